@@ -1,0 +1,187 @@
+"""Cards, ranks, suits and card codes.
+
+A card is an immutable value: a natural card has a rank and a suit, the joker
+has neither. Card codes are the ones SITE.md fixes for case files: rank
+``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` also means 10) followed by suit
+``C D H S`` (``♣ ♦ ♥ ♠`` also accepted), case-insensitive; ``JK`` is the joker.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class CardCodeError(ValueError):
+    """A card code that names no card (e.g. ``"1H"``, ``"QX"``, ``""``)."""
+
+
+class Suit(enum.Enum):
+    """The four French suits; the value is the one-letter code used in case files."""
+
+    CLUBS = "C"
+    """Clubs (♣), black."""
+    DIAMONDS = "D"
+    """Diamonds (♦), red."""
+    HEARTS = "H"
+    """Hearts (♥), red."""
+    SPADES = "S"
+    """Spades (♠), black."""
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ``♣ ♦ ♥ ♠``."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        """True for hearts and diamonds."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+
+
+class Rank(enum.IntEnum):
+    """The thirteen ranks; the value is the rank's place with the ace low (1) to king (13)."""
+
+    ACE = 1
+    """Ace: low before the two or high after the king (RULES.md, Melds)."""
+    TWO = 2
+    """Two."""
+    THREE = 3
+    """Three."""
+    FOUR = 4
+    """Four."""
+    FIVE = 5
+    """Five."""
+    SIX = 6
+    """Six."""
+    SEVEN = 7
+    """Seven."""
+    EIGHT = 8
+    """Eight."""
+    NINE = 9
+    """Nine."""
+    TEN = 10
+    """Ten."""
+    JACK = 11
+    """Jack."""
+    QUEEN = 12
+    """Queen."""
+    KING = 13
+    """King."""
+
+    @property
+    def code(self) -> str:
+        """The rank's code in card codes: ``A 2 … 10 J Q K``."""
+        return _RANK_CODES[self]
+
+
+_RANK_CODES = {
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    **{Rank(n): str(n) for n in range(2, 11)},
+}
+_RANK_BY_CODE = {code: rank for rank, code in _RANK_CODES.items()}
+_RANK_BY_CODE["T"] = Rank.TEN
+_SUIT_BY_CODE = {s.value: s for s in Suit}
+_SUIT_BY_CODE.update({sym: s for s, sym in _SUIT_SYMBOLS.items()})
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card: a natural card (``rank`` and ``suit`` set) or the joker (both ``None``).
+
+    Cards compare by value: two queens of hearts from different decks are equal.
+    Use :func:`parse_card` to read a card code and :attr:`code` to write one.
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+
+    def __post_init__(self) -> None:
+        if (self.rank is None) != (self.suit is None):
+            raise ValueError("a card has both a rank and a suit, or neither (the joker)")
+
+    @property
+    def is_joker(self) -> bool:
+        """True for the joker."""
+        return self.rank is None
+
+    @property
+    def code(self) -> str:
+        """The canonical card code, e.g. ``"QH"``, ``"10S"``, ``"JK"``."""
+        if self.rank is None or self.suit is None:
+            return "JK"
+        return self.rank.code + self.suit.value
+
+    @property
+    def label(self) -> str:
+        """Rank code and suit symbol, e.g. ``"Q♥"``, ``"10♠"``; ``"JK"`` for the joker."""
+        if self.rank is None or self.suit is None:
+            return "JK"
+        return self.rank.code + self.suit.symbol
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+
+JOKER = Card(None, None)
+"""The joker (Rami only)."""
+
+
+def card(rank: Rank, suit: Suit) -> Card:
+    """Return the natural card of ``rank`` and ``suit``."""
+    return Card(rank, suit)
+
+
+def parse_card(code: str) -> Card:
+    """Read one card code.
+
+    Args:
+        code: e.g. ``"QH"``, ``"10s"``, ``"TS"``, ``"Q♥"``, ``"jk"``.
+
+    Returns:
+        The card.
+
+    Raises:
+        CardCodeError: the code names no card; the message says what was expected.
+    """
+    text = code.strip()
+    upper = text.upper()
+    if upper == "JK":
+        return JOKER
+    if len(upper) < 2:
+        raise CardCodeError(
+            f"unknown card {code!r}; expected a rank (A 2-10 J Q K, T for 10) "
+            "and a suit (C D H S or ♣ ♦ ♥ ♠), or JK"
+        )
+    rank = _RANK_BY_CODE.get(upper[:-1])
+    suit = _SUIT_BY_CODE.get(upper[-1])
+    if rank is None or suit is None:
+        what = "rank" if rank is None else "suit"
+        raise CardCodeError(
+            f"unknown card {code!r} (bad {what}); expected a rank (A 2-10 J Q K, T for 10) "
+            "and a suit (C D H S or ♣ ♦ ♥ ♠), or JK"
+        )
+    return Card(rank, suit)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read a space-separated list of card codes, e.g. ``"QH KH AH"``.
+
+    Raises:
+        CardCodeError: for the first code that names no card.
+    """
+    return tuple(parse_card(part) for part in text.split())
+
+
+def all_cards() -> tuple[Card, ...]:
+    """The 52 natural cards, by suit (♣ ♦ ♥ ♠) then rank (A to K), then the joker: 53 cards."""
+    return (*(Card(r, s) for s in Suit for r in Rank), JOKER)
