@@ -1,0 +1,9 @@
+"""Case files: YAML with positions, the schema, loading into :class:`Case` values.
+
+Use :func:`load_cases` (``load_cases(project) -> CaseSet``); DESIGN.md, "Case model".
+"""
+
+from generator.cases.loader import load_cases
+from generator.cases.model import Case, CaseSet, Position
+
+__all__ = ["Case", "CaseSet", "Position", "load_cases"]

@@ -1,0 +1,409 @@
+"""Loading the case files: ``content/examples/**/*.yaml`` → :class:`CaseSet`.
+
+For each file, in sorted path order: read and decode it, parse the YAML with
+positions (:mod:`generator.cases.yamlpos`), check its frame against
+:data:`~generator.cases.schema.FILE_SCHEMA`, fill each case in from the file's
+``defaults`` (only the fields that apply to the case's kind and game), check the case
+against :data:`~generator.cases.schema.CASE_SCHEMA`, then what a schema cannot say:
+card codes, how often a card is used, jokers in CardVerse, the player count, ids
+unique across all files. Every error of the run is collected; a file with errors
+contributes no case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from generator.cases.model import Case, CaseSet, Position, frozen_mapping
+from generator.cases.schema import (
+    DEFAULTABLE,
+    INPUT_FIELDS,
+    KINDS,
+    FieldSpec,
+    case_problems,
+    field_applies,
+    file_problems,
+)
+from generator.cases.yamlpos import Mark, YamlDocument, YamlPath, parse_yaml, walk
+from generator.engine.cards import Card, CardCodeError, parse_card
+from generator.engine.rules import (
+    CARDVERSE_OPTIONS,
+    GAMES,
+    PRESETS,
+    PlayerCountError,
+    RuleSet,
+    UnknownGameError,
+    is_rami,
+    rule_set,
+)
+from generator.errors import InputError
+
+EXAMPLES = Path("content", "examples")
+"""Where the case files are, relative to the project."""
+
+_CODE = re.compile(r"\S+")
+
+
+def load_cases(project: Path) -> CaseSet:
+    """Load and check every case file of ``project``.
+
+    Args:
+        project: the project folder; case files are ``content/examples/**/*.yaml``
+            under it (none is not an error).
+
+    Returns:
+        A :class:`CaseSet`: the cases of the files without errors (file order), every
+        input error (files in sorted order, then by line and column) and the files
+        read. Never raises for bad input: unreadable files, non-UTF-8 text and bad YAML
+        are errors in the set.
+    """
+    root = project / EXAMPLES
+    errors: list[InputError] = []
+    try:
+        paths = sorted(
+            (path for path in root.rglob("*.yaml") if path.is_file()),
+            key=lambda path: path.relative_to(root).parts,
+        )
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return CaseSet(errors=(InputError(EXAMPLES.as_posix(), 1, None,
+                                          f"cannot list the case files: {reason}; "
+                                          "expected a readable folder"),))
+    cases: list[Case] = []
+    files: list[str] = []
+    ids: dict[str, Position] = {}
+    for path in paths:
+        rel = path.relative_to(project).as_posix()
+        files.append(rel)
+        file_cases, file_errors = _load_file(path, rel, ids)
+        errors.extend(sorted(dict.fromkeys(file_errors), key=InputError.sort_key))
+        if not file_errors:
+            cases.extend(file_cases)
+    return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files))
+
+
+def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:
+    """The file's text, or the error that keeps it from being read."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return None, InputError(rel, 1, None, f"cannot read the file: {reason}; "
+                                "expected a readable case file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
+        return None, InputError(rel, before.count(b"\n") + 1, column,
+                                f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                                "expected UTF-8 text")
+    return text.removeprefix("\ufeff"), None
+
+
+def _load_file(
+    path: Path, rel: str, ids: dict[str, Position]
+) -> tuple[list[Case], list[InputError]]:
+    """The cases of one file and its errors; registers the ids it defines in ``ids``."""
+    text, read_error = _read(path, rel)
+    if text is None:
+        return [], [read_error] if read_error else []
+    doc, errors = parse_yaml(text, rel)
+    if doc is None:
+        return [], errors
+    if doc.value is None:
+        return [], [*errors, InputError(rel, 1, None, "the file is empty; expected a mapping "
+                                        "with 'cases' (a list of cases)")]
+    loader = _FileLoader(rel, doc, ids)
+    loader.errors.extend(errors)
+    return loader.load(), loader.errors
+
+
+class _FileLoader:
+    """Checks the cases of one parsed file."""
+
+    def __init__(self, rel: str, doc: YamlDocument, ids: dict[str, Position]) -> None:
+        self.rel = rel
+        self.doc = doc
+        self.ids = ids
+        self.errors: list[InputError] = []
+
+    def error(self, mark: Mark, message: str) -> None:
+        self.errors.append(InputError(self.rel, mark.line, mark.column, message))
+
+    def position(self, mark: Mark) -> Position:
+        return Position(self.rel, mark.line, mark.column)
+
+    def load(self) -> list[Case]:
+        value = self.doc.value
+        bad_defaults: set[str] = set()
+        for problem in file_problems(value):
+            full = problem.path
+            if len(full) >= 2 and full[0] == "defaults":
+                bad_defaults.add(str(full[1]))
+            mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
+            self.error(mark, problem.message)
+        if not isinstance(value, dict):
+            return []
+        defaults = value.get("defaults")
+        if not isinstance(defaults, dict):
+            defaults = {}
+        defaults = {k: v for k, v in defaults.items() if k in DEFAULTABLE and k not in bad_defaults}
+        raw_cases = value.get("cases")
+        if not isinstance(raw_cases, list):
+            return []
+        cases: list[Case] = []
+        for index, raw in enumerate(raw_cases):
+            if isinstance(raw, dict):
+                case = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults).load()
+                if case is not None:
+                    cases.append(case)
+        return cases
+
+
+class _CaseLoader:
+    """Checks one case and builds its :class:`Case`."""
+
+    def __init__(self, file: _FileLoader, path: YamlPath, raw: dict[str, Any],
+                 defaults: dict[str, Any], bad_defaults: set[str]) -> None:
+        self.file = file
+        self.bad_defaults = bad_defaults
+        self.doc = file.doc
+        self.path = path
+        self.mark = self.doc.mark(path)
+        self.value: dict[str, Any] = dict(raw)
+        self.from_defaults: set[str] = set()
+        for name in DEFAULTABLE:  # kind and game first: the others depend on them
+            if name in raw or name not in defaults:
+                continue
+            if field_applies(name, self._text("kind"), self._text("game")):
+                self.value[name] = defaults[name]
+                self.from_defaults.add(name)
+        self.positions: dict[str, Mark] = {}
+        self.cards: list[tuple[Card, Mark]] = []
+        self.parsed: dict[YamlPath, tuple[Card, ...]] = {}
+        self.failed = False
+
+    # -- positions ---------------------------------------------------------------
+
+    def _full(self, rel: YamlPath) -> YamlPath:
+        if rel and rel[0] in self.from_defaults:
+            return ("defaults", *rel)
+        return (*self.path, *rel)
+
+    def locate(self, rel: YamlPath, at_key: bool = False) -> Mark:
+        """Where ``rel`` (a path within the case) is: in the case, or in ``defaults``."""
+        full = self._full(rel)
+        return self.doc.key_mark(full) if at_key else self.doc.mark(full)
+
+    def error(self, mark: Mark, message: str) -> None:
+        self.failed = True
+        self.file.error(mark, message)
+
+    # -- values ------------------------------------------------------------------
+
+    def _text(self, name: str) -> str | None:
+        value = self.value.get(name)
+        return value if isinstance(value, str) else None
+
+    def _known(self, name: str, choices: tuple[str, ...] | dict[str, Any]) -> str | None:
+        value = self._text(name)
+        return value if value in choices else None
+
+    # -- checks ------------------------------------------------------------------
+
+    def load(self) -> Case | None:
+        self.check_schema()
+        kind = self._known("kind", KINDS)
+        game = self._known("game", GAMES)
+        rules = self._rule_set(game)
+        self.check_cards(kind)
+        if rules is not None:
+            self.check_card_counts(rules)
+            self.check_players(kind, rules)
+        self.check_id()
+        if self.failed or kind is None or game is None:
+            return None
+        return self.build(kind, game)
+
+    def check_schema(self) -> None:
+        for problem in case_problems(self.value):
+            if problem.missing in self.bad_defaults:
+                # the default is wrong, and that was said at the default: fail quietly
+                self.failed = True
+                continue
+            rel = problem.path
+            message = problem.message
+            if rel and rel[0] in self.from_defaults:
+                # e.g. a first_meld case in a file whose default game is cardverse:
+                # say so at the case, which is what needs a game of its own
+                where = self.doc.mark(("defaults", rel[0]))
+                what, sep, rest = message.partition("; ")
+                message = f"{what} ({rel[0]} from defaults at line {where.line}){sep}{rest}"
+                mark = self.mark
+            else:
+                mark = self.locate(rel, problem.at_key)
+            self.error(mark, message)
+
+    def _rule_set(self, game: str | None) -> RuleSet | None:
+        if game is None:
+            return None
+        options = self.value.get("options")
+        flags: dict[str, bool] = {}
+        if game == "cardverse" and isinstance(options, dict):
+            flags = {k: v for k, v in options.items()
+                     if k in CARDVERSE_OPTIONS and isinstance(v, bool)}
+        preset = self._known("rules", PRESETS) if is_rami(game) else None
+        try:
+            return rule_set(game, preset, **flags)
+        except UnknownGameError:  # pragma: no cover - game and preset are checked above
+            return None
+
+    def _card_fields(self, kind: str | None) -> list[tuple[str, FieldSpec]]:
+        """The input fields present that hold cards, with how to read them."""
+        found: list[tuple[str, FieldSpec]] = []
+        for name in INPUT_FIELDS:
+            if name not in self.value:
+                continue
+            if kind is not None:
+                spec = KINDS[kind].inputs.get(name)
+            else:  # unknown kind: still read the cards, to report every bad code
+                spec = next((k.inputs[name] for k in KINDS.values() if name in k.inputs), None)
+            if spec is not None and spec.shape != "value":
+                found.append((name, spec))
+        return found
+
+    def check_cards(self, kind: str | None) -> None:
+        for name, spec in self._card_fields(kind):
+            value = self.value[name]
+            if spec.shape == "cards":
+                self.card_list(value, (name,), name)
+            elif isinstance(value, list):
+                for index, meld in enumerate(value):
+                    self.card_list(meld, (name, index), "meld")
+
+    def card_list(self, value: object, rel: YamlPath, what: str) -> None:
+        """Read a card list (a list of codes or a string of codes) into ``self.parsed``;
+        record each card and where it is, and an error for each code that names no card."""
+        if isinstance(value, list):
+            items = [((*rel, index), item, self.locate((*rel, index)))
+                     for index, item in enumerate(value)]
+        elif isinstance(value, str):
+            start = self.locate(rel)
+            items = []
+            for index, match in enumerate(_CODE.finditer(value)):
+                column = self.doc.column_in_scalar(self._full(rel), match.start())
+                mark = Mark(start.line, column) if column is not None else start
+                items.append(((*rel, index), match.group(), mark))
+            if not items:
+                self.error(start, f"{what} is empty; expected at least one card")
+        else:
+            return  # the schema has said so
+        cards: list[Card] = []
+        for item_path, code, mark in items:
+            if not isinstance(code, str):
+                continue  # the schema has said so
+            card = self.card(item_path, code, mark)
+            if card is not None:
+                cards.append(card)
+        if len(cards) == len(items):
+            self.parsed[rel] = tuple(cards)
+
+    def card(self, rel: YamlPath, code: str, mark: Mark) -> Card | None:
+        """The card of ``code`` (recorded with its position), or ``None`` after an error."""
+        try:
+            card = parse_card(code)
+        except CardCodeError as exc:
+            self.error(mark, str(exc))
+            return None
+        self.cards.append((card, mark))
+        self.positions[".".join(map(str, rel))] = mark
+        return card
+
+    def check_card_counts(self, rules: RuleSet) -> None:
+        game = rules.game
+        jokers = [mark for card, mark in self.cards if card.is_joker]
+        if not rules.has_jokers:
+            for mark in jokers:
+                self.error(mark, f"jokers are not used in {game}; expected natural cards only")
+        else:
+            most = max(rule_set(game, preset).max_jokers for preset in PRESETS)
+            if len(jokers) > most:
+                self.error(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
+                           f"{most} ({game} is played with at most {most} jokers)")
+        limit = rules.max_copies
+        total = Counter(card for card, _ in self.cards if not card.is_joker)
+        seen: Counter[Card] = Counter()
+        decks = "one deck" if limit == 1 else f"at most {limit} decks"
+        for card, mark in self.cards:
+            if card.is_joker:
+                continue
+            seen[card] += 1
+            if seen[card] == limit + 1:
+                self.error(mark, f"card {card.code} is used {total[card]} times in this case; "
+                           f"expected at most {limit} ({game} is played with {decks})")
+
+    def check_players(self, kind: str | None, rules: RuleSet) -> None:
+        players = self.value.get("players")
+        if kind is None or "players" not in KINDS[kind].inputs:
+            return
+        if not isinstance(players, int) or isinstance(players, bool):
+            return  # the schema has said so
+        try:
+            rules.deck_for(players)
+        except PlayerCountError as exc:
+            self.error(self.locate(("players",)), f"{rules.game} does not allow {exc}")
+
+    def check_id(self) -> None:
+        case_id = self._text("id")
+        if case_id is None or not re.fullmatch(r"[a-z0-9-]+", case_id):
+            return  # the schema has said so
+        here = self.file.position(self.locate(("id",)))
+        first = self.file.ids.get(case_id)
+        if first is not None:
+            self.error(self.locate(("id",)), f"duplicate case id {case_id!r}; first defined "
+                       f"at {first}")
+        else:
+            self.file.ids[case_id] = here
+
+    # -- the case ----------------------------------------------------------------
+
+    def build(self, kind: str, game: str) -> Case:
+        value = self.value
+        field_positions: dict[str, Position] = {}
+        for rel in walk(value):
+            if rel:  # a field: where its key is; a list item: where it starts
+                at_key = isinstance(rel[-1], str)
+                field_positions[".".join(map(str, rel))] = self.file.position(
+                    self.locate(rel, at_key))
+        for dotted, mark in self.positions.items():
+            field_positions[dotted] = self.file.position(mark)
+        case_cards = melds = None
+        if kind == "meld":
+            case_cards = self.parsed[("cards",)]
+        elif kind == "first_meld":
+            melds = tuple(self.parsed[("melds", i)] for i in range(len(value["melds"])))
+        options = value.get("options", {})
+        players = value.get("players")
+        return Case(
+            id=value["id"],
+            kind=kind,
+            game=game,
+            rules=value.get("rules", "reference") if is_rami(game) else None,
+            options=frozen_mapping(
+                {name: bool(options.get(name, False)) for name in CARDVERSE_OPTIONS}
+                if game == "cardverse" else {}
+            ),
+            title=value["title"],
+            note=value.get("note"),
+            cards=case_cards,
+            melds=melds,
+            players=players if isinstance(players, int) else None,
+            expect=frozen_mapping(value["expect"]),
+            position=self.file.position(self.mark),
+            field_positions=frozen_mapping(field_positions),
+        )

@@ -1,0 +1,142 @@
+"""The loaded case values (DESIGN.md, "Case model").
+
+Everything here is immutable: mappings are :class:`types.MappingProxyType` over
+dicts nobody else holds, sequences are tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import TypeVar
+
+from generator.engine.cards import Card
+from generator.engine.rules import RuleSet, rule_set
+from generator.errors import InputError
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A place in an input file (1-based).
+
+    Attributes:
+        file: relative to the project, POSIX separators.
+        line: 1-based line.
+        column: 1-based column (characters), or ``None`` where unknown.
+    """
+
+    file: str
+    line: int
+    column: int | None
+
+    def __str__(self) -> str:
+        if self.column is None:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One documented example, checked by the loader and ready for the engine.
+
+    Attributes:
+        id: unique across all case files, ``[a-z0-9-]+``.
+        kind: ``"meld"``, ``"first_meld"`` or ``"deck"``.
+        game: ``"rami40"``, ``"rami51"`` or ``"cardverse"``.
+        rules: ``"reference"`` or ``"house"`` for Rami (``"reference"`` when not given);
+            ``None`` for CardVerse.
+        options: CardVerse: ``ace_high`` and ``discard_to_win``, both present
+            (``False`` when not given); empty for Rami.
+        title: English source text of the title.
+        note: English source text of the note, or ``None``.
+        cards: the cards of a ``meld`` case, in the listed order; ``None`` otherwise.
+        melds: the melds of a ``first_meld`` case; ``None`` otherwise.
+        players: the player count of a ``deck`` case; ``None`` otherwise.
+        expect: the documented values by field name (``"verdict"``, ``"points"``, ...);
+            only the fields the case file states.
+        position: where the case's mapping starts (its first key).
+        field_positions: where each field given in the file (or in its ``defaults``) is,
+            by dotted path: ``"id"``, ``"title"``, ``"expect"``, ``"expect.points"``,
+            ``"cards"``, ``"cards.0"`` (each card, also within a card string where the
+            column is known), ``"melds.1.2"``, ``"options.ace_high"``. Fields filled in
+            from ``defaults`` have the default's position; fields filled in by the
+            loader itself (``rules: reference``, CardVerse options) have none: use
+            :meth:`position_of`.
+    """
+
+    id: str
+    kind: str
+    game: str
+    rules: str | None
+    options: Mapping[str, bool] = field(hash=False)
+    title: str
+    note: str | None
+    cards: tuple[Card, ...] | None
+    melds: tuple[tuple[Card, ...], ...] | None
+    players: int | None
+    expect: Mapping[str, str | int] = field(hash=False)
+    position: Position
+    field_positions: Mapping[str, Position] = field(hash=False, repr=False)
+
+    def rule_set(self) -> RuleSet:
+        """The rule set the case is played under:
+        ``generator.engine.rules.rule_set(game, rules, **options)``.
+
+        Raises:
+            generator.engine.rules.UnknownGameError: never for a case the loader made.
+        """
+        return rule_set(self.game, self.rules, **self.options)
+
+    def position_of(self, name: str) -> Position:
+        """Where the field ``name`` (dotted, e.g. ``"expect.points"``) is documented:
+        its own position, else that of the nearest enclosing field, else the case's."""
+        while name:
+            found = self.field_positions.get(name)
+            if found is not None:
+                return found
+            name = name.rpartition(".")[0]
+        return self.position
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """Every case of a project, and every input error found while loading them.
+
+    Attributes:
+        cases: the cases of the files without errors, in file order (files in sorted
+            path order, cases in the order each file lists them).
+        errors: every input error of the run, by file (sorted path order), then line
+            and column.
+        files: every case file read, relative to the project, POSIX separators, sorted.
+    """
+
+    cases: tuple[Case, ...] = ()
+    errors: tuple[InputError, ...] = ()
+    files: tuple[str, ...] = ()
+
+    @cached_property
+    def by_id(self) -> Mapping[str, Case]:
+        """The cases by id (``case_set.by_id["three-kings"]``)."""
+        return MappingProxyType({case.id: case for case in self.cases})
+
+    def get(self, case_id: str) -> Case | None:
+        """The case with id ``case_id``, or ``None``."""
+        return self.by_id.get(case_id)
+
+    @property
+    def ok(self) -> bool:
+        """True when no input error was found."""
+        return not self.errors
+
+
+def frozen_mapping(items: Mapping[K, V]) -> Mapping[K, V]:
+    """A read-only copy of ``items`` (a :class:`types.MappingProxyType` over a new dict)."""
+    return MappingProxyType(dict(items))
+
+
+__all__ = ["Case", "CaseSet", "Position", "frozen_mapping"]

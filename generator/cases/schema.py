@@ -1,0 +1,574 @@
+"""The case-file schema (JSON Schema, draft 2020-12) and human messages for its errors.
+
+The schema is generated from two tables, so a new kind (issue #3: ``hand``,
+``layoff``, ``joker_swap``, ``round``, ``best_opening``, ``scenario``) is one more
+:data:`KINDS` entry:
+
+- :data:`COMMON_FIELDS`: the fields every case has, with the games each applies to;
+- :data:`KINDS`: per kind, the games it applies to, its input fields (``cards``,
+  ``melds``, ``players``) and its ``expect`` fields, each with the games it applies to.
+
+Two schemas come out: :data:`FILE_SCHEMA` (the file: ``defaults`` and the list of
+``cases``, each only checked to be a mapping) and :data:`CASE_SCHEMA` (one case,
+after the file's defaults have filled it in). Applicability is part of the schema:
+``if kind is meld then`` only ``cards`` and the meld ``expect`` fields are allowed,
+``if game is cardverse then`` no ``rules`` and no meld ``points``, and so on.
+
+Schema nodes carry annotations (``x-what``, ``x-expected``, ``x-name``, ``x-message``,
+...) that :func:`file_problems` and :func:`case_problems` turn into messages of the
+form ``what is wrong; what was expected``; jsonschema's own messages are never shown.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal, TypeAlias
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+from jsonschema.validators import extend
+
+from generator.cases.yamlpos import YamlPath, describe, string_hint
+from generator.engine.rules import CARDVERSE_OPTIONS, GAMES, PRESETS, is_rami
+
+Schema: TypeAlias = dict[str, Any]
+"""A JSON Schema (or a part of one) as a dict."""
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+RAMI_GAMES: tuple[str, ...] = tuple(game for game in GAMES if is_rami(game))
+"""``("rami40", "rami51")``."""
+
+MELD_REASONS = (
+    "too_few_cards",
+    "too_many_cards",
+    "not_a_meld",
+    "duplicate_suit",
+    "not_consecutive",
+    "wraps_around",
+    "too_many_jokers",
+    "ace_low_not_allowed",
+)
+"""The meld ``reason`` codes (SITE.md, listing order)."""
+
+OPENING_REASONS = ("invalid_meld", "no_pure_run", "below_threshold")
+"""The first-meld ``reason`` codes (SITE.md, order of precedence)."""
+
+ID_CHARACTERS = "[a-z0-9-]"
+
+Shape = Literal["value", "cards", "melds"]
+"""How the loader reads a field: as is, as a card list, as a list of card lists."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a case.
+
+    Attributes:
+        schema: the JSON Schema of its value (with ``x-`` annotations for messages).
+        games: the games the field applies to; elsewhere it is an input error.
+        shape: ``"cards"`` for a card list, ``"melds"`` for a list of card lists
+            (the loader parses the codes), ``"value"`` otherwise.
+        note: added to the "does not apply to game" message, e.g.
+            ``" (cardverse has options: ace_high, discard_to_win)"``.
+    """
+
+    schema: Schema
+    games: tuple[str, ...] = GAMES
+    shape: Shape = "value"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """One kind of case.
+
+    Attributes:
+        games: the games the kind applies to.
+        inputs: its input fields, all required (e.g. ``{"cards": ...}``).
+        expect: its ``expect`` fields, in the order messages list them.
+        required_expect: the ``expect`` fields that must be present (``("verdict",)``).
+    """
+
+    games: tuple[str, ...]
+    inputs: Mapping[str, FieldSpec]
+    expect: Mapping[str, FieldSpec]
+    required_expect: tuple[str, ...] = field(default=())
+
+
+def _string(what: str, *, empty: str | None = None) -> Schema:
+    schema: Schema = {"type": "string", "x-what": what, "x-expected": "a string"}
+    if empty is not None:
+        schema["minLength"] = 1
+        schema["x-messages"] = {"minLength": f"{what} is empty; expected {empty}"}
+    return schema
+
+
+def _enum(what: str, values: tuple[str, ...], *, context: str = "") -> Schema:
+    schema: Schema = {"enum": list(values), "x-what": what}
+    if context:
+        schema["x-for"] = context
+    return schema
+
+
+def _integer(what: str, *, minimum: int | None = 0) -> Schema:
+    schema: Schema = {"type": "integer", "x-what": what, "x-expected": "an integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    return schema
+
+
+def _card_list(what: str) -> Schema:
+    return {
+        "type": ["array", "string"],
+        "x-what": what,
+        "x-expected": "a list of card codes or one string of codes separated by spaces "
+        "(e.g. \"QH KH AH\")",
+        "items": {"type": "string", "x-what": "card", "x-expected": "a card code such as QH"},
+        "minItems": 1,
+        "x-messages": {"minItems": f"{what} is empty; expected at least one card"},
+    }
+
+
+def _meld_list(what: str) -> Schema:
+    return {
+        "type": "array",
+        "x-what": what,
+        "x-expected": "a list of melds, each a list of card codes or a string of codes",
+        "items": _card_list("meld"),
+        "minItems": 1,
+        "x-messages": {"minItems": f"{what} is empty; expected at least one meld"},
+    }
+
+
+_OPTIONS_SCHEMA: Schema = {
+    "type": "object",
+    "x-what": "options",
+    "x-expected": "a mapping of " + " and ".join(CARDVERSE_OPTIONS) + " (true or false)",
+    "x-name": "options",
+    "x-field": "option",
+    "properties": {
+        name: {"type": "boolean", "x-what": f"option {name}", "x-expected": "true or false"}
+        for name in CARDVERSE_OPTIONS
+    },
+    "additionalProperties": False,
+}
+
+COMMON_FIELDS: dict[str, FieldSpec] = {
+    "id": FieldSpec({
+        "type": "string",
+        "minLength": 1,
+        "pattern": f"^{ID_CHARACTERS}*$",
+        "x-what": "case id",
+        "x-expected": "a string",
+        "x-messages": {
+            "pattern": "id {value!r} has characters outside " + ID_CHARACTERS
+            + "; expected lowercase letters, digits and hyphens",
+            "minLength": "case id is empty; expected lowercase letters, digits and hyphens",
+        },
+    }),
+    "kind": FieldSpec({}),  # filled in below, from KINDS
+    "game": FieldSpec(_enum("game", GAMES)),
+    "rules": FieldSpec(
+        _enum("rules preset", PRESETS),
+        games=RAMI_GAMES,
+        note=" (cardverse has options: " + ", ".join(CARDVERSE_OPTIONS) + ")",
+    ),
+    "options": FieldSpec(
+        _OPTIONS_SCHEMA,
+        games=("cardverse",),
+        note=" (Rami games have rules: " + " or ".join(PRESETS) + ")",
+    ),
+    "title": FieldSpec(_string("title", empty="the English title")),
+    "note": FieldSpec(_string("note", empty="English text, or no note field")),
+}
+"""The fields every case may have, before the kind's input fields and ``expect``."""
+
+DEFAULTABLE = ("kind", "game", "rules", "options")
+"""The fields ``defaults`` may hold."""
+
+REQUIRED = ("id", "kind", "game", "title", "expect")
+"""The fields every case needs (``kind``, ``game`` may come from ``defaults``)."""
+
+KINDS: dict[str, KindSpec] = {
+    "meld": KindSpec(
+        games=GAMES,
+        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
+        expect={
+            "verdict": FieldSpec(_enum("verdict", ("valid", "invalid"), context="meld")),
+            "type": FieldSpec(_enum("meld type", ("run", "set"))),
+            "points": FieldSpec(
+                _integer("points"),
+                games=RAMI_GAMES,
+                note=" (cardverse melds have no points)",
+            ),
+            "reason": FieldSpec(_enum("reason", MELD_REASONS, context="meld")),
+        },
+        required_expect=("verdict",),
+    ),
+    "first_meld": KindSpec(
+        games=RAMI_GAMES,
+        inputs={"melds": FieldSpec(_meld_list("melds"), shape="melds")},
+        expect={
+            "verdict": FieldSpec(
+                _enum("verdict", ("accepted", "rejected"), context="first_meld")
+            ),
+            "points": FieldSpec(_integer("points")),
+            "reason": FieldSpec(_enum("reason", OPENING_REASONS, context="first_meld")),
+        },
+        required_expect=("verdict",),
+    ),
+    "deck": KindSpec(
+        games=GAMES,
+        inputs={"players": FieldSpec(_integer("players", minimum=None))},
+        expect={
+            "decks": FieldSpec(_integer("decks")),
+            "jokers": FieldSpec(_integer("jokers")),
+            "cards": FieldSpec(_integer("cards")),
+            "hand_size": FieldSpec(_integer("hand_size")),
+        },
+    ),
+}
+"""The kinds of case, in the order messages list them."""
+
+COMMON_FIELDS["kind"] = FieldSpec(_enum("kind", tuple(KINDS)))
+
+INPUT_FIELDS: tuple[str, ...] = tuple(
+    dict.fromkeys(name for kind in KINDS.values() for name in kind.inputs)
+)
+"""Every kind's input fields, in order, without repeats."""
+
+CASE_FIELDS: tuple[str, ...] = (*COMMON_FIELDS, *INPUT_FIELDS, "expect")
+"""Every field a case may have, in the order messages list them."""
+
+
+def field_applies(name: str, kind: str | None, game: str | None) -> bool:
+    """Whether the case field ``name`` applies to a case of ``kind`` and ``game``.
+
+    Args:
+        name: a case field (``"rules"``, ``"options"``, ``"cards"``, ...).
+        kind, game: the case's kind and game; ``None`` (or an unknown value) where not
+            known, in which case a field limited to some kinds or games does not apply.
+
+    Returns:
+        True when the field may be given (so a default may fill it in).
+    """
+    spec = COMMON_FIELDS.get(name)
+    if spec is None:
+        kind_spec = KINDS.get(kind or "")
+        spec = kind_spec.inputs.get(name) if kind_spec is not None else None
+        if spec is None:
+            return name == "expect"
+    if spec.games == GAMES:
+        return True
+    return game in spec.games
+
+
+def _na(message: str) -> Schema:
+    """A field that must not be there, with the message saying why."""
+    return {"not": {}, "x-message": message}
+
+
+def _when(conditions: Mapping[str, str], then: Schema) -> Schema:
+    return {
+        "if": {
+            "properties": {name: {"const": value} for name, value in conditions.items()},
+            "required": list(conditions),
+        },
+        "then": then,
+    }
+
+
+def _listing(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def _expect_schema(kind_name: str, kind: KindSpec) -> Schema:
+    elsewhere = {
+        name: f"does not apply to kind {kind_name!r}"
+        for other in KINDS.values()
+        for name in other.expect
+        if name not in kind.expect
+    }
+    return {
+        "x-name": "expect",
+        "properties": {name: spec.schema for name, spec in kind.expect.items()},
+        "additionalProperties": False,
+        "required": list(kind.required_expect),
+        "x-elsewhere": elsewhere,
+    }
+
+
+def _kind_branch(kind_name: str, kind: KindSpec) -> Schema:
+    properties: Schema = {name: spec.schema for name, spec in kind.inputs.items()}
+    expected = _listing(tuple(kind.inputs))
+    for name in INPUT_FIELDS:
+        if name not in kind.inputs:
+            properties[name] = _na(
+                f"field {name!r} does not apply to kind {kind_name!r}; expected {expected}"
+            )
+    properties["expect"] = _expect_schema(kind_name, kind)
+    then: Schema = {
+        "x-name": f"{kind_name} case",
+        "properties": properties,
+        "required": list(kind.inputs),
+    }
+    by_game: list[Schema] = []
+    for game in GAMES:
+        if game not in kind.games:
+            message = (f"kind {kind_name!r} does not apply to game {game!r}; "
+                       f"expected game {' or '.join(kind.games)}")
+            by_game.append(_when({"game": game}, {"properties": {"game": _na(message)}}))
+            continue
+        game_properties: Schema = {
+            name: _na(f"field {name!r} does not apply to game {game!r} for kind "
+                      f"{kind_name!r}{spec.note}; expected {expected}")
+            for name, spec in kind.inputs.items()
+            if game not in spec.games
+        }
+        applicable = _listing([n for n, s in kind.expect.items() if game in s.games])
+        na_expect = {
+            name: _na(f"field {name!r} in expect does not apply to game {game!r} for kind "
+                      f"{kind_name!r}{spec.note}; expected one of: {applicable}")
+            for name, spec in kind.expect.items()
+            if game not in spec.games
+        }
+        if na_expect:
+            game_properties["expect"] = {"properties": na_expect}
+        if game_properties:
+            by_game.append(_when({"game": game}, {"properties": game_properties}))
+    if by_game:
+        then["allOf"] = by_game
+    return _when({"kind": kind_name}, then)
+
+
+def _build_case_schema() -> Schema:
+    properties: Schema = {name: spec.schema for name, spec in COMMON_FIELDS.items()}
+    properties.update({name: True for name in INPUT_FIELDS})  # typed per kind
+    properties["expect"] = {
+        "type": "object",
+        "x-what": "expect",
+        "x-expected": "a mapping of the documented values (verdict, points, ...)",
+    }
+    branches: list[Schema] = []
+    for game in GAMES:
+        na = {
+            name: _na(f"field {name!r} does not apply to game {game!r}{spec.note}; "
+                      f"expected it only with {' or '.join(spec.games)}")
+            for name, spec in COMMON_FIELDS.items()
+            if game not in spec.games
+        }
+        if na:
+            branches.append(_when({"game": game}, {"properties": na}))
+    branches.extend(_kind_branch(name, kind) for name, kind in KINDS.items())
+    return {
+        "$schema": DIALECT,
+        "title": "A case of a rules-site case file (after the file's defaults)",
+        "type": "object",
+        "x-what": "a case",
+        "x-expected": "a mapping of fields (id, kind, game, title, expect, ...)",
+        "x-name": "case",
+        "properties": properties,
+        "additionalProperties": False,
+        "required": list(REQUIRED),
+        "allOf": branches,
+    }
+
+
+def _build_file_schema() -> Schema:
+    return {
+        "$schema": DIALECT,
+        "title": "A rules-site case file (content/examples/*.yaml)",
+        "type": "object",
+        "x-what": "the file",
+        "x-expected": "a mapping with 'cases' (a list) and optionally 'defaults'",
+        "x-name": "the file",
+        "properties": {
+            "defaults": {
+                "type": "object",
+                "x-what": "defaults",
+                "x-expected": "a mapping of values shared by the cases ("
+                + _listing(DEFAULTABLE) + ")",
+                "x-name": "defaults",
+                "properties": {name: COMMON_FIELDS[name].schema for name in DEFAULTABLE},
+                "additionalProperties": False,
+            },
+            "cases": {
+                "type": "array",
+                "x-what": "cases",
+                "x-expected": "a list of cases",
+                "items": {
+                    "type": "object",
+                    "x-what": "a case",
+                    "x-expected": "a mapping of fields (id, kind, game, title, expect, ...)",
+                },
+            },
+        },
+        "additionalProperties": False,
+        "required": ["cases"],
+    }
+
+
+CASE_SCHEMA: Schema = _build_case_schema()
+"""The schema of one case, its defaults filled in."""
+
+FILE_SCHEMA: Schema = _build_file_schema()
+"""The schema of a case file; each case is checked with :data:`CASE_SCHEMA` separately."""
+
+
+def _is_integer(_checker: object, instance: object) -> bool:
+    # JSON Schema counts 3.0 as an integer and Python counts True as one: neither here
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_StrictValidator: type[Validator] = extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+"""Draft 2020-12, except that ``integer`` means a Python int that is not a bool."""
+
+
+@cache
+def _validator(which: Literal["file", "case"]) -> Validator:
+    schema = FILE_SCHEMA if which == "file" else CASE_SCHEMA
+    validator: Validator = _StrictValidator(schema)
+    return validator
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """One thing wrong with a value, as the schema sees it.
+
+    Attributes:
+        path: where, within the validated value (``("expect", "points")``).
+        message: ``what is wrong; what was expected``.
+        at_key: the problem is the mapping key at ``path`` (an unknown field), not
+            its value.
+        missing: for a missing field, its name.
+    """
+
+    path: YamlPath
+    message: str
+    at_key: bool = False
+    missing: str | None = None
+
+
+_TYPE_WORDS = {
+    "string": "a string",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "number": "a number",
+    "null": "empty",
+}
+
+
+def _did_you_mean(word: object, choices: list[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
+    """The human messages for one jsonschema error (several for ``required`` and
+    ``additionalProperties``, one per field)."""
+    schema: Schema = error.schema if isinstance(error.schema, dict) else {}
+    path: YamlPath = tuple(error.absolute_path)
+    keyword = str(error.validator)
+    expected_value: Any = error.validator_value
+    value: Any = error.instance
+    what = schema.get("x-what") or (str(path[-1]) if path else "value")
+    template = schema.get("x-messages", {}).get(keyword)
+    if schema.get("x-message"):  # a fixed message (fields that do not apply)
+        yield SchemaProblem(path, schema["x-message"])
+    elif template:
+        yield SchemaProblem(path, template.format(value=value))
+    elif keyword == "type":
+        types = expected_value if isinstance(expected_value, list) else [expected_value]
+        expected = schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
+        if "string" in types:
+            hint = string_hint(value)
+        elif isinstance(value, str) and "integer" in types:
+            hint = " (write the number without quotes)"
+        else:
+            hint = ""
+        yield SchemaProblem(path, f"{what} must be {expected}; got {describe(value)}{hint}")
+    elif keyword == "enum":
+        choices = [str(choice) for choice in expected_value]
+        context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
+        if isinstance(value, str):
+            yield SchemaProblem(path, f"unknown {what} {value!r}{context}; expected one of: "
+                                f"{_listing(choices)}{_did_you_mean(value, choices)}")
+        else:
+            yield SchemaProblem(path, f"{what}{context} must be one of: {_listing(choices)}; "
+                                f"got {describe(value)}{string_hint(value)}")
+    elif keyword == "required" and isinstance(value, dict):
+        container = schema.get("x-name", "mapping")
+        for name in expected_value:
+            if name not in value:
+                extra = " (nor in defaults)" if name in DEFAULTABLE else ""
+                yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}",
+                                    missing=name)
+    elif keyword == "additionalProperties" and isinstance(value, dict):
+        container = schema.get("x-name", "mapping")
+        word = schema.get("x-field", "field")
+        allowed = list(schema.get("properties", {}))
+        elsewhere: dict[str, str] = schema.get("x-elsewhere", {})
+        for key in value:
+            if key in allowed:
+                continue
+            if key in elsewhere:
+                message = (f"{word} {key!r} in {container} {elsewhere[key]}; "
+                           f"expected one of: {_listing(allowed)}")
+            else:
+                message = (f"unknown {word} {key!r} in {container}; expected one of: "
+                           f"{_listing(allowed)}{_did_you_mean(key, allowed)}")
+            yield SchemaProblem((*path, key), message, at_key=True)
+    elif keyword in ("minLength", "minItems"):
+        yield SchemaProblem(path, f"{what} is empty; expected {schema.get('x-expected')}")
+    elif keyword == "minimum":
+        yield SchemaProblem(path, f"{what} must be at least {expected_value}; "
+                            f"got {describe(value)}")
+    else:  # a keyword this module does not use yet: say where, not jsonschema's words
+        expected = schema.get("x-expected", "a valid value")
+        yield SchemaProblem(path, f"{what} is not valid ({keyword}); expected {expected}")
+
+
+def _check(which: Literal["file", "case"], instance: Any) -> list[SchemaProblem]:
+    seen: dict[SchemaProblem, None] = {}
+    for error in _validator(which).iter_errors(instance):
+        for problem in _problems(error):
+            seen.setdefault(problem, None)
+    return list(seen)
+
+
+def file_problems(instance: object) -> list[SchemaProblem]:
+    """Check a whole case file against :data:`FILE_SCHEMA` (the cases only for being
+    mappings).
+
+    Args:
+        instance: the file's plain value (from :func:`generator.cases.yamlpos.parse_yaml`).
+
+    Returns:
+        Every problem, without repeats; empty when the file's frame is right.
+    """
+    return _check("file", instance)
+
+
+def case_problems(instance: object) -> list[SchemaProblem]:
+    """Check one case, its defaults filled in, against :data:`CASE_SCHEMA`.
+
+    Args:
+        instance: the case's plain value (a dict).
+
+    Returns:
+        Every problem (types, values, missing and unknown fields, fields that do not
+        apply to the kind or game), without repeats, paths relative to the case.
+    """
+    return _check("case", instance)

@@ -1,0 +1,334 @@
+"""YAML with positions: plain Python values plus where each node starts.
+
+PyYAML composes the document into nodes (``yaml.compose``, with the C parser when
+it is available); :func:`parse_yaml` turns the nodes into plain values (dicts,
+lists, scalars as YAML resolves them, so a bare ``no`` is ``False``) and keeps,
+for every path into the value, the node and its 1-based start position. It
+rejects what the plain ``yaml.safe_load`` would let through silently: duplicate
+keys, keys that are not strings, merge keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from generator.errors import InputError
+
+try:
+    _FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = yaml.CSafeLoader
+except AttributeError:  # PyYAML built without libyaml
+    _FastLoader = yaml.SafeLoader
+
+Key: TypeAlias = str | int
+"""One step into a value: a mapping key or a list index."""
+
+YamlPath: TypeAlias = tuple[Key, ...]
+"""A path into a value, e.g. ``("cases", 0, "expect", "points")``; ``()`` is the root."""
+
+MAX_NODES = 200_000
+"""The most nodes a document may expand to (aliases included): a guard against
+alias bombs."""
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_SCALAR_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "binary")
+)
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A 1-based position in the text.
+
+    Attributes:
+        line: 1-based line.
+        column: 1-based column, in characters.
+    """
+
+    line: int
+    column: int
+
+
+def _mark(node: yaml.Node) -> Mark:
+    return Mark(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+@dataclass
+class YamlDocument:
+    """A parsed YAML document.
+
+    Attributes:
+        value: the plain value: dicts (str keys, in file order), lists, and scalars
+            (str, int, float, bool, None, and the dates and bytes YAML can produce).
+        nodes: the node of every path into ``value``.
+        marks: the start of every path's node.
+        key_marks: for every mapping entry (path ending in its key), where the key starts.
+        lines: the source text split into lines as YAML splits them.
+    """
+
+    value: Any
+    nodes: dict[YamlPath, yaml.Node] = field(default_factory=dict)
+    marks: dict[YamlPath, Mark] = field(default_factory=dict)
+    key_marks: dict[YamlPath, Mark] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+
+    def mark(self, path: YamlPath) -> Mark:
+        """Where the node at ``path`` starts; for a path into nothing (a missing field),
+        where its nearest existing ancestor starts."""
+        while path not in self.marks and path:
+            path = path[:-1]
+        return self.marks.get(path, Mark(1, 1))
+
+    def key_mark(self, path: YamlPath) -> Mark:
+        """Where the key of the mapping entry at ``path`` starts (the node itself
+        for a list item or the root)."""
+        found = self.key_marks.get(path)
+        return found if found is not None else self.mark(path)
+
+    def column_in_scalar(self, path: YamlPath, offset: int) -> int | None:
+        """The 1-based column of the character at ``offset`` in the string at ``path``.
+
+        Known for a string scalar written on one line, plain or quoted without escapes
+        (``"QH KX AH"``: offset 3 → the column of ``K``); ``None`` otherwise.
+        """
+        node = self.nodes.get(path)
+        if not isinstance(node, yaml.ScalarNode) or not isinstance(node.value, str):
+            return None
+        start, end = node.start_mark, node.end_mark
+        if start.line != end.line or start.line >= len(self.lines):
+            return None
+        raw = self.lines[start.line][start.column : end.column]
+        if node.style in ("'", '"'):
+            raw, shift = raw[1:-1], 1
+        elif not node.style:  # plain: None from PyYAML, "" from libyaml
+            shift = 0
+        else:  # block scalars (| >) start on the next line
+            return None
+        if raw != node.value or not 0 <= offset < len(raw):
+            return None
+        return start.column + shift + offset + 1
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Builder:
+    """Turns composed nodes into plain values, recording positions and problems."""
+
+    def __init__(self, file: str, doc: YamlDocument) -> None:
+        self.file = file
+        self.doc = doc
+        self.errors: list[InputError] = []
+        self.constructor = SafeConstructor()
+        self.count = 0
+        self.active: set[int] = set()
+
+    def error(self, mark: Mark, message: str) -> None:
+        self.errors.append(InputError(self.file, mark.line, mark.column, message))
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag not in _SCALAR_TAGS:
+            self.error(_mark(node), f"unsupported YAML tag {node.tag!r}; expected a plain "
+                       "value (text, number, true/false)")
+            return node.value
+        try:
+            return self.constructor.construct_object(node)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+            # e.g. 2024-13-45 looks like a date but is none: keep the text
+            return node.value
+
+    def build(self, node: yaml.Node, path: YamlPath) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooLarge
+        self.doc.nodes[path] = node
+        self.doc.marks[path] = _mark(node)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if id(node) in self.active:
+            self.error(_mark(node), "recursive alias; expected a value that does not "
+                       "contain itself")
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                self._check_tag(node, _SEQ_TAG)
+                return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+            if isinstance(node, yaml.MappingNode):
+                self._check_tag(node, _MAP_TAG)
+                return self.mapping(node, path)
+        finally:
+            self.active.discard(id(node))
+        raise TypeError(f"unexpected YAML node {node!r}")  # pragma: no cover
+
+    def _check_tag(self, node: yaml.Node, tag: str) -> None:
+        if node.tag != tag:
+            kind = "list" if tag == _SEQ_TAG else "mapping"
+            self.error(_mark(node), f"unsupported YAML tag {node.tag!r}; expected a plain "
+                       f"{kind}")
+
+    def mapping(self, node: yaml.MappingNode, path: YamlPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        first: dict[str, Mark] = {}
+        for key_node, value_node in node.value:
+            where = _mark(key_node)
+            if key_node.tag == _MERGE_TAG:
+                self.error(where, "merge key '<<' is not supported; expected the fields "
+                           "written out (use 'defaults' for values shared by the cases)")
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
+                self.error(where, f"field name must be a string; got {kind}")
+                continue
+            key = self.scalar(key_node)
+            if not isinstance(key, str):
+                self.error(where, f"field name must be a string; got {describe(key)}"
+                           f"{string_hint(key)}")
+                continue
+            if key in first:
+                seen = first[key]
+                self.error(where, f"duplicate key {key!r} (first at line {seen.line}, "
+                           f"column {seen.column}); expected each key once in a mapping")
+                continue
+            first[key] = where
+            self.doc.key_marks[(*path, key)] = where
+            result[key] = self.build(value_node, (*path, key))
+        return result
+
+
+def describe(value: object) -> str:
+    """A value as the error messages name it: ``boolean false``, ``integer 3``,
+    ``string 'x'``, ``a list``, ``a mapping``, ``an empty value``."""
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return f"boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, bytes):
+        return "binary data"
+    isoformat = getattr(value, "isoformat", None)
+    if callable(isoformat):
+        return f"date {isoformat()}"
+    return type(value).__name__
+
+
+def string_hint(value: object) -> str:
+    """Why YAML did not read ``value`` as text, where a string was expected:
+    ``" (YAML reads a bare no/off/false as a boolean: quote it)"``, or ``""``."""
+    if value is True:
+        return " (YAML reads a bare yes/on/true as a boolean: quote it)"
+    if value is False:
+        return " (YAML reads a bare no/off/false as a boolean: quote it)"
+    if value is not None and not isinstance(value, (str, list, dict)):
+        return " (quote it to make it text)"
+    return ""
+
+
+def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
+    """An :class:`InputError` for a YAML error: the problem's position and text."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "unreadable YAML"
+        if exc.context and exc.problem:
+            if exc.problem.startswith("but "):  # "expected X, but found Y"
+                problem = f"{exc.context}, {exc.problem}"
+            else:
+                problem = f"{exc.problem} ({exc.context}"
+                if exc.context_mark is not None and mark is not None \
+                        and exc.context_mark.line != mark.line:
+                    problem += f" at line {exc.context_mark.line + 1}"
+                problem += ")"
+        expected = "valid YAML"
+        if "'\\t'" in problem:
+            expected += " (indent with spaces, not tabs)"
+        line = mark.line + 1 if mark is not None else 1
+        column = mark.column + 1 if mark is not None else None
+        return InputError(file, line, column,
+                          f"YAML syntax error: {problem}; expected {expected}")
+    if isinstance(exc, yaml.reader.ReaderError):
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        column = exc.position - (before.rfind("\n") + 1) + 1
+        return InputError(file, line, column,
+                          f"YAML syntax error: unacceptable character #x{exc.character:04x} "
+                          f"({exc.reason}); expected printable text")
+    return InputError(file, 1, None, f"YAML syntax error: {exc}; expected valid YAML")
+
+
+def _compose(text: str, loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]) -> yaml.Node | None:
+    node: yaml.Node | None = yaml.compose(text, Loader=loader)
+    return node
+
+
+def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputError]]:
+    """Parse one YAML document, keeping positions.
+
+    Args:
+        text: the file's text (already decoded, without a byte-order mark).
+        file: the file's name as errors show it (relative to the project, POSIX).
+
+    Returns:
+        ``(document, errors)``. The document is ``None`` when the text is not valid
+        YAML (then ``errors`` holds the one syntax error, at PyYAML's problem mark); an
+        empty file gives a document whose value is ``None``. Otherwise ``errors`` holds
+        every duplicate key (at the second key), non-string key, unsupported tag or
+        merge key; such entries are left out of the value (a duplicate keeps its first
+        value). Never raises for bad input.
+    """
+    try:
+        node = _compose(text, _FastLoader)
+    except yaml.YAMLError as exc:
+        error = _syntax_error(file, text, exc)
+        if _FastLoader is not yaml.SafeLoader:
+            # the pure-Python parser words its errors better and the same on every
+            # installation; fall back to libyaml's words if it has no complaint
+            try:
+                _compose(text, yaml.SafeLoader)
+            except yaml.YAMLError as slow_exc:
+                error = _syntax_error(file, text, slow_exc)
+            except RecursionError:
+                pass
+        return None, [error]
+    except RecursionError:
+        return None, [InputError(file, 1, None, "YAML nesting too deep; expected a "
+                                 "case file of a few levels")]
+    doc = YamlDocument(value=None, lines=tuple(_LINE_BREAK.split(text)))
+    if node is None:
+        return doc, []
+    builder = _Builder(file, doc)
+    try:
+        doc.value = builder.build(node, ())
+    except (_TooLarge, RecursionError):
+        return None, [InputError(file, 1, None, "YAML document too large (aliases expand "
+                                 f"to more than {MAX_NODES} values); expected a case file")]
+    return doc, builder.errors
+
+
+def walk(value: Any, path: YamlPath = ()) -> Iterator[YamlPath]:
+    """Every path into ``value``, parents before children, in file order."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, (*path, index))
