@@ -79,10 +79,15 @@ def load_cases(project: Path) -> CaseSet:
         rel = path.relative_to(project).as_posix()
         files.append(rel)
         file_cases, file_errors = _load_file(path, rel, ids)
-        errors.extend(sorted(dict.fromkeys(file_errors), key=InputError.sort_key))
+        # by position; at one position, in the order found (the schema's field order)
+        errors.extend(sorted(dict.fromkeys(file_errors), key=_by_position))
         if not file_errors:
             cases.extend(file_cases)
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files))
+
+
+def _by_position(error: InputError) -> tuple[int, int]:
+    return (error.line, error.column or 0)
 
 
 def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:

@@ -471,7 +471,7 @@ _TYPE_WORDS = {
 def _did_you_mean(word: object, choices: list[str]) -> str:
     if not isinstance(word, str):
         return ""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

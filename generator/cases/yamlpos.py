@@ -31,10 +31,11 @@ Key: TypeAlias = str | int
 YamlPath: TypeAlias = tuple[Key, ...]
 """A path into a value, e.g. ``("cases", 0, "expect", "points")``; ``()`` is the root."""
 
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 """The most nodes a document may expand to (aliases included): a guard against
 alias bombs."""
 
+_STANDARD = "tag:yaml.org,2002:"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -56,6 +57,12 @@ class Mark:
 
     line: int
     column: int
+
+
+def _tag(node: yaml.Node) -> str:
+    """The node's tag as written: ``!!set``, ``!foo``."""
+    tag = str(node.tag)
+    return "!!" + tag.removeprefix(_STANDARD) if tag.startswith(_STANDARD) else tag
 
 
 def _mark(node: yaml.Node) -> Mark:
@@ -138,7 +145,7 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
         if node.tag not in _SCALAR_TAGS:
-            self.error(_mark(node), f"unsupported YAML tag {node.tag!r}; expected a plain "
+            self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        "value (text, number, true/false)")
             return node.value
         try:
@@ -174,7 +181,7 @@ class _Builder:
     def _check_tag(self, node: yaml.Node, tag: str) -> None:
         if node.tag != tag:
             kind = "list" if tag == _SEQ_TAG else "mapping"
-            self.error(_mark(node), f"unsupported YAML tag {node.tag!r}; expected a plain "
+            self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        f"{kind}")
 
     def mapping(self, node: yaml.MappingNode, path: YamlPath) -> dict[str, Any]:

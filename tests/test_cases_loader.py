@@ -1,0 +1,950 @@
+"""The case-file loading stage: generator.errors and generator.cases.
+
+Each input-error test writes a small project into ``tmp_path`` and asserts the exact
+``FILE:LINE:COL`` and the message of every error the loader reports.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from generator.cases import Case, CaseSet, Position, load_cases, yamlpos
+from generator.cases.schema import CASE_FIELDS, CASE_SCHEMA, FILE_SCHEMA, KINDS, MELD_REASONS
+from generator.engine.cards import JOKER, Card, Rank, Suit, parse_card
+from generator.engine.melds import MeldReason
+from generator.engine.opening import OpeningReason
+from generator.errors import InputError, InputErrors
+
+REPO = Path(__file__).resolve().parent.parent
+
+CARD_HELP = ("expected a rank (A 2-10 J Q K, T for 10) and a suit (C D H S or ♣ ♦ ♥ ♠), "
+             "or JK")
+
+
+def write(project: Path, name: str, text: str) -> Path:
+    """Write ``content/examples/<name>`` (dedented) and return its path."""
+    path = project / "content" / "examples" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def load_one(tmp_path: Path, text: str, name: str = "x.yaml") -> CaseSet:
+    write(tmp_path, name, text)
+    return load_cases(tmp_path)
+
+
+def formatted(case_set: CaseSet) -> list[str]:
+    return [error.format() for error in case_set.errors]
+
+
+def cards(codes: str) -> tuple[Card, ...]:
+    return tuple(parse_card(code) for code in codes.split())
+
+
+MELD = """
+cases:
+  - id: {id}
+    kind: meld
+    game: {game}
+    cards: {cards}
+    title: T
+    expect:
+      verdict: valid
+"""
+
+
+# -- errors.py -----------------------------------------------------------------
+
+
+def test_input_error_format_with_and_without_column() -> None:
+    assert InputError("content/examples/a.yaml", 4, 7, "bad; good").format() == (
+        "content/examples/a.yaml:4:7: bad; good")
+    assert InputError("content/examples/a.yaml", 1, None, "bad; good").format() == (
+        "content/examples/a.yaml:1: bad; good")
+    assert InputError("a.yaml", 2, None, "m").as_dict() == {
+        "file": "a.yaml", "line": 2, "column": None, "message": "m"}
+
+
+def test_input_errors_exception_carries_the_errors() -> None:
+    errors = (InputError("a.yaml", 1, 2, "one"), InputError("b.yaml", 3, None, "two"))
+    exc = InputErrors(errors)
+    assert exc.errors == errors
+    assert str(exc) == "a.yaml:1:2: one\nb.yaml:3: two"
+
+
+# -- one test per input-error class ---------------------------------------------
+
+
+def test_yaml_syntax_error(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            title: foo: bar
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:4:15: YAML syntax error: mapping values are not allowed "
+        "here; expected valid YAML"]
+    assert result.cases == ()
+
+
+def test_yaml_tab_indentation_is_a_syntax_error(tmp_path: Path) -> None:
+    path = tmp_path / "content" / "examples" / "x.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text("cases:\n\t- id: a\n", encoding="utf-8")
+    [error] = load_cases(tmp_path).errors
+    assert (error.line, error.column) == (2, 1)
+    assert error.message.startswith("YAML syntax error: found character '\\t' that cannot "
+                                    "start any token")
+    assert error.message.endswith("; expected valid YAML (indent with spaces, not tabs)")
+
+
+def test_unknown_field(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            colour: red
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:6:5: unknown field 'colour' in case; expected one of: id, "
+        "kind, game, rules, options, title, note, cards, melds, players, expect"]
+
+
+def test_misspelt_field_suggests_the_right_one(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cardz: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:5: missing field 'cards' in meld case",
+        "content/examples/x.yaml:5:5: unknown field 'cardz' in case; expected one of: id, "
+        "kind, game, rules, options, title, note, cards, melds, players, expect "
+        "(did you mean 'cards'?)",
+    ]
+
+
+def test_misspelt_expect_field(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect:
+              verdict: valid
+              pionts: 31
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:9:7: unknown field 'pionts' in expect; expected one of: "
+        "verdict, type, points, reason (did you mean 'points'?)"]
+
+
+def test_unknown_kind(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meldd
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:3:11: unknown kind 'meldd'; expected one of: meld, "
+        "first_meld, deck (did you mean 'meld'?)"]
+
+
+def test_unknown_game(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami52", cards="QH KH AH"))
+    assert formatted(result) == [
+        "content/examples/x.yaml:4:11: unknown game 'rami52'; expected one of: rami40, "
+        "rami51, cardverse (did you mean 'rami51'?)"]
+
+
+def test_unknown_game_in_defaults_is_reported_once(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        defaults:
+          game: rami52
+        cases:
+          - id: a
+            kind: meld
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: b
+            kind: meld
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:9: unknown game 'rami52'; expected one of: rami40, "
+        "rami51, cardverse (did you mean 'rami51'?)"]
+
+
+def test_unknown_preset(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami40
+            rules: housee
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:12: unknown rules preset 'housee'; expected one of: "
+        "reference, house (did you mean 'house'?)"]
+
+
+def test_bad_card_code_in_a_list(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards="[QH, 1H, AH]"))
+    assert formatted(result) == [
+        f"content/examples/x.yaml:5:17: unknown card '1H' (bad rank); {CARD_HELP}"]
+
+
+@pytest.mark.parametrize(
+    ("cards_text", "column"),
+    [
+        ("QH KX AH", 15),  # plain: the column of KX within the line
+        ('"QH KX AH"', 16),  # double-quoted: one more for the quote
+        ("'Q♥  KX A♥'", 17),  # single-quoted, symbols and two spaces
+        ('"QH\\tKX AH"', 12),  # an escape: the string's own column
+    ],
+)
+def test_bad_card_code_in_a_string(tmp_path: Path, cards_text: str, column: int) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards=cards_text))
+    assert formatted(result) == [
+        f"content/examples/x.yaml:5:{column}: unknown card 'KX' (bad suit); {CARD_HELP}"]
+
+
+def test_bad_card_code_in_a_meld(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: first_meld
+            game: rami51
+            melds:
+              - QH KH AH
+              - [JK, 7S, 8X]
+            title: T
+            expect: {verdict: accepted}
+        """)
+    assert formatted(result) == [
+        f"content/examples/x.yaml:7:18: unknown card '8X' (bad suit); {CARD_HELP}"]
+
+
+def test_joker_in_cardverse(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="cardverse", cards="QH JK AH"))
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:15: jokers are not used in cardverse; expected natural "
+        "cards only"]
+
+
+def test_disallowed_player_count(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: rami-seven
+            kind: deck
+            game: rami51
+            players: 7
+            title: T
+            expect: {decks: 3}
+          - id: cardverse-five
+            kind: deck
+            game: cardverse
+            players: 5
+            title: T
+            expect: {decks: 1}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:14: rami51 does not allow 7 players; expected 2 to 6",
+        "content/examples/x.yaml:11:14: cardverse does not allow 5 players; expected 2 to 4",
+    ]
+
+
+def test_duplicate_id_across_files(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", MELD.format(id="same", game="rami51", cards="QH KH AH"))
+    second = MELD.format(id="same", game="rami40", cards="QH KH AH")
+    write(tmp_path, "b/c.yaml", "# one\n# two" + second)
+    result = load_cases(tmp_path)
+    assert formatted(result) == [
+        "content/examples/b/c.yaml:4:9: duplicate case id 'same'; first defined at "
+        "content/examples/a.yaml:2:9"]
+    # the first file has no error and keeps its case; the second contributes none
+    assert [(c.id, c.game) for c in result.cases] == [("same", "rami51")]
+    assert result.files == ("content/examples/a.yaml", "content/examples/b/c.yaml")
+
+
+def test_duplicate_id_in_one_file(tmp_path: Path) -> None:
+    text = MELD.format(id="a", game="rami51", cards="QH KH AH")
+    result = load_one(tmp_path, text + text.replace("cases:\n", ""))
+    assert formatted(result) == [
+        "content/examples/x.yaml:10:9: duplicate case id 'a'; first defined at "
+        "content/examples/x.yaml:2:9"]
+
+
+def test_missing_title(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == ["content/examples/x.yaml:2:5: missing field 'title' in case"]
+
+
+def test_missing_game_and_verdict(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            cards: QH KH AH
+            title: T
+            expect:
+              type: run
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:5: missing field 'game' in case (nor in defaults)",
+        "content/examples/x.yaml:7:7: missing field 'verdict' in expect",
+    ]
+
+
+def test_expect_field_that_does_not_apply_to_the_kind(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect:
+              verdict: valid
+              hand_size: 13
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:9:7: field 'hand_size' in expect does not apply to kind "
+        "'meld'; expected one of: verdict, type, points, reason"]
+
+
+def test_input_field_that_does_not_apply_to_the_kind(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: deck
+            game: rami51
+            players: 4
+            cards: QH KH AH
+            title: T
+            expect: {decks: 2}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:6:12: field 'cards' does not apply to kind 'deck'; "
+        "expected players"]
+
+
+def test_expect_field_that_does_not_apply_to_the_game(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: cardverse
+            cards: QH KH AH
+            title: T
+            expect:
+              verdict: valid
+              points: 31
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:9:15: field 'points' in expect does not apply to game "
+        "'cardverse' for kind 'meld' (cardverse melds have no points); expected one of: "
+        "verdict, type, reason"]
+
+
+def test_rules_on_cardverse_and_options_on_rami(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: cardverse
+            rules: house
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: b
+            kind: meld
+            game: rami40
+            options: {ace_high: true}
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:12: field 'rules' does not apply to game 'cardverse' "
+        "(cardverse has options: ace_high, discard_to_win); expected it only with rami40 or "
+        "rami51",
+        "content/examples/x.yaml:12:14: field 'options' does not apply to game 'rami40' "
+        "(Rami games have rules: reference or house); expected it only with cardverse",
+    ]
+
+
+def test_first_meld_in_cardverse(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: first_meld
+            game: cardverse
+            melds: [QH KH AH]
+            title: T
+            expect: {verdict: accepted}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:4:11: kind 'first_meld' does not apply to game "
+        "'cardverse'; expected game rami40 or rami51"]
+
+
+def test_first_meld_with_cardverse_from_defaults_points_at_the_case(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        defaults:
+          game: cardverse
+        cases:
+          - id: a
+            kind: first_meld
+            melds: [QH KH AH]
+            title: T
+            expect: {verdict: accepted}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:4:5: kind 'first_meld' does not apply to game 'cardverse' "
+        "(game from defaults at line 2); expected game rami40 or rami51"]
+
+
+def test_boolean_id_no(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="no", game="rami51", cards="QH KH AH"))
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:9: case id must be a string; got boolean false (YAML "
+        "reads a bare no/off/false as a boolean: quote it)"]
+
+
+def test_quoted_id_no_is_fine(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="'no'", game="rami51", cards="QH KH AH"))
+    assert result.errors == ()
+    assert result.cases[0].id == "no"
+
+
+def test_id_with_bad_characters(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="Bad_ID", game="rami51", cards="QH KH AH"))
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:9: id 'Bad_ID' has characters outside [a-z0-9-]; "
+        "expected lowercase letters, digits and hyphens"]
+
+
+def test_boolean_where_a_string_is_expected(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: yes
+            expect:
+              verdict: yes
+              points: true
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:6:12: title must be a string; got boolean true (YAML reads "
+        "a bare yes/on/true as a boolean: quote it)",
+        "content/examples/x.yaml:8:16: verdict for kind 'meld' must be one of: valid, "
+        "invalid; got boolean true (YAML reads a bare yes/on/true as a boolean: quote it)",
+        "content/examples/x.yaml:9:15: points must be an integer; got boolean true",
+    ]
+
+
+def test_integers_must_be_whole_numbers_without_quotes(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: deck
+            game: rami51
+            players: "4"
+            title: T
+            expect: {decks: 2.0, jokers: -1}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:14: players must be an integer; got string '4' (write "
+        "the number without quotes)",
+        "content/examples/x.yaml:7:21: decks must be an integer; got number 2.0",
+        "content/examples/x.yaml:7:34: jokers must be at least 0; got integer -1",
+    ]
+
+
+def test_duplicate_key(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect:
+              verdict: valid
+              verdict: invalid
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:9:7: duplicate key 'verdict' (first at line 8, column 7); "
+        "expected each key once in a mapping"]
+
+
+def test_non_string_key(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            on: x
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:7:5: field name must be a string; got boolean true (YAML "
+        "reads a bare yes/on/true as a boolean: quote it)"]
+
+
+def test_too_many_copies_of_a_card(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: rami
+            kind: first_meld
+            game: rami51
+            melds:
+              - QH KH AH
+              - [QH, QH, QH]
+            title: T
+            expect: {verdict: rejected}
+          - id: cardverse
+            kind: meld
+            game: cardverse
+            cards: 7S 7S 7H
+            title: T
+            expect: {verdict: invalid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:7:18: card QH is used 4 times in this case; expected at "
+        "most 3 (rami51 is played with at most 3 decks)",
+        "content/examples/x.yaml:13:15: card 7S is used 2 times in this case; expected at "
+        "most 1 (cardverse is played with one deck)",
+    ]
+
+
+def test_three_copies_in_rami_are_fine(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards="7S 7s 7♠ JK"))
+    assert result.errors == ()
+    assert result.cases[0].cards == (*cards("7S 7S 7S"), JOKER)
+
+
+def test_too_many_jokers(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: first_meld
+            game: rami40
+            melds:
+              - [JK, 5H, 6H]
+              - JK JK 9C
+              - JK jk 2D
+            title: T
+            expect: {verdict: rejected}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:8:12: 5 jokers in this case; expected at most 4 (rami40 is "
+        "played with at most 4 jokers)"]
+
+
+def test_four_jokers_are_fine_also_with_house_rules(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: first_meld
+            game: rami51
+            rules: house
+            melds: [JK 5H 6H, JK 8C 9C, JK 2D 3D, JK 10S JS]
+            title: T
+            expect: {verdict: rejected}
+        """)
+    assert result.errors == ()
+
+
+def test_empty_card_string(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards='"  "'))
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:12: cards is empty; expected at least one card"]
+
+
+def test_top_level_shape_errors(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "- id: a\n")
+    write(tmp_path, "b.yaml", "defaults: {game: rami51}\ncase: []\n")
+    write(tmp_path, "c.yaml", "cases:\n  - just text\n")
+    write(tmp_path, "d.yaml", "# nothing but a comment\n")
+    assert formatted(load_cases(tmp_path)) == [
+        "content/examples/a.yaml:1:1: the file must be a mapping with 'cases' (a list) and "
+        "optionally 'defaults'; got a list",
+        "content/examples/b.yaml:1:1: missing field 'cases' in the file",
+        "content/examples/b.yaml:2:1: unknown field 'case' in the file; expected one of: "
+        "defaults, cases (did you mean 'cases'?)",
+        "content/examples/c.yaml:2:5: a case must be a mapping of fields (id, kind, game, "
+        "title, expect, ...); got string 'just text'",
+        "content/examples/d.yaml:1: the file is empty; expected a mapping with 'cases' (a "
+        "list of cases)",
+    ]
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "content" / "examples" / "x.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"cases:\n  - id: caf\xe9\n")
+    assert formatted(load_cases(tmp_path)) == [
+        "content/examples/x.yaml:2:12: the file is not valid UTF-8 (byte 0xe9); expected "
+        "UTF-8 text"]
+
+
+def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "x.yaml", MELD.format(id="a", game="rami51", cards="QH KH AH"))
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    assert formatted(load_cases(tmp_path)) == [
+        "content/examples/x.yaml:1: cannot read the file: Permission denied; expected a "
+        "readable case file"]
+
+
+def test_unsupported_yaml_features(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        base: &base {kind: meld, game: rami51}
+        cases:
+          - <<: *base
+            id: a
+            cards: !!python/tuple [QH]
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:1:1: unknown field 'base' in the file; expected one of: "
+        "defaults, cases",
+        "content/examples/x.yaml:3:5: merge key '<<' is not supported; expected the fields "
+        "written out (use 'defaults' for values shared by the cases)",
+        "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults)",
+        "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults)",
+        "content/examples/x.yaml:3:5: missing field 'title' in case",
+        "content/examples/x.yaml:3:5: missing field 'expect' in case",
+        "content/examples/x.yaml:5:12: unsupported YAML tag '!!python/tuple'; expected a "
+        "plain list",
+    ]
+
+
+def test_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    result = load_one(tmp_path, "\n".join(lines) + "\n")
+    assert [(e.line, e.message.split(" (")[0]) for e in result.errors] == [
+        (1, "YAML document too large")]
+
+
+def test_every_error_of_the_run_is_collected(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", "cases: [\n")
+    write(tmp_path, "b.yaml", MELD.format(id="b", game="rami52", cards="QH ZZ AH"))
+    write(tmp_path, "c.yaml", MELD.format(id="c", game="rami51", cards="QH KH AH"))
+    result = load_cases(tmp_path)
+    assert [(e.file, e.line, e.column) for e in result.errors] == [
+        ("content/examples/a.yaml", 2, 1),
+        ("content/examples/b.yaml", 4, 11),
+        ("content/examples/b.yaml", 5, 15),
+    ]
+    assert [c.id for c in result.cases] == ["c"]
+
+
+def test_a_file_with_errors_contributes_no_case(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: good
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: bad
+            kind: meld
+            game: rami51
+            cards: QH KH XH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert len(result.errors) == 1
+    assert result.cases == ()
+
+
+def test_logical_contradictions_are_not_input_errors(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid, reason: wraps_around, type: set, points: 0}
+        """)
+    assert result.errors == ()
+
+
+# -- good files -----------------------------------------------------------------
+
+
+GOOD = """
+# A comment first
+defaults:
+  game: rami51
+  rules: house
+cases:
+  - id: queen-king-ace
+    kind: meld
+    cards: Q♥ k♥ AH
+    title: Queen, king and ace
+    note: The ace is high.
+    expect:
+      verdict: valid
+      type: run
+      points: 31
+
+  - id: two-melds
+    kind: first_meld
+    game: rami40
+    rules: reference
+    melds:
+      - [5C, 6C, 7C]
+      - "KH KS KD"
+    title: Two melds
+    expect: {verdict: accepted, points: 48}
+
+  - id: cardverse-four
+    kind: deck
+    game: cardverse
+    players: 4
+    title: CardVerse for four
+    expect:
+      decks: 1
+      hand_size: 10
+
+  - id: cardverse-ace-high
+    kind: meld
+    game: cardverse
+    options: {ace_high: true}
+    cards: [10♠, J♠, Q♠]
+    title: Ten, jack, queen
+    expect: {verdict: valid}
+"""
+
+
+def test_good_file_loads_with_the_right_values(tmp_path: Path) -> None:
+    result = load_one(tmp_path, GOOD, name="melds.yaml")
+    assert result.errors == ()
+    assert result.files == ("content/examples/melds.yaml",)
+    assert [c.id for c in result.cases] == [
+        "queen-king-ace", "two-melds", "cardverse-four", "cardverse-ace-high"]
+    meld, opening, deck, cardverse = result.cases
+
+    assert meld.kind == "meld"
+    assert meld.game == "rami51"  # from defaults
+    assert meld.rules == "house"  # from defaults
+    assert meld.options == {}
+    assert meld.cards == (Card(Rank.QUEEN, Suit.HEARTS), Card(Rank.KING, Suit.HEARTS),
+                          Card(Rank.ACE, Suit.HEARTS))
+    assert meld.melds is None and meld.players is None
+    assert meld.title == "Queen, king and ace"
+    assert meld.note == "The ace is high."
+    assert meld.expect == {"verdict": "valid", "type": "run", "points": 31}
+    assert meld.rule_set().preset == "house"
+    assert meld.rule_set().opening_threshold == 51
+
+    assert opening.game == "rami40" and opening.rules == "reference"
+    assert opening.melds == (cards("5C 6C 7C"), cards("KH KS KD"))
+    assert opening.cards is None
+    assert opening.expect == {"verdict": "accepted", "points": 48}
+    assert opening.note is None
+
+    # defaults game and rules do not touch a case of another game: rules stays None
+    assert deck.game == "cardverse"
+    assert deck.rules is None
+    assert deck.options == {"ace_high": False, "discard_to_win": False}
+    assert deck.players == 4
+    assert deck.expect == {"decks": 1, "hand_size": 10}
+    assert deck.rule_set().deck_for(4).hand_size == 10
+
+    assert cardverse.options == {"ace_high": True, "discard_to_win": False}
+    assert cardverse.cards == cards("10S JS QS")
+    assert cardverse.rule_set().ace_high is True
+
+
+def test_good_file_positions(tmp_path: Path) -> None:
+    result = load_one(tmp_path, GOOD, name="melds.yaml")
+    meld, opening, deck, _ = result.cases
+    file = "content/examples/melds.yaml"
+    assert meld.position == Position(file, 6, 5)
+    positions = {k: (p.line, p.column) for k, p in meld.field_positions.items()}
+    assert positions["id"] == (6, 5)
+    assert positions["expect"] == (11, 5)
+    assert positions["expect.verdict"] == (12, 7)
+    assert positions["expect.type"] == (13, 7)
+    assert positions["expect.points"] == (14, 7)
+    # the codes of a card string, each where it is
+    assert positions["cards"] == (8, 5)
+    assert [positions[f"cards.{i}"] for i in range(3)] == [(8, 12), (8, 15), (8, 18)]
+    # default-filled fields are where the default is
+    assert positions["game"] == (3, 3)
+    assert positions["rules"] == (4, 3)
+    assert meld.field_positions["expect.points"].file == file
+
+    opening_positions = {k: (p.line, p.column) for k, p in opening.field_positions.items()}
+    assert opening_positions["expect.points"] == (24, 33)
+    assert opening_positions["melds.0.2"] == (21, 18)
+    assert opening_positions["melds.1.1"] == (22, 13)
+    assert opening_positions["rules"] == (19, 5)
+
+    # a field nobody wrote falls back to the case (built-in defaults) or its parent
+    assert deck.position_of("expect.jokers") == deck.field_positions["expect"]
+    assert deck.position_of("options.ace_high") == deck.position == Position(file, 26, 5)
+    assert "rules" not in deck.field_positions
+
+
+def test_case_values_are_immutable(tmp_path: Path) -> None:
+    case = load_one(tmp_path, GOOD).cases[0]
+    assert isinstance(case.expect, MappingProxyType)
+    assert isinstance(case.field_positions, MappingProxyType)
+    with pytest.raises(TypeError):
+        case.expect["points"] = 1  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        case.title = "x"  # type: ignore[misc]
+    assert hash(case) == hash(case)
+
+
+def test_by_id(tmp_path: Path) -> None:
+    result = load_one(tmp_path, GOOD)
+    assert result.by_id["two-melds"] is result.cases[1]
+    assert result.get("nope") is None
+    assert result.ok
+
+
+def test_defaults_kind_and_options_fill_only_where_they_apply(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        defaults:
+          kind: meld
+          rules: house
+          options: {discard_to_win: true}
+        cases:
+          - id: rami
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: cardverse
+            game: cardverse
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+        """)
+    assert result.errors == ()
+    rami, cardverse = result.cases
+    assert (rami.kind, rami.rules, dict(rami.options)) == ("meld", "house", {})
+    assert (cardverse.kind, cardverse.rules, dict(cardverse.options)) == (
+        "meld", None, {"ace_high": False, "discard_to_win": True})
+    assert cardverse.field_positions["options.discard_to_win"] == Position(
+        "content/examples/x.yaml", 4, 13)
+    assert rami.field_positions["kind"] == Position("content/examples/x.yaml", 2, 3)
+
+
+def test_files_are_read_recursively_in_sorted_order(tmp_path: Path) -> None:
+    write(tmp_path, "b.yaml", MELD.format(id="b", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "a/z.yaml", MELD.format(id="az", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "a.yaml", MELD.format(id="a", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "notes.yml", "not: read")
+    result = load_cases(tmp_path)
+    assert result.files == ("content/examples/a/z.yaml", "content/examples/a.yaml",
+                            "content/examples/b.yaml")
+    assert [c.id for c in result.cases] == ["az", "a", "b"]
+
+
+def test_no_examples_folder(tmp_path: Path) -> None:
+    assert load_cases(tmp_path) == CaseSet()
+
+
+def test_the_project_content_loads_without_errors() -> None:
+    if not (REPO / "content" / "examples").is_dir():
+        pytest.skip("no content/examples in this checkout")
+    result = load_cases(REPO)
+    assert formatted(result) == []
+    assert len(result.cases) > 0
+    assert all(isinstance(case, Case) for case in result.cases)
+
+
+# -- the pieces -----------------------------------------------------------------
+
+
+def test_schemas_are_valid_draft_2020_12() -> None:
+    Draft202012Validator.check_schema(CASE_SCHEMA)
+    Draft202012Validator.check_schema(FILE_SCHEMA)
+    assert CASE_SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert CASE_FIELDS == ("id", "kind", "game", "rules", "options", "title", "note",
+                           "cards", "melds", "players", "expect")
+
+
+def test_schema_codes_match_the_engine() -> None:
+    assert set(MELD_REASONS) == {reason.value for reason in MeldReason}
+    opening_reasons = KINDS["first_meld"].expect["reason"].schema["enum"]
+    assert opening_reasons == [reason.value for reason in OpeningReason]
+
+
+def test_yaml_positions_and_values() -> None:
+    doc, errors = yamlpos.parse_yaml("a:\n  - no\n  - 'x y'\nb: {c: 1}\n", "f.yaml")
+    assert errors == [] and doc is not None
+    assert doc.value == {"a": [False, "x y"], "b": {"c": 1}}
+    assert doc.mark(("a", 1)) == yamlpos.Mark(3, 5)
+    assert doc.key_mark(("b", "c")) == yamlpos.Mark(4, 5)
+    assert doc.mark(("b", "c")) == yamlpos.Mark(4, 8)
+    assert doc.mark(("b", "missing")) == yamlpos.Mark(4, 4)
+    assert doc.column_in_scalar(("a", 1), 2) == 8
+
+
+def test_pure_python_parser_gives_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = textwrap.dedent(GOOD) + "  - id: x\n    id: y\n"
+    fast, fast_errors = yamlpos.parse_yaml(text, "f.yaml")
+    monkeypatch.setattr(yamlpos, "_FastLoader", yaml.SafeLoader)
+    slow, slow_errors = yamlpos.parse_yaml(text, "f.yaml")
+    assert fast is not None and slow is not None
+    assert fast.value == slow.value
+    assert fast.marks == slow.marks
+    assert fast_errors == slow_errors
+    assert [e.format() for e in slow_errors] == [
+        "f.yaml:44:5: duplicate key 'id' (first at line 43, column 5); expected each key once "
+        "in a mapping"]
+
