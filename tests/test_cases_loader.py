@@ -331,6 +331,20 @@ def test_missing_game_and_verdict(tmp_path: Path) -> None:
     ]
 
 
+def test_empty_expect(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: deck
+            game: rami51
+            players: 4
+            title: T
+            expect: {}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:7:13: expect is empty; expected at least one documented value"]
+
+
 def test_expect_field_that_does_not_apply_to_the_kind(tmp_path: Path) -> None:
     result = load_one(tmp_path, """
         cases:

@@ -60,8 +60,9 @@ class Case:
         expect: the documented values by field name (``"verdict"``, ``"points"``, ...);
             only the fields the case file states.
         position: where the case's mapping starts (its first key).
-        field_positions: where each field given in the file (or in its ``defaults``) is,
-            by dotted path: ``"id"``, ``"title"``, ``"expect"``, ``"expect.points"``,
+        field_positions: where each field given in the file (or in its ``defaults``) is
+            (a field: its key; a list item: where the item starts), by dotted path:
+            ``"id"``, ``"title"``, ``"expect"``, ``"expect.points"``,
             ``"cards"``, ``"cards.0"`` (each card, also within a card string where the
             column is known), ``"melds.1.2"``, ``"options.ace_high"``. Fields filled in
             from ``defaults`` have the default's position; fields filled in by the

@@ -351,8 +351,11 @@ def _build_case_schema() -> Schema:
     properties.update({name: True for name in INPUT_FIELDS})  # typed per kind
     properties["expect"] = {
         "type": "object",
+        "minProperties": 1,
         "x-what": "expect",
         "x-expected": "a mapping of the documented values (verdict, points, ...)",
+        "x-messages": {"minProperties": "expect is empty; expected at least one documented "
+                       "value"},
     }
     branches: list[Schema] = []
     for game in GAMES:
