@@ -14,12 +14,25 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from generator.cases import Case, CaseSet, Position, load_cases, yamlpos
-from generator.cases.schema import CASE_FIELDS, CASE_SCHEMA, FILE_SCHEMA, KINDS, MELD_REASONS
-from generator.engine.cards import JOKER, Card, Rank, Suit, parse_card
+from generator.cases import Case
+from generator.cases import CaseSet
+from generator.cases import Position
+from generator.cases import load_cases
+from generator.cases import yamlpos
+from generator.cases.schema import CASE_FIELDS
+from generator.cases.schema import CASE_SCHEMA
+from generator.cases.schema import FILE_SCHEMA
+from generator.cases.schema import KINDS
+from generator.cases.schema import MELD_REASONS
+from generator.engine.cards import JOKER
+from generator.engine.cards import Card
+from generator.engine.cards import Rank
+from generator.engine.cards import Suit
+from generator.engine.cards import parse_card
 from generator.engine.melds import MeldReason
 from generator.engine.opening import OpeningReason
-from generator.errors import InputError, InputErrors
+from generator.errors import InputError
+from generator.errors import InputErrors
 
 REPO = Path(__file__).resolve().parent.parent
 

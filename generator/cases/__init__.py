@@ -4,6 +4,8 @@ Use :func:`load_cases` (``load_cases(project) -> CaseSet``); DESIGN.md, "Case mo
 """
 
 from generator.cases.loader import load_cases
-from generator.cases.model import Case, CaseSet, Position
+from generator.cases.model import Case
+from generator.cases.model import CaseSet
+from generator.cases.model import Position
 
 __all__ = ["Case", "CaseSet", "Position", "load_cases"]

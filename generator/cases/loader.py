@@ -17,28 +17,33 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from generator.cases.model import Case, CaseSet, Position, frozen_mapping
-from generator.cases.schema import (
-    DEFAULTABLE,
-    INPUT_FIELDS,
-    KINDS,
-    FieldSpec,
-    case_problems,
-    field_applies,
-    file_problems,
-)
-from generator.cases.yamlpos import Mark, YamlDocument, YamlPath, parse_yaml, walk
-from generator.engine.cards import Card, CardCodeError, parse_card
-from generator.engine.rules import (
-    CARDVERSE_OPTIONS,
-    GAMES,
-    PRESETS,
-    PlayerCountError,
-    RuleSet,
-    UnknownGameError,
-    is_rami,
-    rule_set,
-)
+from generator.cases.model import Case
+from generator.cases.model import CaseSet
+from generator.cases.model import Position
+from generator.cases.model import frozen_mapping
+from generator.cases.schema import DEFAULTABLE
+from generator.cases.schema import INPUT_FIELDS
+from generator.cases.schema import KINDS
+from generator.cases.schema import FieldSpec
+from generator.cases.schema import case_problems
+from generator.cases.schema import field_applies
+from generator.cases.schema import file_problems
+from generator.cases.yamlpos import Mark
+from generator.cases.yamlpos import YamlDocument
+from generator.cases.yamlpos import YamlPath
+from generator.cases.yamlpos import parse_yaml
+from generator.cases.yamlpos import walk
+from generator.engine.cards import Card
+from generator.engine.cards import CardCodeError
+from generator.engine.cards import parse_card
+from generator.engine.rules import CARDVERSE_OPTIONS
+from generator.engine.rules import GAMES
+from generator.engine.rules import PRESETS
+from generator.engine.rules import PlayerCountError
+from generator.engine.rules import RuleSet
+from generator.engine.rules import UnknownGameError
+from generator.engine.rules import is_rami
+from generator.engine.rules import rule_set
 from generator.errors import InputError
 
 EXAMPLES = Path("content", "examples")

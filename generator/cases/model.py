@@ -7,13 +7,15 @@ dicts nobody else holds, sequences are tuples.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TypeVar
 
 from generator.engine.cards import Card
-from generator.engine.rules import RuleSet, rule_set
+from generator.engine.rules import RuleSet
+from generator.engine.rules import rule_set
 from generator.errors import InputError
 
 K = TypeVar("K")

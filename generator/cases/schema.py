@@ -22,18 +22,28 @@ form ``what is wrong; what was expected``; jsonschema's own messages are never s
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
-from typing import Any, Literal, TypeAlias
+from typing import Any
+from typing import Literal
+from typing import TypeAlias
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
-from generator.cases.yamlpos import YamlPath, describe, string_hint
-from generator.engine.rules import CARDVERSE_OPTIONS, GAMES, PRESETS, is_rami
+from generator.cases.yamlpos import YamlPath
+from generator.cases.yamlpos import describe
+from generator.cases.yamlpos import string_hint
+from generator.engine.rules import CARDVERSE_OPTIONS
+from generator.engine.rules import GAMES
+from generator.engine.rules import PRESETS
+from generator.engine.rules import is_rami
 
 Schema: TypeAlias = dict[str, Any]
 """A JSON Schema (or a part of one) as a dict."""

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import TypeAlias
 
 import yaml
 from yaml.constructor import SafeConstructor

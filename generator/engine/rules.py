@@ -8,7 +8,8 @@ reads these fields and never asks which game it is playing.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
 
 class UnknownGameError(ValueError):

@@ -1,0 +1,7 @@
+"""``python -m generator``: see :mod:`generator.cli`."""
+
+import sys
+
+from generator.cli import main
+
+sys.exit(main())

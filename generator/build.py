@@ -1,0 +1,349 @@
+"""The pipeline: load → verify → render → write (SITE.md; DESIGN.md).
+
+Every input error of a run is collected before anything is written; a build that
+finds input errors (exit 2) or disagreements (exit 1) writes nothing. The site is
+written to a fresh folder beside the output and swapped in at the end, so a killed
+build leaves either the previous or the new site whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+from babel.core import Locale
+from jinja2 import Environment
+from jinja2 import FileSystemLoader
+from jinja2 import StrictUndefined
+from jinja2 import TemplateError
+from markupsafe import Markup
+
+from generator.cases.loader import load_cases
+from generator.cases.model import CaseSet
+from generator.errors import InputError
+from generator.facts import facts
+from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Translator
+from generator.i18n.catalog import discover_locales
+from generator.i18n.catalog import load_translators
+from generator.i18n.explain import Words
+from generator.output import OutputError
+from generator.output import write_site
+from generator.render.markdown import Fence
+from generator.render.markdown import PageRenderer
+from generator.render.markdown import SourcePage
+from generator.render.markdown import make_markdown
+from generator.render.markdown import parse_page
+from generator.render.views import case_row
+from generator.render.views import deck_table
+from generator.render.views import presets_table
+from generator.verify import CaseResult
+from generator.verify import Disagreement
+from generator.verify import verify_all
+
+EXIT_OK = 0
+EXIT_DISAGREE = 1
+EXIT_INPUT = 2
+
+
+@dataclass
+class Project:
+    """Everything loaded and verified, before rendering.
+
+    Attributes:
+        root: the project folder.
+        cases: the case files' cases and input errors.
+        pages: the content pages, parsed once, in navigation order.
+        locales: the locale codes, the source (en) first.
+        translators: each locale's messages.
+        results: the engine's result for every case, by case id.
+        errors: every input error (cases, pages, catalogs).
+    """
+
+    root: Path
+    cases: CaseSet
+    pages: list[SourcePage]
+    locales: list[str]
+    translators: dict[str, Translator]
+    results: dict[str, CaseResult]
+    errors: list[InputError] = field(default_factory=list)
+
+    @property
+    def disagreements(self) -> list[Disagreement]:
+        """Every disagreement, in case-file order."""
+        return [d for r in self.results.values() for d in r.disagreements]
+
+    @property
+    def exit_code(self) -> int:
+        """2 with any input error, else 1 with any disagreement, else 0."""
+        if self.errors:
+            return EXIT_INPUT
+        return EXIT_DISAGREE if self.disagreements else EXIT_OK
+
+
+def load_project(root: Path, *, with_pages: bool = True) -> Project:
+    """Load and verify a project: cases, catalogs and (for a build) pages.
+
+    Args:
+        root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
+        with_pages: also parse and check the content pages (``build``); ``check``
+            verifies the cases only.
+
+    Returns:
+        The :class:`Project`; its ``errors`` hold every input error found.
+    """
+    cases = load_cases(root)
+    errors: list[InputError] = list(cases.errors)
+    results = {r.case.id: r for r in verify_all(cases.cases)}
+    locales = [SOURCE_LOCALE, *(x for x in discover_locales(root) if x != SOURCE_LOCALE)]
+    translators: dict[str, Translator] = {}
+    pages: list[SourcePage] = []
+    if with_pages:
+        translators, catalog_errors = load_translators(root, locales)
+        errors.extend(catalog_errors)
+        md = make_markdown()
+        known = facts()
+        content = root / "content"
+        for path in sorted(content.glob("*.md")) if content.is_dir() else []:
+            rel = path.relative_to(root).as_posix()
+            page, page_errors = parse_page(path, rel, md, known)
+            errors.extend(page_errors)
+            if page is not None:
+                errors.extend(_check_page(page, cases))
+                pages.append(page)
+        pages.sort(key=lambda p: (p.order, p.slug))
+        if not pages and not errors:
+            errors.append(InputError("content", 1, None, "no pages; expected Markdown "
+                                     "files content/<slug>.md"))
+    return Project(root, cases, pages, locales, translators, results, errors)
+
+
+def _check_page(page: SourcePage, cases: CaseSet) -> list[InputError]:
+    """Fences name existing cases of one kind; ids on the page do not collide."""
+    errors: list[InputError] = []
+    seen: dict[str, str] = {a: "a heading" for a in page.anchors}
+    by_id = cases.by_id
+    for fence in page.fences:
+        if fence.info == "cases":
+            kinds = set()
+            if not fence.case_ids:
+                errors.append(InputError(page.rel, fence.line, None, "empty cases table; "
+                                         "expected case ids, one per line"))
+            for case_id in fence.case_ids:
+                case = by_id.get(case_id)
+                if case is None:
+                    if not cases.errors:
+                        errors.append(InputError(page.rel, fence.line, None,
+                                                 f"unknown case id {case_id!r}; expected "
+                                                 "an id from content/examples/"))
+                    continue
+                kinds.add(case.kind)
+                if case_id in seen:
+                    errors.append(InputError(page.rel, fence.line, None,
+                                             f"id {case_id!r} twice on the page (also "
+                                             f"{seen[case_id]}); expected each id once"))
+                seen[case_id] = "a case"
+            if len(kinds) > 1:
+                errors.append(InputError(page.rel, fence.line, None,
+                                         "cases of different kinds in one table ("
+                                         + ", ".join(sorted(kinds)) + "); expected one kind"))
+        elif fence.info == "deck-table":
+            game = fence.body.strip().removeprefix("game:").strip()
+            if game not in ("rami40", "rami51", "cardverse"):
+                errors.append(InputError(page.rel, fence.line, None,
+                                         f"deck-table for {game!r}; expected 'game: rami40', "
+                                         "'game: rami51' or 'game: cardverse'"))
+    return errors
+
+
+def make_environment(templates: Path) -> Environment:
+    """The one Jinja environment: autoescape, i18n (newstyle gettext), strict undefined."""
+    env = Environment(
+        loader=FileSystemLoader(templates),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env
+
+
+def _rel(from_dir: str, to: str) -> str:
+    """A relative URL from the folder ``from_dir`` (e.g. ``"cs/rules"``) to the site path
+    ``to`` (e.g. ``"sk/rules/"``)."""
+    depth = len([p for p in from_dir.split("/") if p])
+    return "../" * depth + to
+
+
+@dataclass
+class Coverage:
+    """How many distinct messages a locale's pages used and how many fell back to English."""
+
+    used: int
+    untranslated: int
+
+
+def render_site(project: Project) -> tuple[dict[str, bytes], dict[str, Coverage]]:
+    """Render every page of every locale.
+
+    Returns:
+        (files by site-relative path, coverage by locale).
+
+    Raises:
+        TemplateError: a template that does not render (reported as an input error).
+    """
+    root = project.root
+    env = make_environment(root / "templates")
+    md = make_markdown()
+    known = facts()
+    names = {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in project.locales}
+    files: dict[str, bytes] = {}
+    coverage: dict[str, Coverage] = {}
+    cases_call = env.from_string(
+        '{% from "cases.html" import cases_table with context %}{{ cases_table(rows, kind) }}')
+    table_call = env.from_string(
+        '{% from "cases.html" import table with context %}{{ table(head, rows) }}')
+    page_tpl = env.get_template("page.html")
+    home_tpl = env.get_template("home.html")
+    for lang in project.locales:
+        translator = project.translators[lang]
+        w = Words(translator)
+
+        def gettext(msgid: str, w: Words = w) -> str:
+            return w.text(msgid)
+
+        def ngettext(s: str, p: str, n: int, w: Words = w) -> str:
+            text, ok = w.translator.ngettext(s, p, n)
+            if not ok:
+                w.fallbacks += 1
+            return text
+
+        env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+
+        def fence(f: Fence, w: Words = w) -> str:
+            if f.info == "cases":
+                rows = [case_row(project.results[i], w) for i in f.case_ids]
+                kind = rows[0]["kind"] if rows else "meld"
+                return str(cases_call.render(rows=rows, kind=kind))
+            if f.info == "deck-table":
+                head, rows_ = deck_table(f.body.strip().removeprefix("game:").strip(), w)
+            else:
+                head, rows_ = presets_table(w)
+            return str(table_call.render(head=head, rows=rows_))
+
+        renderer = PageRenderer(md, translator, known, fence, gettext)
+        rendered = {p.slug: renderer.render(p) for p in project.pages}
+        languages_for = {
+            slug: [{"code": other, "name": names[other], "url": _rel(f"{lang}/{slug}",
+                    f"{other}/{slug}/"), "current": other == lang}
+                   for other in project.locales]
+            for slug in [*rendered, ""]
+        }
+        for page in project.pages:
+            here = f"{lang}/{page.slug}"
+            lp = rendered[page.slug]
+            w.reset()
+            nav = [{"title": rendered[p.slug].title, "url": _rel(here, f"{lang}/{p.slug}/"),
+                    "current": p.slug == page.slug} for p in project.pages]
+            html = page_tpl.render(
+                lang=lang, lang_name=names[lang], root=_rel(here, ""),
+                home_url=_rel(here, f"{lang}/"),
+                page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
+                      "toc": lp.toc},
+                languages=languages_for[page.slug], nav=nav,
+                untranslated=lp.untranslated,
+            )
+            files[f"{here}/index.html"] = html.encode("utf-8")
+        home = home_tpl.render(
+            lang=lang, lang_name=names[lang], root=_rel(lang, ""), home_url="./",
+            pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
+                    "summary": Markup(rendered[p.slug].summary)} for p in project.pages],
+            languages=[{**x, "url": _rel(lang, f"{x['code']}/")} for x in languages_for[""]],
+            nav=[{"title": rendered[p.slug].title, "url": f"{p.slug}/", "current": False}
+                 for p in project.pages],
+            untranslated=0,
+            page={"title": "", "slug": "", "html": "", "toc": []},
+        )
+        files[f"{lang}/index.html"] = home.encode("utf-8")
+        coverage[lang] = Coverage(0, len(translator.fallbacks))
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
+    root_html = env.get_template("root.html").render(
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"}
+                   for loc in project.locales])
+    files["index.html"] = root_html.encode("utf-8")
+    static = root / "templates" / "static"
+    if static.is_dir():
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    return files, coverage
+
+
+def _format_errors(errors: Iterable[InputError]) -> list[str]:
+    return [e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))]
+
+
+@dataclass
+class BuildReport:
+    """What a build did: exit code, lines for standard output, coverage per locale."""
+
+    exit_code: int
+    lines: list[str]
+    coverage: dict[str, Coverage] = field(default_factory=dict)
+    pages: int = 0
+
+
+def build(root: Path, out: Path | None = None, *, strict: bool = False) -> BuildReport:
+    """Check every case, then render and write the site (SITE.md, ``build``).
+
+    Args:
+        root: the project folder.
+        out: the output folder (default ``<root>/site``).
+        strict: also fail (exit 1) on any untranslated or fuzzy message.
+
+    Returns:
+        A :class:`BuildReport`; nothing is written unless its exit code is 0.
+    """
+    from generator.report import disagreement_lines
+
+    project = load_project(root)
+    lines = _format_errors(project.errors)
+    lines += disagreement_lines(project)
+    if project.exit_code != EXIT_OK:
+        return BuildReport(project.exit_code, lines)
+    try:
+        files, coverage = render_site(project)
+    except TemplateError as exc:
+        lineno = getattr(exc, "lineno", None) or 1
+        name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
+        rel = Path(name).resolve()
+        try:
+            shown = rel.relative_to(root.resolve()).as_posix()
+        except ValueError:
+            shown = str(name)
+        return BuildReport(EXIT_INPUT, [f"{shown}:{lineno}: template error: {exc}; "
+                                        "expected a template that renders"])
+    if strict and any(c.untranslated for c in coverage.values()):
+        lines += [f"{loc}: {c.untranslated} messages not translated (--strict)"
+                  for loc, c in coverage.items() if c.untranslated]
+        return BuildReport(EXIT_DISAGREE, lines, coverage)
+    target = out if out is not None else root / "site"
+    try:
+        write_site(target, files)
+    except OutputError as exc:
+        return BuildReport(EXIT_INPUT, [*lines, str(exc)], coverage)
+    return BuildReport(EXIT_OK, lines, coverage, len(files))
+
+
+def page_count(files: dict[str, bytes]) -> int:
+    """How many HTML pages are in ``files``."""
+    return sum(1 for name in files if name.endswith(".html"))
+
+
+__all__: list[Any] = ["build", "load_project", "render_site"]

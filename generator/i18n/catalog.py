@@ -1,0 +1,206 @@
+"""Gettext catalogs: reading ``.po`` files with Babel, lookups with visible fallback.
+
+A message that is missing, empty or fuzzy in a locale falls back to the English
+source text; every lookup says whether it did, so pages can mark the passage and
+the build can count it (SITE.md, "Languages").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+from babel.core import Locale
+from babel.core import UnknownLocaleError
+from babel.messages.catalog import Catalog
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import PoFileError
+from babel.messages.pofile import read_po
+
+from generator.errors import InputError
+
+SOURCE_LOCALE = "en"
+"""The language the content is written in."""
+
+_PERCENT = re.compile(r"%\((\w+)\)[sd]")
+_BRACE = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """Named placeholders in a message: ``%(name)s`` (templates, code) and ``{name}``
+    (content prose)."""
+    return frozenset(_PERCENT.findall(text)) | frozenset(_BRACE.findall(text))
+
+
+Key = tuple[str | None, str]
+"""A message's key: (msgctxt, msgid); for plural messages the singular msgid."""
+
+
+@dataclass
+class Translator:
+    """The messages of one locale and the plural rule of its catalog.
+
+    Attributes:
+        locale: the locale code, e.g. ``"sk"``.
+        messages: translated messages by key: a string, or a tuple of plural forms.
+        plural: the gettext plural rule: ``n`` (an integer) → index of the plural form.
+        fallbacks: keys looked up that fell back to English (filled while rendering).
+    """
+
+    locale: str
+    messages: dict[Key, str | tuple[str, ...]]
+    plural: PluralRule
+    fallbacks: set[Key] = field(default_factory=set)
+
+    def gettext(self, msgid: str, context: str | None = None) -> tuple[str, bool]:
+        """The translation of ``msgid``: (text, translated); English when not translated."""
+        found = self.messages.get((context, msgid))
+        if isinstance(found, str):
+            return found, True
+        if isinstance(found, tuple) and found:
+            return found[0], True
+        if self.locale != SOURCE_LOCALE:
+            self.fallbacks.add((context, msgid))
+        return msgid, self.locale == SOURCE_LOCALE
+
+    def ngettext(
+        self, singular: str, plural: str, n: int, context: str | None = None
+    ) -> tuple[str, bool]:
+        """The plural form of ``singular``/``plural`` for count ``n``: (text, translated)."""
+        found = self.messages.get((context, singular))
+        if isinstance(found, tuple):
+            index = self.plural(n)
+            if index < len(found):
+                return found[index], True
+        if self.locale != SOURCE_LOCALE:
+            self.fallbacks.add((context, singular))
+        return (singular if n == 1 else plural), self.locale == SOURCE_LOCALE
+
+
+class PluralRule:
+    """A gettext plural rule compiled from a ``Plural-Forms`` header (e.g. cs: 3 forms).
+
+    Calling it with a count returns the index of the plural form to use.
+    """
+
+    def __init__(self, expression: str, nplurals: int) -> None:
+        import gettext
+
+        self.nplurals = nplurals
+        self.expression = expression
+        self._fn = gettext.c2py(expression)
+
+    def __call__(self, n: int) -> int:
+        return int(self._fn(n))
+
+
+def plural_rule(locale: str) -> PluralRule:
+    """The gettext plural rule Babel gives for ``locale`` (CLDR-derived; cs/sk: 3 forms)."""
+    info = get_plural(locale)
+    return PluralRule(info.plural_expr, info.num_plurals)
+
+
+def source_translator() -> Translator:
+    """The English translator: every msgid is its own text."""
+    return Translator(SOURCE_LOCALE, {}, plural_rule(SOURCE_LOCALE))
+
+
+def _check_placeholders(
+    catalog: Catalog, rel: str, errors: list[InputError]
+) -> None:
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        expected = placeholders(ids[0])
+        for text in strings:
+            if text and placeholders(text) != expected:
+                got = ", ".join(sorted(placeholders(text))) or "none"
+                want = ", ".join(sorted(expected)) or "none"
+                errors.append(InputError(
+                    rel, message.lineno or 1, None,
+                    f"translation's placeholders ({got}) differ from the source's; "
+                    f"expected {want}",
+                ))
+                break
+
+
+def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list[InputError]]:
+    """Read one ``.po`` file into a :class:`Translator`.
+
+    Args:
+        path: the ``.po`` file.
+        rel: its path relative to the project, for error messages.
+        locale: the locale code (the folder name under ``locales/``).
+
+    Returns:
+        The translator (fuzzy and empty messages left out, so they fall back to English)
+        and the input errors found: bad syntax, unknown locale, a wrong number of plural
+        forms, placeholders that differ from the source.
+    """
+    errors: list[InputError] = []
+    try:
+        Locale.parse(locale)
+    except (UnknownLocaleError, ValueError):
+        errors.append(InputError(rel, 1, None, f"unknown locale {locale!r}; expected a "
+                                 "CLDR locale code such as cs, sk, et, de"))
+        return source_translator(), errors
+    try:
+        with path.open("rb") as fh:
+            catalog = read_po(fh, locale=locale, abort_invalid=True)
+    except PoFileError as exc:
+        line = getattr(exc, "lineno", 1) or 1
+        errors.append(InputError(rel, line, None, f"bad .po syntax: {exc}; expected a "
+                                 "gettext catalog"))
+        return source_translator(), errors
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
+        return source_translator(), errors
+    rule = plural_rule(locale)
+    _check_placeholders(catalog, rel, errors)
+    messages: dict[Key, str | tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple):
+            forms = tuple(message.string) if isinstance(message.string, tuple) else ()
+            if forms and any(forms):
+                if len(forms) != rule.nplurals:
+                    errors.append(InputError(
+                        rel, message.lineno or 1, None,
+                        f"{len(forms)} plural forms; expected {rule.nplurals} for {locale}",
+                    ))
+                    continue
+                if all(forms):
+                    messages[(message.context, message.id[0])] = forms
+        elif isinstance(message.string, str) and message.string:
+            messages[(message.context, message.id)] = message.string
+    return Translator(locale, messages, rule), errors
+
+
+def discover_locales(project: Path) -> list[str]:
+    """Locale codes with a catalog (``locales/<lang>/LC_MESSAGES/messages.po``), sorted."""
+    base = project / "locales"
+    if not base.is_dir():
+        return []
+    return sorted(p.parent.parent.name for p in base.glob("*/LC_MESSAGES/messages.po"))
+
+
+def load_translators(
+    project: Path, locales: Iterable[str]
+) -> tuple[dict[str, Translator], list[InputError]]:
+    """Every locale's translator (English first, the source), with every catalog error."""
+    translators = {SOURCE_LOCALE: source_translator()}
+    errors: list[InputError] = []
+    for locale in locales:
+        if locale == SOURCE_LOCALE:
+            continue
+        rel = f"locales/{locale}/LC_MESSAGES/messages.po"
+        translator, errs = load_translator(project / rel, rel, locale)
+        translators[locale] = translator
+        errors.extend(errs)
+    return translators, errors

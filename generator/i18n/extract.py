@@ -1,0 +1,130 @@
+"""The translators' workflow: extract ``messages.pot``, update and create ``.po`` files.
+
+Messages come from the content pages (one per Markdown block, as Sphinx does), the case
+titles and notes, the engine's code words and card names, the templates (Jinja's Babel
+extractor, ``silent = false``) and the view code (Babel's Python extractor).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from datetime import datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from babel.messages.pofile import write_po
+
+from generator.cases.loader import load_cases
+from generator.errors import InputError
+from generator.facts import facts
+from generator.i18n import words
+from generator.render.markdown import make_markdown
+from generator.render.markdown import parse_page
+
+POT = "locales/messages.pot"
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
+"""Dates written into catalog headers: fixed, so that the same input gives the same bytes."""
+
+_PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
+
+
+def _add(catalog: Catalog, msgid: str | tuple[str, str], where: tuple[str, int] | None,
+         context: str | None = None) -> None:
+    text = msgid[0] if isinstance(msgid, tuple) else msgid
+    flags = []
+    if "%(" in text:
+        flags.append("python-format")
+    elif "{" in text:
+        flags.append("python-brace-format")
+    existing = catalog.get(msgid if isinstance(msgid, str) else msgid[0], context)
+    if existing is not None and where is not None:
+        existing.locations.append(where)
+        return
+    catalog.add(msgid, locations=[where] if where else [], flags=flags, context=context)
+
+
+def extract(project: Path) -> tuple[Catalog, list[InputError]]:
+    """Collect every message of the project into a template catalog.
+
+    Returns:
+        (the catalog, the input errors met on the way: a template with a syntax error
+        is an error, never skipped).
+    """
+    catalog = Catalog(project="Rummy rules", version="1", creation_date=FIXED_DATE,
+                      revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
+    errors: list[InputError] = []
+    md = make_markdown()
+    known = facts()
+    content = project / "content"
+    for path in sorted(content.glob("*.md")) if content.is_dir() else []:
+        rel = path.relative_to(project).as_posix()
+        page, errs = parse_page(path, rel, md, known)
+        errors.extend(errs)
+        if page is None:
+            continue
+        for m in page.messages:
+            _add(catalog, (m.msgid, m.msgid) if m.params else m.msgid, (rel, m.line))
+    cases = load_cases(project)
+    errors.extend(cases.errors)
+    for case in cases.cases:
+        for name in ("title", "note"):
+            text = getattr(case, name)
+            if text:
+                pos = case.field_positions.get(name, case.position)
+                _add(catalog, text, (pos.file, pos.line))
+    templates = project / "templates"
+    if templates.is_dir():
+        try:
+            for filename, lineno, message, _comments, context in extract_from_dir(
+                templates,
+                method_map=[("**.html", "jinja2.ext:babel_extract")],
+                options_map={"**.html": {"silent": "false", "newstyle_gettext": "true",
+                                         "extensions": "jinja2.ext.i18n"}},
+            ):
+                _add(catalog, message, (f"templates/{filename}", lineno), context)
+        except Exception as exc:  # Jinja's TemplateSyntaxError and friends
+            errors.append(InputError(f"templates/{getattr(exc, 'name', '') or ''}",
+                                     getattr(exc, "lineno", 1) or 1, None,
+                                     f"template cannot be read: {exc}"))
+    package = Path(__file__).resolve().parent.parent
+    for filename, lineno, message, _comments, context in extract_from_dir(
+        package / "render", method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,
+    ):
+        _add(catalog, message, (f"generator/render/{filename}", lineno), context)
+    for context, msgid in words.all_code_messages():
+        _add(catalog, msgid, None, context)
+    return catalog, errors
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    """Write a catalog as a ``.po``/``.pot`` file, in message order, no wrapping churn."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=0, sort_output=False, include_lineno=True)
+
+
+def update(project: Path, template: Catalog, locales: list[str]) -> dict[str, int]:
+    """Merge ``template`` into each locale's ``.po``: new messages added, removed ones
+    made obsolete, a changed English source marked fuzzy.
+
+    Returns:
+        The number of fuzzy messages per locale after the merge.
+    """
+    result: dict[str, int] = {}
+    for locale in locales:
+        path = project / "locales" / locale / "LC_MESSAGES" / "messages.po"
+        if path.exists():
+            with path.open("rb") as fh:
+                catalog = read_po(fh, locale=locale)
+        else:
+            catalog = Catalog(locale=locale, project="Rummy rules", version="1",
+                              creation_date=FIXED_DATE, revision_date=FIXED_DATE,
+                              fuzzy=False)
+        catalog.update(template, update_header_comment=False)
+        catalog.revision_date = FIXED_DATE
+        catalog.creation_date = FIXED_DATE
+        write_catalog(catalog, path)
+        result[locale] = sum(1 for m in catalog if m.id and m.fuzzy)
+    return result

@@ -1,0 +1,110 @@
+"""The English source text (msgids) for the engine's codes and for card names.
+
+The engine answers with codes; this module names the catalog message of each code.
+Every entry is extracted into ``locales/messages.pot`` by ``i18n extract``.
+Messages with placeholders are newstyle gettext (``%(name)s``; a literal % is %%).
+"""
+
+from __future__ import annotations
+
+from generator.engine.cards import Card
+from generator.engine.cards import Rank
+from generator.engine.cards import Suit
+
+CARD_CONTEXT = "card"
+"""msgctxt of card names: a card's full name as it stands alone (a table cell)."""
+
+RANK_NAMES = {
+    Rank.ACE: "ace",
+    Rank.TWO: "two",
+    Rank.THREE: "three",
+    Rank.FOUR: "four",
+    Rank.FIVE: "five",
+    Rank.SIX: "six",
+    Rank.SEVEN: "seven",
+    Rank.EIGHT: "eight",
+    Rank.NINE: "nine",
+    Rank.TEN: "ten",
+    Rank.JACK: "jack",
+    Rank.QUEEN: "queen",
+    Rank.KING: "king",
+}
+SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts",
+              Suit.SPADES: "spades"}
+
+
+def card_msgid(card: Card) -> str:
+    """The English name of ``card``, its msgid (context :data:`CARD_CONTEXT`):
+    ``"queen of hearts"``, ``"joker"``."""
+    if card.rank is None or card.suit is None:
+        return "joker"
+    return f"{RANK_NAMES[card.rank]} of {SUIT_NAMES[card.suit]}"
+
+
+RANK_CONTEXT = "rank"
+"""msgctxt of rank names, for a joker whose suit stays open ("a nine")."""
+
+VERDICTS = {
+    "valid": "Valid",
+    "invalid": "Invalid",
+    "accepted": "Accepted",
+    "rejected": "Rejected",
+}
+"""Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
+
+MELD_TYPES = {"run": "run", "set": "set"}
+"""Meld types → message (context ``meld type``)."""
+
+REASONS = {
+    "too_many_jokers": "Only one joker is allowed in a meld.",
+    "too_few_cards": "A meld needs at least three cards.",
+    "not_a_meld": "The cards share neither a rank nor a suit.",
+    "too_many_cards": "Too many cards for this kind of meld.",
+    "duplicate_suit": "A set may not hold two cards of the same suit.",
+    "wraps_around": "The ace cannot be after the king and before the two at once.",
+    "ace_low_not_allowed": "The ace is only high here: it may not stand before the two.",
+    "not_consecutive": "The ranks do not follow each other without a gap.",
+    "invalid_meld": "One of the melds is not valid.",
+    "no_pure_run": "No pure run: one meld must be a run without a joker.",
+    "below_threshold": "The melds do not reach the threshold.",
+}
+"""Reason codes of melds and openings → message (context ``reason``)."""
+
+PRESETS = {"reference": "reference rules", "house": "house rules"}
+"""Rami presets → message (context ``preset``)."""
+
+GAMES = {"rami40": "Rami 40", "rami51": "Rami 51", "cardverse": "CardVerse"}
+"""Game ids → message (context ``game``)."""
+
+EXPLANATIONS = {
+    "joker_only_place": "The joker stands for %(card)s.",
+    "joker_fewer_points": "The joker stands for %(card)s, not %(other)s: fewer points.",
+    "joker_lower_rank": "The joker stands for %(card)s, not %(other)s: equal points, "
+    "lower rank.",
+    "joker_open_suit": "The joker stands for a card of rank %(rank)s; its suit stays open.",
+    "joker_flat_points": "A melded joker counts %(points)s points under these rules.",
+    "points_sum": "%(terms)s = %(total)s",
+    "meld_invalid_at": "Meld %(num)s: %(reason)s",
+    "threshold_context": "threshold %(threshold)s, %(preset)s",
+}
+"""The engine's reasoning → message (context ``explanation``)."""
+
+CONTEXTS = {
+    "verdict": VERDICTS,
+    "meld type": MELD_TYPES,
+    "reason": REASONS,
+    "preset": PRESETS,
+    "game": GAMES,
+    "explanation": EXPLANATIONS,
+}
+"""Every coded message, by msgctxt."""
+
+
+def all_code_messages() -> list[tuple[str, str]]:
+    """(msgctxt, msgid) of every coded message and card name, in a stable order."""
+    out = [(ctx, msgid) for ctx, table in CONTEXTS.items() for msgid in table.values()]
+    from generator.engine.cards import all_cards
+
+    out += [(CARD_CONTEXT, card_msgid(c)) for c in all_cards()]
+    out += [(RANK_CONTEXT, name) for name in RANK_NAMES.values()]
+    return out

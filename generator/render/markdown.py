@@ -1,0 +1,345 @@
+"""Content pages: Markdown parsed once, translated block by block per locale.
+
+Every block (paragraph, heading, list item, table cell) is one catalog message whose
+msgid is the block's inline Markdown source, as Sphinx does. The block structure is
+parsed once from the English source; per locale only the inline text is translated,
+its ``{name}`` placeholders filled with rule numbers, and rendered
+(DESIGN.md, "Content Markdown").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from babel.numbers import format_decimal
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import escape
+from mdit_py_plugins.anchors import anchors_plugin
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from generator.errors import InputError
+from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Translator
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+APP_CHOICE = "app-choice"
+GENERATED_FENCES = ("cases", "deck-table", "presets-table")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One translatable block of a page.
+
+    Attributes:
+        msgid: the block's inline Markdown source (English).
+        line: its line in the source file (1-based).
+        params: placeholder names in order of appearance; the first is the plural count.
+    """
+
+    msgid: str
+    line: int
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A generated block: a table of cases or a table from the rule-set data.
+
+    Attributes:
+        info: ``cases``, ``deck-table`` or ``presets-table``.
+        body: the fence's text (case ids, one per line; or ``game: …``).
+        line: the line of the fence's opening (1-based).
+    """
+
+    info: str
+    body: str
+    line: int
+
+    @property
+    def case_ids(self) -> tuple[str, ...]:
+        """For a ``cases`` fence, the case ids in order."""
+        return tuple(x.strip() for x in self.body.splitlines() if x.strip())
+
+
+@dataclass
+class SourcePage:
+    """A content page parsed once from its English source.
+
+    Attributes:
+        slug: the file name without ``.md``; the page's folder in every locale.
+        rel: the file's path relative to the project.
+        order: its place in the navigation (front matter ``order``; default 1000).
+        title: the first ``#`` heading.
+        summary: front matter ``summary``, if any.
+        tokens: the block tokens, without the title heading.
+        messages: every translatable block, in order (title and summary first).
+        fences: the generated blocks, in order.
+        anchors: heading ids, for collision checks with case ids.
+    """
+
+    slug: str
+    rel: str
+    order: int
+    title: Message
+    summary: Message | None
+    tokens: list[Token]
+    messages: list[Message] = field(default_factory=list)
+    fences: list[Fence] = field(default_factory=list)
+    anchors: list[str] = field(default_factory=list)
+
+
+def _render_app_choice(self: Any, tokens: Sequence[Token], idx: int, options: Any,
+                       env: Any) -> str:
+    if tokens[idx].nesting == 1:
+        label = env["label"]
+        text = escape(label("Rule chosen by the app"))
+        return f'<aside class="app-choice"><p class="app-choice__label">{text}</p>\n'
+    return "</aside>\n"
+
+
+def _render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    token = tokens[idx]
+    if token.info.strip() in GENERATED_FENCES:
+        return str(env["fence"](token.meta["fence"]))
+    return str(self.rules_default_fence(tokens, idx, options, env))
+
+
+def make_markdown() -> MarkdownIt:
+    """The one Markdown parser: CommonMark with tables, front matter, ``::: app-choice``
+    containers and heading ids (levels 2-3) from the English text; raw HTML off."""
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False})
+    md.enable("table")
+    md.use(front_matter_plugin)
+    md.use(container_plugin, APP_CHOICE, render=_render_app_choice)
+    md.use(anchors_plugin, min_level=2, max_level=3)
+    renderer: Any = md.renderer
+    renderer.rules_default_fence = renderer.rules["fence"]
+    md.add_render_rule("fence", _render_fence)
+    return md
+
+
+def _params(text: str) -> tuple[str, ...]:
+    return tuple(PLACEHOLDER.findall(text))
+
+
+def parse_page(
+    path: Path, rel: str, md: MarkdownIt, known: Mapping[str, int]
+) -> tuple[SourcePage | None, list[InputError]]:
+    """Parse one content page.
+
+    Args:
+        path: the Markdown file.
+        rel: its path relative to the project.
+        md: the parser from :func:`make_markdown`.
+        known: the rule numbers placeholders may name (:func:`generator.facts.facts`).
+
+    Returns:
+        The page (``None`` when it cannot be used) and its input errors: unreadable file,
+        bad front matter, no ``#`` title, unknown placeholder, unknown fence.
+    """
+    errors: list[InputError] = []
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [InputError(rel, 1, None, f"cannot read the page: {exc}; "
+                                 "expected UTF-8 Markdown")]
+    tokens = md.parse(source)
+    meta: dict[str, Any] = {}
+    if tokens and tokens[0].type == "front_matter":
+        try:
+            loaded = yaml.safe_load(tokens[0].content) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = mark.line + 2 if mark else 2
+            return None, [InputError(rel, line, None, f"bad front matter: {exc}; "
+                                     "expected YAML with order and summary")]
+        if not isinstance(loaded, dict) or set(loaded) - {"order", "summary"}:
+            return None, [InputError(rel, 2, None, "unknown front matter; expected the "
+                                     "fields order (a number) and summary (text)")]
+        meta = loaded
+        tokens = tokens[1:]
+    order = meta.get("order", 1000)
+    if not isinstance(order, int) or isinstance(order, bool):
+        errors.append(InputError(rel, 2, None, f"front matter order is {order!r}; "
+                                 "expected a whole number"))
+        order = 1000
+
+    title: Message | None = None
+    body: list[Token] = []
+    messages: list[Message] = []
+    fences: list[Fence] = []
+    anchors: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == "heading_open" and token.tag == "h1" and title is None:
+            inline = tokens[i + 1]
+            title = Message(inline.content, _line(inline), _params(inline.content))
+            i += 3
+            continue
+        if token.type == "heading_open" and token.attrGet("id"):
+            anchors.append(str(token.attrGet("id")))
+        if token.type == "inline":
+            messages.append(Message(token.content, _line(token), _params(token.content)))
+        if token.type == "fence":
+            info = token.info.strip()
+            if info in GENERATED_FENCES:
+                fence = Fence(info, token.content, _line(token))
+                token.meta["fence"] = fence
+                fences.append(fence)
+        body.append(token)
+        i += 1
+    if title is None:
+        errors.append(InputError(rel, 1, 1, "the page has no title; expected a first "
+                                 "heading '# Title'"))
+        return None, errors
+    summary = None
+    if isinstance(meta.get("summary"), str):
+        text = meta["summary"]
+        summary = Message(text, 2, _params(text))
+    all_messages = [title, *([summary] if summary else []), *messages]
+    for message in all_messages:
+        for name in message.params:
+            if name not in known:
+                errors.append(InputError(
+                    rel, message.line, None,
+                    f"unknown placeholder {{{name}}}; expected one of: "
+                    + ", ".join(sorted(known)),
+                ))
+    slug = path.stem
+    page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors)
+    return page, errors
+
+
+def _line(token: Token) -> int:
+    return token.map[0] + 1 if token.map else 1
+
+
+@dataclass
+class LocalePage:
+    """One page rendered in one locale.
+
+    Attributes:
+        title: the page title (plain text, HTML-escaped by the template).
+        title_html: the title as inline HTML.
+        summary: the summary as inline HTML, or ``""``.
+        html: the body.
+        toc: ``{"id", "title", "level"}`` for every ``##`` heading.
+        untranslated: how many of its blocks fell back to English.
+    """
+
+    title: str
+    title_html: str
+    summary: str
+    html: str
+    toc: list[dict[str, object]]
+    untranslated: int
+
+
+class PageRenderer:
+    """Renders parsed pages in one locale, caching each translated block.
+
+    Args:
+        md: the parser from :func:`make_markdown`.
+        translator: the locale's messages.
+        facts: the rule numbers for placeholders.
+        fence: called with a :class:`Fence`, returns the generated HTML (safe).
+        label: called with an English template string, returns its translation.
+    """
+
+    def __init__(
+        self,
+        md: MarkdownIt,
+        translator: Translator,
+        facts: Mapping[str, int],
+        fence: Callable[[Fence], str],
+        label: Callable[[str], str],
+    ) -> None:
+        self.md = md
+        self.translator = translator
+        self.locale = translator.locale
+        self.facts = facts
+        self.env = {"fence": fence, "label": label}
+        self._cache: dict[str, tuple[str, bool]] = {}
+        self._numbers: dict[str, str] = {}
+
+    def _number(self, name: str) -> str:
+        if name not in self._numbers:
+            self._numbers[name] = format_decimal(self.facts[name], locale=self.locale)
+        return self._numbers[name]
+
+    def text(self, message: Message) -> tuple[str, bool]:
+        """The message's Markdown in this locale, placeholders filled: (text, translated)."""
+        if message.params:
+            n = self.facts[message.params[0]]
+            text, ok = self.translator.ngettext(message.msgid, message.msgid, n)
+        else:
+            text, ok = self.translator.gettext(message.msgid)
+        return PLACEHOLDER.sub(lambda m: self._number(m.group(1)), text), ok
+
+    def inline(self, message: Message) -> tuple[str, bool]:
+        """The message rendered as inline HTML, marked when shown in English."""
+        hit = self._cache.get(message.msgid)
+        if hit is None:
+            text, ok = self.text(message)
+            children = self.md.parseInline(text, {})[0].children or []
+            html = self.md.renderer.renderInline(children, self.md.options, {})
+            if not ok:
+                html = f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
+            hit = (html, ok)
+            self._cache[message.msgid] = hit
+        return hit
+
+    def render(self, page: SourcePage) -> LocalePage:
+        """Render ``page`` in this locale."""
+        messages = iter(page.messages)
+        title = next(messages)
+        title_html, title_ok = self.inline(title)
+        untranslated = 0 if title_ok else 1
+        summary = ""
+        if page.summary is not None:
+            summary, ok = self.inline(next(messages))
+            untranslated += 0 if ok else 1
+        renderer = self.md.renderer
+        rules = renderer.rules
+        out: list[str] = []
+        toc: list[dict[str, object]] = []
+        pending_heading: str | None = None
+        tokens = page.tokens
+        for idx, token in enumerate(tokens):
+            if token.type == "inline":
+                html, ok = self.inline(next(messages))
+                untranslated += 0 if ok else 1
+                if pending_heading is not None:
+                    toc.append({"id": pending_heading, "title": _strip_tags(html), "level": 2})
+                    pending_heading = None
+                out.append(html)
+                continue
+            if token.type == "heading_open" and token.tag == "h2":
+                pending_heading = str(token.attrGet("id") or "")
+            rule = rules.get(token.type)
+            if rule is not None:
+                out.append(rule(tokens, idx, self.md.options, self.env))
+            else:
+                out.append(renderer.renderToken(tokens, idx, self.md.options, self.env))
+        return LocalePage(_strip_tags(title_html), title_html, summary, "".join(out), toc,
+                          untranslated)
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _strip_tags(html: str) -> str:
+    import html as html_lib
+
+    return html_lib.unescape(_TAG.sub("", html))

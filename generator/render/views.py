@@ -1,0 +1,148 @@
+"""View models for the templates: case rows, cards and generated tables, in one locale.
+
+Every value shown comes from the engine (a :class:`~generator.verify.CaseResult` or a
+rule set), never from the case file's ``expect`` (SITE.md, "Pages").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from generator.engine.cards import Card
+from generator.engine.rules import rule_set
+from generator.i18n.explain import Words
+from generator.i18n.explain import context_text
+from generator.i18n.explain import explain_case
+from generator.verify import CaseResult
+
+View = dict[str, Any]
+
+
+def card_view(card: Card, w: Words) -> View:
+    """A card for the ``card`` macro: ``label`` (rank code), ``symbol``, ``red``,
+    ``joker`` and ``name`` (the full localized name, for screen readers)."""
+    if card.rank is None or card.suit is None:
+        return {"label": "JK", "symbol": "★", "red": False, "joker": True,
+                "name": w.card_name(card)}
+    return {"label": card.rank.code, "symbol": card.suit.symbol, "red": card.suit.is_red,
+            "joker": False, "name": w.card_name(card)}
+
+
+def _localized(w: Words, text: str | None) -> tuple[str, bool]:
+    if text is None:
+        return "", False
+    translated, ok = w.translator.gettext(text)
+    if not ok:
+        w.fallbacks += 1
+    return translated, not ok
+
+
+def case_row(result: CaseResult, w: Words) -> View:
+    """One row of a cases table (DESIGN.md, "Rendering contract")."""
+    case = result.case
+    title, title_en = _localized(w, case.title)
+    note, note_en = _localized(w, case.note)
+    if case.melds is not None:
+        melds = [[card_view(c, w) for c in meld] for meld in case.melds]
+    elif case.cards is not None:
+        melds = [[card_view(c, w) for c in case.cards]]
+    else:
+        melds = []
+    values = result.values
+    verdict = result.verdict
+    type_code = values.get("type")
+    reason = values.get("reason")
+    points = result.points
+    locale = w.translator.locale
+    return {
+        "id": case.id,
+        "kind": case.kind,
+        "verdict": verdict,
+        "points": points,
+        "title": title,
+        "title_en": title_en,
+        "note": note,
+        "note_en": note_en,
+        "melds": melds,
+        "verdict_text": w.code("verdict", verdict) if verdict else "",
+        "type_text": w.code("meld type", str(type_code)) if type_code else "",
+        "points_text": format_decimal(points, locale=locale) if points is not None else "—",
+        "context_text": context_text(result, w),
+        "reason_text": w.code("reason", str(reason)) if reason else "",
+        "reasoning": explain_case(result, w),
+        "cells": [format_decimal(v, locale=locale) for k, v in values.items()
+                  if isinstance(v, int)] if case.kind == "deck" else [],
+    }
+
+
+def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
+    """The deck table of ``game`` for every allowed player count, from the rule sets.
+
+    Rami: one column per preset ("108 cards (2 decks, 4 jokers)"); CardVerse: cards per
+    player and cards in play. Returns (head, rows).
+    """
+    locale = w.translator.locale
+    t = w.translator
+
+    def cards(n: int) -> str:
+        text, ok = t.ngettext("%(num)s card", "%(num)s cards", n)
+        if not ok:
+            w.fallbacks += 1
+        return text % {"num": format_decimal(n, locale=locale)}
+
+    if game == "cardverse":
+        rules = rule_set(game)
+        head = [w.text("Players"), w.text("Cards per player"), w.text("Cards in play")]
+        rows = [[format_decimal(p, locale=locale), cards(rules.deck_for(p).hand_size),
+                 cards(rules.deck_for(p).cards)]
+                for p in range(rules.min_players, rules.max_players + 1)]
+        return head, rows
+    presets = [rule_set(game, p) for p in ("reference", "house")]
+    head = [w.text("Players"), *(w.code("preset", str(r.preset)) for r in presets)]
+    rows = []
+    for p in range(presets[0].min_players, presets[0].max_players + 1):
+        row = [format_decimal(p, locale=locale)]
+        for r in presets:
+            d = r.deck_for(p)
+            row.append(w.text("%(cards)s (decks: %(decks)s, jokers: %(jokers)s)",
+                              cards=cards(d.cards), decks=format_decimal(d.decks, locale=locale),
+                              jokers=format_decimal(d.jokers, locale=locale)))
+        rows.append(row)
+    return head, rows
+
+
+def _points(n: int | None, w: Words, none: str) -> str:
+    if n is None:
+        return none
+    text, ok = w.translator.ngettext("%(num)s point", "%(num)s points", n)
+    if not ok:
+        w.fallbacks += 1
+    return text % {"num": format_decimal(n, locale=w.translator.locale)}
+
+
+def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
+    """Reference vs house rules: every rule-set field in which the presets differ.
+
+    Returns (head, rows); rows come from comparing the two rule sets' data.
+    """
+    ref, house = rule_set("rami51", "reference"), rule_set("rami51", "house")
+    head = [w.text("Rule"), w.code("preset", "reference"), w.code("preset", "house")]
+    rows: list[list[str]] = []
+    for a, b in zip(ref.deck, house.deck, strict=True):
+        if a.jokers != b.jokers:
+            label = w.text("Jokers with %(min)s to %(max)s players",
+                           min=a.min_players, max=a.max_players)
+            rows.append([label, format_decimal(a.jokers, locale=w.translator.locale),
+                         format_decimal(b.jokers, locale=w.translator.locale)])
+    if ref.joker_meld_points != house.joker_meld_points:
+        stood_for = w.text("the value of the card it stands for")
+        rows.append([w.text("A melded joker counts"),
+                     _points(ref.joker_meld_points, w, stood_for),
+                     _points(house.joker_meld_points, w, stood_for)])
+    if ref.joker_hand_points != house.joker_hand_points:
+        rows.append([w.text("A joker left in the hand counts"),
+                     _points(ref.joker_hand_points, w, ""),
+                     _points(house.joker_hand_points, w, "")])
+    return head, rows

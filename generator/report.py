@@ -1,0 +1,62 @@
+"""Reports of a check: text lines (SITE.md format) and the JSON object."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from typing import Any
+
+from generator.i18n.catalog import source_translator
+from generator.i18n.explain import Words
+from generator.i18n.explain import explain_case
+
+if TYPE_CHECKING:
+    from generator.build import Project
+    from generator.verify import Disagreement
+
+NONE = "—"
+"""How a value the engine does not give is shown."""
+
+
+def _shown(value: object) -> str:
+    return NONE if value is None else str(value)
+
+
+def _reasoning(d: Disagreement, project: Project, w: Words) -> list[str]:
+    return explain_case(project.results[d.case.id], w)
+
+
+def disagreement_lines(project: Project) -> list[str]:
+    """``FILE:LINE: case ID: FIELD documented X, engine Y`` for every disagreement, each
+    followed by the engine's reasoning, indented (in English)."""
+    w = Words(source_translator())
+    lines: list[str] = []
+    for d in project.disagreements:
+        pos = d.position
+        lines.append(f"{pos.file}:{pos.line}: case {d.case.id}: {d.field} documented "
+                     f"{_shown(d.documented)}, engine {_shown(d.engine)}")
+        lines.extend(f"    {text}" for text in _reasoning(d, project, w))
+    return lines
+
+
+def json_report(project: Project) -> dict[str, Any]:
+    """The ``--format json`` object: ``{"cases", "disagreements", "errors"}`` (SITE.md)."""
+    w = Words(source_translator())
+    return {
+        "cases": len(project.results),
+        "disagreements": [
+            {
+                "file": d.position.file,
+                "line": d.position.line,
+                "case": d.case.id,
+                "field": d.field,
+                "documented": d.documented,
+                "engine": d.engine,
+                "reasoning": _reasoning(d, project, w),
+            }
+            for d in project.disagreements
+        ],
+        "errors": [
+            {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
+            for e in sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0))
+        ],
+    }
