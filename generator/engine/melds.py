@@ -326,11 +326,8 @@ def _place_run(
     end = start + len(given) - 1
     for c in naturals:
         assert c.rank is not None
-        if c.rank is Rank.ACE:
-            place = 1 if start == 1 else HIGH_ACE
-        else:
-            place = int(c.rank)
-        by_place[place] = c
+        ace_place = 1 if start == 1 else HIGH_ACE
+        by_place[ace_place if c.rank is Rank.ACE else int(c.rank)] = c
     jokers = iter(c for c in given if c.is_joker)
     placed = []
     nominal = 0

@@ -7,6 +7,7 @@ the build can count it (SITE.md, "Languages").
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ from generator.errors import InputError
 SOURCE_LOCALE = "en"
 """The language the content is written in."""
 
+_PO_LINE = re.compile(
+    r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 _PERCENT = re.compile(r"%\((\w+)\)[sd]")
 _BRACE = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 
@@ -34,6 +37,15 @@ def placeholders(text: str) -> frozenset[str]:
     (content prose)."""
     return frozenset(_PERCENT.findall(text)) | frozenset(_BRACE.findall(text))
 
+
+_FORM_HINTS = {
+    "cs": "[0] 1, [1] 2-4, [2] other",
+    "sk": "[0] 1, [1] 2-4, [2] other",
+    "pl": "[0] 1, [1] 2-4 and 22-24…, [2] other",
+    "et": "[0] 1, [1] other",
+    "de": "[0] 1, [1] other",
+    "hu": "[0] 1, [1] other",
+}
 
 Key = tuple[str | None, str]
 """A message's key: (msgctxt, msgid); for plural messages the singular msgid."""
@@ -116,10 +128,10 @@ def _check_placeholders(
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        expected = placeholders(ids[0])
+        expected = placeholders(str(ids[0]))
         for text in strings:
-            if text and placeholders(text) != expected:
-                got = ", ".join(sorted(placeholders(text))) or "none"
+            if text and placeholders(str(text)) != expected:
+                got = ", ".join(sorted(placeholders(str(text)))) or "none"
                 want = ", ".join(sorted(expected)) or "none"
                 errors.append(InputError(
                     rel, message.lineno or 1, None,
@@ -127,6 +139,30 @@ def _check_placeholders(
                     f"expected {want}",
                 ))
                 break
+
+
+def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
+    """Lines Babel's lenient reader would accept in part (an unterminated string, stray
+    text): each must be a comment, blank, or a keyword with a quoted string."""
+    errors: list[InputError] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return [InputError(rel, line, None, "the catalog is not valid UTF-8; expected "
+                           "UTF-8 text")]
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not _PO_LINE.match(line):
+            errors.append(InputError(
+                rel, number, None,
+                f"bad .po syntax: {stripped[:40]!r}; expected a keyword (msgctxt, msgid, "
+                'msgid_plural, msgstr, msgstr[N]) and a quoted "string", or a quoted '
+                "continuation line",
+            ))
+    return errors
 
 
 def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list[InputError]]:
@@ -150,8 +186,11 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
                                  "CLDR locale code such as cs, sk, et, de"))
         return source_translator(), errors
     try:
-        with path.open("rb") as fh:
-            catalog = read_po(fh, locale=locale, abort_invalid=True)
+        data = path.read_bytes()
+        errors.extend(_lexical_errors(data, rel))
+        if errors:
+            return source_translator(), errors
+        catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
     except PoFileError as exc:
         line = getattr(exc, "lineno", 1) or 1
         errors.append(InputError(rel, line, None, f"bad .po syntax: {exc}; expected a "
@@ -169,16 +208,19 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         if isinstance(message.id, tuple):
             forms = tuple(message.string) if isinstance(message.string, tuple) else ()
             if forms and any(forms):
-                if len(forms) != rule.nplurals:
+                # Babel pads missing forms with "" (and refuses extra ones while reading).
+                given = sum(1 for f in forms if f)
+                if given != rule.nplurals:
                     errors.append(InputError(
                         rel, message.lineno or 1, None,
-                        f"{len(forms)} plural forms; expected {rule.nplurals} for {locale}",
+                        f"{given} plural forms; expected {rule.nplurals} for {locale} "
+                        f"(gettext order: {_FORM_HINTS.get(locale, 'see Plural-Forms')})",
                     ))
                     continue
                 if all(forms):
-                    messages[(message.context, message.id[0])] = forms
+                    messages[(message.context, str(message.id[0]))] = forms
         elif isinstance(message.string, str) and message.string:
-            messages[(message.context, message.id)] = message.string
+            messages[(message.context, str(message.id))] = message.string
     return Translator(locale, messages, rule), errors
 
 

@@ -30,7 +30,7 @@ FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
 
 
-def _add(catalog: Catalog, msgid: str | tuple[str, str], where: tuple[str, int] | None,
+def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] | None,
          context: str | None = None) -> None:
     text = msgid[0] if isinstance(msgid, tuple) else msgid
     flags = []

@@ -271,6 +271,7 @@ class PageRenderer:
         self.facts = facts
         self.env = {"fence": fence, "label": label}
         self._cache: dict[str, tuple[str, bool]] = {}
+        self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
 
     def _number(self, name: str) -> str:
@@ -293,7 +294,7 @@ class PageRenderer:
         if hit is None:
             text, ok = self.text(message)
             children = self.md.parseInline(text, {})[0].children or []
-            html = self.md.renderer.renderInline(children, self.md.options, {})
+            html = self._renderer.renderInline(children, self.md.options, {})
             if not ok:
                 html = f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
             hit = (html, ok)
@@ -310,7 +311,7 @@ class PageRenderer:
         if page.summary is not None:
             summary, ok = self.inline(next(messages))
             untranslated += 0 if ok else 1
-        renderer = self.md.renderer
+        renderer = self._renderer
         rules = renderer.rules
         out: list[str] = []
         toc: list[dict[str, object]] = []

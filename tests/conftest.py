@@ -1,0 +1,43 @@
+"""Shared fixtures: a copy of the repository's own project to break and build."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A fresh copy of the project's content, catalogs and templates."""
+    dest = tmp_path / "project"
+    dest.mkdir()
+    for name in ("content", "locales", "templates"):
+        shutil.copytree(REPO / name, dest / name)
+    return dest
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m generator ARGS`` in a subprocess, as scripts do."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd or REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace the first ``count`` occurrences of ``old`` in ``path``; return the 1-based
+    line of the first replacement."""
+    text = path.read_text(encoding="utf-8")
+    index = text.index(old)
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return text.count("\n", 0, index) + 1

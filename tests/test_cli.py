@@ -1,0 +1,244 @@
+"""``check`` and ``build`` end to end, through the command line (SITE.md contracts)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from generator.cases.loader import load_cases
+from generator.engine import check_meld
+from generator.engine import check_opening
+from tests.conftest import REPO
+from tests.conftest import replace_in
+from tests.conftest import run_cli
+
+LOCALES = ("en", "cs", "et", "sk")
+PAGES = ("rules", "first-meld", "cardverse")
+RAMI_FILE = "content/examples/melds-rami.yaml"
+
+
+def test_check_passes_on_the_repository() -> None:
+    result = run_cli("check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == ""
+    n = len(load_cases(REPO).cases)
+    assert f"{n} cases checked: 0 disagreements, 0 input errors" in result.stderr
+
+
+def _case_block_line(path: Path, case_id: str, field: str) -> int:
+    """The line of ``field:`` inside the case ``case_id`` of a case file."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == f"- id: {case_id}")
+    for i in range(start + 1, len(lines)):
+        if lines[i].strip().startswith("- id:"):
+            break
+        if lines[i].strip().startswith(f"{field}:"):
+            return i + 1
+    raise AssertionError(f"{field} not in {case_id}")
+
+
+def _set_field(path: Path, case_id: str, field: str, value: str) -> int:
+    line = _case_block_line(path, case_id, field)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    indent = lines[line - 1][: len(lines[line - 1]) - len(lines[line - 1].lstrip())]
+    lines[line - 1] = f"{indent}{field}: {value}\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    return line
+
+
+def test_one_wrong_value_is_named_with_file_line_and_reasoning(project: Path) -> None:
+    line = _set_field(project / RAMI_FILE, "joker-seven-eight-spades", "points", "24")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == (f"{RAMI_FILE}:{line}: case joker-seven-eight-spades: "
+                        "points documented 24, engine 21")
+    assert "The joker stands for 6♠, not 9♠: fewer points." in result.stdout
+    assert "JK→6♠ 6 + 7♠ 7 + 8♠ 8 = 21" in result.stdout
+    # No other case is named.
+    assert len(re.findall(r": case ", result.stdout)) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_every_disagreement_in_one_run_and_json(project: Path) -> None:
+    l1 = _set_field(project / RAMI_FILE, "queen-king-ace-hearts", "points", "30")
+    l2 = _set_field(project / RAMI_FILE, "king-ace-two-hearts", "verdict", "valid")
+    result = run_cli("check", "--project", str(project), "--format", "json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["cases"] == len(load_cases(REPO).cases)
+    assert report["errors"] == []
+    found = {(d["case"], d["field"], d["line"], d["documented"], d["engine"])
+             for d in report["disagreements"]}
+    assert found == {
+        ("queen-king-ace-hearts", "points", l1, 30, 31),
+        ("king-ace-two-hearts", "verdict", l2, "valid", "invalid"),
+    }
+    for d in report["disagreements"]:
+        assert d["file"] == RAMI_FILE
+        assert isinstance(d["reasoning"], list)
+
+
+def test_a_documented_field_the_engine_leaves_empty_is_a_disagreement(project: Path) -> None:
+    path = project / RAMI_FILE
+    line = _case_block_line(path, "king-ace-two-hearts", "verdict")
+    replace_in(path, "      verdict: invalid\n      type: run\n      reason: wraps_around",
+               "      verdict: invalid\n      type: run\n      reason: wraps_around\n"
+               "      points: 21")
+    assert _case_block_line(path, "king-ace-two-hearts", "verdict") == line
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 1
+    assert f": case king-ace-two-hearts: points documented 21, engine —" in result.stdout
+
+
+def test_input_errors_beat_disagreements(project: Path) -> None:
+    _set_field(project / RAMI_FILE, "queen-king-ace-hearts", "points", "30")
+    line = _set_field(project / RAMI_FILE, "three-kings", "cards", "KH KS KX")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert f"{RAMI_FILE}:{line}:" in result.stdout
+    assert "unknown card 'KX'" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def _build(project: Path, *extra: str) -> tuple[int, str]:
+    result = run_cli("build", "--project", str(project), *extra)
+    assert "Traceback" not in result.stdout + result.stderr
+    return result.returncode, result.stdout + result.stderr
+
+
+@pytest.fixture
+def built(project: Path) -> Path:
+    code, out = _build(project)
+    assert code == 0, out
+    return project / "site"
+
+
+def test_build_writes_every_page_in_every_locale(built: Path) -> None:
+    assert (built / "index.html").is_file()
+    for lang in LOCALES:
+        home = built / lang / "index.html"
+        assert home.is_file()
+        for page in PAGES:
+            html = (built / lang / page / "index.html").read_text(encoding="utf-8")
+            soup = BeautifulSoup(html, "html.parser")
+            assert soup.html is not None and soup.html["lang"] == lang
+            links = {a.get("hreflang"): a.get("href") for a in soup.select("a[hreflang]")}
+            assert set(LOCALES) <= set(links), links
+            for other in LOCALES:
+                target = (built / lang / page / str(links[other])).resolve()
+                assert target == (built / other / page).resolve()
+    root = BeautifulSoup((built / "index.html").read_text(encoding="utf-8"), "html.parser")
+    hrefs = {a["href"] for a in root.select("a[href]")}
+    assert {f"{lang}/" for lang in LOCALES} <= hrefs
+
+
+def _rows(path: Path) -> dict[str, dict[str, str]]:
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return {str(tr["id"]): {k: str(v) for k, v in tr.attrs.items()}
+            for tr in soup.select("tr[id]")}
+
+
+def test_case_rows_carry_the_engines_values(built: Path) -> None:
+    cases = {c.id: c for c in load_cases(REPO).cases}
+    seen = 0
+    for lang in LOCALES:
+        for page in PAGES:
+            for case_id, attrs in _rows(built / lang / page / "index.html").items():
+                case = cases[case_id]
+                if case.kind == "meld":
+                    assert case.cards is not None
+                    result = check_meld(case.cards, case.rule_set())
+                    verdict = "valid" if result.valid else "invalid"
+                    points = result.points
+                elif case.kind == "first_meld":
+                    assert case.melds is not None
+                    opening = check_opening(case.melds, case.rule_set())
+                    verdict = "accepted" if opening.accepted else "rejected"
+                    points = opening.points
+                else:
+                    continue
+                assert attrs["data-verdict"] == verdict
+                if points is None:
+                    assert "data-points" not in attrs
+                else:
+                    assert attrs["data-points"] == str(points)
+                seen += 1
+    assert seen >= 4 * 30
+
+
+def test_shown_values_are_the_engines_not_the_documented(project: Path) -> None:
+    # The documented value agrees, so build; then the page must show the engine's 31.
+    code, out = _build(project)
+    assert code == 0, out
+    rows = _rows(project / "site" / "sk" / "first-meld" / "index.html")
+    assert rows["queen-king-ace-hearts"]["data-points"] == "31"
+    assert rows["pure-run-and-joker-run-house"]["data-points"] == "61"
+    assert rows["two-sets-no-pure-run"]["data-verdict"] == "rejected"
+
+
+def test_failing_build_leaves_the_previous_site_untouched(built: Path, project: Path) -> None:
+    before = {p: p.read_bytes() for p in built.rglob("*") if p.is_file()}
+    _set_field(project / RAMI_FILE, "three-kings", "points", "31")
+    code, out = _build(project)
+    assert code == 1
+    assert "case three-kings: points documented 31, engine 30" in out
+    after = {p: p.read_bytes() for p in built.rglob("*") if p.is_file()}
+    assert after == before
+    assert not list(project.glob(".site.new-*"))
+
+
+def test_input_error_build_writes_nothing(project: Path) -> None:
+    (project / "content/examples/bad.yaml").write_text("cases:\n  - id: x\n    kind: [\n",
+                                                       encoding="utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert "content/examples/bad.yaml:" in out
+    assert not (project / "site").exists()
+
+
+def test_two_builds_give_identical_bytes(built: Path, project: Path, tmp_path: Path) -> None:
+    first = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
+    code, out = _build(project, "--out", str(tmp_path / "again"))
+    assert code == 0, out
+    again = tmp_path / "again"
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first == second
+
+
+def test_build_refuses_a_folder_it_did_not_create(project: Path, tmp_path: Path) -> None:
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me", encoding="utf-8")
+    code, out = _build(project, "--out", str(foreign))
+    assert code == 2
+    assert "was not written by this generator" in out
+    assert (foreign / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
+
+
+def test_rebuild_replaces_pages_of_removed_content(built: Path, project: Path) -> None:
+    assert (built / "en" / "cardverse" / "index.html").exists()
+    (project / "content" / "cardverse.md").unlink()
+    code, out = _build(project)
+    assert code == 0, out
+    assert not (built / "en" / "cardverse").exists()
+    assert (built / "en" / "rules" / "index.html").exists()
+
+
+def test_cards_have_localized_names_for_screen_readers(built: Path) -> None:
+    soup = BeautifulSoup((built / "cs" / "first-meld" / "index.html").read_text("utf-8"),
+                         "html.parser")
+    row = soup.find(id="queen-king-ace-hearts")
+    assert row is not None
+    names = [c["aria-label"] for c in row.select(".card[aria-label]")]
+    assert names == ["srdcová dáma", "srdcový král", "srdcové eso"]
+    sk = BeautifulSoup((built / "sk" / "rules" / "index.html").read_text("utf-8"),
+                       "html.parser")
+    row = sk.find(id="three-aces")
+    assert row is not None
+    assert "krížové eso" in [c["aria-label"] for c in row.select(".card[aria-label]")]

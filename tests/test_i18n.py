@@ -1,0 +1,192 @@
+"""Catalogs: plural forms, fallback to English, placeholder checks, extraction."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from bs4 import BeautifulSoup
+
+from generator.i18n.catalog import load_translator
+from generator.i18n.catalog import plural_rule
+from tests.conftest import REPO
+from tests.conftest import run_cli
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("sk", {1: 0, 2: 1, 3: 1, 4: 1, 5: 2, 13: 2, 21: 2, 22: 2, 0: 2}),
+        ("cs", {1: 0, 3: 1, 5: 2, 22: 2}),
+        ("et", {1: 0, 2: 1, 5: 1}),
+    ],
+)
+def test_gettext_plural_index(locale: str, expected: dict[int, int]) -> None:
+    rule = plural_rule(locale)
+    assert {n: rule(n) for n in expected} == expected
+
+
+PAGE = """---
+order: 1
+summary: A tiny page.
+---
+
+# Tiny
+
+Each player is dealt {rami.hand_size} cards.
+
+Plain paragraph.
+
+```cases
+tiny-run
+```
+"""
+
+CASES = """cases:
+  - id: tiny-run
+    kind: meld
+    game: rami51
+    cards: QH KH AH
+    title: Queen, king and ace
+    expect:
+      verdict: valid
+      points: 31
+"""
+
+PO_HEADER = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=utf-8\\n"
+"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2);\\n"
+
+"""
+
+
+def _tiny(tmp_path: Path, po_body: str) -> Path:
+    project = tmp_path / "tiny"
+    (project / "content" / "examples").mkdir(parents=True)
+    (project / "content" / "tiny.md").write_text(PAGE, encoding="utf-8")
+    (project / "content" / "examples" / "tiny.yaml").write_text(CASES, encoding="utf-8")
+    shutil.copytree(REPO / "templates", project / "templates")
+    po = project / "locales" / "sk" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(PO_HEADER + po_body, encoding="utf-8")
+    return project
+
+
+PLURAL_OK = """msgid "Each player is dealt {rami.hand_size} cards."
+msgid_plural "Each player is dealt {rami.hand_size} cards."
+msgstr[0] "Každý hráč dostane {rami.hand_size} kartu."
+msgstr[1] "Každý hráč dostane {rami.hand_size} karty."
+msgstr[2] "Každý hráč dostane {rami.hand_size} kariet."
+
+msgctxt "card"
+msgid "queen of hearts"
+msgstr "srdcová dáma"
+"""
+
+
+def test_plural_form_and_fallback_marker(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, PLURAL_OK)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    html = (project / "site" / "sk" / "tiny" / "index.html").read_text(encoding="utf-8")
+    soup = BeautifulSoup(html, "html.parser")
+    assert "Každý hráč dostane 13 kariet." in soup.get_text()
+    # Not translated: shown in English, marked, lang="en".
+    marked = [el for el in soup.select(".untranslated") if "Plain paragraph." in el.get_text()]
+    assert marked and marked[0]["lang"] == "en"
+    names = [c["aria-label"] for c in soup.select("#tiny-run .card")]
+    assert names[0] == "srdcová dáma"
+    assert names[1] == "king of hearts"  # falls back to English
+    assert "sk:" in result.stderr and "shown in English" in result.stderr
+
+
+def test_strict_fails_on_untranslated(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, PLURAL_OK)
+    result = run_cli("build", "--project", str(project), "--strict")
+    assert result.returncode == 1
+    assert not (project / "site").exists()
+
+
+def test_fuzzy_falls_back(tmp_path: Path) -> None:
+    body = '#, fuzzy\nmsgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
+    project = _tiny(tmp_path, body)
+    translator, errors = load_translator(
+        project / "locales/sk/LC_MESSAGES/messages.po", "x.po", "sk")
+    assert errors == []
+    assert translator.gettext("Plain paragraph.") == ("Plain paragraph.", False)
+
+
+def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
+    body = PLURAL_OK.replace("{rami.hand_size} kariet", "{rami.handsize} kariet")
+    project = _tiny(tmp_path, body)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2
+    line = (PO_HEADER + body).splitlines().index(
+        'msgid "Each player is dealt {rami.hand_size} cards."') + 1
+    assert result.stdout.startswith(f"locales/sk/LC_MESSAGES/messages.po:{line}: ")
+    assert "placeholders (rami.handsize) differ" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_wrong_number_of_plural_forms(tmp_path: Path) -> None:
+    body = PLURAL_OK.replace('msgstr[2] "Každý hráč dostane {rami.hand_size} kariet."\n', "")
+    project = _tiny(tmp_path, body)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2
+    assert "2 plural forms; expected 3 for sk" in result.stdout
+
+
+def test_bad_po_syntax(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, 'msgid "Plain paragraph."\nmsgstr "unterminated\n')
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.startswith("locales/sk/LC_MESSAGES/messages.po:")
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_extract_collects_every_kind_of_message(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, PLURAL_OK)
+    result = run_cli("i18n", "update", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    with (project / "locales" / "messages.pot").open("rb") as fh:
+        pot = read_po(fh)
+    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in pot if m.id}
+    assert (None, "Tiny") in ids  # page title
+    assert (None, "Plain paragraph.") in ids  # page block
+    assert (None, "Queen, king and ace") in ids  # case title
+    assert ("card", "queen of hearts") in ids  # card name
+    assert ("reason", "The ace cannot be after the king and before the two at once.") in ids
+    assert (None, "Rule chosen by the app") in ids  # renderer label
+    assert (None, "Rummy rules") in ids  # template
+    plural = pot.get(("Each player is dealt {rami.hand_size} cards.",
+                      "Each player is dealt {rami.hand_size} cards."))
+    assert plural is not None
+    # update kept the translation and added the new messages, empty.
+    with (project / "locales/sk/LC_MESSAGES/messages.po").open("rb") as fh:
+        po = read_po(fh, locale="sk")
+    msg = po.get("Each player is dealt {rami.hand_size} cards.")
+    assert msg is not None and msg.string[2] == "Každý hráč dostane {rami.hand_size} kariet."
+    assert po.get("Plain paragraph.") is not None
+
+
+def test_changed_source_becomes_fuzzy(tmp_path: Path) -> None:
+    body = 'msgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
+    project = _tiny(tmp_path, body)
+    page = project / "content" / "tiny.md"
+    page.write_text(page.read_text("utf-8").replace("Plain paragraph.", "Plain paragraphs."),
+                    encoding="utf-8")
+    assert run_cli("i18n", "update", "--project", str(project)).returncode == 0
+    with (project / "locales/sk/LC_MESSAGES/messages.po").open("rb") as fh:
+        po = read_po(fh, locale="sk")
+    msg = po.get("Plain paragraphs.")
+    assert msg is not None and msg.fuzzy and msg.string == "Obyčajný odsek."
+    result = run_cli("build", "--project", str(project))
+    soup = BeautifulSoup((project / "site/sk/tiny/index.html").read_text("utf-8"),
+                         "html.parser")
+    marked = [el.get_text() for el in soup.select(".untranslated")]
+    assert "Plain paragraphs." in marked
+    assert result.returncode == 0
+    assert run_cli("build", "--project", str(project), "--strict").returncode == 1
