@@ -92,7 +92,9 @@ def test_a_documented_field_the_engine_leaves_empty_is_a_disagreement(project: P
     assert _case_block_line(path, "king-ace-two-hearts", "verdict") == line
     result = run_cli("check", "--project", str(project))
     assert result.returncode == 1
-    assert f": case king-ace-two-hearts: points documented 21, engine —" in result.stdout
+    points_line = _case_block_line(path, "king-ace-two-hearts", "points")
+    assert f"{RAMI_FILE}:{points_line}: case king-ace-two-hearts: points documented 21, " \
+        "engine —" in result.stdout.splitlines()
 
 
 def test_input_errors_beat_disagreements(project: Path) -> None:
