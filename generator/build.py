@@ -37,6 +37,7 @@ from generator.render.markdown import PageRenderer
 from generator.render.markdown import SourcePage
 from generator.render.markdown import make_markdown
 from generator.render.markdown import parse_page
+from generator.render.views import View
 from generator.render.views import case_row
 from generator.render.views import deck_table
 from generator.render.views import presets_table
@@ -173,13 +174,6 @@ def make_environment(templates: Path) -> Environment:
     return env
 
 
-def _rel(from_dir: str, to: str) -> str:
-    """A relative URL from the folder ``from_dir`` (e.g. ``"cs/rules"``) to the site path
-    ``to`` (e.g. ``"sk/rules/"``)."""
-    depth = len([p for p in from_dir.split("/") if p])
-    return "../" * depth + to
-
-
 @dataclass
 class Coverage:
     """How many distinct messages a locale's pages used and how many fell back to English."""
@@ -204,10 +198,6 @@ def render_site(project: Project) -> tuple[dict[str, bytes], dict[str, Coverage]
     names = {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in project.locales}
     files: dict[str, bytes] = {}
     coverage: dict[str, Coverage] = {}
-    cases_call = env.from_string(
-        '{% from "cases.html" import cases_table with context %}{{ cases_table(rows, kind) }}')
-    table_call = env.from_string(
-        '{% from "cases.html" import table with context %}{{ table(head, rows) }}')
     page_tpl = env.get_template("page.html")
     home_tpl = env.get_template("home.html")
     for lang in project.locales:
@@ -225,52 +215,68 @@ def render_site(project: Project) -> tuple[dict[str, bytes], dict[str, Coverage]
 
         env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
 
-        def fence(f: Fence, w: Words = w) -> str:
+        # The macros bound to this locale's words; each case row is rendered once per
+        # locale and reused on every page that shows the case.
+        macros: Any = env.get_template("cases.html").make_module()
+        row_html: dict[str, View] = {}
+
+        tables: dict[tuple[str, ...], str] = {}
+        shown_en: list[str] = []  # one entry per case title or note shown in English
+
+        def row(case_id: str, w: Words = w, macros: Any = macros) -> View:
+            if case_id not in row_html:
+                view = case_row(project.results[case_id], w)
+                view["html"] = macros.case_row(view, view["kind"])
+                row_html[case_id] = view
+            return row_html[case_id]
+
+        def fence(f: Fence, w: Words = w, macros: Any = macros) -> str:
             if f.info == "cases":
-                rows = [case_row(project.results[i], w) for i in f.case_ids]
-                kind = rows[0]["kind"] if rows else "meld"
-                return str(cases_call.render(rows=rows, kind=kind))
+                rows = [row(i) for i in f.case_ids]
+                shown_en.extend(r["id"] for r in rows for k in ("title_en", "note_en") if r[k])
+                if f.case_ids not in tables:
+                    kind = rows[0]["kind"] if rows else "meld"
+                    tables[f.case_ids] = str(macros.cases_table(rows, kind))
+                return tables[f.case_ids]
             if f.info == "deck-table":
                 head, rows_ = deck_table(f.body.strip().removeprefix("game:").strip(), w)
             else:
                 head, rows_ = presets_table(w)
-            return str(table_call.render(head=head, rows=rows_))
+            return str(macros.table(head, rows_))
 
         renderer = PageRenderer(md, translator, known, fence, gettext)
-        rendered = {p.slug: renderer.render(p) for p in project.pages}
-        languages_for = {
-            slug: [{"code": other, "name": names[other], "url": _rel(f"{lang}/{slug}",
-                    f"{other}/{slug}/"), "current": other == lang}
-                   for other in project.locales]
-            for slug in [*rendered, ""]
-        }
+        rendered = {}
         for page in project.pages:
-            here = f"{lang}/{page.slug}"
+            shown_before = len(shown_en)
+            lp = renderer.render(page)
+            lp.untranslated += len(shown_en) - shown_before
+            rendered[page.slug] = lp
+        # Every page sits at <lang>/<slug>/, so one list of links serves them all.
+        nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
+               for p in project.pages]
+        for page in project.pages:
             lp = rendered[page.slug]
-            w.reset()
-            nav = [{"title": rendered[p.slug].title, "url": _rel(here, f"{lang}/{p.slug}/"),
-                    "current": p.slug == page.slug} for p in project.pages]
             html = page_tpl.render(
-                lang=lang, lang_name=names[lang], root=_rel(here, ""),
-                home_url=_rel(here, f"{lang}/"),
+                lang=lang, lang_name=names[lang], root="../../", home_url="../",
                 page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
                       "toc": lp.toc},
-                languages=languages_for[page.slug], nav=nav,
-                untranslated=lp.untranslated,
+                languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
+                            "current": o == lang} for o in project.locales],
+                nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
             )
-            files[f"{here}/index.html"] = html.encode("utf-8")
+            files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
         home = home_tpl.render(
-            lang=lang, lang_name=names[lang], root=_rel(lang, ""), home_url="./",
+            lang=lang, lang_name=names[lang], root="../", home_url="./",
             pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
                     "summary": Markup(rendered[p.slug].summary)} for p in project.pages],
-            languages=[{**x, "url": _rel(lang, f"{x['code']}/")} for x in languages_for[""]],
-            nav=[{"title": rendered[p.slug].title, "url": f"{p.slug}/", "current": False}
-                 for p in project.pages],
+            languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
+                       for o in project.locales],
+            nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
             untranslated=0,
             page={"title": "", "slug": "", "html": "", "toc": []},
         )
         files[f"{lang}/index.html"] = home.encode("utf-8")
-        coverage[lang] = Coverage(0, len(translator.fallbacks))
+        coverage[lang] = Coverage(len(translator.seen), len(translator.fallbacks))
     env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     root_html = env.get_template("root.html").render(

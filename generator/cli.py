@@ -68,9 +68,12 @@ def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
         print(line)
     for loc, cov in report.coverage.items():
         if loc != "en":
+            done = cov.used - cov.untranslated
+            share = 100 * done // cov.used if cov.used else 100
             state = "complete" if not cov.untranslated else (
-                f"{cov.untranslated} messages shown in English")
-            print(f"{loc}: {state}", file=sys.stderr)
+                f"{cov.untranslated} shown in English")
+            print(f"{loc}: {done}/{cov.used} messages translated ({share}%), {state}",
+                  file=sys.stderr)
     if report.exit_code == 0:
         print(f"built {report.pages} files in {time.perf_counter() - start:.2f} s",
               file=sys.stderr)
@@ -112,6 +115,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _build(args.project, args.out, args.strict)
     except KeyboardInterrupt:
         print("interrupted; the previous site is untouched", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # never a traceback (SITE.md); GENERATOR_DEBUG=1 shows it
+        import os
+
+        if os.environ.get("GENERATOR_DEBUG"):
+            raise
+        print(f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
+              "written, the previous site is untouched (set GENERATOR_DEBUG=1 for details)")
         return EXIT_INPUT
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): no traceback, as for any other output.

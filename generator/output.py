@@ -12,11 +12,15 @@ import ctypes.util
 import os
 import shutil
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 MARKER = ".rules-site"
 """A file the build writes into every output folder, so it knows the folder is its own."""
 MARKER_TEXT = b"Written by the rules site generator; the next build replaces this folder.\n"
+
+WRITERS = 4
+"""Threads writing files at once."""
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -70,13 +74,15 @@ def write_site(out: Path, files: Mapping[str, bytes]) -> None:
         tmp = parent / f".{out.name}.new-{os.getpid()}"
         tmp.mkdir()
         (tmp / MARKER).write_bytes(MARKER_TEXT)
-        made: set[Path] = set()
-        for rel in sorted(files):
+        # Creating folders and files is latency-bound on most file systems: a few
+        # threads overlap it.
+        def write(rel: str) -> None:
             path = tmp / rel
-            if path.parent not in made:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                made.add(path.parent)
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(files[rel])
+
+        with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+            list(pool.map(write, sorted(files)))
         if out.exists():
             if not _exchange(tmp, out):
                 old = parent / f".{out.name}.old-{os.getpid()}"

@@ -60,15 +60,18 @@ class Translator:
         messages: translated messages by key: a string, or a tuple of plural forms.
         plural: the gettext plural rule: ``n`` (an integer) → index of the plural form.
         fallbacks: keys looked up that fell back to English (filled while rendering).
+        seen: every key looked up (filled while rendering).
     """
 
     locale: str
     messages: dict[Key, str | tuple[str, ...]]
     plural: PluralRule
     fallbacks: set[Key] = field(default_factory=set)
+    seen: set[Key] = field(default_factory=set)
 
     def gettext(self, msgid: str, context: str | None = None) -> tuple[str, bool]:
         """The translation of ``msgid``: (text, translated); English when not translated."""
+        self.seen.add((context, msgid))
         found = self.messages.get((context, msgid))
         if isinstance(found, str):
             return found, True
@@ -82,6 +85,7 @@ class Translator:
         self, singular: str, plural: str, n: int, context: str | None = None
     ) -> tuple[str, bool]:
         """The plural form of ``singular``/``plural`` for count ``n``: (text, translated)."""
+        self.seen.add((context, singular))
         found = self.messages.get((context, singular))
         if isinstance(found, tuple):
             index = self.plural(n)

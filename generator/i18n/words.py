@@ -82,7 +82,6 @@ EXPLANATIONS = {
     "joker_lower_rank": "The joker stands for %(card)s, not %(other)s: equal points, "
     "lower rank.",
     "joker_open_suit": "The joker stands for a card of rank %(rank)s; its suit stays open.",
-    "joker_flat_points": "A melded joker counts %(points)s points under these rules.",
     "points_sum": "%(terms)s = %(total)s",
     "meld_invalid_at": "Meld %(num)s: %(reason)s",
     "threshold_context": "threshold %(threshold)s, %(preset)s",

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from babel.numbers import format_decimal
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import escape
@@ -30,6 +29,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from generator.errors import InputError
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
+from generator.render.views import format_decimal
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
 APP_CHOICE = "app-choice"
@@ -114,6 +114,19 @@ def _render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, en
     return str(self.rules_default_fence(tokens, idx, options, env))
 
 
+def _inline_where_needed(state: Any) -> None:
+    """Core rule replacing markdown-it's ``inline``: a page's source is parsed for its
+    blocks only (each block is re-parsed per locale from its translation); headings
+    alone need their inline children, for their ids."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "inline" and (
+            state.inlineMode or (i and tokens[i - 1].type == "heading_open")
+        ):
+            token.children = []
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
 def make_markdown() -> MarkdownIt:
     """The one Markdown parser: CommonMark with tables, front matter, ``::: app-choice``
     containers and heading ids (levels 2-3) from the English text; raw HTML off."""
@@ -122,6 +135,7 @@ def make_markdown() -> MarkdownIt:
     md.use(front_matter_plugin)
     md.use(container_plugin, APP_CHOICE, render=_render_app_choice)
     md.use(anchors_plugin, min_level=2, max_level=3)
+    md.core.ruler.at("inline", _inline_where_needed)
     renderer: Any = md.renderer
     renderer.rules_default_fence = renderer.rules["fence"]
     md.add_render_rule("fence", _render_fence)

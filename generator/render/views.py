@@ -6,9 +6,10 @@ rule set), never from the case file's ``expect`` (SITE.md, "Pages").
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal as _format_decimal
 
 from generator.engine.cards import Card
 from generator.engine.rules import rule_set
@@ -18,6 +19,12 @@ from generator.i18n.explain import explain_case
 from generator.verify import CaseResult
 
 View = dict[str, Any]
+
+
+@lru_cache(maxsize=4096)
+def format_decimal(number: int, locale: str) -> str:
+    """``number`` written for ``locale`` (Babel), cached: the same few numbers recur."""
+    return str(_format_decimal(number, locale=locale))
 
 
 def card_view(card: Card, w: Words) -> View:
