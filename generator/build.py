@@ -12,14 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
-from typing import Any
 
-from babel.core import Locale
-from jinja2 import Environment
-from jinja2 import FileSystemLoader
-from jinja2 import StrictUndefined
 from jinja2 import TemplateError
-from markupsafe import Markup
 
 from generator.cases.loader import load_cases
 from generator.cases.model import CaseSet
@@ -29,18 +23,13 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
-from generator.i18n.explain import Words
 from generator.output import OutputError
 from generator.output import write_site
-from generator.render.markdown import Fence
-from generator.render.markdown import PageRenderer
 from generator.render.markdown import SourcePage
 from generator.render.markdown import make_markdown
 from generator.render.markdown import parse_page
-from generator.render.views import View
-from generator.render.views import case_row
-from generator.render.views import deck_table
-from generator.render.views import presets_table
+from generator.render.site import Coverage
+from generator.render.site import render_site
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import verify_all
@@ -160,137 +149,6 @@ def _check_page(page: SourcePage, cases: CaseSet) -> list[InputError]:
     return errors
 
 
-def make_environment(templates: Path) -> Environment:
-    """The one Jinja environment: autoescape, i18n (newstyle gettext), strict undefined."""
-    env = Environment(
-        loader=FileSystemLoader(templates),
-        autoescape=True,
-        extensions=["jinja2.ext.i18n"],
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    return env
-
-
-@dataclass
-class Coverage:
-    """How many distinct messages a locale's pages used and how many fell back to English."""
-
-    used: int
-    untranslated: int
-
-
-def render_site(project: Project) -> tuple[dict[str, bytes], dict[str, Coverage]]:
-    """Render every page of every locale.
-
-    Returns:
-        (files by site-relative path, coverage by locale).
-
-    Raises:
-        TemplateError: a template that does not render (reported as an input error).
-    """
-    root = project.root
-    env = make_environment(root / "templates")
-    md = make_markdown()
-    known = facts()
-    names = {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in project.locales}
-    files: dict[str, bytes] = {}
-    coverage: dict[str, Coverage] = {}
-    page_tpl = env.get_template("page.html")
-    home_tpl = env.get_template("home.html")
-    for lang in project.locales:
-        translator = project.translators[lang]
-        w = Words(translator)
-
-        def gettext(msgid: str, w: Words = w) -> str:
-            return w.text(msgid)
-
-        def ngettext(s: str, p: str, n: int, w: Words = w) -> str:
-            text, ok = w.translator.ngettext(s, p, n)
-            if not ok:
-                w.fallbacks += 1
-            return text
-
-        env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-
-        # The macros bound to this locale's words; each case row is rendered once per
-        # locale and reused on every page that shows the case.
-        macros: Any = env.get_template("cases.html").make_module()
-        row_html: dict[str, View] = {}
-
-        tables: dict[tuple[str, ...], str] = {}
-        shown_en: list[str] = []  # one entry per case title or note shown in English
-
-        def row(case_id: str, w: Words = w, macros: Any = macros) -> View:
-            if case_id not in row_html:
-                view = case_row(project.results[case_id], w)
-                view["html"] = macros.case_row(view, view["kind"])
-                row_html[case_id] = view
-            return row_html[case_id]
-
-        def fence(f: Fence, w: Words = w, macros: Any = macros) -> str:
-            if f.info == "cases":
-                rows = [row(i) for i in f.case_ids]
-                shown_en.extend(r["id"] for r in rows for k in ("title_en", "note_en") if r[k])
-                if f.case_ids not in tables:
-                    kind = rows[0]["kind"] if rows else "meld"
-                    tables[f.case_ids] = str(macros.cases_table(rows, kind))
-                return tables[f.case_ids]
-            if f.info == "deck-table":
-                head, rows_ = deck_table(f.body.strip().removeprefix("game:").strip(), w)
-            else:
-                head, rows_ = presets_table(w)
-            return str(macros.table(head, rows_))
-
-        renderer = PageRenderer(md, translator, known, fence, gettext)
-        rendered = {}
-        for page in project.pages:
-            shown_before = len(shown_en)
-            lp = renderer.render(page)
-            lp.untranslated += len(shown_en) - shown_before
-            rendered[page.slug] = lp
-        # Every page sits at <lang>/<slug>/, so one list of links serves them all.
-        nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
-               for p in project.pages]
-        for page in project.pages:
-            lp = rendered[page.slug]
-            html = page_tpl.render(
-                lang=lang, lang_name=names[lang], root="../../", home_url="../",
-                page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
-                      "toc": lp.toc},
-                languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
-                            "current": o == lang} for o in project.locales],
-                nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
-            )
-            files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
-        home = home_tpl.render(
-            lang=lang, lang_name=names[lang], root="../", home_url="./",
-            pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
-                    "summary": Markup(rendered[p.slug].summary)} for p in project.pages],
-            languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
-                       for o in project.locales],
-            nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
-            untranslated=0,
-            page={"title": "", "slug": "", "html": "", "toc": []},
-        )
-        files[f"{lang}/index.html"] = home.encode("utf-8")
-        coverage[lang] = Coverage(len(translator.seen), len(translator.fallbacks))
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
-    root_html = env.get_template("root.html").render(
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"}
-                   for loc in project.locales])
-    files["index.html"] = root_html.encode("utf-8")
-    static = root / "templates" / "static"
-    if static.is_dir():
-        for path in sorted(static.rglob("*")):
-            if path.is_file():
-                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
-    return files, coverage
-
-
 def _format_errors(errors: Iterable[InputError]) -> list[str]:
     return [e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))]
 
@@ -324,7 +182,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     if project.exit_code != EXIT_OK:
         return BuildReport(project.exit_code, lines)
     try:
-        files, coverage = render_site(project)
+        files, coverage = render_site(project.root, project.pages, project.locales,
+                                      project.translators, project.results)
     except TemplateError as exc:
         lineno = getattr(exc, "lineno", None) or 1
         name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
@@ -345,11 +204,3 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     except OutputError as exc:
         return BuildReport(EXIT_INPUT, [*lines, str(exc)], coverage)
     return BuildReport(EXIT_OK, lines, coverage, len(files))
-
-
-def page_count(files: dict[str, bytes]) -> int:
-    """How many HTML pages are in ``files``."""
-    return sum(1 for name in files if name.endswith(".html"))
-
-
-__all__: list[Any] = ["build", "load_project", "render_site"]

@@ -1,0 +1,194 @@
+"""Rendering the whole site: every page in every locale, with one Jinja environment.
+
+Per locale the gettext callables are installed once, the case macros bound once, and
+each case row and case table rendered once and reused on every page that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from babel.core import Locale
+from jinja2 import Environment
+from jinja2 import FileSystemLoader
+from jinja2 import StrictUndefined
+from markupsafe import Markup
+
+from generator.facts import facts
+from generator.i18n.catalog import Translator
+from generator.i18n.explain import Words
+from generator.render.markdown import Fence
+from generator.render.markdown import LocalePage
+from generator.render.markdown import PageRenderer
+from generator.render.markdown import SourcePage
+from generator.render.markdown import make_markdown
+from generator.render.views import View
+from generator.render.views import case_row
+from generator.render.views import deck_table
+from generator.render.views import presets_table
+from generator.verify import CaseResult
+
+
+@dataclass
+class Coverage:
+    """How many distinct messages a locale's pages used and how many fell back to English."""
+
+    used: int
+    untranslated: int
+
+
+def make_environment(templates: Path) -> Environment:
+    """The one Jinja environment: autoescape, i18n (newstyle gettext), strict undefined."""
+    return Environment(
+        loader=FileSystemLoader(templates),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+class LocaleRenderer:
+    """Renders the generated blocks of one locale: case tables, deck and preset tables.
+
+    Args:
+        env: the shared environment, with this locale's gettext callables installed.
+        words: this locale's words.
+        results: the engine's result for every case, by id.
+    """
+
+    def __init__(self, env: Environment, words: Words,
+                 results: Mapping[str, CaseResult]) -> None:
+        self.words = words
+        self.results = results
+        self.macros: Any = env.get_template("cases.html").make_module()
+        self._rows: dict[str, View] = {}
+        self._tables: dict[tuple[str, ...], str] = {}
+        self.shown_in_english = 0
+        """Case titles and notes shown in English so far (for the page's notice)."""
+
+    def row(self, case_id: str) -> View:
+        """The view of a case's row, its HTML rendered once."""
+        view = self._rows.get(case_id)
+        if view is None:
+            view = case_row(self.results[case_id], self.words)
+            view["html"] = self.macros.case_row(view, view["kind"])
+            self._rows[case_id] = view
+        return view
+
+    def fence(self, fence: Fence) -> str:
+        """The HTML of a generated block."""
+        if fence.info == "cases":
+            rows = [self.row(i) for i in fence.case_ids]
+            self.shown_in_english += sum(bool(r["title_en"]) + bool(r["note_en"]) for r in rows)
+            html = self._tables.get(fence.case_ids)
+            if html is None:
+                kind = rows[0]["kind"] if rows else "meld"
+                html = self._tables[fence.case_ids] = str(self.macros.cases_table(rows, kind))
+            return html
+        if fence.info == "deck-table":
+            head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
+                                     self.words)
+        else:
+            head, cells = presets_table(self.words)
+        return str(self.macros.table(head, cells))
+
+
+def _install(env: Environment, w: Words) -> None:
+    def gettext(msgid: str) -> str:
+        return w.text(msgid)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        text, ok = w.translator.ngettext(singular, plural, n)
+        if not ok:
+            w.fallbacks += 1
+        return text
+
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+
+
+def render_site(
+    root: Path,
+    pages: Sequence[SourcePage],
+    locales: Sequence[str],
+    translators: Mapping[str, Translator],
+    results: Mapping[str, CaseResult],
+) -> tuple[dict[str, bytes], dict[str, Coverage]]:
+    """Render every page of every locale, the locale homes, the root and static files.
+
+    Args:
+        root: the project folder (its ``templates/``).
+        pages: the parsed pages, in navigation order.
+        locales: locale codes, the source first.
+        translators: each locale's messages.
+        results: the engine's result for every case, by id.
+
+    Returns:
+        (files by site-relative POSIX path, coverage by locale).
+
+    Raises:
+        jinja2.TemplateError: a template that does not load or render.
+    """
+    env = make_environment(root / "templates")
+    md = make_markdown()
+    known = facts()
+    names = {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in locales}
+    files: dict[str, bytes] = {}
+    coverage: dict[str, Coverage] = {}
+    page_tpl = env.get_template("page.html")
+    home_tpl = env.get_template("home.html")
+    for lang in locales:
+        translator = translators[lang]
+        w = Words(translator)
+        _install(env, w)
+        blocks = LocaleRenderer(env, w, results)
+        renderer = PageRenderer(md, translator, known, blocks.fence, w.text)
+        rendered: dict[str, LocalePage] = {}
+        for page in pages:
+            before = blocks.shown_in_english
+            lp = renderer.render(page)
+            lp.untranslated += blocks.shown_in_english - before
+            rendered[page.slug] = lp
+        # Every page sits at <lang>/<slug>/, so one list of links serves them all.
+        nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
+               for p in pages]
+        for page in pages:
+            lp = rendered[page.slug]
+            html = page_tpl.render(
+                lang=lang, lang_name=names[lang], root="../../", home_url="../",
+                page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
+                      "toc": lp.toc},
+                languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
+                            "current": o == lang} for o in locales],
+                nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
+            )
+            files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
+        home = home_tpl.render(
+            lang=lang, lang_name=names[lang], root="../", home_url="./",
+            pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
+                    "summary": Markup(rendered[p.slug].summary)} for p in pages],
+            languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
+                       for o in locales],
+            nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
+            untranslated=0,
+            page={"title": "", "slug": "", "html": "", "toc": []},
+        )
+        files[f"{lang}/index.html"] = home.encode("utf-8")
+        coverage[lang] = Coverage(len(translator.seen), len(translator.fallbacks))
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
+    root_html = env.get_template("root.html").render(
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"} for loc in locales])
+    files["index.html"] = root_html.encode("utf-8")
+    static = root / "templates" / "static"
+    if static.is_dir():
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    return files, coverage
