@@ -152,8 +152,8 @@ def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return [InputError(rel, line, None, "the catalog is not valid UTF-8; "
+        bad_line = data.count(b"\n", 0, exc.start) + 1
+        return [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
                            "expected UTF-8 text")]
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
