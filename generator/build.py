@@ -8,6 +8,8 @@ build leaves either the previous or the new site whole.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
@@ -24,12 +26,14 @@ from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
 from generator.output import OutputError
-from generator.output import write_site
+from generator.output import SiteWriter
 from generator.render.markdown import SourcePage
 from generator.render.markdown import make_markdown
 from generator.render.markdown import parse_page
 from generator.render.site import Coverage
-from generator.render.site import render_site
+from generator.render.site import SiteInput
+from generator.render.site import render_common
+from generator.render.site import render_locale
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import verify_all
@@ -163,6 +167,55 @@ class BuildReport:
     pages: int = 0
 
 
+def _template_error(exc: TemplateError, root: Path) -> str:
+    """A template error as ``FILE:LINE: what; expected`` (FILE relative to the project)."""
+    lineno = getattr(exc, "lineno", None) or 1
+    name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
+    try:
+        shown = Path(name).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        shown = f"templates/{name}" if not str(name).startswith("templates") else str(name)
+    return f"{shown}:{lineno}: template error: {exc}; expected a template that renders"
+
+
+PARALLEL_FROM = 100
+"""Pages (all locales) from which rendering is spread over worker processes."""
+
+_JOB: tuple[SiteInput, SiteWriter] | None = None
+"""The job forked workers inherit (set only while a pool runs)."""
+
+
+def _render_and_write(lang: str) -> tuple[str, Coverage | None, int, str | None]:
+    """Render one locale and write its files: (locale, coverage, files, template error)."""
+    assert _JOB is not None
+    site, writer = _JOB
+    try:
+        files, coverage = render_locale(site, lang)
+    except TemplateError as exc:
+        return lang, None, 0, _template_error(exc, site.root)
+    writer.write(files)
+    return lang, coverage, len(files), None
+
+
+def _render_locales(
+    site: SiteInput, writer: SiteWriter
+) -> list[tuple[str, Coverage | None, int, str | None]]:
+    """Render and write every locale: in forked worker processes, one per core, where the
+    system can fork; in this process otherwise. The output is the same either way."""
+    global _JOB
+    workers = min(len(site.locales), os.cpu_count() or 1)
+    if len(site.pages) * len(site.locales) < PARALLEL_FROM:
+        workers = 1  # starting processes costs more than it saves
+    _JOB = (site, writer)
+    try:
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                return list(pool.map(_render_and_write, site.locales, chunksize=1))
+        return [_render_and_write(lang) for lang in site.locales]
+    finally:
+        _JOB = None
+
+
 def build(root: Path, out: Path | None = None, *, strict: bool = False) -> BuildReport:
     """Check every case, then render and write the site (SITE.md, ``build``).
 
@@ -172,7 +225,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         strict: also fail (exit 1) on any untranslated or fuzzy message.
 
     Returns:
-        A :class:`BuildReport`; nothing is written unless its exit code is 0.
+        A :class:`BuildReport`; the site is replaced only when its exit code is 0.
     """
     from generator.report import disagreement_lines
 
@@ -181,26 +234,35 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     lines += disagreement_lines(project)
     if project.exit_code != EXIT_OK:
         return BuildReport(project.exit_code, lines)
+    site = SiteInput(project.root, project.pages, project.locales, project.translators,
+                     project.results)
     try:
-        files, coverage = render_site(project.root, project.pages, project.locales,
-                                      project.translators, project.results)
-    except TemplateError as exc:
-        lineno = getattr(exc, "lineno", None) or 1
-        name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
-        rel = Path(name).resolve()
-        try:
-            shown = rel.relative_to(root.resolve()).as_posix()
-        except ValueError:
-            shown = str(name)
-        return BuildReport(EXIT_INPUT, [f"{shown}:{lineno}: template error: {exc}; "
-                                        "expected a template that renders"])
-    if strict and any(c.untranslated for c in coverage.values()):
-        lines += [f"{loc}: {c.untranslated} messages not translated (--strict)"
-                  for loc, c in coverage.items() if c.untranslated]
-        return BuildReport(EXIT_DISAGREE, lines, coverage)
-    target = out if out is not None else root / "site"
-    try:
-        write_site(target, files)
+        writer = SiteWriter(out if out is not None else root / "site")
     except OutputError as exc:
-        return BuildReport(EXIT_INPUT, [*lines, str(exc)], coverage)
-    return BuildReport(EXIT_OK, lines, coverage, len(files))
+        return BuildReport(EXIT_INPUT, [*lines, str(exc)])
+    try:
+        results = _render_locales(site, writer)
+        errors = [error for *_, error in results if error]
+        if errors:
+            writer.abort()
+            return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))])
+        common = render_common(site)
+        writer.write(common)
+        coverage = {lang: cov for lang, cov, _, _ in results if cov is not None}
+        if strict and any(c.untranslated for c in coverage.values()):
+            writer.abort()
+            lines += [f"{loc}: {c.untranslated} messages not translated (--strict)"
+                      for loc, c in coverage.items() if c.untranslated]
+            return BuildReport(EXIT_DISAGREE, lines, coverage)
+        writer.commit()
+    except TemplateError as exc:
+        writer.abort()
+        return BuildReport(EXIT_INPUT, [*lines, _template_error(exc, root)])
+    except OutputError as exc:
+        writer.abort()
+        return BuildReport(EXIT_INPUT, [*lines, str(exc)])
+    except BaseException:
+        writer.abort()
+        raise
+    files = sum(n for _, _, n, _ in results) + len(common)
+    return BuildReport(EXIT_OK, lines, coverage, files)

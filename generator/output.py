@@ -48,32 +48,46 @@ def _ours(folder: Path) -> bool:
     return (folder / MARKER).is_file()
 
 
-def write_site(out: Path, files: Mapping[str, bytes]) -> None:
-    """Write ``files`` (site-relative POSIX path → bytes) as the folder ``out``.
+class SiteWriter:
+    """Writes a site into a fresh folder beside ``out`` and swaps it in at the end.
 
-    The files go to ``.<name>.new-<pid>`` beside ``out`` first; then the new folder
-    takes the place of the old in one atomic exchange (or two renames where the
-    system has no exchange), and the old folder, which this build wrote, is removed.
+    Create it (which checks that ``out`` may be replaced), :meth:`write` files as often as
+    needed (also from forked worker processes), then :meth:`commit` or :meth:`abort`.
+    Until :meth:`commit`, the previous ``out`` is untouched.
 
     Raises:
-        OutputError: ``out`` exists and is not a folder this generator wrote, or
-            writing failed (the previous site is left as it was).
+        OutputError: ``out`` exists and is not a folder this generator wrote, or the
+            fresh folder cannot be made.
     """
-    out = out.absolute()
-    if out.exists() and not (out.is_dir() and (_ours(out) or not any(out.iterdir()))):
-        raise OutputError(
-            f"{out}: the output folder exists and was not written by this generator; "
-            f"expected a new folder or one holding {MARKER} (remove it or choose --out)"
-        )
-    parent = out.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        for stale in parent.glob(f".{out.name}.new-*"):
-            if stale.is_dir() and _ours(stale):
-                shutil.rmtree(stale)
-        tmp = parent / f".{out.name}.new-{os.getpid()}"
-        tmp.mkdir()
-        (tmp / MARKER).write_bytes(MARKER_TEXT)
+
+    def __init__(self, out: Path) -> None:
+        out = out.absolute()
+        if out.exists() and not (out.is_dir() and (_ours(out) or not any(out.iterdir()))):
+            raise OutputError(
+                f"{out}: the output folder exists and was not written by this generator; "
+                f"expected a new folder or one holding {MARKER} (remove it or choose --out)"
+            )
+        self.out = out
+        parent = out.parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            for stale in parent.glob(f".{out.name}.new-*"):
+                if stale.is_dir() and _ours(stale):
+                    shutil.rmtree(stale)
+            self.tmp = parent / f".{out.name}.new-{os.getpid()}"
+            self.tmp.mkdir()
+            (self.tmp / MARKER).write_bytes(MARKER_TEXT)
+        except OSError as exc:
+            raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+
+    def write(self, files: Mapping[str, bytes]) -> None:
+        """Write ``files`` (site-relative POSIX path → bytes) into the fresh folder.
+
+        Raises:
+            OutputError: a file cannot be written.
+        """
+        tmp = self.tmp
+
         # Creating folders and files is latency-bound on most file systems: a few
         # threads overlap it.
         def write(rel: str) -> None:
@@ -81,16 +95,50 @@ def write_site(out: Path, files: Mapping[str, bytes]) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(files[rel])
 
-        with ThreadPoolExecutor(max_workers=WRITERS) as pool:
-            list(pool.map(write, sorted(files)))
-        if out.exists():
-            if not _exchange(tmp, out):
-                old = parent / f".{out.name}.old-{os.getpid()}"
-                out.rename(old)
+        try:
+            with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+                list(pool.map(write, sorted(files)))
+        except OSError as exc:
+            raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+
+    def commit(self) -> None:
+        """Put the fresh folder in the place of ``out`` (atomically where the system
+        can exchange two folders) and remove the previous site.
+
+        Raises:
+            OutputError: the swap failed; the previous site is still in place.
+        """
+        out, tmp = self.out, self.tmp
+        try:
+            if out.exists():
+                if not _exchange(tmp, out):
+                    old = out.parent / f".{out.name}.old-{os.getpid()}"
+                    out.rename(old)
+                    tmp.rename(out)
+                    tmp = old
+                shutil.rmtree(tmp)
+            else:
                 tmp.rename(out)
-                tmp = old
-            shutil.rmtree(tmp)
-        else:
-            tmp.rename(out)
-    except OSError as exc:
-        raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        except OSError as exc:
+            raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+
+    def abort(self) -> None:
+        """Remove the fresh folder; ``out`` stays as it was."""
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def write_site(out: Path, files: Mapping[str, bytes]) -> None:
+    """Write ``files`` (site-relative POSIX path → bytes) as the folder ``out``, through a
+    :class:`SiteWriter`.
+
+    Raises:
+        OutputError: ``out`` exists and is not a folder this generator wrote, or
+            writing failed (the previous site is left as it was).
+    """
+    writer = SiteWriter(out)
+    try:
+        writer.write(files)
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise

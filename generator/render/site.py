@@ -113,21 +113,107 @@ def _install(env: Environment, w: Words) -> None:
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
 
 
-def render_site(
-    root: Path,
-    pages: Sequence[SourcePage],
-    locales: Sequence[str],
-    translators: Mapping[str, Translator],
-    results: Mapping[str, CaseResult],
-) -> tuple[dict[str, bytes], dict[str, Coverage]]:
-    """Render every page of every locale, the locale homes, the root and static files.
+@dataclass(frozen=True)
+class SiteInput:
+    """What rendering needs, loaded and verified once.
 
-    Args:
+    Attributes:
         root: the project folder (its ``templates/``).
         pages: the parsed pages, in navigation order.
         locales: locale codes, the source first.
         translators: each locale's messages.
         results: the engine's result for every case, by id.
+    """
+
+    root: Path
+    pages: Sequence[SourcePage]
+    locales: Sequence[str]
+    translators: Mapping[str, Translator]
+    results: Mapping[str, CaseResult]
+
+    def names(self) -> dict[str, str]:
+        """Each locale's name in its own language ("čeština", "eesti")."""
+        return {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in self.locales}
+
+
+def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverage]:
+    """Render every page of one locale and its home page.
+
+    Returns:
+        (files by site-relative POSIX path, the locale's coverage).
+
+    Raises:
+        jinja2.TemplateError: a template that does not load or render.
+    """
+    env = make_environment(site.root / "templates")
+    md = make_markdown()
+    names = site.names()
+    pages, locales = site.pages, site.locales
+    translator = site.translators[lang]
+    files: dict[str, bytes] = {}
+    page_tpl = env.get_template("page.html")
+    home_tpl = env.get_template("home.html")
+    w = Words(translator)
+    _install(env, w)
+    blocks = LocaleRenderer(env, w, site.results)
+    renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
+    rendered: dict[str, LocalePage] = {}
+    for page in pages:
+        before = blocks.shown_in_english
+        lp = renderer.render(page)
+        lp.untranslated += blocks.shown_in_english - before
+        rendered[page.slug] = lp
+    # Every page sits at <lang>/<slug>/, so one list of links serves them all.
+    nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
+           for p in pages]
+    for page in pages:
+        lp = rendered[page.slug]
+        html = page_tpl.render(
+            lang=lang, lang_name=names[lang], root="../../", home_url="../",
+            page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
+                  "toc": lp.toc},
+            languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
+                        "current": o == lang} for o in locales],
+            nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
+        )
+        files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
+    home = home_tpl.render(
+        lang=lang, lang_name=names[lang], root="../", home_url="./",
+        pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
+                "summary": Markup(rendered[p.slug].summary)} for p in pages],
+        languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
+                   for o in locales],
+        nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
+        untranslated=0,
+        page={"title": "", "slug": "", "html": "", "toc": []},
+    )
+    files[f"{lang}/index.html"] = home.encode("utf-8")
+    return files, Coverage(len(translator.seen), len(translator.fallbacks))
+
+
+def render_common(site: SiteInput) -> dict[str, bytes]:
+    """The files every locale shares: ``index.html`` (the languages) and ``static/``.
+
+    Raises:
+        jinja2.TemplateError: a template that does not load or render.
+    """
+    env = make_environment(site.root / "templates")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
+    names = site.names()
+    root_html = env.get_template("root.html").render(
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"} for loc in site.locales])
+    files = {"index.html": root_html.encode("utf-8")}
+    static = site.root / "templates" / "static"
+    if static.is_dir():
+        for path in sorted(static.rglob("*")):
+            if path.is_file():
+                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    return files
+
+
+def render_site(site: SiteInput) -> tuple[dict[str, bytes], dict[str, Coverage]]:
+    """Render the whole site in this process: every locale, then the shared files.
 
     Returns:
         (files by site-relative POSIX path, coverage by locale).
@@ -135,60 +221,10 @@ def render_site(
     Raises:
         jinja2.TemplateError: a template that does not load or render.
     """
-    env = make_environment(root / "templates")
-    md = make_markdown()
-    known = facts()
-    names = {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in locales}
     files: dict[str, bytes] = {}
     coverage: dict[str, Coverage] = {}
-    page_tpl = env.get_template("page.html")
-    home_tpl = env.get_template("home.html")
-    for lang in locales:
-        translator = translators[lang]
-        w = Words(translator)
-        _install(env, w)
-        blocks = LocaleRenderer(env, w, results)
-        renderer = PageRenderer(md, translator, known, blocks.fence, w.text)
-        rendered: dict[str, LocalePage] = {}
-        for page in pages:
-            before = blocks.shown_in_english
-            lp = renderer.render(page)
-            lp.untranslated += blocks.shown_in_english - before
-            rendered[page.slug] = lp
-        # Every page sits at <lang>/<slug>/, so one list of links serves them all.
-        nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
-               for p in pages]
-        for page in pages:
-            lp = rendered[page.slug]
-            html = page_tpl.render(
-                lang=lang, lang_name=names[lang], root="../../", home_url="../",
-                page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
-                      "toc": lp.toc},
-                languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
-                            "current": o == lang} for o in locales],
-                nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
-            )
-            files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
-        home = home_tpl.render(
-            lang=lang, lang_name=names[lang], root="../", home_url="./",
-            pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
-                    "summary": Markup(rendered[p.slug].summary)} for p in pages],
-            languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
-                       for o in locales],
-            nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
-            untranslated=0,
-            page={"title": "", "slug": "", "html": "", "toc": []},
-        )
-        files[f"{lang}/index.html"] = home.encode("utf-8")
-        coverage[lang] = Coverage(len(translator.seen), len(translator.fallbacks))
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
-    root_html = env.get_template("root.html").render(
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"} for loc in locales])
-    files["index.html"] = root_html.encode("utf-8")
-    static = root / "templates" / "static"
-    if static.is_dir():
-        for path in sorted(static.rglob("*")):
-            if path.is_file():
-                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    for lang in site.locales:
+        locale_files, coverage[lang] = render_locale(site, lang)
+        files.update(locale_files)
+    files.update(render_common(site))
     return files, coverage
