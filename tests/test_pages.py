@@ -1,0 +1,100 @@
+"""Content pages: input errors in Markdown, placeholders filled from the engine, markers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+from generator.engine import rule_set
+from generator.facts import facts
+from tests.conftest import replace_in
+from tests.conftest import run_cli
+
+
+def _build(project: Path, *extra: str) -> tuple[int, str]:
+    result = run_cli("build", "--project", str(project), *extra)
+    out = result.stdout + result.stderr
+    assert "Traceback" not in out
+    return result.returncode, out
+
+
+def test_unknown_case_id_in_a_table(project: Path) -> None:
+    line = replace_in(project / "content" / "rules.md", "three-kings\n", "three-kongs\n")
+    code, out = _build(project)
+    assert code == 2
+    # The error names the fence's opening line, just above the id.
+    assert f"content/rules.md:{line - 1}: unknown case id 'three-kongs'" in out
+    assert not (project / "site").exists()
+
+
+def test_unknown_placeholder(project: Path) -> None:
+    line = replace_in(project / "content" / "rules.md", "{rami.hand_size}", "{rami.handsize}")
+    code, out = _build(project)
+    assert code == 2
+    assert f"content/rules.md:{line}: unknown placeholder {{rami.handsize}}" in out
+
+
+def test_case_id_colliding_with_a_heading(project: Path) -> None:
+    page = project / "content" / "rules.md"
+    page.write_text(page.read_text("utf-8") + "\n## Three kings\n", encoding="utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert "id 'three-kings' twice on the page (also a heading)" in out
+
+
+def test_page_without_title(project: Path) -> None:
+    (project / "content" / "extra.md").write_text("Just text.\n", encoding="utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert "content/extra.md:1:1: the page has no title" in out
+
+
+def test_mixed_kinds_in_one_table(project: Path) -> None:
+    replace_in(project / "content" / "rules.md", "three-kings\n",
+               "three-kings\npure-run-and-joker-run\n")
+    code, out = _build(project)
+    assert code == 2
+    assert "cases of different kinds in one table (first_meld, meld)" in out
+
+
+def test_rule_numbers_in_prose_come_from_the_engine(project: Path) -> None:
+    known = facts()
+    assert known["rami51.threshold"] == rule_set("rami51").opening_threshold == 51
+    assert known["rami.reshuffles"] == rule_set("rami51").max_reshuffles == 2
+    code, out = _build(project)
+    assert code == 0, out
+    text = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+                         "html.parser").get_text(" ")
+    # CLDR plural forms: 13 → "kariet" (many), never the seed page's "3 kariet".
+    assert "13 kariet" in text
+    assert "3 kariet" not in text.replace("13 kariet", "")
+    cs = BeautifulSoup((project / "site/cs/rules/index.html").read_text("utf-8"),
+                       "html.parser").get_text(" ")
+    assert "13 karet" in cs
+
+
+def test_app_choice_is_marked_in_every_locale(project: Path) -> None:
+    code, out = _build(project)
+    assert code == 0, out
+    labels = {}
+    for lang in ("en", "cs", "sk", "et"):
+        soup = BeautifulSoup((project / f"site/{lang}/rules/index.html").read_text("utf-8"),
+                             "html.parser")
+        asides = soup.select("aside.app-choice")
+        assert len(asides) >= 3
+        labels[lang] = asides[0].select_one(".app-choice__label").get_text()
+    assert labels["en"] == "Rule chosen by the app"
+    assert len(set(labels.values())) == 4  # translated everywhere
+
+
+def test_raw_html_in_markdown_is_inert(project: Path) -> None:
+    page = project / "content" / "rules.md"
+    page.write_text(page.read_text("utf-8") + '\n<script>alert(1)</script>\n\n'
+                    '[x](javascript:alert(1))\n', encoding="utf-8")
+    code, out = _build(project)
+    assert code == 0, out
+    soup = BeautifulSoup((project / "site/en/rules/index.html").read_text("utf-8"),
+                         "html.parser")
+    assert soup.find("script") is None
+    assert not [a for a in soup.find_all("a") if "javascript:" in str(a.get("href", ""))]
