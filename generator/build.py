@@ -20,7 +20,6 @@ from jinja2 import TemplateError
 from generator.cases.loader import load_cases
 from generator.cases.model import CaseSet
 from generator.errors import InputError
-from generator.facts import facts
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
@@ -28,8 +27,7 @@ from generator.i18n.catalog import load_translators
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.render.markdown import SourcePage
-from generator.render.markdown import make_markdown
-from generator.render.markdown import parse_page
+from generator.render.markdown import load_pages
 from generator.render.site import Coverage
 from generator.render.site import SiteInput
 from generator.render.site import render_common
@@ -98,16 +96,10 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
     if with_pages:
         translators, catalog_errors = load_translators(root, locales)
         errors.extend(catalog_errors)
-        md = make_markdown()
-        known = facts()
-        content = root / "content"
-        for path in sorted(content.glob("*.md")) if content.is_dir() else []:
-            rel = path.relative_to(root).as_posix()
-            page, page_errors = parse_page(path, rel, md, known)
-            errors.extend(page_errors)
-            if page is not None:
-                errors.extend(_check_page(page, cases))
-                pages.append(page)
+        pages, page_errors = load_pages(root)
+        errors.extend(page_errors)
+        for page in pages:
+            errors.extend(_check_page(page, cases))
         pages.sort(key=lambda p: (p.order, p.slug))
         if not pages and not errors:
             errors.append(InputError("content", 1, None, "no pages; expected Markdown "

@@ -18,10 +18,8 @@ from babel.messages.pofile import write_po
 
 from generator.cases.loader import load_cases
 from generator.errors import InputError
-from generator.facts import facts
 from generator.i18n import words
-from generator.render.markdown import make_markdown
-from generator.render.markdown import parse_page
+from generator.render.markdown import load_pages
 
 POT = "locales/messages.pot"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -55,15 +53,10 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
     catalog = Catalog(project="Rummy rules", version="1", creation_date=FIXED_DATE,
                       revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
     errors: list[InputError] = []
-    md = make_markdown()
-    known = facts()
-    content = project / "content"
-    for path in sorted(content.glob("*.md")) if content.is_dir() else []:
-        rel = path.relative_to(project).as_posix()
-        page, errs = parse_page(path, rel, md, known)
-        errors.extend(errs)
-        if page is None:
-            continue
+    pages, page_errors = load_pages(project)
+    errors.extend(page_errors)
+    for page in pages:
+        rel = page.rel
         for m in page.messages:
             _add(catalog, (m.msgid, m.msgid) if m.params else m.msgid, (rel, m.line))
     cases = load_cases(project)

@@ -235,6 +235,28 @@ def parse_page(
     return page, errors
 
 
+def load_pages(project: Path, md: MarkdownIt | None = None
+               ) -> tuple[list[SourcePage], list[InputError]]:
+    """Parse every ``content/*.md`` of ``project`` (sorted by file name).
+
+    Returns:
+        (the pages that could be read, every input error found in them).
+    """
+    from generator.facts import facts
+
+    md = md or make_markdown()
+    known = facts()
+    pages: list[SourcePage] = []
+    errors: list[InputError] = []
+    content = project / "content"
+    for path in sorted(content.glob("*.md")) if content.is_dir() else []:
+        page, page_errors = parse_page(path, path.relative_to(project).as_posix(), md, known)
+        errors.extend(page_errors)
+        if page is not None:
+            pages.append(page)
+    return pages, errors
+
+
 def _line(token: Token) -> int:
     return token.map[0] + 1 if token.map else 1
 
