@@ -98,8 +98,8 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
         errors.extend(catalog_errors)
         pages, page_errors = load_pages(root)
         errors.extend(page_errors)
-        for page in pages:
-            errors.extend(_check_page(page, cases))
+        errors.extend(_check_pages(pages, cases))
+        errors.extend(_template_input_errors(root))
         pages.sort(key=lambda p: (p.order, p.slug))
         if not pages and not errors:
             errors.append(InputError("content", 1, None, "no pages; expected Markdown "
@@ -107,8 +107,42 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
     return Project(root, cases, pages, locales, translators, results, errors)
 
 
-def _check_page(page: SourcePage, cases: CaseSet) -> list[InputError]:
-    """Fences name existing cases of one kind; ids on the page do not collide."""
+def _check_pages(pages: list[SourcePage], cases: CaseSet) -> list[InputError]:
+    """Fences name existing cases of one kind; ids on a page do not collide; every link
+    to this site names an existing page and anchor."""
+    errors: list[InputError] = []
+    ids: dict[str, set[str]] = {}
+    for page in pages:
+        page_errors, ids[page.slug] = _check_page(page, cases)
+        errors.extend(page_errors)
+    for page in pages:
+        for target, line in page.links:
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path, _, anchor = target.partition("#")
+            slug = page.slug
+            if path:
+                parts = path.split("/")
+                if len(parts) != 3 or parts[0] != ".." or parts[2] not in ("", "index.html"):
+                    errors.append(InputError(page.rel, line, None, f"link {target!r} is not a "
+                                             "page of this site; expected ../<slug>/ or "
+                                             "#anchor"))
+                    continue
+                slug = parts[1]
+                if slug not in ids:
+                    errors.append(InputError(page.rel, line, None, f"link {target!r} names no "
+                                             "page; expected one of: " + ", ".join(
+                                                 f"../{s}/" for s in sorted(ids))))
+                    continue
+            if anchor and anchor not in ids[slug]:
+                errors.append(InputError(page.rel, line, None, f"link {target!r}: no heading "
+                                         f"or case {anchor!r} on page {slug}; expected one of: "
+                                         + ", ".join(sorted(ids[slug]))))
+    return errors
+
+
+def _check_page(page: SourcePage, cases: CaseSet) -> tuple[list[InputError], set[str]]:
+    """One page's fences and ids; returns (errors, the ids on the page)."""
     errors: list[InputError] = []
     seen: dict[str, str] = {a: "a heading" for a in page.anchors}
     by_id = cases.by_id
@@ -118,17 +152,17 @@ def _check_page(page: SourcePage, cases: CaseSet) -> list[InputError]:
             if not fence.case_ids:
                 errors.append(InputError(page.rel, fence.line, None, "empty cases table; "
                                          "expected case ids, one per line"))
-            for case_id in fence.case_ids:
+            for case_id, line in fence.case_lines:
                 case = by_id.get(case_id)
                 if case is None:
                     if not cases.errors:
-                        errors.append(InputError(page.rel, fence.line, None,
+                        errors.append(InputError(page.rel, line, None,
                                                  f"unknown case id {case_id!r}; expected "
                                                  "an id from content/examples/"))
                     continue
                 kinds.add(case.kind)
                 if case_id in seen:
-                    errors.append(InputError(page.rel, fence.line, None,
+                    errors.append(InputError(page.rel, line, None,
                                              f"id {case_id!r} twice on the page (also "
                                              f"{seen[case_id]}); expected each id once"))
                 seen[case_id] = "a case"
@@ -142,7 +176,7 @@ def _check_page(page: SourcePage, cases: CaseSet) -> list[InputError]:
                 errors.append(InputError(page.rel, fence.line, None,
                                          f"deck-table for {game!r}; expected 'game: rami40', "
                                          "'game: rami51' or 'game: cardverse'"))
-    return errors
+    return errors, set(seen)
 
 
 def _format_errors(errors: Iterable[InputError]) -> list[str]:
@@ -157,17 +191,42 @@ class BuildReport:
     lines: list[str]
     coverage: dict[str, Coverage] = field(default_factory=dict)
     pages: int = 0
+    cases: int = 0
 
 
 def _template_error(exc: TemplateError, root: Path) -> str:
-    """A template error as ``FILE:LINE: what; expected`` (FILE relative to the project)."""
-    lineno = getattr(exc, "lineno", None) or 1
-    name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
+    """A template error as ``FILE:LINE: what; expected`` (FILE relative to the project):
+    the position Jinja gives, or else the innermost template frame of the traceback."""
+    import traceback
+
+    lineno = getattr(exc, "lineno", None)
+    name = getattr(exc, "filename", None)
+    if not name:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if f.filename.endswith(".html")]
+        if frames:
+            name, lineno = frames[-1].filename, frames[-1].lineno
+    name = name or "templates"
     try:
         shown = Path(name).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        shown = f"templates/{name}" if not str(name).startswith("templates") else str(name)
-    return f"{shown}:{lineno}: template error: {exc}; expected a template that renders"
+        shown = str(name) if str(name).startswith("templates") else f"templates/{name}"
+    return f"{shown}:{lineno or 1}: template error: {exc}; expected a template that renders"
+
+
+def _template_input_errors(root: Path) -> list[InputError]:
+    """Templates that are not UTF-8 (Jinja would fail without naming the file)."""
+    errors = []
+    templates = root / "templates"
+    for path in sorted(templates.rglob("*.html")) if templates.is_dir() else []:
+        data = path.read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors.append(InputError(path.relative_to(root).as_posix(),
+                                     data.count(b"\n", 0, exc.start) + 1, None,
+                                     "the template is not valid UTF-8; expected UTF-8 text"))
+    return errors
 
 
 PARALLEL_FROM = 100
@@ -257,4 +316,4 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         writer.abort()
         raise
     files = sum(n for _, _, n, _ in results) + len(common)
-    return BuildReport(EXIT_OK, lines, coverage, files)
+    return BuildReport(EXIT_OK, lines, coverage, files, len(project.results))

@@ -2,6 +2,7 @@
 
     python -m generator build [--project DIR] [--out DIR] [--strict]
     python -m generator check [--project DIR] [--format text|json]
+    python -m generator i18n extract|update [--project DIR]
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong.
@@ -11,21 +12,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
 
 from generator.build import EXIT_INPUT
 from generator.build import build
 from generator.build import load_project
+from generator.errors import InputError
 from generator.report import disagreement_lines
 from generator.report import json_report
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _prog() -> str:
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return "python -m generator" if name in ("", "__main__.py", "-c") else name
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m generator",
+        prog=_prog(),
         description="Rules-explainer site generator: re-checks every example case with "
         "the rules engine and renders the pages in every language.",
     )
@@ -46,37 +59,72 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _emit(lines: Iterable[str]) -> None:
+    """Print to standard output; a reader that went away (``| head``) is not an error."""
+    try:
+        for line in lines:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError as exc:  # e.g. a full disk behind a redirection
+        print(f"error: cannot write the report: {exc}", file=sys.stderr)
+
+
+def _project_error(project_dir: Path) -> InputError | None:
+    """The project folder must exist and hold ``content/``: a typo in a CI script must
+    not pass as "0 cases checked"."""
+    if not project_dir.is_dir():
+        return InputError(str(project_dir), 1, None, "project folder not found; expected a "
+                          "folder holding content/ (see --project)")
+    if not (project_dir / "content").is_dir():
+        return InputError(str(project_dir), 1, None, "no content/ folder; expected a project "
+                          "folder holding content/ and content/examples/ (see --project)")
+    return None
+
+
 def _check(project_dir: Path, fmt: str) -> int:
+    missing = _project_error(project_dir)
+    if missing is not None:
+        if fmt == "json":
+            _emit([json.dumps({"cases": 0, "disagreements": [], "errors": [
+                {"file": missing.file, "line": missing.line, "column": None,
+                 "message": missing.message}]}, ensure_ascii=False, indent=2)])
+        else:
+            _emit([missing.format()])
+        return EXIT_INPUT
     project = load_project(project_dir, with_pages=False)
     if fmt == "json":
-        print(json.dumps(json_report(project), ensure_ascii=False, indent=2))
+        _emit([json.dumps(json_report(project), ensure_ascii=False, indent=2)])
         return project.exit_code
-    for error in sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0)):
-        print(error.format())
-    for line in disagreement_lines(project):
-        print(line)
+    errors = sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0))
+    _emit([*(e.format() for e in errors), *disagreement_lines(project)])
     n = len(project.results)
-    print(f"{n} cases checked: {len(project.disagreements)} disagreements, "
-          f"{len(project.errors)} input errors", file=sys.stderr)
+    print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
+          f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
     return project.exit_code
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
+    missing = _project_error(project_dir)
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
     start = time.perf_counter()
     report = build(project_dir, out, strict=strict)
-    for line in report.lines:
-        print(line)
+    _emit(report.lines)
     for loc, cov in report.coverage.items():
         if loc != "en":
             done = cov.used - cov.untranslated
             share = 100 * done // cov.used if cov.used else 100
             state = "complete" if not cov.untranslated else (
-                f"{cov.untranslated} shown in English")
-            print(f"{loc}: {done}/{cov.used} messages translated ({share}%), {state}",
-                  file=sys.stderr)
+                f"{cov.untranslated} untranslated or fuzzy, shown in English")
+            print(f"{loc}: {done} of the {cov.used} messages the site uses are translated "
+                  f"({share}%), {state}", file=sys.stderr)
     if report.exit_code == 0:
-        print(f"built {report.pages} files in {time.perf_counter() - start:.2f} s",
-              file=sys.stderr)
+        print(f"{_plural(report.cases, 'case')} checked; built {_plural(report.pages, 'file')}"
+              f" in {time.perf_counter() - start:.2f} s", file=sys.stderr)
     return report.exit_code
 
 
@@ -87,17 +135,28 @@ def _i18n(project_dir: Path, action: str) -> int:
     from generator.i18n.extract import update
     from generator.i18n.extract import write_catalog
 
+    missing = _project_error(project_dir)
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
     catalog, errors = extract(project_dir)
-    for error in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)):
-        print(error.format())
+    base = project_dir / "locales"
+    locales = sorted({*discover_locales(project_dir),
+                      *(p.parent.name for p in base.glob("*/LC_MESSAGES"))} - {"en"})
+    if action == "update":
+        from generator.i18n.catalog import check_catalog_syntax
+
+        for locale in locales:
+            rel = f"locales/{locale}/LC_MESSAGES/messages.po"
+            if (project_dir / rel).exists():
+                errors.extend(check_catalog_syntax(project_dir / rel, rel))
     if errors:
+        _emit(e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)))
+        print("nothing written", file=sys.stderr)
         return EXIT_INPUT
     write_catalog(catalog, project_dir / POT)
-    print(f"{POT}: {len(catalog)} messages", file=sys.stderr)
+    print(f"{POT}: {_plural(len(catalog), 'message')}", file=sys.stderr)
     if action == "update":
-        base = project_dir / "locales"
-        locales = sorted({*discover_locales(project_dir),
-                          *(p.parent.name for p in base.glob("*/LC_MESSAGES"))} - {"en"})
         for locale, fuzzy in update(project_dir, catalog, locales).items():
             print(f"locales/{locale}/LC_MESSAGES/messages.po: updated, {fuzzy} fuzzy",
                   file=sys.stderr)
@@ -117,19 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted; the previous site is untouched", file=sys.stderr)
         return EXIT_INPUT
     except Exception as exc:  # never a traceback (SITE.md); GENERATOR_DEBUG=1 shows it
-        import os
-
         if os.environ.get("GENERATOR_DEBUG"):
             raise
-        print(f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
-              "written, the previous site is untouched (set GENERATOR_DEBUG=1 for details)")
-        return EXIT_INPUT
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): no traceback, as for any other output.
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _emit([f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
+               "written, the previous site is untouched (set GENERATOR_DEBUG=1 for details)"])
         return EXIT_INPUT
 
 

@@ -3,6 +3,13 @@
 SITE.md: a build killed at any moment leaves either the previous or the new site
 whole; a failing build leaves the previous one untouched; the build never deletes
 anything it did not write (an output folder it did not create is refused).
+
+How: the output folder holds a marker file listing every file the build wrote. A build
+takes a lock beside the output (so two builds never write at once), writes the new
+site into ``.<name>.new-<pid>``, and exchanges it with the old folder in one atomic
+step (Linux ``renameat2``; elsewhere two renames). The old folder is then removed,
+its marker last, so a build killed while removing it leaves a folder the next build
+still recognises as its own and removes.
 """
 
 from __future__ import annotations
@@ -14,20 +21,23 @@ import shutil
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import TracebackType
 
 MARKER = ".rules-site"
-"""A file the build writes into every output folder, so it knows the folder is its own."""
-MARKER_TEXT = b"Written by the rules site generator; the next build replaces this folder.\n"
+"""The marker file in every output folder: it says the folder is this generator's and
+lists the files it wrote."""
+MARKER_HEADER = "Written by the rules site generator; the next build replaces this folder.\n"
 
 WRITERS = 4
-"""Threads writing files at once."""
+"""Threads writing files at once (creating files is latency-bound on most file systems)."""
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
 class OutputError(Exception):
-    """The output folder cannot be written (not ours, or a file system error)."""
+    """The output folder cannot be written: not ours, holds files we did not write, or a
+    file system error."""
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -36,8 +46,7 @@ def _exchange(a: Path, b: Path) -> bool:
     if name is None:
         return False
     try:
-        libc = ctypes.CDLL(name, use_errno=True)
-        fn = libc.renameat2
+        fn = ctypes.CDLL(name, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
@@ -48,37 +57,117 @@ def _ours(folder: Path) -> bool:
     return (folder / MARKER).is_file()
 
 
+def _listed(folder: Path) -> set[str] | None:
+    """The files the marker of ``folder`` lists; ``None`` for a marker without a list."""
+    lines = (folder / MARKER).read_text(encoding="utf-8").splitlines()
+    return set(lines[1:]) if len(lines) > 1 else None
+
+
+def _files_in(folder: Path) -> list[str]:
+    """Every file below ``folder`` (POSIX paths relative to it), the marker excepted."""
+    found = []
+    for base, dirs, files in os.walk(folder):
+        dirs.sort()
+        rel = Path(base).relative_to(folder)
+        found += [(rel / f).as_posix() for f in sorted(files)]
+    return [f for f in found if f != MARKER]
+
+
+def _remove(folder: Path) -> None:
+    """Remove a folder this generator wrote, its marker last."""
+    for entry in sorted(folder.iterdir()):
+        if entry.name == MARKER:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    (folder / MARKER).unlink(missing_ok=True)
+    folder.rmdir()
+
+
+class _Lock:
+    """An exclusive lock on ``.<name>.lock`` beside the output (POSIX ``flock``; a no-op
+    where there is none). Released when the process ends, however it ends."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def __enter__(self) -> _Lock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return self
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
 class SiteWriter:
     """Writes a site into a fresh folder beside ``out`` and swaps it in at the end.
 
-    Create it (which checks that ``out`` may be replaced), :meth:`write` files as often as
-    needed (also from forked worker processes), then :meth:`commit` or :meth:`abort`.
-    Until :meth:`commit`, the previous ``out`` is untouched.
+    Create it (which checks that ``out`` may be replaced and waits for any other build
+    writing there), :meth:`write` files as often as needed (also from forked worker
+    processes), then :meth:`commit` or :meth:`abort`; either releases the lock. Until
+    :meth:`commit`, the previous ``out`` is untouched.
 
     Raises:
-        OutputError: ``out`` exists and is not a folder this generator wrote, or the
-            fresh folder cannot be made.
+        OutputError: ``out`` exists and is not a folder this generator wrote, holds files
+            it did not write, or the fresh folder cannot be made.
     """
 
     def __init__(self, out: Path) -> None:
         out = out.absolute()
-        if out.exists() and not (out.is_dir() and (_ours(out) or not any(out.iterdir()))):
-            raise OutputError(
-                f"{out}: the output folder exists and was not written by this generator; "
-                f"expected a new folder or one holding {MARKER} (remove it or choose --out)"
-            )
         self.out = out
         parent = out.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
-            for stale in parent.glob(f".{out.name}.new-*"):
-                if stale.is_dir() and _ours(stale):
-                    shutil.rmtree(stale)
-            self.tmp = parent / f".{out.name}.new-{os.getpid()}"
-            self.tmp.mkdir()
-            (self.tmp / MARKER).write_bytes(MARKER_TEXT)
+            self._lock = _Lock(parent / f".{out.name}.lock").__enter__()
         except OSError as exc:
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        try:
+            self._check_replaceable()
+            for stale in sorted([*parent.glob(f".{out.name}.new-*"),
+                                 *parent.glob(f".{out.name}.old-*")]):
+                if stale.is_dir() and _ours(stale):
+                    _remove(stale)  # left by a build that was killed
+            self.tmp = parent / f".{out.name}.new-{os.getpid()}"
+            self.tmp.mkdir()
+            (self.tmp / MARKER).write_text(MARKER_HEADER, encoding="utf-8")
+        except OutputError:
+            self._lock.__exit__(None, None, None)
+            raise
+        except OSError as exc:
+            self._lock.__exit__(None, None, None)
+            raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+
+    def _check_replaceable(self) -> None:
+        out = self.out
+        if not out.exists():
+            return
+        if not out.is_dir() or not (_ours(out) or not any(out.iterdir())):
+            raise OutputError(
+                f"{out}: the output folder exists and was not written by this generator; "
+                f"expected a new folder or one holding {MARKER} (remove it or choose --out)"
+            )
+        listed = _listed(out) if _ours(out) else set()
+        if listed is None:
+            return
+        foreign = [f for f in _files_in(out) if f not in listed]
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
+            raise OutputError(
+                f"{out}: holds files this generator did not write ({shown}); expected only "
+                "the previous build's files (move them away, or put files to publish in "
+                "templates/static/)"
+            )
 
     def write(self, files: Mapping[str, bytes]) -> None:
         """Write ``files`` (site-relative POSIX path → bytes) into the fresh folder.
@@ -88,8 +177,6 @@ class SiteWriter:
         """
         tmp = self.tmp
 
-        # Creating folders and files is latency-bound on most file systems: a few
-        # threads overlap it.
         def write(rel: str) -> None:
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,29 +189,41 @@ class SiteWriter:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
     def commit(self) -> None:
-        """Put the fresh folder in the place of ``out`` (atomically where the system
-        can exchange two folders) and remove the previous site.
+        """List the written files in the marker, put the fresh folder in the place of
+        ``out`` (atomically where the system can exchange two folders) and remove the
+        previous site.
 
         Raises:
             OutputError: the swap failed; the previous site is still in place.
         """
         out, tmp = self.out, self.tmp
         try:
+            listing = "".join(f"{f}\n" for f in _files_in(tmp))
+            (tmp / MARKER).write_text(MARKER_HEADER + listing, encoding="utf-8")
             if out.exists():
-                if not _exchange(tmp, out):
-                    old = out.parent / f".{out.name}.old-{os.getpid()}"
+                old = out.parent / f".{out.name}.old-{os.getpid()}"
+                if _exchange(tmp, out):
+                    tmp.rename(old)
+                else:
                     out.rename(old)
                     tmp.rename(out)
-                    tmp = old
-                shutil.rmtree(tmp)
+                _remove(old)
             else:
                 tmp.rename(out)
         except OSError as exc:
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        finally:
+            self._lock.__exit__(None, None, None)
 
     def abort(self) -> None:
         """Remove the fresh folder; ``out`` stays as it was."""
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        try:
+            if self.tmp.exists():
+                _remove(self.tmp)
+        except OSError:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        finally:
+            self._lock.__exit__(None, None, None)
 
 
 def write_site(out: Path, files: Mapping[str, bytes]) -> None:

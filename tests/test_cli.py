@@ -133,10 +133,10 @@ def test_build_writes_every_page_in_every_locale(built: Path) -> None:
             assert set(LOCALES) <= set(links), links
             for other in LOCALES:
                 target = (built / lang / page / str(links[other])).resolve()
-                assert target == (built / other / page).resolve()
+                assert target == (built / other / page / "index.html").resolve()
     root = BeautifulSoup((built / "index.html").read_text(encoding="utf-8"), "html.parser")
     hrefs = {a["href"] for a in root.select("a[href]")}
-    assert {f"{lang}/" for lang in LOCALES} <= hrefs
+    assert {f"{lang}/index.html" for lang in LOCALES} <= hrefs
 
 
 def _rows(path: Path) -> dict[str, dict[str, str]]:

@@ -125,9 +125,31 @@ def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
     result = run_cli("build", "--project", str(project))
     assert result.returncode == 2
     line = (PO_HEADER + body).splitlines().index(
-        'msgid "Each player is dealt {rami.hand_size} cards."') + 1
+        'msgstr[2] "Každý hráč dostane {rami.handsize} kariet."') + 1
     assert result.stdout.startswith(f"locales/sk/LC_MESSAGES/messages.po:{line}: ")
-    assert "placeholders (rami.handsize) differ" in result.stdout
+    assert "placeholders ({rami.handsize}) differ from the source's; expected " \
+        "{rami.hand_size}" in result.stdout
+
+
+def test_conversion_of_a_placeholder_must_match(tmp_path: Path) -> None:
+    body = 'msgid "%(num)s card"\nmsgid_plural "%(num)s cards"\nmsgstr[0] "%(num)d karta"\n' \
+        'msgstr[1] "%(num)s karty"\nmsgstr[2] "%(num)s kariet"\n'
+    project = _tiny(tmp_path, body)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2
+    assert "locales/sk/LC_MESSAGES/messages.po:8: translation's placeholders (%(num)d)" \
+        in result.stdout
+
+
+def test_translation_must_keep_link_targets(tmp_path: Path) -> None:
+    page = PAGE.replace("Plain paragraph.", "See [the rules](#tiny-run).")
+    body = 'msgid "See [the rules](#tiny-run)."\nmsgstr "Pozri [pravidlá](#inde)."\n'
+    project = _tiny(tmp_path, body)
+    (project / "content" / "tiny.md").write_text(page, encoding="utf-8")
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2
+    assert "translation's link targets (#inde) differ from the source's; expected " \
+        "#tiny-run" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
 
 

@@ -23,8 +23,8 @@ def test_unknown_case_id_in_a_table(project: Path) -> None:
     line = replace_in(project / "content" / "rules.md", "three-kings\n", "three-kongs\n")
     code, out = _build(project)
     assert code == 2
-    # The error names the fence's opening line, just above the id.
-    assert f"content/rules.md:{line - 1}: unknown case id 'three-kongs'" in out
+    # The error names the id's own line.
+    assert f"content/rules.md:{line}: unknown case id 'three-kongs'" in out
     assert not (project / "site").exists()
 
 
@@ -91,10 +91,48 @@ def test_app_choice_is_marked_in_every_locale(project: Path) -> None:
 def test_raw_html_in_markdown_is_inert(project: Path) -> None:
     page = project / "content" / "rules.md"
     page.write_text(page.read_text("utf-8") + '\n<script>alert(1)</script>\n\n'
-                    '[x](javascript:alert(1))\n', encoding="utf-8")
+                    '<img src=x onerror="alert(1)">\n', encoding="utf-8")
     code, out = _build(project)
     assert code == 0, out
     soup = BeautifulSoup((project / "site/en/rules/index.html").read_text("utf-8"),
                          "html.parser")
     assert soup.find("script") is None
-    assert not [a for a in soup.find_all("a") if "javascript:" in str(a.get("href", ""))]
+    assert not [tag for tag in soup.find_all(True) if tag.has_attr("onerror")]
+
+
+def test_links_must_name_pages_and_anchors(project: Path) -> None:
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    lines = text.count("\n")
+    page.write_text(text + "\n[a](../nowhere/)\n\n[b](#no-such)\n\n[c](../first-meld/#nope)\n\n"
+                    "[d](javascript:alert(1))\n\n[e](../first-meld/#the-threshold)\n",
+                    encoding="utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert f"content/rules.md:{lines + 2}: link '../nowhere/' names no page" in out
+    assert f"content/rules.md:{lines + 4}: link '#no-such': no heading or case 'no-such' " \
+        "on page rules" in out
+    assert f"content/rules.md:{lines + 6}: link '../first-meld/#nope'" in out
+    assert f"content/rules.md:{lines + 8}: link 'javascript:alert(1' is not a page" in out
+    assert "#the-threshold" not in out
+
+
+def test_links_work_from_disk(project: Path) -> None:
+    code, out = _build(project)
+    assert code == 0, out
+    site = project / "site"
+    checked = 0
+    for html in site.rglob("*.html"):
+        soup = BeautifulSoup(html.read_text("utf-8"), "html.parser")
+        ids = {str(t["id"]) for t in soup.find_all(id=True)}
+        for a in soup.find_all("a", href=True):
+            href = str(a["href"])
+            path, _, anchor = href.partition("#")
+            target = (html.parent / path).resolve() if path else html
+            assert target.is_file(), f"{html}: {href}"
+            if anchor:
+                target_soup = soup if not path else BeautifulSoup(
+                    target.read_text("utf-8"), "html.parser")
+                assert target_soup.find(id=anchor) is not None or anchor in ids, href
+            checked += 1
+    assert checked >= 400

@@ -28,14 +28,21 @@ SOURCE_LOCALE = "en"
 
 _PO_LINE = re.compile(
     r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
-_PERCENT = re.compile(r"%\((\w+)\)[sd]")
-_BRACE = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+_PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
+_BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)")
 
 
 def placeholders(text: str) -> frozenset[str]:
-    """Named placeholders in a message: ``%(name)s`` (templates, code) and ``{name}``
-    (content prose)."""
+    """The placeholders of a message as written, conversion included: ``%(num)s``,
+    ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
+    prose). A translation must use exactly the source's."""
     return frozenset(_PERCENT.findall(text)) | frozenset(_BRACE.findall(text))
+
+
+def link_targets(text: str) -> frozenset[str]:
+    """The targets of the Markdown links in a message."""
+    return frozenset(_LINK.findall(text))
 
 
 _FORM_HINTS = {
@@ -124,25 +131,47 @@ def source_translator() -> Translator:
     return Translator(SOURCE_LOCALE, {}, plural_rule(SOURCE_LOCALE))
 
 
+def _msgstr_line(lines: list[str], msgid_line: int, index: int, plural: bool) -> int:
+    """The line of a message's ``msgstr`` (``msgstr[index]`` for a plural message), found
+    from its ``msgid`` line (Babel gives only that one)."""
+    keyword = f"msgstr[{index}]" if plural else "msgstr"
+    for number in range(msgid_line, min(len(lines), msgid_line + 200) + 1):
+        if lines[number - 1].lstrip().startswith(keyword):
+            return number
+    return msgid_line
+
+
 def _check_placeholders(
-    catalog: Catalog, rel: str, errors: list[InputError]
+    catalog: Catalog, rel: str, lines: list[str], errors: list[InputError]
 ) -> None:
     for message in catalog:
         if not message.id or not message.string:
             continue
+        plural = isinstance(message.id, tuple)
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         expected = placeholders(str(ids[0]))
-        for text in strings:
-            if text and placeholders(str(text)) != expected:
+        links = link_targets(str(ids[0]))
+        for index, text in enumerate(strings):
+            if not text:
+                continue
+            line = _msgstr_line(lines, message.lineno or 1, index, plural)
+            if placeholders(str(text)) != expected:
                 got = ", ".join(sorted(placeholders(str(text)))) or "none"
                 want = ", ".join(sorted(expected)) or "none"
                 errors.append(InputError(
-                    rel, message.lineno or 1, None,
+                    rel, line, None,
                     f"translation's placeholders ({got}) differ from the source's; "
                     f"expected {want}",
                 ))
-                break
+            elif link_targets(str(text)) != links:
+                got = ", ".join(sorted(link_targets(str(text)))) or "none"
+                want = ", ".join(sorted(links)) or "none"
+                errors.append(InputError(
+                    rel, line, None,
+                    f"translation's link targets ({got}) differ from the source's; "
+                    f"expected {want}",
+                ))
 
 
 def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
@@ -166,6 +195,23 @@ def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
                 'msgid_plural, msgstr, msgstr[N]) and a quoted "string", or a quoted '
                 "continuation line",
             ))
+    return errors
+
+
+def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
+    """The syntax errors of a ``.po`` file (before ``i18n update`` rewrites it: Babel's
+    reader would silently drop what it cannot read)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [InputError(rel, 1, None, f"cannot read the catalog: {exc}")]
+    errors = _lexical_errors(data, rel)
+    if not errors:
+        try:
+            read_po(io.BytesIO(data), abort_invalid=True)
+        except PoFileError as exc:
+            errors.append(InputError(rel, getattr(exc, "lineno", 1) or 1, None,
+                                     f"bad .po syntax: {exc}; expected a gettext catalog"))
     return errors
 
 
@@ -204,7 +250,7 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
         return source_translator(), errors
     rule = plural_rule(locale)
-    _check_placeholders(catalog, rel, errors)
+    _check_placeholders(catalog, rel, data.decode("utf-8").splitlines(), errors)
     messages: dict[Key, str | tuple[str, ...]] = {}
     for message in catalog:
         if not message.id or message.fuzzy:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from generator.engine.cards import Card
 from generator.engine.melds import MeldResult
 from generator.engine.melds import Placed
+from generator.engine.melds import rank_points
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 from generator.verify import CaseResult
@@ -77,8 +78,14 @@ def explain_meld(result: MeldResult, w: Words) -> list[str]:
             card = Card(joker.rank, joker.suit).label
             key = {"only_place": "joker_only_place", "fewer_points": "joker_fewer_points",
                    "lower_rank": "joker_lower_rank"}[joker.why]
+            placed = next(p for p in result.placed if p.card.is_joker)
+            if key != "joker_only_place" and placed.points != rank_points(placed.rank,
+                                                                           placed.place):
+                key = "joker_same_place"  # a flat joker value (house rules)
             other = joker.alternatives[0][0].label if joker.alternatives else ""
             out.append(w.code("explanation", key, card=card, other=other))
+    if not result.valid and result.reason is not None:
+        out.append(w.code("reason", result.reason.value))
     if result.valid and result.points is not None:
         terms = " + ".join(f"{_term(p)} {p.points}" for p in result.placed)
         out.append(w.code("explanation", "points_sum", terms=terms, total=result.points))

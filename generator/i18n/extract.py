@@ -95,7 +95,8 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
     """Write a catalog as a ``.po``/``.pot`` file, in message order, no wrapping churn."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as fh:
-        write_po(fh, catalog, width=0, sort_output=False, include_lineno=True)
+        write_po(fh, catalog, width=0, sort_output=False, include_lineno=True,
+                 include_previous=True)
 
 
 def update(project: Path, template: Catalog, locales: list[str]) -> dict[str, int]:

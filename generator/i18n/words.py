@@ -81,6 +81,8 @@ EXPLANATIONS = {
     "joker_fewer_points": "The joker stands for %(card)s, not %(other)s: fewer points.",
     "joker_lower_rank": "The joker stands for %(card)s, not %(other)s: equal points, "
     "lower rank.",
+    "joker_same_place": "The joker stands for %(card)s, not %(other)s: the place it takes "
+    "under reference rules.",
     "joker_open_suit": "The joker stands for a card of rank %(rank)s; its suit stays open.",
     "points_sum": "%(terms)s = %(total)s",
     "meld_invalid_at": "Meld %(num)s: %(reason)s",

@@ -31,7 +31,8 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.render.views import format_decimal
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.]+)\}")
+PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
+"""``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
 APP_CHOICE = "app-choice"
 GENERATED_FENCES = ("cases", "deck-table", "presets-table")
 
@@ -68,7 +69,13 @@ class Fence:
     @property
     def case_ids(self) -> tuple[str, ...]:
         """For a ``cases`` fence, the case ids in order."""
-        return tuple(x.strip() for x in self.body.splitlines() if x.strip())
+        return tuple(case_id for case_id, _ in self.case_lines)
+
+    @property
+    def case_lines(self) -> tuple[tuple[str, int], ...]:
+        """For a ``cases`` fence, each case id with its line in the page (1-based)."""
+        return tuple((text.strip(), self.line + 1 + i)
+                     for i, text in enumerate(self.body.splitlines()) if text.strip())
 
 
 @dataclass
@@ -85,6 +92,7 @@ class SourcePage:
         messages: every translatable block, in order (title and summary first).
         fences: the generated blocks, in order.
         anchors: heading ids, for collision checks with case ids.
+        links: every link target in the English text, with its line.
     """
 
     slug: str
@@ -96,6 +104,7 @@ class SourcePage:
     messages: list[Message] = field(default_factory=list)
     fences: list[Fence] = field(default_factory=list)
     anchors: list[str] = field(default_factory=list)
+    links: list[tuple[str, int]] = field(default_factory=list)
 
 
 def _render_app_choice(self: Any, tokens: Sequence[Token], idx: int, options: Any,
@@ -127,6 +136,40 @@ def _inline_where_needed(state: Any) -> None:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
+def _slug(title: str) -> str:
+    """A heading's id: GitHub-style, from the English text; ``section`` when the text
+    has no letters or digits (``## ♠♠``)."""
+    from mdit_py_plugins.anchors.index import slugify
+
+    return slugify(title).strip("-") or "section"
+
+
+LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+"""A Markdown inline link's target (``[text](target "title")``)."""
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def local_href(href: str) -> str:
+    """A link to a folder of this site made to work from disk too: ``../rules/#x`` →
+    ``../rules/index.html#x`` (as MkDocs does without directory URLs)."""
+    if not href or "://" in href or href.startswith(("/", "#", "mailto:")):
+        return href
+    path, hash_, fragment = href.partition("#")
+    if path.endswith("/"):
+        path += "index.html"
+    return path + hash_ + fragment
+
+
+def _render_link_open(self: Any, tokens: Sequence[Token], idx: int, options: Any,
+                      env: Any) -> str:
+    token = tokens[idx]
+    href = token.attrGet("href")
+    if isinstance(href, str):
+        token.attrSet("href", local_href(href))
+    return str(self.renderToken(tokens, idx, options, env))
+
+
 def make_markdown() -> MarkdownIt:
     """The one Markdown parser: CommonMark with tables, front matter, ``::: app-choice``
     containers and heading ids (levels 2-3) from the English text; raw HTML off."""
@@ -134,11 +177,12 @@ def make_markdown() -> MarkdownIt:
     md.enable("table")
     md.use(front_matter_plugin)
     md.use(container_plugin, APP_CHOICE, render=_render_app_choice)
-    md.use(anchors_plugin, min_level=2, max_level=3)
+    md.use(anchors_plugin, min_level=2, max_level=3, slug_func=_slug)
     md.core.ruler.at("inline", _inline_where_needed)
     renderer: Any = md.renderer
     renderer.rules_default_fence = renderer.rules["fence"]
     md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("link_open", _render_link_open)
     return md
 
 
@@ -163,10 +207,14 @@ def parse_page(
     """
     errors: list[InputError] = []
     try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [InputError(rel, 1, None, f"cannot read the page: {exc}; "
-                                 "expected UTF-8 Markdown")]
+        data = path.read_bytes()
+        source = data.decode("utf-8")
+    except OSError as exc:
+        return None, [InputError(rel, 1, None, f"cannot read the page: {exc}")]
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, [InputError(rel, line, None, f"byte 0x{data[exc.start]:02x} is not "
+                                 "UTF-8; expected UTF-8 Markdown")]
     tokens = md.parse(source)
     meta: dict[str, Any] = {}
     if tokens and tokens[0].type == "front_matter":
@@ -175,7 +223,8 @@ def parse_page(
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = mark.line + 2 if mark else 2
-            return None, [InputError(rel, line, None, f"bad front matter: {exc}; "
+            problem = getattr(exc, "problem", None) or "not YAML"
+            return None, [InputError(rel, line, None, f"bad front matter: {problem}; "
                                      "expected YAML with order and summary")]
         if not isinstance(loaded, dict) or set(loaded) - {"order", "summary"}:
             return None, [InputError(rel, 2, None, "unknown front matter; expected the "
@@ -231,7 +280,14 @@ def parse_page(
                     + ", ".join(sorted(known)),
                 ))
     slug = path.stem
-    page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors)
+    if not SLUG.match(slug):
+        errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "
+                                 "expected lowercase letters, digits and hyphens, "
+                                 "e.g. first-meld.md"))
+    links = [(m.group(1), message.line) for message in all_messages
+             for m in LINK.finditer(message.msgid)]
+    page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors,
+                      links)
     return page, errors
 
 
@@ -322,7 +378,8 @@ class PageRenderer:
             text, ok = self.translator.ngettext(message.msgid, message.msgid, n)
         else:
             text, ok = self.translator.gettext(message.msgid)
-        return PLACEHOLDER.sub(lambda m: self._number(m.group(1)), text), ok
+        text = PLACEHOLDER.sub(lambda m: self._number(m.group(1)), text)
+        return text.replace("{{", "{").replace("}}", "}"), ok
 
     def inline(self, message: Message) -> tuple[str, bool]:
         """The message rendered as inline HTML, marked when shown in English."""

@@ -164,26 +164,27 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
         lp.untranslated += blocks.shown_in_english - before
         rendered[page.slug] = lp
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
-    nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/"}
+    nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/index.html"}
            for p in pages]
     for page in pages:
         lp = rendered[page.slug]
         html = page_tpl.render(
-            lang=lang, lang_name=names[lang], root="../../", home_url="../",
+            lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
             page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
                   "toc": lp.toc},
-            languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/",
+            languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/index.html",
                         "current": o == lang} for o in locales],
             nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
         )
         files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
     home = home_tpl.render(
-        lang=lang, lang_name=names[lang], root="../", home_url="./",
-        pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/",
+        lang=lang, lang_name=names[lang], root="../", home_url="index.html",
+        pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/", "current": o == lang}
+        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+                    "current": o == lang}
                    for o in locales],
-        nav=[{**item, "url": f"{item['slug']}/"} for item in nav], current_slug="",
+        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
         untranslated=0,
         page={"title": "", "slug": "", "html": "", "toc": []},
     )
@@ -202,7 +203,8 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     names = site.names()
     root_html = env.get_template("root.html").render(
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/"} for loc in site.locales])
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
+                   for loc in site.locales])
     files = {"index.html": root_html.encode("utf-8")}
     static = site.root / "templates" / "static"
     if static.is_dir():

@@ -13,6 +13,7 @@ from babel.numbers import format_decimal as _format_decimal
 
 from generator.engine.cards import Card
 from generator.engine.rules import rule_set
+from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.explain import context_text
 from generator.i18n.explain import explain_case
@@ -29,12 +30,18 @@ def format_decimal(number: int, locale: str) -> str:
 
 def card_view(card: Card, w: Words) -> View:
     """A card for the ``card`` macro: ``label`` (rank code), ``symbol``, ``red``,
-    ``joker`` and ``name`` (the full localized name, for screen readers)."""
+    ``joker``, ``name`` (the full localized name, for screen readers) and ``name_en``
+    (true when the name is not translated yet and is given in English)."""
+    name, ok = w.translator.gettext(words.card_msgid(card), words.CARD_CONTEXT)
+    if not ok:
+        w.fallbacks += 1
+    view: View = {"name": name, "name_en": not ok}
     if card.rank is None or card.suit is None:
-        return {"label": "JK", "symbol": "★", "red": False, "joker": True,
-                "name": w.card_name(card)}
-    return {"label": card.rank.code, "symbol": card.suit.symbol, "red": card.suit.is_red,
-            "joker": False, "name": w.card_name(card)}
+        view.update(label="JK", symbol="★", red=False, joker=True)
+    else:
+        view.update(label=card.rank.code, symbol=card.suit.symbol, red=card.suit.is_red,
+                    joker=False)
+    return view
 
 
 def _localized(w: Words, text: str | None) -> tuple[str, bool]:
