@@ -36,6 +36,8 @@ from generator.errors import InputErrors
 
 REPO = Path(__file__).resolve().parent.parent
 
+NEEDS = " (a case needs id, kind, game, title and expect)"
+
 CARD_HELP = ("expected a rank (A 2-10 J Q K, T for 10) and a suit (C D H S or ♣ ♦ ♥ ♠), "
              "or JK")
 
@@ -104,7 +106,7 @@ def test_yaml_syntax_error(tmp_path: Path) -> None:
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:4:15: YAML syntax error: mapping values are not allowed "
-        "here; expected valid YAML"]
+        "here; expected valid YAML (check the indentation and quote values containing ': ')"]
     assert result.cases == ()
 
 
@@ -146,7 +148,8 @@ def test_misspelt_field_suggests_the_right_one(tmp_path: Path) -> None:
             expect: {verdict: valid}
         """)
     assert formatted(result) == [
-        "content/examples/x.yaml:2:5: missing field 'cards' in meld case",
+        "content/examples/x.yaml:2:5: missing field 'cards' in meld case; expected cards: "
+        "<card codes, e.g. QH KH AH>",
         "content/examples/x.yaml:5:5: unknown field 'cardz' in case; expected one of: id, "
         "kind, game, rules, options, title, note, cards, melds, players, expect "
         "(did you mean 'cards'?)",
@@ -301,9 +304,9 @@ def test_duplicate_id_across_files(tmp_path: Path) -> None:
     write(tmp_path, "b/c.yaml", "# one\n# two" + second)
     result = load_cases(tmp_path)
     assert formatted(result) == [
-        "content/examples/b/c.yaml:4:9: duplicate case id 'same'; first defined at "
-        "content/examples/a.yaml:2:9"]
-    # the first file has no error and keeps its case; the second contributes none
+        "content/examples/b/c.yaml:4:9: duplicate case id 'same' (first defined at "
+        "content/examples/a.yaml:2:9); expected ids unique across all case files"]
+    # the first definition is kept, the second dropped
     assert [(c.id, c.game) for c in result.cases] == [("same", "rami51")]
     assert result.files == ("content/examples/a.yaml", "content/examples/b/c.yaml")
 
@@ -312,8 +315,11 @@ def test_duplicate_id_in_one_file(tmp_path: Path) -> None:
     text = MELD.format(id="a", game="rami51", cards="QH KH AH")
     result = load_one(tmp_path, text + text.replace("cases:\n", ""))
     assert formatted(result) == [
-        "content/examples/x.yaml:10:9: duplicate case id 'a'; first defined at "
-        "content/examples/x.yaml:2:9"]
+        "content/examples/x.yaml:10:9: duplicate case id 'a' (first defined at "
+        "content/examples/x.yaml:2:9); expected ids unique across all case files"]
+    # the first is kept, the second dropped
+    [case] = result.cases
+    assert case.position == Position("content/examples/x.yaml", 2, 5)
 
 
 def test_missing_title(tmp_path: Path) -> None:
@@ -325,7 +331,9 @@ def test_missing_title(tmp_path: Path) -> None:
             cards: QH KH AH
             expect: {verdict: valid}
         """)
-    assert formatted(result) == ["content/examples/x.yaml:2:5: missing field 'title' in case"]
+    assert formatted(result) == [
+        "content/examples/x.yaml:2:5: missing field 'title' in case; expected title: <English "
+        "text> (a case needs id, kind, game, title and expect)"]
 
 
 def test_missing_game_and_verdict(tmp_path: Path) -> None:
@@ -339,8 +347,11 @@ def test_missing_game_and_verdict(tmp_path: Path) -> None:
               type: run
         """)
     assert formatted(result) == [
-        "content/examples/x.yaml:2:5: missing field 'game' in case (nor in defaults)",
-        "content/examples/x.yaml:7:7: missing field 'verdict' in expect",
+        "content/examples/x.yaml:2:5: missing field 'game' in case (nor in defaults); "
+        "expected game: rami40, rami51 or cardverse (a case needs id, kind, game, title and "
+        "expect)",
+        "content/examples/x.yaml:7:7: missing field 'verdict' in expect; expected verdict: "
+        "valid or invalid",
     ]
 
 
@@ -637,7 +648,8 @@ def test_top_level_shape_errors(tmp_path: Path) -> None:
     assert formatted(load_cases(tmp_path)) == [
         "content/examples/a.yaml:1:1: the file must be a mapping with 'cases' (a list) and "
         "optionally 'defaults'; got a list",
-        "content/examples/b.yaml:1:1: missing field 'cases' in the file",
+        "content/examples/b.yaml:1:1: missing field 'cases' in the file; expected cases: <a "
+        "list of cases>",
         "content/examples/b.yaml:2:1: unknown field 'case' in the file; expected one of: "
         "defaults, cases (did you mean 'cases'?)",
         "content/examples/c.yaml:2:5: a case must be a mapping of fields (id, kind, game, "
@@ -681,10 +693,14 @@ def test_unsupported_yaml_features(tmp_path: Path) -> None:
         "defaults, cases",
         "content/examples/x.yaml:3:5: merge key '<<' is not supported; expected the fields "
         "written out (use 'defaults' for values shared by the cases)",
-        "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults)",
-        "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults)",
-        "content/examples/x.yaml:3:5: missing field 'title' in case",
-        "content/examples/x.yaml:3:5: missing field 'expect' in case",
+        "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults); "
+        f"expected kind: meld, first_meld or deck{NEEDS}",
+        "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults); "
+        f"expected game: rami40, rami51 or cardverse{NEEDS}",
+        f"content/examples/x.yaml:3:5: missing field 'title' in case; expected title: "
+        f"<English text>{NEEDS}",
+        "content/examples/x.yaml:3:5: missing field 'expect' in case; expected expect: <the "
+        f"documented values, e.g. verdict, points>{NEEDS}",
         "content/examples/x.yaml:5:12: unsupported YAML tag '!!python/tuple'; expected a "
         "plain list",
     ]
@@ -712,7 +728,7 @@ def test_every_error_of_the_run_is_collected(tmp_path: Path) -> None:
     assert [c.id for c in result.cases] == ["c"]
 
 
-def test_a_file_with_errors_contributes_no_case(tmp_path: Path) -> None:
+def test_a_bad_case_drops_only_itself(tmp_path: Path) -> None:
     result = load_one(tmp_path, """
         cases:
           - id: good
@@ -727,9 +743,275 @@ def test_a_file_with_errors_contributes_no_case(tmp_path: Path) -> None:
             cards: QH KH XH
             title: T
             expect: {verdict: valid}
+          - id: also-good
+            kind: deck
+            game: rami51
+            players: 4
+            title: T
+            expect: {decks: 2}
         """)
-    assert len(result.errors) == 1
+    assert formatted(result) == [
+        f"content/examples/x.yaml:11:18: unknown card 'XH' (bad rank); {CARD_HELP}"]
+    assert [c.id for c in result.cases] == ["good", "also-good"]
+
+
+def test_each_bad_case_is_dropped_and_the_good_ones_load(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: unknown-field
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            colour: red
+            title: T
+            expect: {verdict: valid}
+          - id: good
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: wrong-type
+            kind: deck
+            game: rami51
+            players: "4"
+            title: T
+            expect: {decks: 2}
+          - id: player-count
+            kind: deck
+            game: cardverse
+            players: 5
+            title: T
+            expect: {decks: 1}
+          - just text
+          - id: duplicate-key
+            kind: meld
+            kind: deck
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: tagged
+            kind: meld
+            game: rami51
+            cards: !!python/tuple [QH]
+            title: T
+            expect: {verdict: valid}
+          - id: no-title
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            expect: {verdict: valid}
+          - id: good
+            kind: meld
+            game: rami40
+            cards: QH KH AH
+            title: T
+            expect: {verdict: valid}
+          - id: good-too
+            kind: deck
+            game: rami40
+            players: 2
+            title: T
+            expect: {decks: 2}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:6:5: unknown field 'colour' in case; expected one of: id, "
+        "kind, game, rules, options, title, note, cards, melds, players, expect",
+        "content/examples/x.yaml:18:14: players must be an integer; got string '4' (write "
+        "the number without quotes)",
+        "content/examples/x.yaml:24:14: cardverse does not allow 5 players; expected 2 to 4",
+        "content/examples/x.yaml:27:5: a case must be a mapping of fields (id, kind, game, "
+        "title, expect, ...); got string 'just text'",
+        "content/examples/x.yaml:30:5: duplicate key 'kind' (first at line 29, column 5); "
+        "expected each key once in a mapping",
+        "content/examples/x.yaml:38:12: unsupported YAML tag '!!python/tuple'; expected a "
+        "plain list",
+        "content/examples/x.yaml:41:5: missing field 'title' in case; expected title: "
+        f"<English text>{NEEDS}",
+        "content/examples/x.yaml:46:9: duplicate case id 'good' (first defined at "
+        "content/examples/x.yaml:9:9); expected ids unique across all case files",
+    ]
+    assert [(c.id, c.game) for c in result.cases] == [("good", "rami51"),
+                                                      ("good-too", "rami40")]
+
+
+def test_a_bad_case_in_one_file_does_not_drop_other_files(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", MELD.format(id="a", game="rami51", cards="QH KH 1H"))
+    write(tmp_path, "b.yaml", MELD.format(id="b", game="rami51", cards="QH KH AH"))
+    result = load_cases(tmp_path)
+    assert formatted(result) == [
+        f"content/examples/a.yaml:5:18: unknown card '1H' (bad rank); {CARD_HELP}"]
+    assert [c.id for c in result.cases] == ["b"]
+
+
+GOOD_CASE = """
+  - id: good
+    kind: meld
+    game: rami51
+    cards: QH KH AH
+    title: T
+    expect: {verdict: valid}
+"""
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("defaults:\n  game: rami52\ncases:",
+         "content/examples/x.yaml:2:9: unknown game 'rami52'; expected one of: rami40, "
+         "rami51, cardverse (did you mean 'rami51'?)"),
+        ("defaults:\n  kind: meld\n  kind: deck\ncases:",
+         "content/examples/x.yaml:3:3: duplicate key 'kind' (first at line 2, column 3); "
+         "expected each key once in a mapping"),
+        ("defaults:\n  colour: red\ncases:",
+         "content/examples/x.yaml:2:3: unknown field 'colour' in defaults; expected one of: "
+         "kind, game, rules, options"),
+        ("title: Melds\ncases:",
+         "content/examples/x.yaml:1:1: unknown field 'title' in the file; expected one of: "
+         "defaults, cases"),
+        ("defaults: !rami {game: rami51}\ncases:",
+         "content/examples/x.yaml:1:11: unsupported YAML tag '!rami'; expected a plain "
+         "mapping"),
+    ],
+    ids=["bad-default", "duplicate-key-in-defaults", "unknown-default", "unknown-top-level",
+         "tag-in-defaults"],
+)
+def test_an_error_in_the_file_frame_drops_the_whole_file(
+        tmp_path: Path, head: str, expected: str) -> None:
+    write(tmp_path, "x.yaml", head + GOOD_CASE)
+    result = load_cases(tmp_path)
+    assert formatted(result) == [expected]
     assert result.cases == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("  - id: a\n    kind: first_meld\n    game: rami51\n    melds: [QH KH AH]\n"
+         "    title: T\n    expect: {points: 31}\n",
+         "content/examples/x.yaml:7:13: missing field 'verdict' in expect; expected verdict: "
+         "accepted or rejected"),
+        ("  - id: a\n    kind: meld\n    game: cardverse\n    cards: QH KH AH\n    title: T\n",
+         "content/examples/x.yaml:2:5: missing field 'expect' in case; expected expect: "
+         f"<verdict (valid or invalid), optionally type, reason>{NEEDS}"),
+        ("  - id: a\n    kind: meld\n    game: rami51\n    cards: QH KH AH\n    title: T\n",
+         "content/examples/x.yaml:2:5: missing field 'expect' in case; expected expect: "
+         f"<verdict (valid or invalid), optionally type, points, reason>{NEEDS}"),
+        ("  - id: a\n    kind: deck\n    game: rami40\n    players: 2\n    title: T\n",
+         "content/examples/x.yaml:2:5: missing field 'expect' in case; expected expect: "
+         f"<one or more of decks, jokers, cards, hand_size>{NEEDS}"),
+        ("  - id: a\n    kind: first_meld\n    game: rami51\n    title: T\n"
+         "    expect: {verdict: accepted}\n",
+         "content/examples/x.yaml:2:5: missing field 'melds' in first_meld case; expected "
+         "melds: <a list of card lists, e.g. [QH KH AH, JK 7S 8S]>"),
+        ("  - id: a\n    kind: deck\n    game: rami40\n    title: T\n    expect: {decks: 2}\n",
+         "content/examples/x.yaml:2:5: missing field 'players' in deck case; expected "
+         "players: <number of players>"),
+        ("  - kind: deck\n    game: rami40\n    players: 2\n    title: T\n"
+         "    expect: {decks: 2}\n",
+         "content/examples/x.yaml:2:5: missing field 'id' in case; expected id: <lowercase "
+         f"letters, digits and hyphens, unique across all case files>{NEEDS}"),
+    ],
+    ids=["verdict-first-meld", "expect-cardverse-meld", "expect-rami-meld", "expect-deck",
+         "melds", "players", "id"],
+)
+def test_missing_field_says_what_it_should_hold(
+        tmp_path: Path, text: str, expected: str) -> None:
+    write(tmp_path, "x.yaml", "cases:\n" + text)
+    result = load_cases(tmp_path)
+    assert formatted(result) == [expected]
+    assert result.cases == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("cases:\n  - id: a\n    title: foo: bar\n",
+         "3:15: YAML syntax error: mapping values are not allowed here; expected valid YAML "
+         "(check the indentation and quote values containing ': ')"),
+        ("cases:\n  - id: a\n    title\n    kind: meld\n",
+         "4:5: YAML syntax error: could not find expected ':' (while scanning a simple key at "
+         "line 3); expected valid YAML (each field is 'name: value' on its own line: add the "
+         "missing ':', or indent a continued text more than its field name)"),
+        ("cases:\n  - id: a\n    kind:\tmeld\n\tgame: x\n",
+         "3:10: YAML syntax error: found character '\\t' that cannot start any token (while "
+         "scanning for the next token); expected valid YAML (indent with spaces, not tabs)"),
+        ('cases:\n  - id: "a\n    kind: meld\n',
+         "4:1: YAML syntax error: found unexpected end of stream (while scanning a quoted "
+         "scalar at line 2); expected valid YAML (close the quote: a value that starts with "
+         "a quote ends with the same quote)"),
+        ("cases:\n  - cards: [QH, KH\n    kind: meld\n",
+         "3:9: YAML syntax error: expected ',' or ']', but got ':' (while parsing a flow "
+         "sequence at line 2); expected valid YAML (close the '[' with ']' and separate the "
+         "items with ',')"),
+        ("cases:\n  - expect: {verdict: valid\n    kind: meld\n",
+         "3:9: YAML syntax error: expected ',' or '}', but got ':' (while parsing a flow "
+         "mapping at line 2); expected valid YAML (close the '{' with '}' and separate the "
+         "entries with ',')"),
+        ("cases: [\n",
+         "2:1: YAML syntax error: expected the node content, but found '<stream end>' (while "
+         "parsing a flow node); expected valid YAML (close every '[' with ']' and every '{' "
+         "with '}')"),
+        ("cases:\n  - id: a\n    kind: meld\n   game: x\n",
+         "4:4: YAML syntax error: expected <block end>, but found '<block mapping start>' "
+         "(while parsing a block collection at line 2); expected valid YAML (check the "
+         "indentation: the fields of one mapping start in the same column, deeper than the "
+         "field that holds them)"),
+        ("cases:\n  -id: a\n  - id: b\n",
+         "3:3: YAML syntax error: expected <block end>, but found '-' (while parsing a block "
+         "mapping at line 2); expected valid YAML (check the indentation: the items of one "
+         "list start in the same column, each starting with '- ', a space after the dash)"),
+        ('cases:\n  - id: "a" b\n',
+         "2:13: YAML syntax error: expected <block end>, but found '<scalar>' (while parsing "
+         "a block mapping); expected valid YAML (quote the whole value, or check the "
+         "indentation)"),
+        ("cases:\n  - title: @home\n",
+         "2:12: YAML syntax error: found character '@' that cannot start any token (while "
+         "scanning for the next token); expected valid YAML (quote a value that starts with "
+         "'@')"),
+        ("cases:\n  - title: *all\n",
+         "2:12: YAML syntax error: found undefined alias 'all'; expected valid YAML (quote a "
+         "value that starts with '*' or '&')"),
+        ('cases:\n  - title: "a\\q"\n',
+         "2:15: YAML syntax error: found unknown escape character 'q' (while scanning a "
+         "double-quoted scalar); expected valid YAML (in double quotes write a backslash as "
+         "\\\\, or use single quotes)"),
+        ("cases: []\n---\ncases: []\n",
+         "2:1: YAML syntax error: expected a single document in the stream, but found another "
+         "document; expected valid YAML (one document per file: remove the '---' line)"),
+    ],
+    ids=["colon-in-value", "missing-colon", "tab", "unclosed-quote", "unclosed-bracket",
+         "unclosed-brace", "unclosed-at-end", "indentation", "list-dash", "after-quote",
+         "reserved-character", "alias", "escape", "two-documents"],
+)
+def test_yaml_syntax_errors_say_what_to_do(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "content" / "examples" / "x.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    result = load_cases(tmp_path)
+    assert formatted(result) == ["content/examples/x.yaml:" + expected]
+    assert result.cases == ()
+
+
+def test_case_files_not_named_yaml_are_errors(tmp_path: Path) -> None:
+    write(tmp_path, "a.yaml", MELD.format(id="a", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "b.yml", MELD.format(id="b", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "c/d.YAML", MELD.format(id="d", game="rami51", cards="QH KH AH"))
+    write(tmp_path, "e.Yml", "not: a case file\n")
+    write(tmp_path, "notes.txt", "not a case file at all\n")
+    (tmp_path / "content" / "examples" / "f.yml").mkdir()  # a folder: not a file
+    result = load_cases(tmp_path)
+    assert formatted(result) == [
+        "content/examples/b.yml:1: file name ends in '.yml', so it is not read as a case "
+        "file; expected a name ending in .yaml (rename it to b.yaml)",
+        "content/examples/c/d.YAML:1: file name ends in '.YAML', so it is not read as a case "
+        "file; expected a name ending in .yaml (rename it to d.yaml)",
+        "content/examples/e.Yml:1: file name ends in '.Yml', so it is not read as a case "
+        "file; expected a name ending in .yaml (rename it to e.yaml)",
+    ]
+    assert result.files == ("content/examples/a.yaml",)
+    assert [c.id for c in result.cases] == ["a"]
 
 
 def test_logical_contradictions_are_not_input_errors(tmp_path: Path) -> None:
@@ -914,8 +1196,8 @@ def test_files_are_read_recursively_in_sorted_order(tmp_path: Path) -> None:
     write(tmp_path, "b.yaml", MELD.format(id="b", game="rami51", cards="QH KH AH"))
     write(tmp_path, "a/z.yaml", MELD.format(id="az", game="rami51", cards="QH KH AH"))
     write(tmp_path, "a.yaml", MELD.format(id="a", game="rami51", cards="QH KH AH"))
-    write(tmp_path, "notes.yml", "not: read")
     result = load_cases(tmp_path)
+    assert result.errors == ()
     assert result.files == ("content/examples/a/z.yaml", "content/examples/a.yaml",
                             "content/examples/b.yaml")
     assert [c.id for c in result.cases] == ["az", "a", "b"]

@@ -6,8 +6,11 @@ positions (:mod:`generator.cases.yamlpos`), check its frame against
 ``defaults`` (only the fields that apply to the case's kind and game), check the case
 against :data:`~generator.cases.schema.CASE_SCHEMA`, then what a schema cannot say:
 card codes, how often a card is used, jokers in CardVerse, the player count, ids
-unique across all files. Every error of the run is collected; a file with errors
-contributes no case.
+unique across all files. Every error of the run is collected. An error in one case
+(a field, a card, its id) drops that case only; an error in the file itself (unreadable,
+not YAML, a wrong top level or a wrong ``defaults``) drops every case of the file. A
+case file named ``*.yml`` or ``*.YAML`` (any spelling but ``.yaml``) is an error, not
+silently skipped.
 """
 
 from __future__ import annotations
@@ -49,6 +52,13 @@ from generator.errors import InputError
 EXAMPLES = Path("content", "examples")
 """Where the case files are, relative to the project."""
 
+SUFFIX = ".yaml"
+"""The case files' suffix, exactly."""
+
+_MISNAMED = frozenset({".yaml", ".yml"})
+"""Suffixes (lowercased) of files meant as case files: any spelling but :data:`SUFFIX`
+is an error."""
+
 _CODE = re.compile(r"\S+")
 
 
@@ -57,19 +67,21 @@ def load_cases(project: Path) -> CaseSet:
 
     Args:
         project: the project folder; case files are ``content/examples/**/*.yaml``
-            under it (none is not an error).
+            under it (none is not an error; ``*.yml``, ``*.YAML``, ... are errors).
 
     Returns:
-        A :class:`CaseSet`: the cases of the files without errors (file order), every
-        input error (files in sorted order, then by line and column) and the files
-        read. Never raises for bad input: unreadable files, non-UTF-8 text and bad YAML
-        are errors in the set.
+        A :class:`CaseSet`: the cases without errors (file order), every input error
+        (files in sorted order, then by line and column) and the files read. A case
+        with an error is left out; so is every case of a file whose frame is wrong
+        (not readable, not YAML, a wrong top level or ``defaults``). Never raises for
+        bad input: unreadable files, non-UTF-8 text and bad YAML are errors in the set.
     """
     root = project / EXAMPLES
     errors: list[InputError] = []
     try:
         paths = sorted(
-            (path for path in root.rglob("*.yaml") if path.is_file()),
+            (path for path in root.rglob("*")
+             if path.suffix.lower() in _MISNAMED and path.is_file()),
             key=lambda path: path.relative_to(root).parts,
         )
     except OSError as exc:
@@ -82,12 +94,16 @@ def load_cases(project: Path) -> CaseSet:
     ids: dict[str, Position] = {}
     for path in paths:
         rel = path.relative_to(project).as_posix()
+        if path.suffix != SUFFIX:
+            errors.append(InputError(rel, 1, None, f"file name ends in {path.suffix!r}, so it "
+                                     f"is not read as a case file; expected a name ending "
+                                     f"in {SUFFIX} (rename it to {path.stem}{SUFFIX})"))
+            continue
         files.append(rel)
         file_cases, file_errors = _load_file(path, rel, ids)
         # by position; at one position, in the order found (the schema's field order)
         errors.extend(sorted(dict.fromkeys(file_errors), key=_by_position))
-        if not file_errors:
-            cases.extend(file_cases)
+        cases.extend(file_cases)
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files))
 
 
@@ -118,7 +134,8 @@ def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:
 def _load_file(
     path: Path, rel: str, ids: dict[str, Position]
 ) -> tuple[list[Case], list[InputError]]:
-    """The cases of one file and its errors; registers the ids it defines in ``ids``."""
+    """The cases of one file without errors (none when the file's frame is wrong) and
+    the file's errors; registers the ids it defines in ``ids``."""
     text, read_error = _read(path, rel)
     if text is None:
         return [], [read_error] if read_error else []
@@ -130,17 +147,34 @@ def _load_file(
                                         "with 'cases' (a list of cases)")]
     loader = _FileLoader(rel, doc, ids)
     loader.errors.extend(errors)
-    return loader.load(), loader.errors
+    for _, where in doc.error_paths:
+        # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
+        if len(where) >= 2 and where[0] == "cases" and isinstance(where[1], int):
+            loader.bad_cases.add(where[1])
+        else:
+            loader.file_failed = True
+    cases = loader.load()
+    return ([] if loader.file_failed else cases), loader.errors
 
 
 class _FileLoader:
-    """Checks the cases of one parsed file."""
+    """Checks the cases of one parsed file.
+
+    Attributes:
+        errors: every error found in the file.
+        file_failed: an error in the file's frame (top level, ``defaults``): none of
+            its cases is kept.
+        bad_cases: the indexes (in ``cases``) of the cases with an error found before
+            :meth:`load` (by the YAML parser, or because the item is not a mapping).
+    """
 
     def __init__(self, rel: str, doc: YamlDocument, ids: dict[str, Position]) -> None:
         self.rel = rel
         self.doc = doc
         self.ids = ids
         self.errors: list[InputError] = []
+        self.file_failed = False
+        self.bad_cases: set[int] = set()
 
     def error(self, mark: Mark, message: str) -> None:
         self.errors.append(InputError(self.rel, mark.line, mark.column, message))
@@ -149,12 +183,18 @@ class _FileLoader:
         return Position(self.rel, mark.line, mark.column)
 
     def load(self) -> list[Case]:
+        """The file's cases without errors (the caller drops them all when
+        :attr:`file_failed` is set)."""
         value = self.doc.value
         bad_defaults: set[str] = set()
         for problem in file_problems(value):
             full = problem.path
             if len(full) >= 2 and full[0] == "defaults":
                 bad_defaults.add(str(full[1]))
+            if len(full) == 2 and full[0] == "cases" and isinstance(full[1], int):
+                self.bad_cases.add(full[1])  # an item that is not a mapping
+            else:
+                self.file_failed = True
             mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
             self.error(mark, problem.message)
         if not isinstance(value, dict):
@@ -170,7 +210,7 @@ class _FileLoader:
         for index, raw in enumerate(raw_cases):
             if isinstance(raw, dict):
                 case = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults).load()
-                if case is not None:
+                if case is not None and index not in self.bad_cases:
                     cases.append(case)
         return cases
 
@@ -375,8 +415,9 @@ class _CaseLoader:
         here = self.file.position(self.locate(("id",)))
         first = self.file.ids.get(case_id)
         if first is not None:
-            self.error(self.locate(("id",)), f"duplicate case id {case_id!r}; first defined "
-                       f"at {first}")
+            # the first definition stays; this case is dropped
+            self.error(self.locate(("id",)), f"duplicate case id {case_id!r} (first defined "
+                       f"at {first}); expected ids unique across all case files")
         else:
             self.file.ids[case_id] = here
 

@@ -111,8 +111,10 @@ class CaseSet:
     """Every case of a project, and every input error found while loading them.
 
     Attributes:
-        cases: the cases of the files without errors, in file order (files in sorted
-            path order, cases in the order each file lists them).
+        cases: the cases without errors, in file order (files in sorted path order,
+            cases in the order each file lists them). A case with an error is left out
+            (of two with one id, the second); so is every case of a file whose frame is
+            wrong (not readable, not YAML, a wrong top level or ``defaults``).
         errors: every input error of the run, by file (sorted path order), then line
             and column.
         files: every case file read, relative to the project, POSIX separators, sorted.

@@ -14,8 +14,8 @@ after the file's defaults have filled it in). Applicability is part of the schem
 ``if kind is meld then`` only ``cards`` and the meld ``expect`` fields are allowed,
 ``if game is cardverse then`` no ``rules`` and no meld ``points``, and so on.
 
-Schema nodes carry annotations (``x-what``, ``x-expected``, ``x-name``, ``x-message``,
-...) that :func:`file_problems` and :func:`case_problems` turn into messages of the
+Schema nodes carry annotations (``x-what``, ``x-expected``, ``x-example``, ``x-name``,
+``x-message``, ...) that :func:`file_problems` and :func:`case_problems` turn into messages of the
 form ``what is wrong; what was expected``; jsonschema's own messages are never shown.
 """
 
@@ -110,8 +110,10 @@ class KindSpec:
     required_expect: tuple[str, ...] = field(default=())
 
 
-def _string(what: str, *, empty: str | None = None) -> Schema:
+def _string(what: str, *, empty: str | None = None, example: str | None = None) -> Schema:
     schema: Schema = {"type": "string", "x-what": what, "x-expected": "a string"}
+    if example is not None:
+        schema["x-example"] = example
     if empty is not None:
         schema["minLength"] = 1
         schema["x-messages"] = {"minLength": f"{what} is empty; expected {empty}"}
@@ -125,8 +127,10 @@ def _enum(what: str, values: tuple[str, ...], *, context: str = "") -> Schema:
     return schema
 
 
-def _integer(what: str, *, minimum: int | None = 0) -> Schema:
+def _integer(what: str, *, minimum: int | None = 0, example: str | None = None) -> Schema:
     schema: Schema = {"type": "integer", "x-what": what, "x-expected": "an integer"}
+    if example is not None:
+        schema["x-example"] = example
     if minimum is not None:
         schema["minimum"] = minimum
     return schema
@@ -138,6 +142,7 @@ def _card_list(what: str) -> Schema:
         "x-what": what,
         "x-expected": "a list of card codes or one string of codes separated by spaces "
         "(e.g. \"QH KH AH\")",
+        "x-example": "<card codes, e.g. QH KH AH>",
         "items": {"type": "string", "x-what": "card", "x-expected": "a card code such as QH"},
         "minItems": 1,
         "x-messages": {"minItems": f"{what} is empty; expected at least one card"},
@@ -149,6 +154,7 @@ def _meld_list(what: str) -> Schema:
         "type": "array",
         "x-what": what,
         "x-expected": "a list of melds, each a list of card codes or a string of codes",
+        "x-example": "<a list of card lists, e.g. [QH KH AH, JK 7S 8S]>",
         "items": _card_list("meld"),
         "minItems": 1,
         "x-messages": {"minItems": f"{what} is empty; expected at least one meld"},
@@ -175,6 +181,7 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
         "pattern": f"^{ID_CHARACTERS}*$",
         "x-what": "case id",
         "x-expected": "a string",
+        "x-example": "<lowercase letters, digits and hyphens, unique across all case files>",
         "x-messages": {
             "pattern": "id {value!r} has characters outside " + ID_CHARACTERS
             + "; expected lowercase letters, digits and hyphens",
@@ -193,7 +200,7 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
         games=("cardverse",),
         note=" (Rami games have rules: " + " or ".join(PRESETS) + ")",
     ),
-    "title": FieldSpec(_string("title", empty="the English title")),
+    "title": FieldSpec(_string("title", empty="the English title", example="<English text>")),
     "note": FieldSpec(_string("note", empty="English text, or no note field")),
 }
 """The fields every case may have, before the kind's input fields and ``expect``."""
@@ -234,7 +241,8 @@ KINDS: dict[str, KindSpec] = {
     ),
     "deck": KindSpec(
         games=GAMES,
-        inputs={"players": FieldSpec(_integer("players", minimum=None))},
+        inputs={"players": FieldSpec(
+            _integer("players", minimum=None, example="<number of players>"))},
         expect={
             "decks": FieldSpec(_integer("decks")),
             "jokers": FieldSpec(_integer("jokers")),
@@ -295,6 +303,23 @@ def _when(conditions: Mapping[str, str], then: Schema) -> Schema:
 
 def _listing(names: Iterable[str]) -> str:
     return ", ".join(names)
+
+
+def _joined(names: Iterable[str], word: str) -> str:
+    items = list(names)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def _and(names: Iterable[str]) -> str:
+    """``"id, kind and game"``."""
+    return _joined(names, "and")
+
+
+def _or(names: Iterable[str]) -> str:
+    """``"valid or invalid"``, ``"meld, first_meld or deck"``."""
+    return _joined(names, "or")
 
 
 def _expect_schema(kind_name: str, kind: KindSpec) -> Schema:
@@ -385,6 +410,7 @@ def _build_case_schema() -> Schema:
         "x-what": "a case",
         "x-expected": "a mapping of fields (id, kind, game, title, expect, ...)",
         "x-name": "case",
+        "x-needs": "a case needs " + _and(REQUIRED),
         "properties": properties,
         "additionalProperties": False,
         "required": list(REQUIRED),
@@ -414,6 +440,7 @@ def _build_file_schema() -> Schema:
                 "type": "array",
                 "x-what": "cases",
                 "x-expected": "a list of cases",
+                "x-example": "<a list of cases>",
                 "items": {
                     "type": "object",
                     "x-what": "a case",
@@ -488,6 +515,41 @@ def _did_you_mean(word: object, choices: list[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _example(name: str, schema: object, container: dict[str, Any]) -> str:
+    """What a missing field ``name`` should hold, as its message shows it after
+    ``expected name:`` (``valid or invalid``, ``<English text>``)."""
+    if name == "expect":
+        kind = container.get("kind")
+        if isinstance(kind, str) and kind in KINDS:
+            return _expect_example(KINDS[kind], container.get("game"))
+        return "<the documented values, e.g. verdict, points>"
+    if not isinstance(schema, dict):
+        return "<a value>"
+    if "x-example" in schema:
+        return str(schema["x-example"])
+    if "enum" in schema:
+        return _or(str(choice) for choice in schema["enum"])
+    return f"<{schema.get('x-expected', 'a value')}>"
+
+
+def _expect_example(kind: KindSpec, game: object) -> str:
+    """The ``expect`` fields of a kind (those that apply to ``game`` when it is known):
+    ``<verdict (valid or invalid), optionally type, points, reason>``."""
+    names = [name for name, spec in kind.expect.items()
+             if not isinstance(game, str) or game not in GAMES or game in spec.games]
+    required = [name for name in kind.required_expect if name in names]
+    optional = [name for name in names if name not in required]
+    parts = []
+    for name in required:
+        choices = kind.expect[name].schema.get("enum")
+        parts.append(f"{name} ({_or(map(str, choices))})" if choices else name)
+    if required and optional:
+        parts.append("optionally " + _listing(optional))
+    elif optional:
+        parts.append("one or more of " + _listing(optional))
+    return "<" + ", ".join(parts) + ">"
+
+
 def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
     """The human messages for one jsonschema error (several for ``required`` and
     ``additionalProperties``, one per field)."""
@@ -523,11 +585,14 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
                                 f"got {describe(value)}{string_hint(value)}")
     elif keyword == "required" and isinstance(value, dict):
         container = schema.get("x-name", "mapping")
+        properties: Schema = schema.get("properties", {})
+        needs = f" ({schema['x-needs']})" if schema.get("x-needs") else ""
         for name in expected_value:
             if name not in value:
                 extra = " (nor in defaults)" if name in DEFAULTABLE else ""
-                yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}",
-                                    missing=name)
+                example = _example(name, properties.get(name), value)
+                yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}; "
+                                    f"expected {name}: {example}{needs}", missing=name)
     elif keyword == "additionalProperties" and isinstance(value, dict):
         container = schema.get("x-name", "mapping")
         word = schema.get("x-field", "field")

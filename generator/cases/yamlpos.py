@@ -82,6 +82,10 @@ class YamlDocument:
         marks: the start of every path's node.
         key_marks: for every mapping entry (path ending in its key), where the key starts.
         lines: the source text split into lines as YAML splits them.
+        error_paths: each error :func:`parse_yaml` returned with the document, with the
+            path of the value it is about (for a problem with a mapping key, the
+            mapping's path; a node reached through several aliases, once per path):
+            lets the loader tell an error in one case from one in the file's frame.
     """
 
     value: Any
@@ -89,6 +93,7 @@ class YamlDocument:
     marks: dict[YamlPath, Mark] = field(default_factory=dict)
     key_marks: dict[YamlPath, Mark] = field(default_factory=dict)
     lines: tuple[str, ...] = ()
+    error_paths: list[tuple[InputError, YamlPath]] = field(default_factory=list)
 
     def mark(self, path: YamlPath) -> Mark:
         """Where the node at ``path`` starts; for a path into nothing (a missing field),
@@ -142,13 +147,15 @@ class _Builder:
         self.count = 0
         self.active: set[int] = set()
 
-    def error(self, mark: Mark, message: str) -> None:
-        self.errors.append(InputError(self.file, mark.line, mark.column, message))
+    def error(self, mark: Mark, message: str, path: YamlPath) -> None:
+        error = InputError(self.file, mark.line, mark.column, message)
+        self.errors.append(error)
+        self.doc.error_paths.append((error, path))
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
+    def scalar(self, node: yaml.ScalarNode, path: YamlPath) -> Any:
         if node.tag not in _SCALAR_TAGS:
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
-                       "value (text, number, true/false)")
+                       "value (text, number, true/false)", path)
             return node.value
         try:
             return self.constructor.construct_object(node)
@@ -163,28 +170,28 @@ class _Builder:
         self.doc.nodes[path] = node
         self.doc.marks[path] = _mark(node)
         if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
+            return self.scalar(node, path)
         if id(node) in self.active:
             self.error(_mark(node), "recursive alias; expected a value that does not "
-                       "contain itself")
+                       "contain itself", path)
             return None
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
-                self._check_tag(node, _SEQ_TAG)
+                self._check_tag(node, _SEQ_TAG, path)
                 return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
             if isinstance(node, yaml.MappingNode):
-                self._check_tag(node, _MAP_TAG)
+                self._check_tag(node, _MAP_TAG, path)
                 return self.mapping(node, path)
         finally:
             self.active.discard(id(node))
         raise TypeError(f"unexpected YAML node {node!r}")  # pragma: no cover
 
-    def _check_tag(self, node: yaml.Node, tag: str) -> None:
+    def _check_tag(self, node: yaml.Node, tag: str, path: YamlPath) -> None:
         if node.tag != tag:
             kind = "list" if tag == _SEQ_TAG else "mapping"
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
-                       f"{kind}")
+                       f"{kind}", path)
 
     def mapping(self, node: yaml.MappingNode, path: YamlPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -193,21 +200,21 @@ class _Builder:
             where = _mark(key_node)
             if key_node.tag == _MERGE_TAG:
                 self.error(where, "merge key '<<' is not supported; expected the fields "
-                           "written out (use 'defaults' for values shared by the cases)")
+                           "written out (use 'defaults' for values shared by the cases)", path)
                 continue
             if not isinstance(key_node, yaml.ScalarNode):
                 kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
-                self.error(where, f"field name must be a string; got {kind}")
+                self.error(where, f"field name must be a string; got {kind}", path)
                 continue
-            key = self.scalar(key_node)
+            key = self.scalar(key_node, path)
             if not isinstance(key, str):
                 self.error(where, f"field name must be a string; got {describe(key)}"
-                           f"{string_hint(key)}")
+                           f"{string_hint(key)}", path)
                 continue
             if key in first:
                 seen = first[key]
                 self.error(where, f"duplicate key {key!r} (first at line {seen.line}, "
-                           f"column {seen.column}); expected each key once in a mapping")
+                           f"column {seen.column}); expected each key once in a mapping", path)
                 continue
             first[key] = where
             self.doc.key_marks[(*path, key)] = where
@@ -252,6 +259,52 @@ def string_hint(value: object) -> str:
     return ""
 
 
+_GENERIC_HINT = "check the indentation and the quotes here and on the line before"
+
+_CANNOT_START = re.compile(r"found character '(.+)' that cannot start any token")
+
+
+def syntax_hint(problem: str, context: str) -> str:
+    """What to do about a PyYAML syntax error, from its ``problem`` and ``context``
+    texts: the common mistakes in a case file (indentation, tabs, an unquoted ': ',
+    a missing ':', an unclosed quote or bracket), else a general hint."""
+    if "'\\t'" in problem:
+        return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "check the indentation and quote values containing ': '"
+    if "could not find expected ':'" in problem:
+        return ("each field is 'name: value' on its own line: add the missing ':', or "
+                "indent a continued text more than its field name")
+    if "quoted scalar" in context and "end of stream" in problem:
+        return "close the quote: a value that starts with a quote ends with the same quote"
+    if "escape character" in problem:
+        return "in double quotes write a backslash as \\\\, or use single quotes"
+    if "flow sequence" in context:
+        return "close the '[' with ']' and separate the items with ','"
+    if "flow mapping" in context:
+        return "close the '{' with '}' and separate the entries with ','"
+    if "'<stream end>'" in problem and "flow" in context:
+        return "close every '[' with ']' and every '{' with '}'"
+    if "<block end>" in problem:
+        if "'-'" in problem or "block sequence" in problem:
+            return ("check the indentation: the items of one list start in the same "
+                    "column, each starting with '- ', a space after the dash")
+        if "'<scalar>'" in problem:
+            return "quote the whole value, or check the indentation"
+        return ("check the indentation: the fields of one mapping start in the same "
+                "column, deeper than the field that holds them")
+    found = _CANNOT_START.search(problem)
+    if found:
+        return f"quote a value that starts with '{found.group(1)}'"
+    if "alias" in problem or "alias" in context or "anchor" in context:
+        return "quote a value that starts with '*' or '&'"
+    if "a comment or a line break" in problem:
+        return "quote the whole value; a comment starts with ' #'"
+    if "single document" in context:
+        return "one document per file: remove the '---' line"
+    return _GENERIC_HINT
+
+
 def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
     """An :class:`InputError` for a YAML error: the problem's position and text."""
     if isinstance(exc, yaml.MarkedYAMLError):
@@ -266,13 +319,11 @@ def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
                         and exc.context_mark.line != mark.line:
                     problem += f" at line {exc.context_mark.line + 1}"
                 problem += ")"
-        expected = "valid YAML"
-        if "'\\t'" in problem:
-            expected += " (indent with spaces, not tabs)"
+        hint = syntax_hint(exc.problem or "", exc.context or "")
         line = mark.line + 1 if mark is not None else 1
         column = mark.column + 1 if mark is not None else None
         return InputError(file, line, column,
-                          f"YAML syntax error: {problem}; expected {expected}")
+                          f"YAML syntax error: {problem}; expected valid YAML ({hint})")
     if isinstance(exc, yaml.reader.ReaderError):
         before = text[: exc.position]
         line = before.count("\n") + 1
@@ -280,7 +331,8 @@ def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
         return InputError(file, line, column,
                           f"YAML syntax error: unacceptable character #x{exc.character:04x} "
                           f"({exc.reason}); expected printable text")
-    return InputError(file, 1, None, f"YAML syntax error: {exc}; expected valid YAML")
+    return InputError(file, 1, None, f"YAML syntax error: {exc}; expected valid YAML "
+                      f"({_GENERIC_HINT})")
 
 
 def _compose(text: str, loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]) -> yaml.Node | None:
