@@ -4,8 +4,9 @@
 
 Prints the median, fastest and slowest wall time of ``python -m generator build`` on
 the repository's project, then on a copy whose pages are repeated until the site has
-about ``--pages`` pages (every locale counted), to compare with Hugo's 0.35 s for 700
-pages with tables. Figures only: nothing here asserts a time.
+about ``--pages`` pages (every locale counted). ``benchmarks/hugo_baseline.sh`` builds
+the same scaled pages with Hugo on this machine, for comparison. Figures only: nothing
+here asserts a time.
 """
 
 from __future__ import annotations
