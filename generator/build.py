@@ -254,6 +254,7 @@ def _render_locales(
     """Render and write every locale: in forked worker processes, one per core, where the
     system can fork; in this process otherwise. The output is the same either way."""
     global _JOB
+    site.prepare()
     workers = min(len(site.locales), os.cpu_count() or 1)
     if len(site.pages) * len(site.locales) < PARALLEL_FROM:
         workers = 1  # starting processes costs more than it saves

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,11 @@ class Coverage:
     untranslated: int
 
 
+@cache
 def make_environment(templates: Path) -> Environment:
-    """The one Jinja environment: autoescape, i18n (newstyle gettext), strict undefined."""
+    """The one Jinja environment of a templates folder (made once per process, shared by
+    every locale and inherited by forked workers): autoescape, i18n (newstyle gettext),
+    strict undefined. Templates are compiled once, on first use."""
     return Environment(
         loader=FileSystemLoader(templates),
         autoescape=True,
@@ -133,7 +137,18 @@ class SiteInput:
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
-        return {loc: Locale.parse(loc).get_display_name(loc) or loc for loc in self.locales}
+        return {loc: _autonym(loc) for loc in self.locales}
+
+    def prepare(self) -> None:
+        """Load and compile the templates once (before worker processes fork)."""
+        env = make_environment(self.root / "templates")
+        for name in ("page.html", "home.html", "cases.html", "root.html"):
+            env.get_template(name)
+
+
+@cache
+def _autonym(locale: str) -> str:
+    return Locale.parse(locale).get_display_name(locale) or locale
 
 
 def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverage]:
