@@ -303,7 +303,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         coverage = {lang: cov for lang, cov, _, _ in results if cov is not None}
         if strict and any(c.untranslated for c in coverage.values()):
             writer.abort()
-            lines += [f"{loc}: {c.untranslated} messages not translated (--strict)"
+            lines += [f"{loc}: {c.untranslated} messages untranslated or fuzzy (--strict)"
                       for loc, c in coverage.items() if c.untranslated]
             return BuildReport(EXIT_DISAGREE, lines, coverage)
         writer.commit()

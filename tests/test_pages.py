@@ -136,3 +136,12 @@ def test_links_work_from_disk(project: Path) -> None:
                 assert target_soup.find(id=anchor) is not None or anchor in ids, href
             checked += 1
     assert checked >= 400
+
+
+def test_unknown_container(project: Path) -> None:
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    page.write_text(text + "\n::: warning\nCareful.\n:::\n", encoding="utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert f"content/rules.md:{text.count(chr(10)) + 2}:1: unknown block '::: warning'" in out

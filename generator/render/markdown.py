@@ -254,6 +254,10 @@ def parse_page(
             anchors.append(str(token.attrGet("id")))
         if token.type == "inline":
             messages.append(Message(token.content, _line(token), _params(token.content)))
+            if token.content.startswith(":::"):
+                errors.append(InputError(rel, _line(token), 1, "unknown block "
+                                         f"{token.content.splitlines()[0]!r}; expected "
+                                         f"'::: {APP_CHOICE}' … ':::'"))
         if token.type == "fence":
             info = token.info.strip()
             if info in GENERATED_FENCES:
