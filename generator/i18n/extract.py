@@ -43,44 +43,58 @@ def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] 
     catalog.add(msgid, locations=[where] if where else [], flags=flags, context=context)
 
 
+def _method(name: str, fallback: str) -> str:
+    """The extractor's entry-point name when the package is installed (``pip install
+    -e .``), else its import path (a plain source checkout)."""
+    from importlib.metadata import entry_points
+
+    found = {ep.name for ep in entry_points(group="babel.extractors")}
+    return name if name in found else fallback
+
+
 def extract(project: Path) -> tuple[Catalog, list[InputError]]:
-    """Collect every message of the project into a template catalog.
+    """Collect every message of the project into a template catalog, through Babel's
+    ``extract_from_dir`` with the project's extractors (``rules_markdown``,
+    ``rules_cases``), Jinja's (``silent = false``: a template with a syntax error is an
+    error, never skipped) and Python's (view code), plus the engine's code words and
+    card names.
 
     Returns:
-        (the catalog, the input errors met on the way: a template with a syntax error
-        is an error, never skipped).
+        (the catalog, the input errors met on the way; with errors, do not write it).
     """
     catalog = Catalog(project="Rummy rules", version="1", creation_date=FIXED_DATE,
                       revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
-    errors: list[InputError] = []
-    pages, page_errors = load_pages(project)
-    errors.extend(page_errors)
-    for page in pages:
-        rel = page.rel
-        for m in page.messages:
-            _add(catalog, (m.msgid, m.msgid) if m.params else m.msgid, (rel, m.line))
-    cases = load_cases(project)
-    errors.extend(cases.errors)
-    for case in cases.cases:
-        for name in ("title", "note"):
-            text = getattr(case, name)
-            if text:
-                pos = case.field_positions.get(name, case.position)
-                _add(catalog, text, (pos.file, pos.line))
-    templates = project / "templates"
-    if templates.is_dir():
-        try:
-            for filename, lineno, message, _comments, context in extract_from_dir(
-                templates,
-                method_map=[("**.html", "jinja2.ext:babel_extract")],
-                options_map={"**.html": {"silent": "false", "newstyle_gettext": "true",
-                                         "extensions": "jinja2.ext.i18n"}},
-            ):
-                _add(catalog, message, (f"templates/{filename}", lineno), context)
-        except Exception as exc:  # Jinja's TemplateSyntaxError and friends
-            errors.append(InputError(f"templates/{getattr(exc, 'name', '') or ''}",
-                                     getattr(exc, "lineno", 1) or 1, None,
-                                     f"template cannot be read: {exc}"))
+    project = project.absolute()
+    _pages, errors = load_pages(project)
+    errors.extend(load_cases(project).errors)
+    method_map = [
+        ("content/*.md", _method("rules_markdown",
+                                 "generator.i18n.extractors:extract_markdown")),
+        ("content/examples/**.yaml", _method("rules_cases",
+                                             "generator.i18n.extractors:extract_cases")),
+        ("templates/**.html", "jinja2.ext:babel_extract"),
+    ]
+    options = {"templates/**.html": {"silent": "false", "newstyle_gettext": "true",
+                                     "extensions": "jinja2.ext.i18n"}}
+
+    def wanted(dirpath: str) -> bool:
+        rel = Path(dirpath).relative_to(project).as_posix() if Path(dirpath) != project else ""
+        top = rel.split("/")[0]
+        return top in ("", "content", "templates") and not Path(dirpath).name.startswith(".")
+
+    try:
+        found = sorted(extract_from_dir(project, method_map=method_map, options_map=options,
+                                        directory_filter=wanted),
+                       key=lambda x: (x[0].startswith("content/examples/"),
+                                      x[0].startswith("templates/"), x[0], x[1]))
+    except Exception as exc:  # Jinja's TemplateSyntaxError and friends
+        name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
+        errors.append(InputError(str(name), getattr(exc, "lineno", 1) or 1, None,
+                                 f"template cannot be read: {exc}; expected a template "
+                                 "Jinja can parse"))
+        found = []
+    for filename, lineno, message, _comments, context in found:
+        _add(catalog, message, (filename, lineno), context)
     package = Path(__file__).resolve().parent.parent
     for filename, lineno, message, _comments, context in extract_from_dir(
         package / "render", method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,

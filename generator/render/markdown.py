@@ -191,12 +191,14 @@ def _params(text: str) -> tuple[str, ...]:
 
 
 def parse_page(
-    path: Path, rel: str, md: MarkdownIt, known: Mapping[str, int]
+    path: Path, rel: str, md: MarkdownIt, known: Mapping[str, int],
+    data: bytes | None = None,
 ) -> tuple[SourcePage | None, list[InputError]]:
     """Parse one content page.
 
     Args:
-        path: the Markdown file.
+        path: the Markdown file (its name gives the slug).
+        data: the file's bytes, when already read (Babel's extractor hands a file object).
         rel: its path relative to the project.
         md: the parser from :func:`make_markdown`.
         known: the rule numbers placeholders may name (:func:`generator.facts.facts`).
@@ -207,13 +209,14 @@ def parse_page(
     """
     errors: list[InputError] = []
     try:
-        data = path.read_bytes()
-        source = data.decode("utf-8")
+        raw = path.read_bytes() if data is None else data
     except OSError as exc:
         return None, [InputError(rel, 1, None, f"cannot read the page: {exc}")]
+    try:
+        source = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return None, [InputError(rel, line, None, f"byte 0x{data[exc.start]:02x} is not "
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return None, [InputError(rel, line, None, f"byte 0x{raw[exc.start]:02x} is not "
                                  "UTF-8; expected UTF-8 Markdown")]
     tokens = md.parse(source)
     meta: dict[str, Any] = {}

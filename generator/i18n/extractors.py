@@ -1,0 +1,69 @@
+"""Babel extractors for the project's own sources, registered as entry points
+(``babel.extractors``: ``rules_markdown``, ``rules_cases``), so that ``pybabel extract``
+with ``babel.cfg`` and ``python -m generator i18n extract`` find the same messages.
+
+A Babel extractor takes ``(fileobj, keywords, comment_tags, options)`` and yields
+``(lineno, funcname, messages, comments)``; ``funcname`` names the keyword whose spec
+Babel applies to ``messages`` (``gettext``: one msgid; ``ngettext``: singular and
+plural; ``pgettext``: context and msgid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from collections.abc import Iterator
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+from typing import Any
+
+import yaml
+
+Extracted = tuple[int, str, Any, list[str]]
+
+
+def extract_markdown(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Extracted]:
+    """One message per Markdown block of a content page (title, summary, paragraphs,
+    headings, list items, table cells), as Sphinx does. A block with ``{name}``
+    placeholders is a plural message counted by its first placeholder."""
+    from generator.facts import facts
+    from generator.render.markdown import make_markdown
+    from generator.render.markdown import parse_page
+
+    name = getattr(fileobj, "name", "page.md")
+    page, _errors = parse_page(Path(str(name)), str(name), make_markdown(), facts(),
+                               data=fileobj.read())
+    if page is None:
+        return
+    for message in page.messages:
+        if message.params:
+            yield message.line, "ngettext", (message.msgid, message.msgid), []
+        else:
+            yield message.line, "gettext", message.msgid, []
+
+
+def extract_cases(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[Extracted]:
+    """The ``title`` and ``note`` of every case in a case file (a file that is not YAML
+    yields nothing: the build reports it)."""
+    try:
+        root = yaml.compose(fileobj.read().decode("utf-8"), Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return
+    if not isinstance(root, yaml.MappingNode):
+        return
+    for key, value in root.value:
+        if key.value != "cases" or not isinstance(value, yaml.SequenceNode):
+            continue
+        for case in value.value:
+            if not isinstance(case, yaml.MappingNode):
+                continue
+            for field, text in case.value:
+                if field.value in ("title", "note") and isinstance(text, yaml.ScalarNode) \
+                        and text.tag.endswith(":str") and text.value:
+                    yield text.start_mark.line + 1, "gettext", text.value, []
