@@ -52,9 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     c.add_argument("--format", choices=("text", "json"), default="text")
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
-    i.add_argument("action", choices=("extract", "update"),
+    i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
-                   "every locales/<lang>/LC_MESSAGES/messages.po")
+                   "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
+                   "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     return parser
 
@@ -154,6 +155,12 @@ def _i18n(project_dir: Path, action: str) -> int:
         _emit(e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)))
         print("nothing written", file=sys.stderr)
         return EXIT_INPUT
+    if action == "stats":
+        from generator.i18n.stats import format_stats
+        from generator.i18n.stats import stats
+
+        _emit(format_stats(stats(catalog, project_dir, locales)))
+        return 0
     write_catalog(catalog, project_dir / POT)
     print(f"{POT}: {_plural(len(catalog), 'message')}", file=sys.stderr)
     if action == "update":

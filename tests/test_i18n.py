@@ -212,3 +212,14 @@ def test_changed_source_becomes_fuzzy(tmp_path: Path) -> None:
     assert "Plain paragraphs." in marked
     assert result.returncode == 0
     assert run_cli("build", "--project", str(project), "--strict").returncode == 1
+
+
+def test_stats_count_per_locale_and_page(tmp_path: Path) -> None:
+    body = PLURAL_OK + '\n#, fuzzy\nmsgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
+    project = _tiny(tmp_path, body)
+    result = run_cli("i18n", "stats", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = {tuple(line.split()[:2]): line.split()[2:] for line in result.stdout.splitlines()[1:]}
+    # The page "tiny": title, summary, two paragraphs (one plural, translated; one fuzzy).
+    assert rows[("sk", "tiny")] == ["1", "1", "2"]
+    assert rows[("sk", "case")] == ["files", "0", "0", "1"]
