@@ -19,6 +19,8 @@ from jinja2 import TemplateError
 
 from generator.cases.loader import load_cases
 from generator.cases.model import CaseSet
+from generator.config import Config
+from generator.config import load_config
 from generator.errors import InputError
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
@@ -62,6 +64,7 @@ class Project:
     translators: dict[str, Translator]
     results: dict[str, CaseResult]
     errors: list[InputError] = field(default_factory=list)
+    config: Config = field(default_factory=Config)
 
     @property
     def disagreements(self) -> list[Disagreement]:
@@ -100,6 +103,9 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
         errors.extend(page_errors)
         errors.extend(_check_pages(pages, cases))
         errors.extend(_template_input_errors(root))
+        config, config_errors = load_config(root)
+        errors.extend(config_errors)
+        return Project(root, cases, pages, locales, translators, results, errors, config)
         pages.sort(key=lambda p: (p.order, p.slug))
         if not pages and not errors:
             errors.append(InputError("content", 1, None, "no pages; expected Markdown "
@@ -287,7 +293,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     if project.exit_code != EXIT_OK:
         return BuildReport(project.exit_code, lines)
     site = SiteInput(project.root, project.pages, project.locales, project.translators,
-                     project.results)
+                     project.results, project.config.site_url)
     try:
         writer = SiteWriter(out if out is not None else root / "site")
     except OutputError as exc:

@@ -13,16 +13,27 @@ from dataclasses import dataclass
 from dataclasses import field
 
 from generator.cases.model import Case
+from generator.cases.model import Documented
 from generator.cases.model import Position
+from generator.engine.cards import CardCodeError
+from generator.engine.cards import parse_card
 from generator.engine.deck import deck
+from generator.engine.hand import RoundResult
+from generator.engine.hand import hand_value
+from generator.engine.hand import score_round
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.opening import OpeningResult
 from generator.engine.opening import check_opening
+from generator.engine.table import LayoffResult
+from generator.engine.table import SwapResult
+from generator.engine.table import check_joker_swap
+from generator.engine.table import check_layoff
 
-Value = str | int | None
-"""An engine or documented value: a code (``"valid"``, ``"wraps_around"``), a number of
-points or cards, or ``None`` where the engine gives none."""
+Value = str | int | bool | tuple[int, ...] | None
+"""An engine or documented value: a code (``"valid"``, ``"wraps_around"``), a card code
+(``"6S"``), a number of points or cards, a list of numbers (``scores``, a tuple), or
+``None`` where the engine gives none."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +63,12 @@ class CaseResult:
         case: the case.
         values: the engine's value of every ``expect`` field of the kind (``None`` where it
             gives none), e.g. ``{"verdict": "valid", "type": "run", "points": 31, "reason": None}``.
-        meld: the meld verdict (kind ``meld``).
+        meld: the meld verdict (kind ``meld``); for ``layoff`` and ``joker_swap``, the
+            verdict on the meld on the table before (which card its joker stands for).
         opening: the opening verdict (kind ``first_meld``).
+        layoff: the lay-off verdict (kind ``layoff``).
+        swap: the verdict on taking back the joker (kind ``joker_swap``).
+        round: the round's scoring (kind ``round``).
         disagreements: the documented values the engine does not give, in field order.
     """
 
@@ -62,6 +77,9 @@ class CaseResult:
     meld: MeldResult | None = None
     opening: OpeningResult | None = None
     disagreements: tuple[Disagreement, ...] = field(default=())
+    layoff: LayoffResult | None = None
+    swap: SwapResult | None = None
+    round: RoundResult | None = None
 
     @property
     def verdict(self) -> str | None:
@@ -93,6 +111,40 @@ def _opening_values(result: OpeningResult) -> dict[str, Value]:
     }
 
 
+def _layoff_values(result: LayoffResult) -> dict[str, Value]:
+    return {
+        "verdict": "valid" if result.valid else "invalid",
+        "points": result.points,
+        "reason": result.reason.value if result.reason else None,
+    }
+
+
+def _swap_values(result: SwapResult) -> dict[str, Value]:
+    return {
+        "verdict": "allowed" if result.allowed else "rejected",
+        "joker_stands_for": result.stands_for.code if result.stands_for else None,
+        "reason": result.reason.value if result.reason else None,
+    }
+
+
+def _round_values(result: RoundResult) -> dict[str, Value]:
+    return {"winner": result.winner, "scores": result.scores}
+
+
+def agrees(name: str, documented: Documented, engine: Value) -> bool:
+    """Whether a documented ``expect`` value is the engine's: cards compare as cards
+    (``joker_stands_for: 6s`` is the engine's ``6S``), lists item by item, the rest as
+    values (``True`` is not ``1``)."""
+    if name == "joker_stands_for" and isinstance(documented, str) and engine is not None:
+        try:
+            return parse_card(documented).code == engine
+        except CardCodeError:  # pragma: no cover - the loader has checked the code
+            return False
+    if isinstance(documented, bool) or isinstance(engine, bool):
+        return type(documented) is type(engine) and documented == engine
+    return documented == engine
+
+
 def verify_case(case: Case) -> CaseResult:
     """Run one case through the engine and compare every documented field.
 
@@ -103,7 +155,8 @@ def verify_case(case: Case) -> CaseResult:
         A :class:`CaseResult` with the engine's values and the disagreements.
     """
     rules = case.rule_set()
-    meld = opening = None
+    meld = opening = layoff = swap = round_result = None
+    values: dict[str, Value]
     if case.kind == "meld":
         assert case.cards is not None
         meld = check_meld(case.cards, rules)
@@ -117,15 +170,41 @@ def verify_case(case: Case) -> CaseResult:
         d = deck(rules, case.players)
         values = {"decks": d.decks, "jokers": d.jokers, "cards": d.cards,
                   "hand_size": d.hand_size}
+    elif case.kind == "hand":
+        assert case.cards is not None
+        values = {"points": hand_value(case.cards, rules)}
+    elif case.kind == "layoff":
+        assert case.meld is not None and case.cards is not None
+        meld = check_meld(case.meld, rules)
+        layoff = check_layoff(case.meld, case.cards, rules, opened=case.opened is not False)
+        values = _layoff_values(layoff)
+    elif case.kind == "joker_swap":
+        assert case.meld is not None and case.card is not None
+        meld = check_meld(case.meld, rules)
+        swap = check_joker_swap(case.meld, case.card, rules, opened=case.opened is not False)
+        values = _swap_values(swap)
+    elif case.kind == "round":
+        assert case.hands is not None
+        round_result = score_round(case.hands, rules)
+        values = _round_values(round_result)
     else:  # the loader admits only known kinds
         raise ValueError(f"unknown kind {case.kind!r}")
     disagreements = tuple(
-        Disagreement(case, name, documented, values.get(name),
+        Disagreement(case, name, _leaf(documented), values.get(name),
                      case.field_positions.get(f"expect.{name}", case.position))
         for name, documented in case.expect.items()
-        if values.get(name) != documented
+        if not agrees(name, documented, values.get(name))
     )
-    return CaseResult(case, values, meld, opening, disagreements)
+    return CaseResult(case, values, meld, opening, disagreements, layoff, swap, round_result)
+
+
+def _leaf(documented: Documented) -> Value:
+    """A documented value as a :class:`Disagreement` holds it."""
+    if isinstance(documented, (str, int, bool)):
+        return documented
+    if isinstance(documented, tuple) and all(isinstance(v, int) for v in documented):
+        return tuple(v for v in documented if isinstance(v, int))
+    raise ValueError(f"not a single documented value: {documented!r}")
 
 
 def verify_all(cases: Iterable[Case]) -> tuple[CaseResult, ...]:

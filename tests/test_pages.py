@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from xml.etree import ElementTree
 
 from bs4 import BeautifulSoup
 
@@ -96,7 +97,8 @@ def test_raw_html_in_markdown_is_inert(project: Path) -> None:
     assert code == 0, out
     soup = BeautifulSoup((project / "site/en/rules/index.html").read_text("utf-8"),
                          "html.parser")
-    assert soup.find("script") is None
+    scripts = [str(t.get("src")) for t in soup.find_all("script")]
+    assert scripts == ["../../static/lang.js"]  # only the site's own switcher script
     assert not [tag for tag in soup.find_all(True) if tag.has_attr("onerror")]
 
 
@@ -145,3 +147,37 @@ def test_unknown_container(project: Path) -> None:
     code, out = _build(project)
     assert code == 2
     assert f"content/rules.md:{text.count(chr(10)) + 2}:1: unknown block '::: warning'" in out
+
+
+def test_alternates_and_sitemap(project: Path) -> None:
+    code, out = _build(project)
+    assert code == 0, out
+    assert not (project / "site" / "sitemap.xml").exists()  # needs site_url
+    soup = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+                         "html.parser")
+    alternates = {str(link["hreflang"]): str(link["href"])
+                  for link in soup.select('link[rel="alternate"]')}
+    assert alternates["x-default"] == "../../en/rules/index.html"
+    assert alternates["cs"] == "../../cs/rules/index.html"
+    (project / "site.yaml").write_text("site_url: https://rules.example.org\n", "utf-8")
+    code, out = _build(project)
+    assert code == 0, out
+    soup = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+                         "html.parser")
+    alternates = {str(link["hreflang"]): str(link["href"])
+                  for link in soup.select('link[rel="alternate"]')}
+    assert alternates["x-default"] == "https://rules.example.org/en/rules/"
+    tree = ElementTree.parse(project / "site/sitemap.xml")  # well-formed XML
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = [str(loc.text) for loc in tree.getroot().findall("s:url/s:loc", ns)]
+    locales = len(alternates) - 1
+    assert len(locs) == locales * 4  # home and three pages in every locale
+    assert "https://rules.example.org/cs/first-meld/" in locs
+
+
+def test_bad_settings(project: Path) -> None:
+    (project / "site.yaml").write_text("site_url: rules.example.org\ntheme: dark\n", "utf-8")
+    code, out = _build(project)
+    assert code == 2
+    assert "site.yaml:1: unknown setting 'theme'; expected one of: site_url" in out
+    assert "site_url 'rules.example.org' is not a web address" in out

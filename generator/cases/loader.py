@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from typing import TypeGuard
 
 from generator.cases.model import Case
 from generator.cases.model import CaseSet
@@ -47,6 +48,8 @@ from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
 from generator.engine.rules import is_rami
 from generator.engine.rules import rule_set
+from generator.engine.table import TableError
+from generator.engine.table import table_meld
 from generator.errors import InputError
 
 EXAMPLES = Path("content", "examples")
@@ -275,6 +278,10 @@ class _CaseLoader:
         if rules is not None:
             self.check_card_counts(rules)
             self.check_players(kind, rules)
+            self.check_table_meld(kind, rules)
+            self.check_hands(kind, rules)
+        self.check_swap(kind)
+        self.check_expect(kind)
         self.check_id()
         if self.failed or kind is None or game is None:
             return None
@@ -332,13 +339,22 @@ class _CaseLoader:
             value = self.value[name]
             if spec.shape == "cards":
                 self.card_list(value, (name,), name)
+            elif spec.shape == "card":
+                if isinstance(value, str):  # else the schema has said so
+                    card = self.card((name,), value, self.locate((name,)))
+                    if card is not None:
+                        self.parsed[(name,)] = (card,)
             elif isinstance(value, list):
-                for index, meld in enumerate(value):
-                    self.card_list(meld, (name, index), "meld")
+                what = "hand" if spec.shape == "hands" else "meld"
+                for index, item in enumerate(value):
+                    self.card_list(item, (name, index), what,
+                                   may_be_empty=spec.shape == "hands")
 
-    def card_list(self, value: object, rel: YamlPath, what: str) -> None:
+    def card_list(self, value: object, rel: YamlPath, what: str, *,
+                  may_be_empty: bool = False) -> None:
         """Read a card list (a list of codes or a string of codes) into ``self.parsed``;
-        record each card and where it is, and an error for each code that names no card."""
+        record each card and where it is, and an error for each code that names no card
+        (and for no card at all, unless ``may_be_empty``: a hand of a seat that went out)."""
         if isinstance(value, list):
             items = [((*rel, index), item, self.locate((*rel, index)))
                      for index, item in enumerate(value)]
@@ -349,7 +365,7 @@ class _CaseLoader:
                 column = self.doc.column_in_scalar(self._full(rel), match.start())
                 mark = Mark(start.line, column) if column is not None else start
                 items.append(((*rel, index), match.group(), mark))
-            if not items:
+            if not items and not may_be_empty:
                 self.error(start, f"{what} is empty; expected at least one card")
         else:
             return  # the schema has said so
@@ -408,6 +424,81 @@ class _CaseLoader:
         except PlayerCountError as exc:
             self.error(self.locate(("players",)), f"{rules.game} does not allow {exc}")
 
+    def check_table_meld(self, kind: str | None, rules: RuleSet) -> None:
+        """A lay-off or a joker swap is made on a valid meld lying on the table."""
+        if kind is None or "meld" not in KINDS[kind].inputs:
+            return
+        meld = self.parsed.get(("meld",))
+        if meld is None or (not rules.has_jokers and any(c.is_joker for c in meld)):
+            return  # said already: a bad code, or jokers where the game has none
+        try:
+            table_meld(meld, rules)
+        except TableError as exc:
+            codes = " ".join(card.code for card in meld)
+            self.error(self.locate(("meld",)), f"meld {codes} is {exc}")
+
+    def check_hands(self, kind: str | None, rules: RuleSet) -> None:
+        """A round: one hand per seat, as many seats as the game allows players, and at
+        most one seat that went out (an empty hand)."""
+        hands = self.value.get("hands")
+        if kind is None or "hands" not in KINDS[kind].inputs or not isinstance(hands, list):
+            return
+        seats = len(hands)
+        if not rules.min_players <= seats <= rules.max_players:
+            self.error(self.locate(("hands",)),
+                       f"hands lists {_count(seats, 'seat')}; expected one hand per seat, "
+                       f"{rules.min_players} to {rules.max_players} seats ({rules.game} is "
+                       f"played by {rules.min_players} to {rules.max_players} players)")
+        first_empty: int | None = None
+        for index in range(seats):
+            hand = self.parsed.get(("hands", index))
+            if hand is None or hand:
+                continue
+            if first_empty is None:
+                first_empty = index
+                continue
+            self.error(self.locate(("hands", index)),
+                       f"hand {index + 1} is empty, and so is hand {first_empty + 1}; "
+                       "expected at most one empty hand (the seat that went out)")
+
+    def check_swap(self, kind: str | None) -> None:
+        """The card put in the joker's place is a natural card."""
+        card = self.parsed.get(("card",))
+        if kind == "joker_swap" and card is not None and card[0].is_joker:
+            self.error(self.locate(("card",)), "card is a joker; expected the natural card "
+                       "put in the joker's place (e.g. 6S)")
+
+    def check_expect(self, kind: str | None) -> None:
+        """What the schema cannot say about documented values: ``joker_stands_for`` names
+        a natural card; ``winner`` is a seat and ``scores`` has one entry per seat."""
+        expect = self.value.get("expect")
+        if kind is None or not isinstance(expect, dict):
+            return
+        if kind == "joker_swap" and isinstance(expect.get("joker_stands_for"), str):
+            where = self.locate(("expect", "joker_stands_for"))
+            try:
+                stands_for = parse_card(expect["joker_stands_for"])
+            except CardCodeError as exc:
+                self.error(where, f"joker_stands_for: {exc}")
+            else:
+                if stands_for.is_joker:
+                    self.error(where, "joker_stands_for is a joker; expected the natural "
+                               "card the joker stands for (e.g. 6S)")
+        hands = self.value.get("hands")
+        if kind != "round" or not isinstance(hands, list):
+            return
+        seats = len(hands)
+        winner = expect.get("winner")
+        if _is_int(winner) and winner > seats:
+            self.error(self.locate(("expect", "winner")),
+                       f"winner {winner} is not a seat of this round; expected a seat "
+                       f"number from 1 to {seats}")
+        scores = expect.get("scores")
+        if isinstance(scores, list) and len(scores) != seats:
+            self.error(self.locate(("expect", "scores")),
+                       f"scores lists {_count(len(scores), 'score')}; expected one per seat "
+                       f"({seats}, as in hands)")
+
     def check_id(self) -> None:
         case_id = self._text("id")
         if case_id is None or not re.fullmatch(r"[a-z0-9-]+", case_id):
@@ -433,11 +524,16 @@ class _CaseLoader:
                     self.locate(rel, at_key))
         for dotted, mark in self.positions.items():
             field_positions[dotted] = self.file.position(mark)
-        case_cards = melds = None
-        if kind == "meld":
+        case_cards = melds = hands = None
+        if kind in ("meld", "hand", "layoff"):
             case_cards = self.parsed[("cards",)]
         elif kind == "first_meld":
             melds = tuple(self.parsed[("melds", i)] for i in range(len(value["melds"])))
+        elif kind == "round":
+            hands = tuple(self.parsed[("hands", i)] for i in range(len(value["hands"])))
+        meld = self.parsed.get(("meld",))
+        card = self.parsed.get(("card",))
+        opened = value.get("opened", True) if "opened" in KINDS[kind].inputs else None
         options = value.get("options", {})
         players = value.get("players")
         return Case(
@@ -454,7 +550,29 @@ class _CaseLoader:
             cards=case_cards,
             melds=melds,
             players=players if isinstance(players, int) else None,
-            expect=frozen_mapping(value["expect"]),
+            expect=frozen_mapping({k: _frozen(v) for k, v in value["expect"].items()}),
             position=self.file.position(self.mark),
             field_positions=frozen_mapping(field_positions),
+            meld=meld,
+            card=card[0] if card else None,
+            opened=opened if is_rami(game) else None,
+            hands=hands,
         )
+
+
+def _frozen(value: Any) -> Any:
+    """A documented value made immutable: lists become tuples, mappings read-only."""
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return frozen_mapping({k: _frozen(v) for k, v in value.items()})
+    return value
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 seat"``, ``"3 seats"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -21,6 +21,13 @@ from generator.errors import InputError
 K = TypeVar("K")
 V = TypeVar("V")
 
+Leaf = str | int | bool | tuple[int, ...]
+"""A documented value: a code, a number, a flag, or a list of numbers (``scores``)."""
+
+Documented = Leaf | tuple[str, ...] | Mapping[str, Leaf]
+"""A documented ``expect`` value as the case holds it: YAML lists become tuples and
+mappings read-only mappings (``scores: [0, 35]`` → ``(0, 35)``)."""
+
 
 @dataclass(frozen=True)
 class Position:
@@ -48,7 +55,8 @@ class Case:
 
     Attributes:
         id: unique across all case files, ``[a-z0-9-]+``.
-        kind: ``"meld"``, ``"first_meld"`` or ``"deck"``.
+        kind: ``"meld"``, ``"first_meld"``, ``"deck"``, ``"hand"``, ``"layoff"``,
+            ``"joker_swap"`` or ``"round"``.
         game: ``"rami40"``, ``"rami51"`` or ``"cardverse"``.
         rules: ``"reference"`` or ``"house"`` for Rami (``"reference"`` when not given);
             ``None`` for CardVerse.
@@ -56,11 +64,12 @@ class Case:
             (``False`` when not given); empty for Rami.
         title: English source text of the title.
         note: English source text of the note, or ``None``.
-        cards: the cards of a ``meld`` case, in the listed order; ``None`` otherwise.
+        cards: the cards of a ``meld`` case, the hand of a ``hand`` case, the cards laid
+            off in a ``layoff`` case, in the listed order; ``None`` otherwise.
         melds: the melds of a ``first_meld`` case; ``None`` otherwise.
         players: the player count of a ``deck`` case; ``None`` otherwise.
         expect: the documented values by field name (``"verdict"``, ``"points"``, ...);
-            only the fields the case file states.
+            only the fields the case file states; lists as tuples (``scores``).
         position: where the case's mapping starts (its first key).
         field_positions: where each field given in the file (or in its ``defaults``) is
             (a field: its key; a list item: where the item starts), by dotted path:
@@ -70,6 +79,13 @@ class Case:
             from ``defaults`` have the default's position; fields filled in by the
             loader itself (``rules: reference``, CardVerse options) have none: use
             :meth:`position_of`.
+        meld: the meld on the table of a ``layoff`` or ``joker_swap`` case (a valid
+            meld, checked by the loader); ``None`` otherwise.
+        card: the card put in the joker's place (``joker_swap``); ``None`` otherwise.
+        opened: Rami ``layoff`` and ``joker_swap``: whether the player has opened
+            (``True`` when not given); ``None`` otherwise.
+        hands: the cards left in each seat's hand (``round``), seat 1 first; an empty
+            hand is the seat that went out; ``None`` otherwise.
     """
 
     id: str
@@ -82,9 +98,13 @@ class Case:
     cards: tuple[Card, ...] | None
     melds: tuple[tuple[Card, ...], ...] | None
     players: int | None
-    expect: Mapping[str, str | int] = field(hash=False)
+    expect: Mapping[str, Documented] = field(hash=False)
     position: Position
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
+    meld: tuple[Card, ...] | None = None
+    card: Card | None = None
+    opened: bool | None = None
+    hands: tuple[tuple[Card, ...], ...] | None = None
 
     def rule_set(self) -> RuleSet:
         """The rule set the case is played under:
@@ -144,4 +164,4 @@ def frozen_mapping(items: Mapping[K, V]) -> Mapping[K, V]:
     return MappingProxyType(dict(items))
 
 
-__all__ = ["Case", "CaseSet", "Position", "frozen_mapping"]
+__all__ = ["Case", "CaseSet", "Documented", "Leaf", "Position", "frozen_mapping"]

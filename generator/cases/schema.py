@@ -68,10 +68,17 @@ MELD_REASONS = (
 OPENING_REASONS = ("invalid_meld", "no_pure_run", "below_threshold")
 """The first-meld ``reason`` codes (SITE.md, order of precedence)."""
 
+LAYOFF_REASONS = ("not_opened", "breaks_meld")
+"""The lay-off ``reason`` codes (RULES.md, Order of reasons)."""
+
+SWAP_REASONS = ("no_joker", "not_opened", "set_needs_three_naturals", "wrong_card")
+"""The ``reason`` codes of taking back a joker (RULES.md, Order of reasons)."""
+
 ID_CHARACTERS = "[a-z0-9-]"
 
-Shape = Literal["value", "cards", "melds"]
-"""How the loader reads a field: as is, as a card list, as a list of card lists."""
+Shape = Literal["value", "card", "cards", "melds", "hands"]
+"""How the loader reads a field: as is, as one card code, as a card list, as a list of
+card lists (``melds``: none empty; ``hands``: an empty one is a seat that went out)."""
 
 
 @dataclass(frozen=True)
@@ -81,16 +88,19 @@ class FieldSpec:
     Attributes:
         schema: the JSON Schema of its value (with ``x-`` annotations for messages).
         games: the games the field applies to; elsewhere it is an input error.
-        shape: ``"cards"`` for a card list, ``"melds"`` for a list of card lists
-            (the loader parses the codes), ``"value"`` otherwise.
+        shape: ``"card"`` for one card code, ``"cards"`` for a card list, ``"melds"``
+            and ``"hands"`` for a list of card lists (the loader parses the codes),
+            ``"value"`` otherwise.
         note: added to the "does not apply to game" message, e.g.
             ``" (cardverse has options: ace_high, discard_to_win)"``.
+        required: an input field the kind needs (``False``: optional, e.g. ``opened``).
     """
 
     schema: Schema
     games: tuple[str, ...] = GAMES
     shape: Shape = "value"
     note: str = ""
+    required: bool = True
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,8 @@ class KindSpec:
 
     Attributes:
         games: the games the kind applies to.
-        inputs: its input fields, all required (e.g. ``{"cards": ...}``).
+        inputs: its input fields (e.g. ``{"cards": ...}``), required unless their
+            spec says otherwise.
         expect: its ``expect`` fields, in the order messages list them.
         required_expect: the ``expect`` fields that must be present (``("verdict",)``).
     """
@@ -136,16 +147,47 @@ def _integer(what: str, *, minimum: int | None = 0, example: str | None = None) 
     return schema
 
 
-def _card_list(what: str) -> Schema:
-    return {
+def _card_list(what: str, *, may_be_empty: bool = False) -> Schema:
+    schema: Schema = {
         "type": ["array", "string"],
         "x-what": what,
         "x-expected": "a list of card codes or one string of codes separated by spaces "
         "(e.g. \"QH KH AH\")",
         "x-example": "<card codes, e.g. QH KH AH>",
         "items": {"type": "string", "x-what": "card", "x-expected": "a card code such as QH"},
-        "minItems": 1,
-        "x-messages": {"minItems": f"{what} is empty; expected at least one card"},
+    }
+    if not may_be_empty:
+        schema["minItems"] = 1
+        schema["x-messages"] = {"minItems": f"{what} is empty; expected at least one card"}
+    return schema
+
+
+def _card(what: str, expected: str) -> Schema:
+    return {"type": "string", "x-what": what, "x-expected": expected,
+            "x-example": "<a card code, e.g. 6S>"}
+
+
+def _hand_list(what: str) -> Schema:
+    return {
+        "type": "array",
+        "x-what": what,
+        "x-expected": "a list of hands, one per seat in seat order, each a list of card "
+        "codes or a string of codes ([] for a seat that went out)",
+        "x-example": "<one card list per seat, seat 1 first, e.g. [5C 6C, [], JK AH]>",
+        "items": _card_list("hand", may_be_empty=True),
+    }
+
+
+def _boolean(what: str) -> Schema:
+    return {"type": "boolean", "x-what": what, "x-expected": "true or false"}
+
+
+def _integer_list(what: str, item: str) -> Schema:
+    return {
+        "type": "array",
+        "x-what": what,
+        "x-expected": "a list of integers, one per seat (e.g. [0, 35])",
+        "items": _integer(item),
     }
 
 
@@ -205,6 +247,14 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
 }
 """The fields every case may have, before the kind's input fields and ``expect``."""
 
+_OPENED = FieldSpec(
+    _boolean("opened"),
+    games=RAMI_GAMES,
+    note=" (cardverse has no opening)",
+    required=False,
+)
+"""``opened`` (Rami: whether the player has opened; true when not given)."""
+
 DEFAULTABLE = ("kind", "game", "rules", "options")
 """The fields ``defaults`` may hold."""
 
@@ -248,6 +298,59 @@ KINDS: dict[str, KindSpec] = {
             "jokers": FieldSpec(_integer("jokers")),
             "cards": FieldSpec(_integer("cards")),
             "hand_size": FieldSpec(_integer("hand_size")),
+        },
+    ),
+    "hand": KindSpec(
+        games=GAMES,
+        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
+        expect={"points": FieldSpec(_integer("points"))},
+        required_expect=("points",),
+    ),
+    "layoff": KindSpec(
+        games=GAMES,
+        inputs={
+            "meld": FieldSpec(_card_list("meld"), shape="cards"),
+            "cards": FieldSpec(_card_list("cards"), shape="cards"),
+            "opened": _OPENED,
+        },
+        expect={
+            "verdict": FieldSpec(_enum("verdict", ("valid", "invalid"), context="layoff")),
+            "points": FieldSpec(
+                _integer("points"),
+                games=RAMI_GAMES,
+                note=" (cardverse melds have no points)",
+            ),
+            "reason": FieldSpec(_enum("reason", LAYOFF_REASONS, context="layoff")),
+        },
+        required_expect=("verdict",),
+    ),
+    "joker_swap": KindSpec(
+        games=RAMI_GAMES,
+        inputs={
+            "meld": FieldSpec(_card_list("meld"), shape="cards"),
+            "card": FieldSpec(
+                _card("card", "one card code such as 6S (the card put in the joker's place)"),
+                shape="card",
+            ),
+            "opened": _OPENED,
+        },
+        expect={
+            "verdict": FieldSpec(
+                _enum("verdict", ("allowed", "rejected"), context="joker_swap")
+            ),
+            "joker_stands_for": FieldSpec(
+                _card("joker_stands_for", "a card code such as 6S")
+            ),
+            "reason": FieldSpec(_enum("reason", SWAP_REASONS, context="joker_swap")),
+        },
+        required_expect=("verdict",),
+    ),
+    "round": KindSpec(
+        games=GAMES,
+        inputs={"hands": FieldSpec(_hand_list("hands"), shape="hands")},
+        expect={
+            "winner": FieldSpec(_integer("winner", minimum=1, example="<a seat number>")),
+            "scores": FieldSpec(_integer_list("scores", "score")),
         },
     ),
 }
@@ -338,9 +441,21 @@ def _expect_schema(kind_name: str, kind: KindSpec) -> Schema:
     }
 
 
+def _inputs_text(kind: KindSpec, game: str | None = None) -> str:
+    """The kind's input fields (those that apply to ``game`` when given), as messages
+    list them after ``expected``: ``meld, cards (optionally opened)``."""
+    specs = {name: spec for name, spec in kind.inputs.items()
+             if game is None or game in spec.games}
+    text = _listing(name for name, spec in specs.items() if spec.required)
+    optional = [name for name, spec in specs.items() if not spec.required]
+    if optional:
+        text += f" (optionally {_or(optional)})"
+    return text
+
+
 def _kind_branch(kind_name: str, kind: KindSpec) -> Schema:
     properties: Schema = {name: spec.schema for name, spec in kind.inputs.items()}
-    expected = _listing(tuple(kind.inputs))
+    expected = _inputs_text(kind)
     for name in INPUT_FIELDS:
         if name not in kind.inputs:
             properties[name] = _na(
@@ -350,7 +465,7 @@ def _kind_branch(kind_name: str, kind: KindSpec) -> Schema:
     then: Schema = {
         "x-name": f"{kind_name} case",
         "properties": properties,
-        "required": list(kind.inputs),
+        "required": [name for name, spec in kind.inputs.items() if spec.required],
     }
     by_game: list[Schema] = []
     for game in GAMES:
@@ -361,7 +476,7 @@ def _kind_branch(kind_name: str, kind: KindSpec) -> Schema:
             continue
         game_properties: Schema = {
             name: _na(f"field {name!r} does not apply to game {game!r} for kind "
-                      f"{kind_name!r}{spec.note}; expected {expected}")
+                      f"{kind_name!r}{spec.note}; expected {_inputs_text(kind, game)}")
             for name, spec in kind.inputs.items()
             if game not in spec.games
         }

@@ -4,6 +4,8 @@ Results carry codes (``wraps_around``, ``below_threshold``) and the reasoning be
 a number (which card a joker stands for); the site turns codes into words.
 """
 
+from generator.engine.best import BestOpening
+from generator.engine.best import best_opening
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
@@ -17,6 +19,7 @@ from generator.engine.melds import MeldReason
 from generator.engine.melds import MeldResult
 from generator.engine.melds import MeldType
 from generator.engine.melds import check_meld
+from generator.engine.opening import NoOpeningError
 from generator.engine.opening import OpeningReason
 from generator.engine.opening import OpeningResult
 from generator.engine.opening import check_opening
@@ -27,12 +30,14 @@ from generator.engine.rules import rule_set
 
 __all__ = [
     "JOKER",
+    "BestOpening",
     "Card",
     "CardCodeError",
     "DeckResult",
     "MeldReason",
     "MeldResult",
     "MeldType",
+    "NoOpeningError",
     "OpeningReason",
     "OpeningResult",
     "PlayerCountError",
@@ -40,6 +45,7 @@ __all__ = [
     "RuleSet",
     "Suit",
     "UnknownGameError",
+    "best_opening",
     "check_meld",
     "check_opening",
     "deck",

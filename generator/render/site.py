@@ -134,10 +134,42 @@ class SiteInput:
     locales: Sequence[str]
     translators: Mapping[str, Translator]
     results: Mapping[str, CaseResult]
+    site_url: str | None = None
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
         return {loc: _autonym(loc) for loc in self.locales}
+
+    def alternates(self, slug: str, root: str) -> list[dict[str, str]]:
+        """``hreflang`` alternates of a page (``slug`` ``""``: the locale home) in every
+        locale, and ``x-default`` (the source language): absolute with ``site_url``,
+        else relative to ``root``."""
+        base = self.site_url or root
+        path = f"{slug}/" if slug else ""
+        tail = "" if self.site_url else "index.html"
+        links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
+        return [*links, {"code": "x-default", "url": links[0]["url"]}]
+
+    def sitemap(self) -> bytes | None:
+        """``sitemap.xml`` with every page in every locale and its alternates (needs
+        ``site_url``: a sitemap's addresses are absolute); ``None`` without it."""
+        if self.site_url is None:
+            return None
+        from xml.sax.saxutils import quoteattr
+
+        out = ['<?xml version="1.0" encoding="UTF-8"?>',
+               '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+               'xmlns:xhtml="http://www.w3.org/1999/xhtml">']
+        for slug in ["", *(p.slug for p in self.pages)]:
+            links = self.alternates(slug, "")
+            for own in links[:-1]:
+                out.append("  <url>")
+                out.append(f"    <loc>{own['url']}</loc>")
+                out += [f'    <xhtml:link rel="alternate" hreflang="{x["code"]}" '
+                        f"href={quoteattr(x['url'])}/>" for x in links]
+                out.append("  </url>")
+        out.append("</urlset>")
+        return ("\n".join(out) + "\n").encode("utf-8")
 
     def prepare(self) -> None:
         """Load and compile the templates once (before worker processes fork)."""
@@ -184,6 +216,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     for page in pages:
         lp = rendered[page.slug]
         html = page_tpl.render(
+            alternates=site.alternates(page.slug, "../../"),
             lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
             page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
                   "toc": lp.toc},
@@ -193,6 +226,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
         )
         files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
     home = home_tpl.render(
+        alternates=site.alternates("", "../"),
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
         pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
@@ -221,6 +255,9 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
     files = {"index.html": root_html.encode("utf-8")}
+    sitemap = site.sitemap()
+    if sitemap is not None:
+        files["sitemap.xml"] = sitemap
     static = site.root / "templates" / "static"
     if static.is_dir():
         for path in sorted(static.rglob("*")):
