@@ -1,0 +1,1032 @@
+"""The whole game as a state machine: deal, actions, legality, round end and scoring.
+
+Sources: RULES.md "A turn", "Taking back a joker", "The opening (first meld), Rami",
+"End of a round", "Scoring" and "Order of reasons". Every difference between the games
+comes from the :class:`~generator.engine.rules.RuleSet` (``opening_threshold``,
+``max_reshuffles``, ``turn_limit``, ``discard_to_win``, ``winner_collects``,
+``target_score``...), never from the game's id.
+
+Shapes and numbering (the Python API is 0-based; the ``scenario`` case form is 1-based
+and the case loader converts):
+
+- a seat is an index ``0 .. players-1``; seat 0 sits left of the dealer when the dealer
+  is the last seat (the default), and play goes on in seat order;
+- ``GameState.hands[seat]`` is a tuple of cards (order: as dealt, drawn cards appended);
+- ``GameState.stock`` is top first; ``GameState.discard`` is bottom first, top last;
+- ``GameState.table`` holds the melds in the order laid; an action names a table meld
+  by its index in that tuple (``LayOff.onto``, ``TakeJoker.onto``);
+- a round's :class:`~generator.engine.hand.RoundResult` keeps ``hand.py``'s 1-based
+  seats (``winner`` = seat index + 1).
+
+Cards are values: two queens of hearts from different decks are equal and
+interchangeable. :func:`apply` never changes a state; it returns an :class:`Outcome`
+with the new state (the old one when the action is illegal), the reason code of an
+illegal action and the events of a legal one. Reason codes: :class:`PlayReason`;
+events: :class:`Event`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace
+from typing import Literal
+
+from generator.engine.cards import JOKER
+from generator.engine.cards import Card
+from generator.engine.cards import Rank
+from generator.engine.cards import Suit
+from generator.engine.hand import RoundResult
+from generator.engine.hand import score_round
+from generator.engine.melds import HIGH_ACE
+from generator.engine.melds import MeldResult
+from generator.engine.melds import MeldType
+from generator.engine.melds import check_meld
+from generator.engine.opening import check_opening
+from generator.engine.rules import AcePlace
+from generator.engine.rules import RuleSet
+from generator.engine.table import check_joker_swap
+from generator.engine.table import check_layoff
+
+
+class PlayReason(enum.Enum):
+    """Why an action is illegal (``Outcome.reason`` holds the value).
+
+    For one action the checks run in this order and the first that applies wins:
+    structural checks first (``round_ended``; ``must_draw`` / ``already_drew``;
+    ``empty_discard_pile``; ``no_such_meld``; ``card_not_in_hand``), then the rules in
+    RULES.md's "Order of reasons" (lay-off: ``not_opened``, ``breaks_meld``; taking back
+    a joker: ``no_joker``, ``not_opened``, ``set_needs_three_naturals``, ``wrong_card``),
+    then the end-of-turn rules (``final_discard_required``, ``no_discard_left``;
+    discard: ``discard_taken_card``, ``joker_must_be_laid``).
+    """
+
+    ROUND_ENDED = "round_ended"
+    """The round is over (``GameState.end`` is set): no action is possible any more."""
+    MUST_DRAW = "must_draw"
+    """A meld, lay-off, joker take-back or discard before the turn's draw (RULES.md, A
+    turn: 1. draw)."""
+    ALREADY_DREW = "already_drew"
+    """A second draw in one turn: a turn has exactly one draw."""
+    EMPTY_DISCARD_PILE = "empty_discard_pile"
+    """Drawing from the discard pile when it holds no card."""
+    NO_SUCH_MELD = "no_such_meld"
+    """A lay-off or joker take-back naming a table meld index that does not exist."""
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    """A card melded, laid off, given for a joker or discarded that the player does not
+    hold (as a multiset: two 7♠ need two 7♠ in hand)."""
+    INVALID_MELD = "invalid_meld"
+    """A new meld that is not a valid meld (``Outcome.detail``: the meld's own reason
+    code, e.g. ``wraps_around``)."""
+    NOT_OPENED = "not_opened"
+    """Rami: a lay-off or joker take-back by a player whose opening is not confirmed;
+    the opening is confirmed only at the end of its turn, so this holds in the opening
+    turn too (RULES.md, The opening)."""
+    BREAKS_MELD = "breaks_meld"
+    """A lay-off after which the table meld would not be valid (a run's joker keeps the
+    card it stands for: ``table.check_layoff``)."""
+    NO_JOKER = "no_joker"
+    """Taking back a joker from a table meld that holds none."""
+    SET_NEEDS_THREE_NATURALS = "set_needs_three_naturals"
+    """Taking back a joker from a set where it lies with only two natural cards."""
+    WRONG_CARD = "wrong_card"
+    """Taking back a joker with a card other than the one it stands for."""
+    FINAL_DISCARD_REQUIRED = "final_discard_required"
+    """CardVerse with ``discard_to_win``: a meld or lay-off of the last cards in hand
+    (going out needs a final discard, RULES.md, End of a round)."""
+    NO_DISCARD_LEFT = "no_discard_left"
+    """A meld or lay-off that would leave the hand holding only the card just taken from
+    the discard pile, which may not be discarded: the turn could not end (decided)."""
+    DISCARD_TAKEN_CARD = "discard_taken_card"
+    """Discarding the card taken from the discard pile in the same turn (RULES.md, A
+    turn: 3). Cards are values, so a player who already held an equal card before the
+    draw may discard one of the two (decided)."""
+    JOKER_MUST_BE_LAID = "joker_must_be_laid"
+    """Discarding while holding a joker taken back this turn that can be laid again
+    (RULES.md, Taking back a joker). It *can* be laid when a lay-off of that joker alone
+    onto some table meld, or a new meld of the joker and two natural cards from the
+    hand, would be a legal action now."""
+
+
+REASONS: tuple[str, ...] = tuple(r.value for r in PlayReason)
+"""Every reason code of an illegal action, in check order (see :class:`PlayReason`)."""
+
+
+class Event(enum.Enum):
+    """What a legal action caused besides itself (``Outcome.events`` holds the values,
+    in the order they happened)."""
+
+    RESHUFFLED = "reshuffled"
+    """Rami: a draw from the empty stock turned the discard pile but its top card into a
+    new stock, shuffled deterministically from the state's seed (RULES.md, End of a
+    round: at most ``rules.max_reshuffles`` times a round)."""
+    OPENED = "opened"
+    """Rami: the melds laid this turn met the opening and are confirmed (at the discard,
+    or when the player went out without one)."""
+    OPENING_RETURNED = "opening_returned"
+    """Rami: the melds laid this turn fell short of the opening (``Outcome.detail``:
+    ``no_pure_run`` or ``below_threshold``) and went back to the hand; a discard still
+    happens (RULES.md, The opening)."""
+    ROUND_OVER = "round_over"
+    """The round ended: see ``GameState.end`` for why, the winner and the scores."""
+
+
+EVENTS: tuple[str, ...] = tuple(e.value for e in Event)
+"""Every event code (see :class:`Event`)."""
+
+
+class EndReason(enum.Enum):
+    """Why a round ended (``RoundEnd.reason`` holds the value)."""
+
+    WENT_OUT = "went_out"
+    """A player has no cards left after a legal action."""
+    STOCK_EMPTY = "stock_empty"
+    """A player drew from the empty stock and it could not be (or may no longer be)
+    refilled from the discard pile; the lowest hand value wins."""
+    TURN_LIMIT = "turn_limit"
+    """``rules.turn_limit`` turns were played; the lowest hand value wins."""
+
+
+class SetupError(ValueError):
+    """A start position that cannot be played (wrong number of hands, a table meld that
+    is not valid, more copies of a card than the deck holds...); the message says what
+    was expected."""
+
+
+# --- actions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Draw the top card of the stock (``"stock"``) or of the discard pile (``"discard"``)."""
+
+    source: Literal["stock", "discard"]
+
+    def __post_init__(self) -> None:
+        if self.source not in ("stock", "discard"):
+            raise ValueError(f"draw source {self.source!r}; expected stock or discard")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """Lay a new meld of ``cards`` (from the hand, any order) on the table."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """Lay off ``cards`` (one or more, from the hand) onto the table meld ``onto``
+    (0-based index in ``GameState.table``)."""
+
+    cards: tuple[Card, ...]
+    onto: int
+
+    def __post_init__(self) -> None:
+        if not self.cards:
+            raise ValueError("a lay-off needs at least one card")
+
+
+@dataclass(frozen=True)
+class TakeJoker:
+    """Take back the joker of table meld ``onto`` by putting ``card`` (from the hand) in
+    its place; the joker goes to the hand."""
+
+    onto: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard ``card`` from the hand onto the discard pile; this ends the turn."""
+
+    card: Card
+
+
+Action = Draw | Meld | LayOff | TakeJoker | Discard
+"""One step of the player whose turn it is."""
+
+
+# --- state -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table.
+
+    Attributes:
+        cards: the cards in meld order (a run from low to high, the joker in its place).
+        owner: the seat that laid it (0-based).
+    """
+
+    cards: tuple[Card, ...]
+    owner: int
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """How a round ended.
+
+    Attributes:
+        reason: an :class:`EndReason` value: ``went_out``, ``stock_empty`` or
+            ``turn_limit``.
+        result: winner, scores and hand values (``hand.RoundResult``, 1-based seats; ties
+            of the lowest hand value go to the earliest seat after the dealer).
+    """
+
+    reason: str
+    result: RoundResult
+
+
+@dataclass(frozen=True)
+class GameState:
+    """One moment of a round. Immutable: :func:`apply` returns a new state.
+
+    Attributes:
+        rules: the rule set.
+        hands: per seat (0-based), the cards held.
+        stock: the stock, top first.
+        discard: the discard pile, bottom first, top last.
+        table: the melds on the table, in the order laid.
+        opened: per seat, whether its opening is confirmed (always true where the rule
+            set has no opening: CardVerse).
+        dealer: the dealer's seat; play starts at the seat after it.
+        turn: the seat whose turn it is.
+        turns_played: turns that have ended this round (by a discard, or by going out),
+            all players together (turns).
+        reshuffles: times this round the discard pile became the new stock.
+        seed: orders reshuffled stocks (with the reshuffle's number).
+        drawn: whether the player whose turn it is has drawn.
+        taken: the card taken from the discard pile this turn that may not be discarded
+            this turn; ``None`` after a draw from the stock, or when the player already
+            held an equal card before the draw.
+        laid: indices in ``table`` of the melds laid this turn by the player whose turn it
+            is (for the opening check).
+        jokers_owed: jokers taken back this turn and not laid again (jokers).
+        end: how the round ended; ``None`` while it goes on.
+    """
+
+    rules: RuleSet
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    table: tuple[TableMeld, ...]
+    opened: tuple[bool, ...]
+    dealer: int
+    turn: int
+    turns_played: int = 0
+    reshuffles: int = 0
+    seed: int = 0
+    drawn: bool = False
+    taken: Card | None = None
+    laid: tuple[int, ...] = ()
+    jokers_owed: int = 0
+    end: RoundEnd | None = None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.hands)
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The hand of the player whose turn it is."""
+        return self.hands[self.turn]
+
+    @property
+    def over(self) -> bool:
+        """True once the round has ended."""
+        return self.end is not None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one action.
+
+    Attributes:
+        legal: whether the action was allowed.
+        reason: a :class:`PlayReason` value when illegal, else ``None``.
+        events: :class:`Event` values caused by a legal action, in order.
+        state: the state after the action; the very same state when illegal.
+        action: the action applied.
+        detail: for ``invalid_meld`` the meld's reason code (``melds.MeldReason``); with
+            the event ``opening_returned`` the opening's reason code
+            (``opening.OpeningReason``); else ``None``.
+    """
+
+    legal: bool
+    reason: str | None
+    events: tuple[str, ...]
+    state: GameState
+    action: Action
+    detail: str | None = None
+
+
+# --- setting up ------------------------------------------------------------------------
+
+
+def full_deck(rules: RuleSet, players: int) -> tuple[Card, ...]:
+    """Every card in play for ``players`` players, in a fixed order (by deck, suit, rank,
+    then the jokers): ``rules.deck_for(players).cards`` cards.
+
+    Raises:
+        PlayerCountError: the game does not allow that many players.
+    """
+    row = rules.deck_for(players)
+    naturals = tuple(Card(r, s) for s in Suit for r in Rank)
+    return naturals * row.decks + (JOKER,) * row.jokers
+
+
+def deal(rules: RuleSet, players: int, seed: int, dealer: int | None = None) -> GameState:
+    """Deal a round (RULES.md, Cards and decks).
+
+    The deck (:func:`full_deck`) is shuffled with ``random.Random(seed)``; each seat gets
+    ``rules.deck_for(players).hand_size`` cards, one at a time starting left of the
+    dealer; the next card is turned up to start the discard pile; the rest is the stock.
+
+    Args:
+        rules: the rule set.
+        players: number of seats.
+        seed: the shuffle's seed; also kept in the state for reshuffles.
+        dealer: the dealer's seat (0-based); default the last seat, so seat 0 plays first.
+
+    Raises:
+        PlayerCountError: the game does not allow that many players.
+        ValueError: ``dealer`` is not a seat.
+    """
+    row = rules.deck_for(players)
+    dealer = players - 1 if dealer is None else dealer
+    if not 0 <= dealer < players:
+        raise ValueError(f"dealer seat {dealer}; expected 0 to {players - 1}")
+    cards = list(full_deck(rules, players))
+    random.Random(seed).shuffle(cards)
+    order = [(dealer + 1 + k) % players for k in range(players)]
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    pos = 0
+    for _ in range(row.hand_size):
+        for seat in order:
+            hands[seat].append(cards[pos])
+            pos += 1
+    discard = (cards[pos],)
+    stock = tuple(cards[pos + 1:])
+    opened = (rules.opening_threshold is None,) * players
+    return GameState(rules, tuple(tuple(h) for h in hands), stock, discard, (), opened,
+                     dealer, order[0], seed=seed)
+
+
+def start(
+    rules: RuleSet,
+    hands: Sequence[Sequence[Card]],
+    discard: Sequence[Card],
+    stock: Sequence[Card],
+    table: Sequence[TableMeld] = (),
+    opened: Sequence[bool] | None = None,
+    turn: int = 0,
+    turns_played: int = 0,
+    reshuffles: int = 0,
+    seed: int = 0,
+) -> GameState:
+    """A round from a given position, at the start of a turn (for ``scenario`` cases).
+
+    Args:
+        rules: the rule set.
+        hands: per seat (0-based), the cards held; the dealer is the last seat.
+        discard: the discard pile, bottom first, top last (may be empty).
+        stock: the stock, top first (may be empty).
+        table: melds on the table, in the order laid (each must be a valid meld; a run's
+            joker stands where ``check_meld`` places it).
+        opened: per seat, whether it has opened (Rami); default nobody. Must be omitted
+            for a rule set without an opening (everyone counts as opened).
+        turn: the seat whose turn it is.
+        turns_played: turns played so far this round (for ``rules.turn_limit``).
+        reshuffles: stock reshuffles so far this round (for ``rules.max_reshuffles``).
+        seed: orders a reshuffled stock.
+
+    Raises:
+        SetupError: a position that cannot be played; the message says what was expected.
+    """
+    players = len(hands)
+    try:
+        row = rules.deck_for(players)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from exc
+    if any(not h for h in hands):
+        raise SetupError("an empty hand; expected every seat to hold cards")
+    for m in table:
+        if not 0 <= m.owner < players:
+            raise SetupError(f"table meld owner {m.owner}; expected a seat 0 to {players - 1}")
+        result = _check(m.cards, rules)
+        if not result.valid:
+            assert result.reason is not None
+            raise SetupError(f"table meld {' '.join(c.code for c in m.cards)} is not valid "
+                             f"({result.reason.value}); expected a valid meld")
+    every = [c for h in hands for c in h] + list(discard) + list(stock)
+    every += [c for m in table for c in m.cards]
+    counts = Counter(every)
+    for c, n in counts.items():
+        most = row.jokers if c.is_joker else row.decks
+        if n > most:
+            raise SetupError(f"{n} × {c.code}; expected at most {most} with {players} players")
+    if rules.opening_threshold is None:
+        if opened is not None:
+            raise SetupError(f"{rules.game} has no opening; expected no opened flags")
+        flags = (True,) * players
+    else:
+        flags = tuple(opened) if opened is not None else (False,) * players
+        if len(flags) != players:
+            raise SetupError(f"{len(flags)} opened flags; expected {players}, one per seat")
+    if not 0 <= turn < players:
+        raise SetupError(f"turn {turn}; expected a seat 0 to {players - 1}")
+    if not 0 <= reshuffles <= rules.max_reshuffles:
+        raise SetupError(f"{reshuffles} reshuffles; expected 0 to {rules.max_reshuffles}")
+    limit = rules.turn_limit
+    if turns_played < 0 or (limit is not None and turns_played >= limit):
+        upto = "" if limit is None else f" to {limit - 1}"
+        raise SetupError(f"{turns_played} turns played; expected 0{upto}")
+    return GameState(
+        rules,
+        tuple(tuple(h) for h in hands),
+        tuple(stock),
+        tuple(discard),
+        tuple(TableMeld(_ordered(m.cards, rules), m.owner) for m in table),
+        flags,
+        players - 1,
+        turn,
+        turns_played,
+        reshuffles,
+        seed,
+    )
+
+
+# --- checks ----------------------------------------------------------------------------
+
+
+def _key(card: Card) -> tuple[bool, str, int]:
+    """Sort key: naturals by suit (♣ ♦ ♥ ♠: the codes' alphabetical order) and rank (ace
+    low), the joker last. Reads ``_value_`` (the member's value) for speed."""
+    if card.rank is None or card.suit is None:
+        return (True, "", 0)
+    return (False, card.suit._value_, card.rank)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _check_sorted(cards: tuple[Card, ...], rules: RuleSet) -> MeldResult:
+    return check_meld(cards, rules)
+
+
+def meld_result(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
+    """``melds.check_meld`` with a cache (the verdict does not depend on the cards'
+    order; ``MeldResult.cards`` is sorted by suit and rank, the joker last)."""
+    return _check_sorted(tuple(sorted(cards, key=_key)), rules)
+
+
+_check = meld_result
+
+
+def _ordered(cards: Iterable[Card], rules: RuleSet) -> tuple[Card, ...]:
+    """The cards of a valid meld in meld order (a run low to high, the joker in place)."""
+    return tuple(p.card for p in _check(cards, rules).placed)
+
+
+def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
+    """``hand`` without ``cards`` (as a multiset); ``None`` when it does not hold them."""
+    rest = list(hand)
+    for c in cards:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+def run_joker_card(cards: Sequence[Card], rules: RuleSet) -> Card | None:
+    """The card the joker of a valid table meld stands for when fixed (a run's joker, or
+    a set's joker lying with three naturals); ``None`` otherwise."""
+    result = _check(cards, rules)
+    for p in result.placed:
+        if p.card.is_joker:
+            return p.stands_for
+    return None
+
+
+def _illegal(state: GameState, action: Action, reason: PlayReason,
+             detail: str | None = None) -> Outcome:
+    return Outcome(False, reason.value, (), state, action, detail)
+
+
+def _end_turn_problem(state: GameState, rest: tuple[Card, ...]) -> PlayReason | None:
+    """The reason a meld or lay-off leaving ``rest`` in hand is illegal, if any."""
+    if not rest:
+        if state.rules.discard_to_win:
+            return PlayReason.FINAL_DISCARD_REQUIRED
+        return None
+    if state.taken is not None and all(c == state.taken for c in rest):
+        return PlayReason.NO_DISCARD_LEFT
+    return None
+
+
+def _meld_problem(state: GameState, cards: tuple[Card, ...]
+                  ) -> tuple[PlayReason, str | None] | tuple[None, tuple[Card, ...]]:
+    rest = _remove(state.hand, cards)
+    if rest is None:
+        return PlayReason.CARD_NOT_IN_HAND, None
+    result = _check(cards, state.rules)
+    if not result.valid:
+        assert result.reason is not None
+        return PlayReason.INVALID_MELD, result.reason.value
+    problem = _end_turn_problem(state, rest)
+    if problem is not None:
+        return problem, None
+    return None, rest
+
+
+def _layoff_problem(state: GameState, cards: tuple[Card, ...], onto: int
+                    ) -> tuple[PlayReason, None] | tuple[None, tuple[tuple[Card, ...],
+                                                                  tuple[Card, ...]]]:
+    if not 0 <= onto < len(state.table):
+        return PlayReason.NO_SUCH_MELD, None
+    rest = _remove(state.hand, cards)
+    if rest is None:
+        return PlayReason.CARD_NOT_IN_HAND, None
+    result = check_layoff(state.table[onto].cards, cards, state.rules,
+                          opened=state.opened[state.turn])
+    if not result.valid:
+        assert result.reason is not None
+        return PlayReason(result.reason.value), None
+    problem = _end_turn_problem(state, rest)
+    if problem is not None:
+        return problem, None
+    assert result.meld is not None
+    return None, (rest, result.meld.cards)
+
+
+def _can_lay_joker(state: GameState) -> bool:
+    """Whether a joker in hand can be laid again now (see ``joker_must_be_laid``)."""
+    if JOKER not in state.hand:
+        return False
+    for i in range(len(state.table)):
+        if _layoff_problem(state, (JOKER,), i)[0] is None:
+            return True
+    naturals = sorted({c for c in state.hand if not c.is_joker}, key=_key)
+    for a_i, a in enumerate(naturals):
+        for b in naturals[a_i:]:
+            if a == b and state.hand.count(a) < 2:
+                continue
+            if _meld_problem(state, (JOKER, a, b))[0] is None:
+                return True
+    return False
+
+
+# --- applying actions ------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> Outcome:
+    """Apply ``action`` for the player whose turn it is.
+
+    Returns:
+        An :class:`Outcome`: illegal → ``reason`` (a :class:`PlayReason` value, the first
+        that applies) and the unchanged state; legal → the new state and its events.
+    """
+    if state.end is not None:
+        return _illegal(state, action, PlayReason.ROUND_ENDED)
+    if isinstance(action, Draw):
+        return _draw(state, action)
+    if not state.drawn:
+        return _illegal(state, action, PlayReason.MUST_DRAW)
+    if isinstance(action, Meld):
+        return _meld(state, action)
+    if isinstance(action, LayOff):
+        return _lay_off(state, action)
+    if isinstance(action, TakeJoker):
+        return _take_joker(state, action)
+    return _discard(state, action)
+
+
+def _with_hand(state: GameState, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    return (*state.hands[:state.turn], hand, *state.hands[state.turn + 1:])
+
+
+def _draw(state: GameState, action: Draw) -> Outcome:
+    if state.drawn:
+        return _illegal(state, action, PlayReason.ALREADY_DREW)
+    hand = state.hand
+    if action.source == "discard":
+        if not state.discard:
+            return _illegal(state, action, PlayReason.EMPTY_DISCARD_PILE)
+        card = state.discard[-1]
+        taken = None if card in hand else card
+        new = replace(state, hands=_with_hand(state, (*hand, card)),
+                      discard=state.discard[:-1], drawn=True, taken=taken)
+        return Outcome(True, None, (), new, action)
+    events: list[str] = []
+    stock = state.stock
+    discard = state.discard
+    reshuffles = state.reshuffles
+    if not stock:
+        if reshuffles >= state.rules.max_reshuffles or len(discard) < 2:
+            ended = _finish(state, EndReason.STOCK_EMPTY)
+            return Outcome(True, None, (Event.ROUND_OVER.value,), ended, action)
+        reshuffles += 1
+        cards = list(discard[:-1])
+        random.Random(f"reshuffle:{state.seed}:{reshuffles}").shuffle(cards)
+        stock = tuple(cards)
+        discard = discard[-1:]
+        events.append(Event.RESHUFFLED.value)
+    new = replace(state, hands=_with_hand(state, (*hand, stock[0])), stock=stock[1:],
+                  discard=discard, reshuffles=reshuffles, drawn=True, taken=None)
+    return Outcome(True, None, tuple(events), new, action)
+
+
+def _meld(state: GameState, action: Meld) -> Outcome:
+    problem, value = _meld_problem(state, action.cards)
+    if problem is not None:
+        return _illegal(state, action, problem, value if isinstance(value, str) else None)
+    assert isinstance(value, tuple)
+    jokers = sum(1 for c in action.cards if c.is_joker)
+    new = replace(
+        state,
+        hands=_with_hand(state, value),
+        table=(*state.table, TableMeld(_ordered(action.cards, state.rules), state.turn)),
+        laid=(*state.laid, len(state.table)),
+        jokers_owed=max(0, state.jokers_owed - jokers),
+    )
+    return _after_laying(new, action)
+
+
+def _lay_off(state: GameState, action: LayOff) -> Outcome:
+    problem, value = _layoff_problem(state, action.cards, action.onto)
+    if problem is not None:
+        return _illegal(state, action, problem)
+    assert value is not None
+    rest, meld = value
+    table = list(state.table)
+    table[action.onto] = TableMeld(meld, table[action.onto].owner)
+    jokers = sum(1 for c in action.cards if c.is_joker)
+    new = replace(state, hands=_with_hand(state, rest), table=tuple(table),
+                  jokers_owed=max(0, state.jokers_owed - jokers))
+    return _after_laying(new, action)
+
+
+def _after_laying(state: GameState, action: Action) -> Outcome:
+    """After a legal meld or lay-off: an empty hand ends the round (Rami: once the
+    opening, checked now, stands; if it falls short the cards laid this turn return)."""
+    if state.hand:
+        return Outcome(True, None, (), state, action)
+    events: list[str] = []
+    state, detail = _confirm_opening(state, events)
+    if state.hand:
+        return Outcome(True, None, tuple(events), state, action, detail)
+    state = replace(state, turns_played=state.turns_played + 1)
+    events.append(Event.ROUND_OVER.value)
+    return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT), action)
+
+
+def _confirm_opening(state: GameState, events: list[str]) -> tuple[GameState, str | None]:
+    """The opening check at the end of the turn (RULES.md, The opening): confirm the melds
+    laid this turn, or return them to the hand."""
+    if state.opened[state.turn] or not state.laid:
+        return state, None
+    melds = [state.table[i].cards for i in state.laid]
+    result = check_opening(melds, state.rules)
+    if result.accepted:
+        events.append(Event.OPENED.value)
+        opened = list(state.opened)
+        opened[state.turn] = True
+        return replace(state, opened=tuple(opened)), None
+    events.append(Event.OPENING_RETURNED.value)
+    assert result.reason is not None
+    keep = [m for i, m in enumerate(state.table) if i not in state.laid]
+    back = [c for cards in melds for c in cards]
+    new = replace(state, hands=_with_hand(state, (*state.hand, *back)), table=tuple(keep),
+                  laid=())
+    return new, result.reason.value
+
+
+def _take_joker(state: GameState, action: TakeJoker) -> Outcome:
+    if not 0 <= action.onto < len(state.table):
+        return _illegal(state, action, PlayReason.NO_SUCH_MELD)
+    rest = _remove(state.hand, (action.card,))
+    if rest is None:
+        return _illegal(state, action, PlayReason.CARD_NOT_IN_HAND)
+    meld = state.table[action.onto]
+    swap = check_joker_swap(meld.cards, action.card, state.rules,
+                            opened=state.opened[state.turn])
+    if not swap.allowed:
+        assert swap.reason is not None
+        return _illegal(state, action, PlayReason(swap.reason.value))
+    assert swap.meld is not None
+    table = list(state.table)
+    table[action.onto] = TableMeld(tuple(p.card for p in swap.meld.placed), meld.owner)
+    new = replace(state, hands=_with_hand(state, (*rest, JOKER)), table=tuple(table),
+                  jokers_owed=state.jokers_owed + 1)
+    return Outcome(True, None, (), new, action)
+
+
+def _discard_problem(state: GameState, card: Card) -> PlayReason | None:
+    if card not in state.hand:
+        return PlayReason.CARD_NOT_IN_HAND
+    if card == state.taken:
+        return PlayReason.DISCARD_TAKEN_CARD
+    if state.jokers_owed and _can_lay_joker(state):
+        return PlayReason.JOKER_MUST_BE_LAID
+    return None
+
+
+def _discard(state: GameState, action: Discard) -> Outcome:
+    problem = _discard_problem(state, action.card)
+    if problem is not None:
+        return _illegal(state, action, problem)
+    rest = _remove(state.hand, (action.card,))
+    assert rest is not None
+    events: list[str] = []
+    state = replace(state, hands=_with_hand(state, rest),
+                    discard=(*state.discard, action.card))
+    state, detail = _confirm_opening(state, events)
+    state = replace(state, turns_played=state.turns_played + 1)
+    if not state.hand:
+        events.append(Event.ROUND_OVER.value)
+        return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT),
+                       action, detail)
+    limit = state.rules.turn_limit
+    if limit is not None and state.turns_played >= limit:
+        events.append(Event.ROUND_OVER.value)
+        return Outcome(True, None, tuple(events), _finish(state, EndReason.TURN_LIMIT),
+                       action, detail)
+    new = replace(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
+                  laid=(), jokers_owed=0)
+    return Outcome(True, None, tuple(events), new, action, detail)
+
+
+def _finish(state: GameState, reason: EndReason) -> GameState:
+    """The state with the round ended and scored (``hand.score_round`` on the seats in
+    play order from the seat after the dealer, mapped back to seat numbers)."""
+    n = state.players
+    order = [(state.dealer + 1 + k) % n for k in range(n)]
+    res = score_round([state.hands[s] for s in order], state.rules)
+    scores = [0] * n
+    values = [0] * n
+    for k, seat in enumerate(order):
+        scores[seat] = res.scores[k]
+        values[seat] = res.hand_values[k]
+    result = RoundResult(order[res.winner - 1] + 1, tuple(scores), tuple(values),
+                         res.went_out, tuple(order[t - 1] + 1 for t in res.tied))
+    return replace(state, end=RoundEnd(reason.value, result), drawn=False, taken=None,
+                   laid=(), jokers_owed=0)
+
+
+# --- legal actions ---------------------------------------------------------------------
+
+
+def hand_melds(hand: Iterable[Card], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
+    """Valid melds that can be made from ``hand`` (cards), each sorted by suit and rank,
+    the joker last:
+
+    - every set of 3 or 4 naturals of one rank in different suits, and (with jokers) of
+      2 or 3 such naturals and one joker;
+    - every run of 3 to 13 naturals of one suit in consecutive places, and (with jokers)
+      every such window of places with exactly one place missing, filled by a joker.
+
+    Every meld of the hand holding at most one joker is among them (a subset of the
+    hand's cards that is a valid meld is one of these shapes).
+    """
+    return _hand_melds(tuple(sorted(hand, key=_key)), rules)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _hand_melds(hand: tuple[Card, ...], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
+    seen: set[tuple[Card, ...]] = set()
+    out: list[tuple[Card, ...]] = []
+    jokers = sum(1 for c in hand if c.is_joker) if rules.jokers_per_meld else 0
+    by_rank: dict[Rank, list[Suit]] = {}
+    by_suit: dict[Suit, set[int]] = {}
+    low = AcePlace.LOW in rules.ace_places
+    high = AcePlace.HIGH in rules.ace_places
+    for c in hand:
+        if c.rank is None or c.suit is None:
+            continue
+        suits = by_rank.setdefault(c.rank, [])
+        if c.suit not in suits:
+            suits.append(c.suit)
+        places = by_suit.setdefault(c.suit, set())
+        if c.rank is Rank.ACE:
+            if low:
+                places.add(1)
+            if high:
+                places.add(HIGH_ACE)
+        else:
+            places.add(int(c.rank))
+
+    def add(cards: tuple[Card, ...]) -> None:
+        key = tuple(sorted(cards, key=_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+
+    for rank, suits in by_rank.items():
+        for size in (3, 4):
+            for combo in itertools.combinations(suits, size):
+                add(tuple(Card(rank, s) for s in combo))
+        if jokers:
+            for size in (2, 3):
+                for combo in itertools.combinations(suits, size):
+                    add((*(Card(rank, s) for s in combo), JOKER))
+    for suit, places in by_suit.items():
+        for first in range(1, HIGH_ACE - 1):
+            missing = 0
+            held: list[Card] = []
+            for last in range(first, HIGH_ACE + 1):
+                if last in places:
+                    held.append(Card(Rank(1 if last == HIGH_ACE else last), suit))
+                else:
+                    missing += 1
+                    if missing > min(1, jokers):
+                        break
+                if last - first < 2 or (first == 1 and last == HIGH_ACE):
+                    continue
+                add(tuple(held) if missing == 0 else (*held, JOKER))
+    return tuple(out)
+
+
+def _layoff_candidates(cards: tuple[Card, ...], rules: RuleSet) -> set[Card]:
+    """Single cards that might extend the valid meld ``cards`` (to be checked)."""
+    result = _check(cards, rules)
+    out: set[Card] = set()
+    has_joker = any(c.is_joker for c in cards)
+    if rules.jokers_per_meld and not has_joker:
+        out.add(JOKER)
+    if result.type is MeldType.SET:
+        rank = result.placed[0].rank
+        out.update(Card(rank, s) for s in Suit)
+        return out
+    suit = result.placed[0].suit
+    assert suit is not None
+    for place in (result.placed[0].place - 1, result.placed[-1].place + 1):
+        if 1 <= place <= HIGH_ACE:
+            out.add(Card(Rank(1 if place == HIGH_ACE else place), suit))
+    return out
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Legal actions of the player whose turn it is (empty once the round is over).
+
+    Before the draw: ``Draw("stock")`` (always legal: an empty stock is refilled or ends
+    the round) and ``Draw("discard")`` when the pile holds a card. After it, every legal
+    action of these kinds (each applies legally):
+
+    - ``Meld``: the melds of :func:`hand_melds` that are legal now, except, for a player
+      who has not opened, a meld of the last cards whose opening would fall short (it
+      would only return the cards);
+    - ``LayOff``: every legal lay-off of a single card onto a table meld;
+    - ``TakeJoker``: every legal joker take-back;
+    - ``Discard``: every legal discard, one per distinct card.
+
+    Lay-offs of several cards at once, and melds holding two or more jokers, are not
+    listed (a useful subset for bots).
+    """
+    if state.end is not None:
+        return []
+    if not state.drawn:
+        draws: list[Action] = [Draw("stock")]
+        if state.discard:
+            draws.append(Draw("discard"))
+        return draws
+    rules = state.rules
+    hand = state.hand
+    actions: list[Action] = []
+    for cards in hand_melds(hand, rules):
+        rest = _remove(hand, cards)  # every meld of hand_melds is valid
+        if rest is None or _end_turn_problem(state, rest) is not None:
+            continue
+        if not rest and not state.opened[state.turn]:
+            melds = [state.table[i].cards for i in state.laid] + [cards]
+            if not check_opening(melds, rules).accepted:
+                continue
+        actions.append(Meld(cards))
+    distinct = sorted(set(hand), key=_key)
+    held = set(distinct)
+    if state.opened[state.turn]:
+        for i, meld in enumerate(state.table):
+            for card in sorted(_layoff_candidates(meld.cards, rules) & held, key=_key):
+                if _layoff_problem(state, (card,), i)[0] is None:
+                    actions.append(LayOff((card,), i))
+            stands_for = run_joker_card(meld.cards, rules)
+            if stands_for is not None and stands_for in held:
+                action = TakeJoker(i, stands_for)
+                if _take_joker(state, action).legal:
+                    actions.append(action)
+    must_lay = bool(state.jokers_owed) and _can_lay_joker(state)
+    if not must_lay:
+        actions.extend(Discard(c) for c in distinct if c != state.taken)
+    return actions
+
+
+# --- a whole game ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """The running score of a game (RULES.md, Scoring).
+
+    Attributes:
+        rules: the rule set.
+        totals: per seat, points so far.
+        rounds_played: rounds scored so far.
+        rounds: rounds the game has (Rami: one per player, each dealing once); ``None``
+            where the game ends on ``rules.target_score`` (CardVerse).
+    """
+
+    rules: RuleSet
+    totals: tuple[int, ...]
+    rounds_played: int
+    rounds: int | None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.totals)
+
+    @property
+    def next_dealer(self) -> int:
+        """The dealer's seat for the next round: the last seat first, then the deal
+        passes to the next seat each round (seat 0 plays first in round 1)."""
+        return (self.players - 1 + self.rounds_played) % self.players
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: all rounds played, or a total reached the target."""
+        if self.rounds is not None and self.rounds_played >= self.rounds:
+            return True
+        target = self.rules.target_score
+        return target is not None and max(self.totals) >= target
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seats with the best total (0-based): the lowest where losers add their
+        hand values (Rami), the highest where the winner collects (CardVerse)."""
+        best = max(self.totals) if self.rules.winner_collects else min(self.totals)
+        return tuple(i for i, t in enumerate(self.totals) if t == best)
+
+
+def new_game(rules: RuleSet, players: int, rounds: int | None = None) -> GameScore:
+    """A game's score before its first round.
+
+    Args:
+        rounds: the number of rounds; default one per player where the game has no
+            target score (Rami), else ``None`` (play to ``rules.target_score``).
+
+    Raises:
+        PlayerCountError: the game does not allow that many players.
+    """
+    rules.deck_for(players)
+    if rounds is None and rules.target_score is None:
+        rounds = players
+    return GameScore(rules, (0,) * players, 0, rounds)
+
+
+def record_round(score: GameScore, state: GameState) -> GameScore:
+    """Add the scores of the ended round ``state`` to ``score``.
+
+    Raises:
+        ValueError: the round has not ended, or has another number of seats.
+    """
+    if state.end is None or state.players != score.players:
+        raise ValueError("expected an ended round with the game's number of seats")
+    totals = tuple(t + s for t, s in zip(score.totals, state.end.result.scores, strict=True))
+    return replace(score, totals=totals, rounds_played=score.rounds_played + 1)
+
+
+__all__ = [
+    "EVENTS",
+    "REASONS",
+    "Action",
+    "Discard",
+    "Draw",
+    "EndReason",
+    "Event",
+    "GameScore",
+    "GameState",
+    "LayOff",
+    "Meld",
+    "Outcome",
+    "PlayReason",
+    "RoundEnd",
+    "SetupError",
+    "TableMeld",
+    "TakeJoker",
+    "apply",
+    "deal",
+    "full_deck",
+    "hand_melds",
+    "legal_actions",
+    "meld_result",
+    "new_game",
+    "record_round",
+    "run_joker_card",
+    "start",
+]
