@@ -18,7 +18,15 @@ NONE = "—"
 
 
 def _shown(value: object) -> str:
-    return NONE if value is None else str(value)
+    """A value as the report shows it: ``—`` for none, a list as YAML writes it
+    (``[0, 35]``), booleans as ``true``/``false``."""
+    if value is None:
+        return NONE
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return str(value)
 
 
 def _reasoning(d: Disagreement, project: Project, w: Words) -> list[str]:

@@ -134,7 +134,7 @@ def test_unknown_field(tmp_path: Path) -> None:
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:6:5: unknown field 'colour' in case; expected one of: id, "
-        "kind, game, rules, options, title, note, cards, melds, players, expect"]
+        "kind, game, rules, title, note, cards, expect"]
 
 
 def test_misspelt_field_suggests_the_right_one(tmp_path: Path) -> None:
@@ -151,8 +151,7 @@ def test_misspelt_field_suggests_the_right_one(tmp_path: Path) -> None:
         "content/examples/x.yaml:2:5: missing field 'cards' in meld case; expected cards: "
         "<card codes, e.g. QH KH AH>",
         "content/examples/x.yaml:5:5: unknown field 'cardz' in case; expected one of: id, "
-        "kind, game, rules, options, title, note, cards, melds, players, expect "
-        "(did you mean 'cards'?)",
+        "kind, game, rules, title, note, cards, expect (did you mean 'cards'?)",
     ]
 
 
@@ -185,7 +184,7 @@ def test_unknown_kind(tmp_path: Path) -> None:
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:3:11: unknown kind 'meldd'; expected one of: meld, "
-        "first_meld, deck (did you mean 'meld'?)"]
+        "first_meld, deck, hand, layoff, joker_swap, round (did you mean 'meld'?)"]
 
 
 def test_unknown_game(tmp_path: Path) -> None:
@@ -694,7 +693,7 @@ def test_unsupported_yaml_features(tmp_path: Path) -> None:
         "content/examples/x.yaml:3:5: merge key '<<' is not supported; expected the fields "
         "written out (use 'defaults' for values shared by the cases)",
         "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults); "
-        f"expected kind: meld, first_meld or deck{NEEDS}",
+        f"expected kind: meld, first_meld, deck, hand, layoff, joker_swap or round{NEEDS}",
         "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults); "
         f"expected game: rami40, rami51 or cardverse{NEEDS}",
         f"content/examples/x.yaml:3:5: missing field 'title' in case; expected title: "
@@ -817,7 +816,7 @@ def test_each_bad_case_is_dropped_and_the_good_ones_load(tmp_path: Path) -> None
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:6:5: unknown field 'colour' in case; expected one of: id, "
-        "kind, game, rules, options, title, note, cards, melds, players, expect",
+        "kind, game, rules, title, note, cards, expect",
         "content/examples/x.yaml:18:14: players must be an integer; got string '4' (write "
         "the number without quotes)",
         "content/examples/x.yaml:24:14: cardverse does not allow 5 players; expected 2 to 4",
@@ -1224,7 +1223,8 @@ def test_schemas_are_valid_draft_2020_12() -> None:
     Draft202012Validator.check_schema(FILE_SCHEMA)
     assert CASE_SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert CASE_FIELDS == ("id", "kind", "game", "rules", "options", "title", "note",
-                           "cards", "melds", "players", "expect")
+                           "cards", "melds", "players", "meld", "opened", "card", "hands",
+                           "expect")
 
 
 def test_schema_codes_match_the_engine() -> None:

@@ -321,10 +321,11 @@ class _CaseLoader:
             return None
 
     def _card_fields(self, kind: str | None) -> list[tuple[str, FieldSpec]]:
-        """The input fields present that hold cards, with how to read them."""
+        """The input fields present that hold cards, with how to read them, in file order
+        (so that a card used too often is reported where it is used once too often)."""
         found: list[tuple[str, FieldSpec]] = []
-        for name in INPUT_FIELDS:
-            if name not in self.value:
+        for name in self.value:
+            if name not in INPUT_FIELDS:
                 continue
             if kind is not None:
                 spec = KINDS[kind].inputs.get(name)

@@ -665,6 +665,23 @@ def _expect_example(kind: KindSpec, game: object) -> str:
     return "<" + ", ".join(parts) + ">"
 
 
+def _case_fields_for(kind: object, game: object) -> list[str]:
+    """The fields a case of ``kind`` may have (those that apply to ``game`` when it is
+    known), in :data:`CASE_FIELDS` order; empty for an unknown kind."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        return []
+    known_game = game if isinstance(game, str) and game in GAMES else None
+    spec = KINDS[kind]
+
+    def applies(field_spec: FieldSpec) -> bool:
+        return known_game is None or known_game in field_spec.games
+
+    return [name for name in CASE_FIELDS
+            if (name in COMMON_FIELDS and applies(COMMON_FIELDS[name]))
+            or (name in spec.inputs and applies(spec.inputs[name]))
+            or name == "expect"]
+
+
 def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
     """The human messages for one jsonschema error (several for ``required`` and
     ``additionalProperties``, one per field)."""
@@ -712,6 +729,8 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
         container = schema.get("x-name", "mapping")
         word = schema.get("x-field", "field")
         allowed = list(schema.get("properties", {}))
+        if schema.get("x-name") == "case":
+            allowed = _case_fields_for(value.get("kind"), value.get("game")) or allowed
         elsewhere: dict[str, str] = schema.get("x-elsewhere", {})
         for key in value:
             if key in allowed:

@@ -6,12 +6,23 @@ this module turns them into sentences through a :class:`~generator.i18n.catalog.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.hand import RoundResult
+from generator.engine.hand import card_hand_points
+from generator.engine.hand import hand_value
 from generator.engine.melds import MeldResult
+from generator.engine.melds import MeldType
 from generator.engine.melds import Placed
 from generator.engine.melds import rank_points
+from generator.engine.rules import RuleSet
+from generator.engine.table import LayoffReason
+from generator.engine.table import LayoffResult
+from generator.engine.table import SwapReason
+from generator.engine.table import SwapResult
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 from generator.verify import CaseResult
@@ -62,6 +73,36 @@ def _term(placed: Placed) -> str:
     return placed.card.label
 
 
+def _joker_sentence(result: MeldResult, w: Words) -> str | None:
+    """Which card the meld's joker stands for, and why ("The joker stands for 6♠, not
+    9♠: fewer points."); ``None`` without a joker."""
+    joker = result.joker
+    if joker is None:
+        return None
+    if joker.suit is None:
+        return w.code("explanation", "joker_open_suit",
+                      rank=w.text(words.RANK_NAMES[joker.rank], words.RANK_CONTEXT))
+    card = Card(joker.rank, joker.suit).label
+    key = {"only_place": "joker_only_place", "fewer_points": "joker_fewer_points",
+           "lower_rank": "joker_lower_rank"}[joker.why]
+    placed = next(p for p in result.placed if p.card.is_joker)
+    if key != "joker_only_place" and placed.points != rank_points(placed.rank, placed.place):
+        key = "joker_same_place"  # a flat joker value (house rules)
+    other = joker.alternatives[0][0].label if joker.alternatives else ""
+    return w.code("explanation", key, card=card, other=other)
+
+
+def _points_sum(placed: Iterable[Placed], total: int, w: Words) -> str:
+    terms = " + ".join(f"{_term(p)} {p.points}" for p in placed)
+    return w.code("explanation", "points_sum", terms=terms, total=total)
+
+
+def meld_text(placed: Iterable[Placed]) -> str:
+    """A meld's cards in meld order, a joker with the card it stands for:
+    ``"JK→6♠ 7♠ 8♠ 9♠"``."""
+    return " ".join(_term(p) for p in placed)
+
+
 def explain_meld(result: MeldResult, w: Words) -> list[str]:
     """The reasoning behind a meld's verdict and points, as sentences.
 
@@ -69,32 +110,115 @@ def explain_meld(result: MeldResult, w: Words) -> list[str]:
     "6♠ 6 + 7♠ 7 + 8♠ 8 = 21"]``.
     """
     out: list[str] = []
-    joker = result.joker
+    joker = _joker_sentence(result, w)
     if joker is not None:
-        if joker.suit is None:
-            out.append(w.code("explanation", "joker_open_suit",
-                              rank=w.text(words.RANK_NAMES[joker.rank], words.RANK_CONTEXT)))
-        else:
-            card = Card(joker.rank, joker.suit).label
-            key = {"only_place": "joker_only_place", "fewer_points": "joker_fewer_points",
-                   "lower_rank": "joker_lower_rank"}[joker.why]
-            placed = next(p for p in result.placed if p.card.is_joker)
-            if key != "joker_only_place" and placed.points != rank_points(placed.rank,
-                                                                           placed.place):
-                key = "joker_same_place"  # a flat joker value (house rules)
-            other = joker.alternatives[0][0].label if joker.alternatives else ""
-            out.append(w.code("explanation", key, card=card, other=other))
+        out.append(joker)
     if not result.valid and result.reason is not None:
         out.append(w.code("reason", result.reason.value))
     if result.valid and result.points is not None:
-        terms = " + ".join(f"{_term(p)} {p.points}" for p in result.placed)
-        out.append(w.code("explanation", "points_sum", terms=terms, total=result.points))
+        out.append(_points_sum(result.placed, result.points, w))
+    return out
+
+
+def hand_sum(cards: Sequence[Card], rules: RuleSet, w: Words) -> str:
+    """A hand's value as a sum: ``"A♥ 11 + JK 25 = 36"``."""
+    terms = " + ".join(f"{c.label} {card_hand_points(c, rules)}" for c in cards)
+    return w.code("explanation", "points_sum", terms=terms, total=hand_value(cards, rules))
+
+
+def _run_joker(meld: MeldResult | None) -> Placed | None:
+    """The joker of a run on the table, whose card is fixed once laid."""
+    if meld is None or meld.type is not MeldType.RUN:
+        return None
+    return next((p for p in meld.placed if p.card.is_joker and p.stands_for), None)
+
+
+def explain_layoff(layoff: LayoffResult, before: MeldResult | None, w: Words) -> list[str]:
+    """A lay-off: why it is refused, or the meld it makes and its points; a run's joker
+    keeps its card."""
+    out: list[str] = []
+    if layoff.reason is not None:
+        out.append(w.code("reason", layoff.reason.value))
+    joker = _run_joker(before)
+    if (joker is not None and joker.stands_for is not None
+            and layoff.reason is not LayoffReason.NOT_OPENED):
+        out.append(w.code("explanation", "joker_keeps_place", card=joker.stands_for.label))
+    if layoff.valid and layoff.meld is not None:
+        out.append(w.code("explanation", "meld_becomes", meld=meld_text(layoff.meld.placed)))
+        if layoff.points is not None:
+            out.append(_points_sum(layoff.meld.placed, layoff.points, w))
+    return out
+
+
+def explain_swap(swap: SwapResult, before: MeldResult | None, card: Card | None,
+                 w: Words) -> list[str]:
+    """Taking back a joker: the card it stands for, then the meld it leaves or why not."""
+    out: list[str] = []
+    if swap.reason is SwapReason.NO_JOKER:
+        return [w.code("reason", swap.reason.value)]
+    joker = _joker_sentence(before, w) if before is not None else None
+    if joker is not None:
+        out.append(joker)
+    if swap.reason is not None:
+        out.append(w.code("reason", swap.reason.value))
+    elif swap.meld is not None and card is not None:
+        out.append(w.code("explanation", "joker_taken", card=card.label,
+                          meld=meld_text(swap.meld.placed)))
+    return out
+
+
+def explain_seats(hands: Sequence[Sequence[Card]], rules: RuleSet, w: Words) -> list[str]:
+    """Each seat's hand value as a sum (``"Seat 3: JK 25 + A♥ 11 = 36"``), or that the
+    seat has no cards left."""
+    out: list[str] = []
+    for seat, hand in enumerate(hands, start=1):
+        if hand:
+            terms = " + ".join(f"{c.label} {card_hand_points(c, rules)}" for c in hand)
+            out.append(w.code("explanation", "seat_hand", seat=seat, terms=terms,
+                              total=hand_value(hand, rules)))
+        else:
+            out.append(w.code("explanation", "seat_out", seat=seat))
+    return out
+
+
+def explain_round(hands: Sequence[Sequence[Card]], result: RoundResult, rules: RuleSet,
+                  w: Words) -> list[str]:
+    """Each seat's hand value, why the winner won, and how the round is scored."""
+    out = explain_seats(hands, rules, w)
+    if result.went_out:
+        out.append(w.code("explanation", "winner_went_out", seat=result.winner))
+    elif result.tied:
+        out.append(w.code("explanation", "winner_tied", seat=result.winner,
+                          seats=", ".join(str(s) for s in result.tied)))
+    else:
+        out.append(w.code("explanation", "winner_lowest", seat=result.winner))
+    if rules.winner_collects:
+        others = [v for i, v in enumerate(result.hand_values, start=1) if i != result.winner]
+        total = sum(others)
+        text = " + ".join(map(str, others))
+        if len(others) > 1:
+            text = f"{text} = {total}"
+        out.append(w.code("explanation", "scores_collected", sum=text))
+    else:
+        out.append(w.code("explanation", "scores_own_value"))
     return out
 
 
 def explain_case(result: CaseResult, w: Words) -> list[str]:
     """The engine's reasoning for a case: for a meld, its joker and points; for a first
-    meld, each meld's reasoning and, when one is invalid, which and why."""
+    meld, each meld's reasoning and, when one is invalid, which and why; for a hand, its
+    value as a sum; for a lay-off, the meld it makes or why not; for taking back a joker,
+    the card it stands for and the outcome; for a round, each seat's hand value, why the
+    winner won and how the scores come about."""
+    case = result.case
+    if result.layoff is not None:
+        return explain_layoff(result.layoff, result.meld, w)
+    if result.swap is not None:
+        return explain_swap(result.swap, result.meld, case.card, w)
+    if result.round is not None and case.hands is not None:
+        return explain_round(case.hands, result.round, case.rule_set(), w)
+    if case.kind == "hand" and case.cards is not None:
+        return [hand_sum(case.cards, case.rule_set(), w)]
     if result.meld is not None:
         return explain_meld(result.meld, w)
     if result.opening is not None:
@@ -110,10 +234,13 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
 
 
 def context_text(result: CaseResult, w: Words) -> str:
-    """The small print under points: the preset, and for a first meld the threshold."""
+    """The small print under points: the preset, and for a first meld the threshold;
+    for a hand or a round in CardVerse, the options that change hand values."""
     case = result.case
     preset = w.code("preset", case.rules) if case.rules else w.code("game", case.game)
     if result.opening is not None:
         return w.code("explanation", "threshold_context",
                       threshold=result.opening.threshold, preset=preset)
+    if case.kind in ("hand", "round") and case.options.get("ace_high"):
+        return f"{preset}, {w.code('option', 'ace_high')}"
     return preset

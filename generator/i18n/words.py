@@ -49,6 +49,7 @@ VERDICTS = {
     "invalid": "Invalid",
     "accepted": "Accepted",
     "rejected": "Rejected",
+    "allowed": "Allowed",
 }
 """Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
 
@@ -67,14 +68,24 @@ REASONS = {
     "invalid_meld": "One of the melds is not valid.",
     "no_pure_run": "No pure run: one meld must be a run without a joker.",
     "below_threshold": "The melds do not reach the threshold.",
+    "not_opened": "Only a player who has opened may do this.",
+    "breaks_meld": "The meld would not stay valid with these cards.",
+    "no_joker": "The meld holds no joker.",
+    "set_needs_three_naturals": "A joker can be taken from a set only when it lies with "
+    "three natural cards.",
+    "wrong_card": "Only the card the joker stands for can take its place.",
 }
-"""Reason codes of melds and openings → message (context ``reason``)."""
+"""Reason codes of melds, openings, lay-offs and taking back a joker → message
+(context ``reason``)."""
 
 PRESETS = {"reference": "reference rules", "house": "house rules"}
 """Rami presets → message (context ``preset``)."""
 
 GAMES = {"rami40": "Rami 40", "rami51": "Rami 51", "cardverse": "CardVerse"}
 """Game ids → message (context ``game``)."""
+
+OPTIONS = {"ace_high": "ace high", "discard_to_win": "discard to win"}
+"""CardVerse options (when on) → message (context ``option``)."""
 
 EXPLANATIONS = {
     "joker_only_place": "The joker stands for %(card)s.",
@@ -87,6 +98,20 @@ EXPLANATIONS = {
     "points_sum": "%(terms)s = %(total)s",
     "meld_invalid_at": "Meld %(num)s: %(reason)s",
     "threshold_context": "threshold %(threshold)s, %(preset)s",
+    "not_opened_yet": "The player has not opened yet.",
+    "joker_keeps_place": "The joker keeps standing for %(card)s: a lay-off never moves it.",
+    "meld_becomes": "The meld becomes %(meld)s.",
+    "joker_taken": "%(card)s takes the joker's place: %(meld)s. The player takes the joker "
+    "and must lay it again this turn if they can.",
+    "seat_hand": "Seat %(seat)s: %(terms)s = %(total)s",
+    "seat_out": "Seat %(seat)s: no cards left",
+    "winner_went_out": "Seat %(seat)s went out and wins the round.",
+    "winner_lowest": "No seat went out: seat %(seat)s holds the lowest hand value and wins.",
+    "winner_tied": "No seat went out: seats %(seats)s share the lowest hand value; the "
+    "earliest, seat %(seat)s, wins.",
+    "scores_own_value": "The winner scores 0; every other seat scores its own hand value.",
+    "scores_collected": "The winner scores the others' hand values: %(sum)s; the others "
+    "score 0.",
 }
 """The engine's reasoning → message (context ``explanation``)."""
 
@@ -96,6 +121,7 @@ CONTEXTS = {
     "reason": REASONS,
     "preset": PRESETS,
     "game": GAMES,
+    "option": OPTIONS,
     "explanation": EXPLANATIONS,
 }
 """Every coded message, by msgctxt."""

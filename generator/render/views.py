@@ -6,6 +6,7 @@ rule set), never from the case file's ``expect`` (SITE.md, "Pages").
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +18,8 @@ from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.explain import context_text
 from generator.i18n.explain import explain_case
+from generator.i18n.explain import explain_seats
+from generator.i18n.explain import meld_text
 from generator.verify import CaseResult
 
 View = dict[str, Any]
@@ -53,6 +56,56 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
     return translated, not ok
 
 
+def _cards(cards: Iterable[Card], w: Words) -> list[View]:
+    return [card_view(c, w) for c in cards]
+
+
+def _kind_view(result: CaseResult, w: Words) -> View:
+    """The parts of a row that only some kinds have (DESIGN.md, "Rendering contract"):
+    ``table_meld``, ``added``, ``result_meld``, ``state_text`` (lay-off); ``swap_card``,
+    ``stands_for`` (taking back a joker); ``seats``, ``winner_text`` (round); ``data``
+    (more ``data-*`` attributes of the row) and ``points`` where the kind's points are
+    not an ``expect`` field called ``points`` (round: the total of the scores)."""
+    case = result.case
+    locale = w.translator.locale
+    view: View = {}
+    if case.meld is not None:
+        view["table_meld"] = _cards(case.meld, w)
+    if case.opened is False:
+        view["state_text"] = w.code("explanation", "not_opened_yet")
+    if result.layoff is not None:
+        assert case.cards is not None
+        view["added"] = _cards(case.cards, w)
+        after = result.layoff.meld
+        view["result_meld"] = _cards((p.card for p in after.placed), w) if after else []
+    if result.swap is not None:
+        assert case.card is not None
+        stands_for = result.swap.stands_for
+        view["swap_card"] = card_view(case.card, w)
+        view["stands_for"] = card_view(stands_for, w) if stands_for else None
+        if stands_for is not None:
+            view["data"] = {"stands-for": stands_for.code}
+    if result.round is not None and case.hands is not None:
+        r = result.round
+        view["seats"] = [
+            {
+                "seat": seat,
+                "label": w.text("Seat %(seat)s", seat=seat),
+                "cards": _cards(hand, w),
+                "out_text": "" if hand else w.text("went out"),
+                "value_text": format_decimal(value, locale=locale),
+                "score_text": format_decimal(score, locale=locale),
+                "winner": seat == r.winner,
+            }
+            for seat, (hand, value, score) in enumerate(
+                zip(case.hands, r.hand_values, r.scores, strict=True), start=1)
+        ]
+        view["winner_text"] = w.text("Seat %(seat)s", seat=r.winner)
+        view["points"] = sum(r.scores)
+        view["data"] = {"winner": str(r.winner), "scores": " ".join(map(str, r.scores))}
+    return view
+
+
 def case_row(result: CaseResult, w: Words) -> View:
     """One row of a cases table (DESIGN.md, "Rendering contract")."""
     case = result.case
@@ -60,7 +113,7 @@ def case_row(result: CaseResult, w: Words) -> View:
     note, note_en = _localized(w, case.note)
     if case.melds is not None:
         melds = [[card_view(c, w) for c in meld] for meld in case.melds]
-    elif case.cards is not None:
+    elif case.cards is not None and case.kind != "layoff":
         melds = [[card_view(c, w) for c in case.cards]]
     else:
         melds = []
@@ -68,7 +121,15 @@ def case_row(result: CaseResult, w: Words) -> View:
     verdict = result.verdict
     type_code = values.get("type")
     reason = values.get("reason")
-    points = result.points
+    extra = _kind_view(result, w)
+    points = extra.pop("points", result.points)
+    reason_text = w.code("reason", str(reason)) if reason else ""
+    shown = {reason_text}  # sentences the row shows otherwise (the reason, a drawn meld)
+    if result.layoff is not None and result.layoff.meld is not None:
+        shown.add(w.code("explanation", "meld_becomes",
+                         meld=meld_text(result.layoff.meld.placed)))
+    if result.round is not None and case.hands is not None:  # the seats list shows these
+        shown.update(explain_seats(case.hands, case.rule_set(), w))
     locale = w.translator.locale
     return {
         "id": case.id,
@@ -84,10 +145,21 @@ def case_row(result: CaseResult, w: Words) -> View:
         "type_text": w.code("meld type", str(type_code)) if type_code else "",
         "points_text": format_decimal(points, locale=locale) if points is not None else "—",
         "context_text": context_text(result, w),
-        "reason_text": w.code("reason", str(reason)) if reason else "",
-        "reasoning": explain_case(result, w),
+        "reason_text": reason_text,
+        "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "cells": [format_decimal(v, locale=locale) for k, v in values.items()
                   if isinstance(v, int)] if case.kind == "deck" else [],
+        "data": {},
+        # kinds with more parts (see _kind_view); every row has every key
+        "table_meld": [],
+        "added": [],
+        "result_meld": [],
+        "state_text": "",
+        "swap_card": None,
+        "stands_for": None,
+        "seats": [],
+        "winner_text": "",
+        **extra,
     }
 
 

@@ -1,0 +1,664 @@
+"""The case kinds of issue 3: ``hand``, ``layoff``, ``joker_swap``, ``round``.
+
+Loader tests (a good file loads with the right values; each input-error class with its
+exact ``FILE:LINE:COL`` and message), verify tests (a wrong documented value is a
+disagreement naming the engine's value; right values give none), the reasoning in
+English, and the rows of a built page. The example cases live in the fixture project
+``tests/fixtures/kinds`` (not in ``content/``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from generator.cases import Case
+from generator.cases import CaseSet
+from generator.cases import load_cases
+from generator.engine.cards import Card
+from generator.engine.cards import parse_card
+from generator.i18n.catalog import source_translator
+from generator.i18n.explain import Words
+from generator.i18n.explain import explain_case
+from generator.verify import verify_all
+from generator.verify import verify_case
+from tests.conftest import REPO
+from tests.conftest import run_cli
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "kinds"
+KINDS_FILE = "content/examples/kinds.yaml"
+
+CARD_HELP = ("expected a rank (A 2-10 J Q K, T for 10) and a suit (C D H S or ♣ ♦ ♥ ♠), "
+             "or JK")
+
+
+def cards(codes: str) -> tuple[Card, ...]:
+    return tuple(parse_card(code) for code in codes.split())
+
+
+def load_one(tmp_path: Path, text: str) -> CaseSet:
+    path = tmp_path / "content" / "examples" / "x.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return load_cases(tmp_path)
+
+
+def errors_of(tmp_path: Path, text: str) -> list[str]:
+    return [error.format() for error in load_one(tmp_path, text).errors]
+
+
+def one_case(tmp_path: Path, text: str) -> Case:
+    result = load_one(tmp_path, text)
+    assert [e.format() for e in result.errors] == []
+    [case] = result.cases
+    return case
+
+
+@pytest.fixture(scope="module")
+def fixture_cases() -> dict[str, Case]:
+    result = load_cases(FIXTURE)
+    assert [e.format() for e in result.errors] == []
+    return {case.id: case for case in result.cases}
+
+
+def _words() -> Words:
+    return Words(source_translator())
+
+
+# -- the fixture project: every kind loads, and every documented value agrees -------
+
+
+def test_fixture_has_every_new_kind(fixture_cases: dict[str, Case]) -> None:
+    kinds = {case.kind for case in fixture_cases.values()}
+    assert {"hand", "layoff", "joker_swap", "round"} <= kinds
+
+
+def test_fixture_cases_agree_with_the_engine(fixture_cases: dict[str, Case]) -> None:
+    results = verify_all(fixture_cases.values())
+    assert [d for r in results for d in r.disagreements] == []
+
+
+# -- hand -----------------------------------------------------------------------
+
+
+def test_hand_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["ace-and-joker-left"]
+    assert (case.kind, case.game, case.rules) == ("hand", "rami51", "reference")
+    assert case.cards == cards("AH JK")
+    assert dict(case.expect) == {"points": 36}
+    assert (case.meld, case.card, case.opened, case.hands) == (None, None, None, None)
+    house = fixture_cases["ace-and-joker-left-house"]
+    assert (house.rules, house.cards) == ("house", cards("AH JK"))
+    cardverse = fixture_cases["cardverse-hand-ace-high"]
+    assert cardverse.options["ace_high"] is True
+
+
+@pytest.mark.parametrize(
+    ("case_id", "points"),
+    [("ace-and-joker-left", 36), ("ace-and-joker-left-house", 26),
+     ("cardverse-hand-ace-high", 26)],
+)
+def test_hand_value_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                    points: int) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert dict(result.values) == {"points": points}
+    assert result.points == points
+    assert result.disagreements == ()
+
+
+def test_hand_wrong_points_is_a_disagreement(tmp_path: Path) -> None:
+    case = one_case(tmp_path, """
+        cases:
+          - id: h
+            kind: hand
+            game: cardverse
+            cards: AH KH 5C
+            title: T
+            expect:
+              points: 26
+        """)
+    [d] = verify_case(case).disagreements
+    assert (d.field, d.documented, d.engine) == ("points", 26, 16)  # ace 1 without ace_high
+    assert (d.position.line, d.position.column) == (8, 7)
+
+
+def test_hand_reasoning() -> None:
+    result = verify_case(load_cases(FIXTURE).by_id["ace-and-joker-left"])
+    assert explain_case(result, _words()) == ["A♥ 11 + JK 25 = 36"]
+
+
+def test_hand_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: h
+            kind: hand
+            game: rami51
+            cards: []
+            hands: [5C]
+            title: T
+            expect: {verdict: valid}
+        """) == [
+        "content/examples/x.yaml:5:12: cards is empty; expected at least one card",
+        "content/examples/x.yaml:6:12: field 'hands' does not apply to kind 'hand'; "
+        "expected cards",
+        "content/examples/x.yaml:8:13: missing field 'points' in expect; expected points: "
+        "<an integer>",
+        "content/examples/x.yaml:8:14: field 'verdict' in expect does not apply to kind "
+        "'hand'; expected one of: points",
+    ]
+
+
+# -- layoff ---------------------------------------------------------------------
+
+
+def test_layoff_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["nine-onto-joker-run"]
+    assert (case.kind, case.meld, case.cards, case.opened) == (
+        "layoff", cards("JK 7S 8S"), cards("9S"), True)
+    assert fixture_cases["lay-off-before-opening"].opened is False
+    cardverse = fixture_cases["cardverse-lay-off"]
+    assert (cardverse.rules, cardverse.opened) == (None, None)
+    assert case.field_positions["meld.0"].line == 30
+    assert case.position_of("expect.points").line == 36
+
+
+@pytest.mark.parametrize(
+    ("case_id", "values"),
+    [
+        ("nine-onto-joker-run", {"verdict": "valid", "points": 30, "reason": None}),
+        ("six-onto-joker-run", {"verdict": "invalid", "points": None,
+                                "reason": "breaks_meld"}),
+        ("lay-off-before-opening", {"verdict": "invalid", "points": None,
+                                    "reason": "not_opened"}),
+        ("cardverse-lay-off", {"verdict": "valid", "points": None, "reason": None}),
+    ],
+)
+def test_layoff_values_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                       values: dict[str, object]) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert dict(result.values) == values
+    assert result.disagreements == ()
+
+
+def test_layoff_wrong_values_are_disagreements(tmp_path: Path) -> None:
+    case = one_case(tmp_path, """
+        cases:
+          - id: l
+            kind: layoff
+            game: rami51
+            meld: JK 7S 8S
+            cards: 6S
+            title: T
+            expect:
+              verdict: valid
+              points: 27
+              reason: not_opened
+        """)
+    found = [(d.field, d.documented, d.engine, d.position.line)
+             for d in verify_case(case).disagreements]
+    assert found == [
+        ("verdict", "valid", "invalid", 9),
+        ("points", 27, None, 10),  # a documented field the engine leaves empty
+        ("reason", "not_opened", "breaks_meld", 11),
+    ]
+
+
+def test_layoff_reasoning(fixture_cases: dict[str, Case]) -> None:
+    w = _words()
+    valid = verify_case(fixture_cases["nine-onto-joker-run"])
+    assert explain_case(valid, w) == [
+        "The joker keeps standing for 6♠: a lay-off never moves it.",
+        "The meld becomes JK→6♠ 7♠ 8♠ 9♠.",
+        "JK→6♠ 6 + 7♠ 7 + 8♠ 8 + 9♠ 9 = 30",
+    ]
+    broken = verify_case(fixture_cases["six-onto-joker-run"])
+    assert explain_case(broken, w) == [
+        "The meld would not stay valid with these cards.",
+        "The joker keeps standing for 6♠: a lay-off never moves it.",
+    ]
+    not_opened = verify_case(fixture_cases["lay-off-before-opening"])
+    assert explain_case(not_opened, w) == ["Only a player who has opened may do this."]
+    cardverse = verify_case(fixture_cases["cardverse-lay-off"])
+    assert explain_case(cardverse, w) == ["The meld becomes J♥ Q♥ K♥ A♥."]
+
+
+def test_layoff_meld_that_is_not_valid(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: l
+            kind: layoff
+            game: rami51
+            meld: [KH, AH, 2H]
+            cards: QH
+            title: T
+            expect: {verdict: valid}
+        """) == [
+        "content/examples/x.yaml:5:11: meld KH AH 2H is not a valid meld (wraps_around); "
+        "expected a meld that could lie on the table"]
+
+
+def test_layoff_opened_is_rami_only_and_a_boolean(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: l
+            kind: layoff
+            game: cardverse
+            meld: 5C 6C 7C
+            cards: 8C
+            opened: false
+            title: T
+            expect: {verdict: valid, points: 26}
+          - id: m
+            kind: layoff
+            game: rami40
+            meld: 5C 6C 7C
+            cards: 8C
+            opened: "yes"
+            title: T
+            expect: {verdict: valid}
+        """) == [
+        "content/examples/x.yaml:7:13: field 'opened' does not apply to game 'cardverse' "
+        "for kind 'layoff' (cardverse has no opening); expected meld, cards",
+        "content/examples/x.yaml:9:38: field 'points' in expect does not apply to game "
+        "'cardverse' for kind 'layoff' (cardverse melds have no points); expected one of: "
+        "verdict, reason",
+        "content/examples/x.yaml:15:13: opened must be true or false; got string 'yes'",
+    ]
+
+
+def test_layoff_missing_and_foreign_inputs(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: l
+            kind: layoff
+            game: rami51
+            meld: 5C 6C 7C
+            players: 2
+            title: T
+            expect: {verdict: valid, reason: wraps_around}
+        """) == [
+        "content/examples/x.yaml:2:5: missing field 'cards' in layoff case; expected cards: "
+        "<card codes, e.g. QH KH AH>",
+        "content/examples/x.yaml:6:14: field 'players' does not apply to kind 'layoff'; "
+        "expected meld, cards (optionally opened)",
+        "content/examples/x.yaml:8:38: unknown reason 'wraps_around' for kind 'layoff'; "
+        "expected one of: not_opened, breaks_meld",
+    ]
+
+
+def test_card_copies_count_across_every_card_of_the_case(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: l
+            kind: layoff
+            game: rami51
+            meld: 5C 6C 7C
+            cards: 5C 5C 5C
+            title: T
+            expect: {verdict: invalid}
+        """) == [
+        "content/examples/x.yaml:6:18: card 5C is used 4 times in this case; expected at "
+        "most 3 (rami51 is played with at most 3 decks)"]
+
+
+# -- joker_swap -----------------------------------------------------------------
+
+
+def test_joker_swap_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["six-takes-the-joker"]
+    assert (case.kind, case.meld, case.card, case.opened) == (
+        "joker_swap", cards("JK 7S 8S"), parse_card("6S"), True)
+    assert case.expect["joker_stands_for"] == "6s"  # as documented
+    assert case.field_positions["card"].line == 69
+
+
+@pytest.mark.parametrize(
+    ("case_id", "values"),
+    [
+        ("six-takes-the-joker", {"verdict": "allowed", "joker_stands_for": "6S",
+                                 "reason": None}),
+        ("nine-cannot-take-the-joker", {"verdict": "rejected", "joker_stands_for": "6S",
+                                        "reason": "wrong_card"}),
+        ("joker-from-a-set-of-two-naturals", {"verdict": "rejected",
+                                              "joker_stands_for": None,
+                                              "reason": "set_needs_three_naturals"}),
+    ],
+)
+def test_joker_swap_values_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                           values: dict[str, object]) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert dict(result.values) == values
+    assert result.disagreements == ()
+
+
+SWAP = """
+cases:
+  - id: s
+    kind: joker_swap
+    game: rami51
+    meld: {meld}
+    card: {card}
+    {extra}
+    title: T
+    expect:
+      {expect}
+"""
+
+
+@pytest.mark.parametrize("documented", ["6S", "6s", "6♠", "'6S'"])
+def test_joker_stands_for_compares_as_a_card(tmp_path: Path, documented: str) -> None:
+    case = one_case(tmp_path, SWAP.format(meld="JK 7S 8S", card="6S", extra="",
+                                          expect=f"verdict: allowed\n      "
+                                          f"joker_stands_for: {documented}"))
+    assert verify_case(case).disagreements == ()
+
+
+def test_joker_swap_wrong_values_are_disagreements(tmp_path: Path) -> None:
+    case = one_case(tmp_path, SWAP.format(
+        meld="JK 7S 8S", card="9S", extra="opened: true",
+        expect="verdict: allowed\n      joker_stands_for: 9s"))
+    found = [(d.field, d.documented, d.engine, d.position.line)
+             for d in verify_case(case).disagreements]
+    assert found == [("verdict", "allowed", "rejected", 10),
+                     ("joker_stands_for", "9s", "6S", 11)]
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "extra", "verdict", "stands_for", "reason"),
+    [
+        ("7S 8S 9S", "6S", "", "rejected", None, "no_joker"),
+        ("JK 7S 8S", "6S", "opened: false", "rejected", "6S", "not_opened"),
+        ("9C 9D 9H JK", "9S", "", "allowed", "9S", None),
+        ("9C 9D JK", "9S", "", "rejected", None, "set_needs_three_naturals"),
+        ("JK 7S 8S", "9S", "", "rejected", "6S", "wrong_card"),
+    ],
+)
+def test_joker_swap_reasons(tmp_path: Path, meld: str, card: str, extra: str, verdict: str,
+                            stands_for: str | None, reason: str | None) -> None:
+    case = one_case(tmp_path, SWAP.format(meld=meld, card=card, extra=extra,
+                                          expect=f"verdict: {verdict}"))
+    result = verify_case(case)
+    assert dict(result.values) == {"verdict": verdict, "joker_stands_for": stands_for,
+                                   "reason": reason}
+
+
+def test_joker_swap_reasoning(fixture_cases: dict[str, Case]) -> None:
+    w = _words()
+    allowed = verify_case(fixture_cases["six-takes-the-joker"])
+    assert explain_case(allowed, w) == [
+        "The joker stands for 6♠, not 9♠: fewer points.",
+        "6♠ takes the joker's place: 6♠ 7♠ 8♠. The player takes the joker and must lay it "
+        "again this turn if they can.",
+    ]
+    wrong = verify_case(fixture_cases["nine-cannot-take-the-joker"])
+    assert explain_case(wrong, w) == [
+        "The joker stands for 6♠, not 9♠: fewer points.",
+        "Only the card the joker stands for can take its place.",
+    ]
+    open_suit = verify_case(fixture_cases["joker-from-a-set-of-two-naturals"])
+    assert explain_case(open_suit, w) == [
+        "The joker stands for a card of rank nine; its suit stays open.",
+        "A joker can be taken from a set only when it lies with three natural cards.",
+    ]
+
+
+def test_joker_swap_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: a
+            kind: joker_swap
+            game: cardverse
+            meld: 7S 8S 9S
+            card: 6S
+            title: T
+            expect: {verdict: allowed}
+          - id: b
+            kind: joker_swap
+            game: rami51
+            meld: JK JK 5H 6H
+            card: JK
+            title: T
+            expect: {verdict: allowed, joker_stands_for: 6X}
+          - id: c
+            kind: joker_swap
+            game: rami51
+            meld: JK 7S 8S
+            card: [6S]
+            title: T
+            expect: {verdict: allowed, joker_stands_for: JK}
+          - id: d
+            kind: joker_swap
+            game: rami51
+            meld: JK 7S 8S
+            card: 6Z
+            title: T
+            expect: {verdict: allowed, joker_stands_for: 6}
+        """) == [
+        "content/examples/x.yaml:4:11: kind 'joker_swap' does not apply to game 'cardverse'; "
+        "expected game rami40 or rami51",
+        "content/examples/x.yaml:12:11: meld JK JK 5H 6H is not a valid meld "
+        "(too_many_jokers); expected a meld that could lie on the table",
+        "content/examples/x.yaml:13:11: card is a joker; expected the natural card put in "
+        "the joker's place (e.g. 6S)",
+        "content/examples/x.yaml:15:50: joker_stands_for: unknown card '6X' (bad suit); "
+        + CARD_HELP,
+        "content/examples/x.yaml:20:11: card must be one card code such as 6S (the card put "
+        "in the joker's place); got a list",
+        "content/examples/x.yaml:22:50: joker_stands_for is a joker; expected the natural "
+        "card the joker stands for (e.g. 6S)",
+        "content/examples/x.yaml:27:11: unknown card '6Z' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:29:50: joker_stands_for must be a card code such as 6S; "
+        "got integer 6 (quote it to make it text)",
+    ]
+
+
+# -- round ----------------------------------------------------------------------
+
+
+def test_round_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["rami-round-seat-two-out"]
+    assert case.kind == "round"
+    assert case.hands == (cards("5C 6C"), (), cards("JK AH"))
+    assert case.expect["scores"] == (11, 0, 36)  # a tuple: the case stays immutable
+    assert case.field_positions["hands.2.1"].line == 99
+    assert fixture_cases["cardverse-round-winner-collects"].hands == (
+        cards("5C 6C"), (), cards("KH AH"))
+
+
+@pytest.mark.parametrize(
+    ("case_id", "winner", "scores"),
+    [
+        ("rami-round-seat-two-out", 2, (11, 0, 36)),
+        ("rami-round-on-the-stock-tie", 2, (10, 0, 5)),
+        ("cardverse-round-winner-collects", 2, (0, 22, 0)),
+    ],
+)
+def test_round_values_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                      winner: int, scores: tuple[int, ...]) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert dict(result.values) == {"winner": winner, "scores": scores}
+    assert result.disagreements == ()
+
+
+def test_round_wrong_values_are_disagreements(tmp_path: Path) -> None:
+    case = one_case(tmp_path, """
+        cases:
+          - id: r
+            kind: round
+            game: cardverse
+            hands: [5C 6C, [], KH AH]
+            title: T
+            expect:
+              winner: 1
+              scores: [0, 21, 0]
+        """)
+    found = [(d.field, d.documented, d.engine, d.position.line)
+             for d in verify_case(case).disagreements]
+    assert found == [("winner", 1, 2, 8), ("scores", (0, 21, 0), (0, 22, 0), 9)]
+
+
+def test_round_reasoning(fixture_cases: dict[str, Case]) -> None:
+    w = _words()
+    out = verify_case(fixture_cases["rami-round-seat-two-out"])
+    assert explain_case(out, w) == [
+        "Seat 1: 5♣ 5 + 6♣ 6 = 11",
+        "Seat 2: no cards left",
+        "Seat 3: JK 25 + A♥ 11 = 36",
+        "Seat 2 went out and wins the round.",
+        "The winner scores 0; every other seat scores its own hand value.",
+    ]
+    tie = verify_case(fixture_cases["rami-round-on-the-stock-tie"])
+    assert explain_case(tie, w)[3:] == [
+        "No seat went out: seats 2, 3 share the lowest hand value; the earliest, seat 2, "
+        "wins.",
+        "The winner scores 0; every other seat scores its own hand value.",
+    ]
+    collect = verify_case(fixture_cases["cardverse-round-winner-collects"])
+    assert explain_case(collect, w)[-1] == (
+        "The winner scores the others' hand values: 11 + 11 = 22; the others score 0.")
+
+
+def test_round_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: a
+            kind: round
+            game: rami51
+            hands: [5C 6C]
+            title: T
+            expect: {winner: 1}
+          - id: b
+            kind: round
+            game: cardverse
+            hands: [5C 6C, 5C, 2D, 3D, 4D]
+            title: T
+            expect: {winner: 1, scores: [1, x]}
+          - id: c
+            kind: round
+            game: rami40
+            hands: [[], 5C, "", 5X]
+            opened: true
+            title: T
+            expect: {winner: 5, scores: [0, 5, 0]}
+          - id: d
+            kind: round
+            game: rami40
+            hands: [[], 5C]
+            title: T
+            expect: {winner: 0, verdict: valid}
+        """) == [
+        "content/examples/x.yaml:5:12: hands lists 1 seat; expected one hand per seat, 2 to "
+        "6 seats (rami51 is played by 2 to 6 players)",
+        "content/examples/x.yaml:11:12: hands lists 5 seats; expected one hand per seat, 2 "
+        "to 4 seats (cardverse is played by 2 to 4 players)",
+        "content/examples/x.yaml:11:20: card 5C is used 2 times in this case; expected at "
+        "most 1 (cardverse is played with one deck)",
+        "content/examples/x.yaml:13:33: scores lists 2 scores; expected one per seat (5, as "
+        "in hands)",
+        "content/examples/x.yaml:13:37: score must be an integer; got string 'x' (write the "
+        "number without quotes)",
+        "content/examples/x.yaml:17:21: hand 3 is empty, and so is hand 1; expected at most "
+        "one empty hand (the seat that went out)",
+        "content/examples/x.yaml:17:25: unknown card '5X' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:18:13: field 'opened' does not apply to kind 'round'; "
+        "expected hands",
+        "content/examples/x.yaml:20:22: winner 5 is not a seat of this round; expected a "
+        "seat number from 1 to 4",
+        "content/examples/x.yaml:20:33: scores lists 3 scores; expected one per seat (4, as "
+        "in hands)",
+        "content/examples/x.yaml:26:22: winner must be at least 1; got integer 0",
+        "content/examples/x.yaml:26:25: field 'verdict' in expect does not apply to kind "
+        "'round'; expected one of: winner, scores",
+    ]
+
+
+def test_a_bad_case_drops_only_itself(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: bad
+            kind: round
+            game: rami51
+            hands: [[], []]
+            title: T
+            expect: {winner: 1}
+          - id: good
+            kind: round
+            game: rami51
+            hands: [[], 5C]
+            title: T
+            expect: {winner: 1, scores: [0, 5]}
+        """)
+    assert [e.format() for e in result.errors] == [
+        "content/examples/x.yaml:5:17: hand 2 is empty, and so is hand 1; expected at most "
+        "one empty hand (the seat that went out)"]
+    assert [c.id for c in result.cases] == ["good"]
+
+
+# -- the command line and the pages ---------------------------------------------
+
+
+def _project(tmp_path: Path) -> Path:
+    """A copy of the fixture project with the repository's templates and catalogs."""
+    project = tmp_path / "kinds"
+    shutil.copytree(FIXTURE, project)
+    for name in ("templates", "locales"):
+        shutil.copytree(REPO / name, project / name)
+    return project
+
+
+def test_check_names_each_disagreement_with_the_engines_value(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    path = project / KINDS_FILE
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("scores: [11, 0, 36]", "scores: [11, 0, 35]")
+    text = text.replace("joker_stands_for: 6S", "joker_stands_for: 9s")
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert f"{KINDS_FILE}:82: case nine-cannot-take-the-joker: joker_stands_for documented "\
+        "9s, engine 6S" in lines
+    assert "    The joker stands for 6♠, not 9♠: fewer points." in lines
+    assert f"{KINDS_FILE}:103: case rami-round-seat-two-out: scores documented [11, 0, 35], "\
+        "engine [11, 0, 36]" in lines
+    assert "    Seat 3: JK 25 + A♥ 11 = 36" in lines
+
+
+def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    for lang in ("en", "sk"):
+        html = (project / "site" / lang / "kinds" / "index.html").read_text(encoding="utf-8")
+        soup = BeautifulSoup(html, "html.parser")
+        rows = {str(tr["id"]): tr for tr in soup.select("tr[id]")}
+        attrs = {i: {k: str(v) for k, v in tr.attrs.items() if k.startswith("data-")}
+                 for i, tr in rows.items()}
+        assert attrs["ace-and-joker-left"] == {"data-points": "36"}
+        assert attrs["nine-onto-joker-run"] == {"data-verdict": "valid", "data-points": "30"}
+        assert attrs["six-onto-joker-run"] == {"data-verdict": "invalid"}
+        assert attrs["cardverse-lay-off"] == {"data-verdict": "valid"}
+        assert attrs["six-takes-the-joker"] == {"data-verdict": "allowed",
+                                                "data-stands-for": "6S"}
+        assert attrs["joker-from-a-set-of-two-naturals"] == {"data-verdict": "rejected"}
+        assert attrs["rami-round-seat-two-out"] == {
+            "data-points": "47", "data-winner": "2", "data-scores": "11 0 36"}
+        assert attrs["cardverse-round-winner-collects"] == {
+            "data-points": "22", "data-winner": "2", "data-scores": "0 22 0"}
+        # cards drawn with the card macro, named for screen readers
+        hand = rows["ace-and-joker-left"].select(".card")
+        assert [c.get_text("", strip=True) for c in hand] == ["A♥", "JK★"]
+        assert all(c["role"] == "img" and c["aria-label"] for c in hand)
+        layoff = rows["nine-onto-joker-run"]
+        assert len(layoff.select(".case__result .card")) == 4  # the meld after the lay-off
+        seats = rows["rami-round-seat-two-out"].select(".seats:not(.seats--scores) .seat")
+        assert len(seats) == 3 and "seat--winner" in seats[1]["class"]
+    en = BeautifulSoup((project / "site/en/kinds/index.html").read_text(encoding="utf-8"),
+                       "html.parser")
+    not_opened = en.select_one("#lay-off-before-opening")
+    assert not_opened is not None
+    assert "The player has not opened yet." in not_opened.get_text()
