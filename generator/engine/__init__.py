@@ -15,6 +15,23 @@ from generator.engine.cards import parse_card
 from generator.engine.cards import parse_cards
 from generator.engine.deck import DeckResult
 from generator.engine.deck import deck
+from generator.engine.game import Action
+from generator.engine.game import Discard
+from generator.engine.game import Draw
+from generator.engine.game import GameScore
+from generator.engine.game import GameState
+from generator.engine.game import LayOff
+from generator.engine.game import Meld
+from generator.engine.game import Outcome
+from generator.engine.game import PlayReason
+from generator.engine.game import RoundEnd
+from generator.engine.game import SetupError
+from generator.engine.game import TableMeld
+from generator.engine.game import TakeJoker
+from generator.engine.game import apply
+from generator.engine.game import deal
+from generator.engine.game import legal_actions
+from generator.engine.game import start
 from generator.engine.melds import MeldReason
 from generator.engine.melds import MeldResult
 from generator.engine.melds import MeldType
@@ -30,26 +47,43 @@ from generator.engine.rules import rule_set
 
 __all__ = [
     "JOKER",
+    "Action",
     "BestOpening",
     "Card",
     "CardCodeError",
     "DeckResult",
+    "Discard",
+    "Draw",
+    "GameScore",
+    "GameState",
+    "LayOff",
+    "Meld",
     "MeldReason",
     "MeldResult",
     "MeldType",
     "NoOpeningError",
     "OpeningReason",
     "OpeningResult",
+    "Outcome",
+    "PlayReason",
     "PlayerCountError",
     "Rank",
+    "RoundEnd",
     "RuleSet",
+    "SetupError",
     "Suit",
+    "TableMeld",
+    "TakeJoker",
     "UnknownGameError",
+    "apply",
     "best_opening",
     "check_meld",
     "check_opening",
+    "deal",
     "deck",
+    "legal_actions",
     "parse_card",
     "parse_cards",
     "rule_set",
+    "start",
 ]

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import fields
 from dataclasses import replace
 from typing import Literal
 
@@ -305,6 +306,9 @@ class GameState:
         return self.end is not None
 
 
+_STATE_FIELDS = frozenset(f.name for f in fields(GameState))
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of one action.
@@ -339,8 +343,7 @@ def full_deck(rules: RuleSet, players: int) -> tuple[Card, ...]:
         PlayerCountError: the game does not allow that many players.
     """
     row = rules.deck_for(players)
-    naturals = tuple(Card(r, s) for s in Suit for r in Rank)
-    return naturals * row.decks + (JOKER,) * row.jokers
+    return _CARDS[:-1] * row.decks + (JOKER,) * row.jokers
 
 
 def deal(rules: RuleSet, players: int, seed: int, dealer: int | None = None) -> GameState:
@@ -451,9 +454,9 @@ def start(
         raise SetupError(f"{turns_played} turns played; expected 0{upto}")
     return GameState(
         rules,
-        tuple(tuple(h) for h in hands),
-        tuple(stock),
-        tuple(discard),
+        tuple(_canon_all(h) for h in hands),
+        _canon_all(stock),
+        _canon_all(discard),
         tuple(TableMeld(_ordered(m.cards, rules), m.owner) for m in table),
         flags,
         players - 1,
@@ -467,23 +470,38 @@ def start(
 # --- checks ----------------------------------------------------------------------------
 
 
-def _key(card: Card) -> tuple[bool, str, int]:
-    """Sort key: naturals by suit (♣ ♦ ♥ ♠: the codes' alphabetical order) and rank (ace
-    low), the joker last. Reads ``_value_`` (the member's value) for speed."""
-    if card.rank is None or card.suit is None:
-        return (True, "", 0)
-    return (False, card.suit._value_, card.rank)
+# One instance per card value: equal cards held by the state are the same object, so
+# list and tuple searches stop at the identity test, and a card's index (suit ♣ ♦ ♥ ♠,
+# rank ace low, the joker last) is a fast sort and cache key.
+_CARDS: tuple[Card, ...] = (*(Card(r, s) for s in Suit for r in Rank), JOKER)
+_INDEX_BY_ID = {id(c): i for i, c in enumerate(_CARDS)}
+_INDEX_BY_VALUE = {c: i for i, c in enumerate(_CARDS)}
+
+
+def _key(card: Card) -> int:
+    """The card's index in :data:`_CARDS` (sort key: by suit, rank, the joker last)."""
+    i = _INDEX_BY_ID.get(id(card))
+    return _INDEX_BY_VALUE[card] if i is None else i
+
+
+def _canon(card: Card) -> Card:
+    """The one instance of ``card``'s value."""
+    return _CARDS[_key(card)]
+
+
+def _canon_all(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(_CARDS[_key(c)] for c in cards)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _check_sorted(cards: tuple[Card, ...], rules: RuleSet) -> MeldResult:
-    return check_meld(cards, rules)
+def _check_sorted(indices: tuple[int, ...], rules: RuleSet) -> MeldResult:
+    return check_meld(tuple(_CARDS[i] for i in indices), rules)
 
 
 def meld_result(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
     """``melds.check_meld`` with a cache (the verdict does not depend on the cards'
     order; ``MeldResult.cards`` is sorted by suit and rank, the joker last)."""
-    return _check_sorted(tuple(sorted(cards, key=_key)), rules)
+    return _check_sorted(tuple(sorted(_key(c) for c in cards)), rules)
 
 
 _check = meld_result
@@ -491,7 +509,7 @@ _check = meld_result
 
 def _ordered(cards: Iterable[Card], rules: RuleSet) -> tuple[Card, ...]:
     """The cards of a valid meld in meld order (a run low to high, the joker in place)."""
-    return tuple(p.card for p in _check(cards, rules).placed)
+    return _canon_all(p.card for p in _check(cards, rules).placed)
 
 
 def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
@@ -559,11 +577,16 @@ def _layoff_problem(state: GameState, cards: tuple[Card, ...], onto: int
     if not result.valid:
         assert result.reason is not None
         return PlayReason(result.reason.value), None
+    assert result.meld is not None
+    cards_after = _canon_all(p.card for p in result.meld.placed)
+    if not _check(cards_after, state.rules).valid:
+        # e.g. a joker laid off onto a run that holds one (table.check_layoff fixes the
+        # run's joker as the card it stands for, so it sees one joker only)
+        return PlayReason.BREAKS_MELD, None
     problem = _end_turn_problem(state, rest)
     if problem is not None:
         return problem, None
-    assert result.meld is not None
-    return None, (rest, result.meld.cards)
+    return None, (rest, cards_after)
 
 
 def _can_lay_joker(state: GameState) -> bool:
@@ -608,6 +631,16 @@ def apply(state: GameState, action: Action) -> Outcome:
     return _discard(state, action)
 
 
+def _evolve(state: GameState, **changes: object) -> GameState:
+    """``dataclasses.replace`` for a state, without its cost (no ``__post_init__`` to
+    run); only fields of :class:`GameState` may be changed."""
+    assert changes.keys() <= _STATE_FIELDS, changes.keys() - _STATE_FIELDS
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def _with_hand(state: GameState, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     return (*state.hands[:state.turn], hand, *state.hands[state.turn + 1:])
 
@@ -621,7 +654,7 @@ def _draw(state: GameState, action: Draw) -> Outcome:
             return _illegal(state, action, PlayReason.EMPTY_DISCARD_PILE)
         card = state.discard[-1]
         taken = None if card in hand else card
-        new = replace(state, hands=_with_hand(state, (*hand, card)),
+        new = _evolve(state, hands=_with_hand(state, (*hand, card)),
                       discard=state.discard[:-1], drawn=True, taken=taken)
         return Outcome(True, None, (), new, action)
     events: list[str] = []
@@ -638,7 +671,7 @@ def _draw(state: GameState, action: Draw) -> Outcome:
         stock = tuple(cards)
         discard = discard[-1:]
         events.append(Event.RESHUFFLED.value)
-    new = replace(state, hands=_with_hand(state, (*hand, stock[0])), stock=stock[1:],
+    new = _evolve(state, hands=_with_hand(state, (*hand, stock[0])), stock=stock[1:],
                   discard=discard, reshuffles=reshuffles, drawn=True, taken=None)
     return Outcome(True, None, tuple(events), new, action)
 
@@ -649,7 +682,7 @@ def _meld(state: GameState, action: Meld) -> Outcome:
         return _illegal(state, action, problem, value if isinstance(value, str) else None)
     assert isinstance(value, tuple)
     jokers = sum(1 for c in action.cards if c.is_joker)
-    new = replace(
+    new = _evolve(
         state,
         hands=_with_hand(state, value),
         table=(*state.table, TableMeld(_ordered(action.cards, state.rules), state.turn)),
@@ -668,7 +701,7 @@ def _lay_off(state: GameState, action: LayOff) -> Outcome:
     table = list(state.table)
     table[action.onto] = TableMeld(meld, table[action.onto].owner)
     jokers = sum(1 for c in action.cards if c.is_joker)
-    new = replace(state, hands=_with_hand(state, rest), table=tuple(table),
+    new = _evolve(state, hands=_with_hand(state, rest), table=tuple(table),
                   jokers_owed=max(0, state.jokers_owed - jokers))
     return _after_laying(new, action)
 
@@ -682,7 +715,7 @@ def _after_laying(state: GameState, action: Action) -> Outcome:
     state, detail = _confirm_opening(state, events)
     if state.hand:
         return Outcome(True, None, tuple(events), state, action, detail)
-    state = replace(state, turns_played=state.turns_played + 1)
+    state = _evolve(state, turns_played=state.turns_played + 1)
     events.append(Event.ROUND_OVER.value)
     return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT), action)
 
@@ -698,12 +731,12 @@ def _confirm_opening(state: GameState, events: list[str]) -> tuple[GameState, st
         events.append(Event.OPENED.value)
         opened = list(state.opened)
         opened[state.turn] = True
-        return replace(state, opened=tuple(opened)), None
+        return _evolve(state, opened=tuple(opened)), None
     events.append(Event.OPENING_RETURNED.value)
     assert result.reason is not None
     keep = [m for i, m in enumerate(state.table) if i not in state.laid]
     back = [c for cards in melds for c in cards]
-    new = replace(state, hands=_with_hand(state, (*state.hand, *back)), table=tuple(keep),
+    new = _evolve(state, hands=_with_hand(state, (*state.hand, *back)), table=tuple(keep),
                   laid=())
     return new, result.reason.value
 
@@ -722,8 +755,8 @@ def _take_joker(state: GameState, action: TakeJoker) -> Outcome:
         return _illegal(state, action, PlayReason(swap.reason.value))
     assert swap.meld is not None
     table = list(state.table)
-    table[action.onto] = TableMeld(tuple(p.card for p in swap.meld.placed), meld.owner)
-    new = replace(state, hands=_with_hand(state, (*rest, JOKER)), table=tuple(table),
+    table[action.onto] = TableMeld(_canon_all(p.card for p in swap.meld.placed), meld.owner)
+    new = _evolve(state, hands=_with_hand(state, (*rest, JOKER)), table=tuple(table),
                   jokers_owed=state.jokers_owed + 1)
     return Outcome(True, None, (), new, action)
 
@@ -745,10 +778,10 @@ def _discard(state: GameState, action: Discard) -> Outcome:
     rest = _remove(state.hand, (action.card,))
     assert rest is not None
     events: list[str] = []
-    state = replace(state, hands=_with_hand(state, rest),
-                    discard=(*state.discard, action.card))
+    state = _evolve(state, hands=_with_hand(state, rest),
+                    discard=(*state.discard, _canon(action.card)))
     state, detail = _confirm_opening(state, events)
-    state = replace(state, turns_played=state.turns_played + 1)
+    state = _evolve(state, turns_played=state.turns_played + 1)
     if not state.hand:
         events.append(Event.ROUND_OVER.value)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT),
@@ -758,7 +791,7 @@ def _discard(state: GameState, action: Discard) -> Outcome:
         events.append(Event.ROUND_OVER.value)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.TURN_LIMIT),
                        action, detail)
-    new = replace(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
+    new = _evolve(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
                   laid=(), jokers_owed=0)
     return Outcome(True, None, tuple(events), new, action, detail)
 
@@ -776,7 +809,7 @@ def _finish(state: GameState, reason: EndReason) -> GameState:
         values[seat] = res.hand_values[k]
     result = RoundResult(order[res.winner - 1] + 1, tuple(scores), tuple(values),
                          res.went_out, tuple(order[t - 1] + 1 for t in res.tied))
-    return replace(state, end=RoundEnd(reason.value, result), drawn=False, taken=None,
+    return _evolve(state, end=RoundEnd(reason.value, result), drawn=False, taken=None,
                    laid=(), jokers_owed=0)
 
 
@@ -790,17 +823,19 @@ def hand_melds(hand: Iterable[Card], rules: RuleSet) -> tuple[tuple[Card, ...], 
     - every set of 3 or 4 naturals of one rank in different suits, and (with jokers) of
       2 or 3 such naturals and one joker;
     - every run of 3 to 13 naturals of one suit in consecutive places, and (with jokers)
-      every such window of places with exactly one place missing, filled by a joker.
+      every window of 3 to 13 consecutive places where the hand holds all places but
+      one, the joker standing in that one (held or not).
 
     Every meld of the hand holding at most one joker is among them (a subset of the
     hand's cards that is a valid meld is one of these shapes).
     """
-    return _hand_melds(tuple(sorted(hand, key=_key)), rules)
+    return _hand_melds(tuple(sorted(_key(c) for c in hand)), rules)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _hand_melds(hand: tuple[Card, ...], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
-    seen: set[tuple[Card, ...]] = set()
+def _hand_melds(indices: tuple[int, ...], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
+    hand = [_CARDS[i] for i in indices]
+    seen: set[tuple[int, ...]] = set()
     out: list[tuple[Card, ...]] = []
     jokers = sum(1 for c in hand if c.is_joker) if rules.jokers_per_meld else 0
     by_rank: dict[Rank, list[Suit]] = {}
@@ -823,38 +858,45 @@ def _hand_melds(hand: tuple[Card, ...], rules: RuleSet) -> tuple[tuple[Card, ...
             places.add(int(c.rank))
 
     def add(cards: tuple[Card, ...]) -> None:
-        key = tuple(sorted(cards, key=_key))
+        key = tuple(sorted(_key(c) for c in cards))
         if key not in seen:
             seen.add(key)
-            out.append(key)
+            out.append(tuple(_CARDS[i] for i in key))
 
     for rank, suits in by_rank.items():
         for size in (3, 4):
             for combo in itertools.combinations(suits, size):
-                add(tuple(Card(rank, s) for s in combo))
+                add(tuple(_canon(Card(rank, s)) for s in combo))
         if jokers:
             for size in (2, 3):
                 for combo in itertools.combinations(suits, size):
-                    add((*(Card(rank, s) for s in combo), JOKER))
+                    add((*(_canon(Card(rank, s)) for s in combo), JOKER))
     for suit, places in by_suit.items():
         for first in range(1, HIGH_ACE - 1):
             missing = 0
             held: list[Card] = []
             for last in range(first, HIGH_ACE + 1):
                 if last in places:
-                    held.append(Card(Rank(1 if last == HIGH_ACE else last), suit))
+                    held.append(_canon(Card(Rank(1 if last == HIGH_ACE else last), suit)))
                 else:
                     missing += 1
                     if missing > min(1, jokers):
                         break
                 if last - first < 2 or (first == 1 and last == HIGH_ACE):
                     continue
-                add(tuple(held) if missing == 0 else (*held, JOKER))
+                if missing:
+                    add((*held, JOKER))
+                    continue
+                add(tuple(held))
+                if jokers:  # the joker in the place of any one card of the window
+                    for i in range(len(held)):
+                        add((*held[:i], *held[i + 1:], JOKER))
     return tuple(out)
 
 
 def _layoff_candidates(cards: tuple[Card, ...], rules: RuleSet) -> set[Card]:
-    """Single cards that might extend the valid meld ``cards`` (to be checked)."""
+    """Single cards (canonical) that might extend the valid meld ``cards`` (to be
+    checked)."""
     result = _check(cards, rules)
     out: set[Card] = set()
     has_joker = any(c.is_joker for c in cards)
@@ -862,13 +904,13 @@ def _layoff_candidates(cards: tuple[Card, ...], rules: RuleSet) -> set[Card]:
         out.add(JOKER)
     if result.type is MeldType.SET:
         rank = result.placed[0].rank
-        out.update(Card(rank, s) for s in Suit)
+        out.update(_canon(Card(rank, s)) for s in Suit)
         return out
     suit = result.placed[0].suit
     assert suit is not None
     for place in (result.placed[0].place - 1, result.placed[-1].place + 1):
         if 1 <= place <= HIGH_ACE:
-            out.add(Card(Rank(1 if place == HIGH_ACE else place), suit))
+            out.add(_canon(Card(Rank(1 if place == HIGH_ACE else place), suit)))
     return out
 
 
@@ -908,7 +950,7 @@ def legal_actions(state: GameState) -> list[Action]:
             if not check_opening(melds, rules).accepted:
                 continue
         actions.append(Meld(cards))
-    distinct = sorted(set(hand), key=_key)
+    distinct = [_CARDS[i] for i in sorted({_key(c) for c in hand})]
     held = set(distinct)
     if state.opened[state.turn]:
         for i, meld in enumerate(state.table):
