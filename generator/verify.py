@@ -15,6 +15,8 @@ from dataclasses import field
 from generator.cases.model import Case
 from generator.cases.model import Documented
 from generator.cases.model import Position
+from generator.engine.best import BestOpening
+from generator.engine.best import best_opening
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
 from generator.engine.deck import deck
@@ -69,6 +71,7 @@ class CaseResult:
         layoff: the lay-off verdict (kind ``layoff``).
         swap: the verdict on taking back the joker (kind ``joker_swap``).
         round: the round's scoring (kind ``round``).
+        best: the best opening of the hand (kind ``best_opening``).
         disagreements: the documented values the engine does not give, in field order.
     """
 
@@ -80,6 +83,7 @@ class CaseResult:
     layoff: LayoffResult | None = None
     swap: SwapResult | None = None
     round: RoundResult | None = None
+    best: BestOpening | None = None
 
     @property
     def verdict(self) -> str | None:
@@ -155,7 +159,7 @@ def verify_case(case: Case) -> CaseResult:
         A :class:`CaseResult` with the engine's values and the disagreements.
     """
     rules = case.rule_set()
-    meld = opening = layoff = swap = round_result = None
+    meld = opening = layoff = swap = round_result = best = None
     values: dict[str, Value]
     if case.kind == "meld":
         assert case.cards is not None
@@ -187,6 +191,10 @@ def verify_case(case: Case) -> CaseResult:
         assert case.hands is not None
         round_result = score_round(case.hands, rules)
         values = _round_values(round_result)
+    elif case.kind == "best_opening":
+        assert case.cards is not None
+        best = best_opening(case.cards, rules)
+        values = {"verdict": best.verdict, "points": best.points}
     else:  # the loader admits only known kinds
         raise ValueError(f"unknown kind {case.kind!r}")
     disagreements = tuple(
@@ -195,7 +203,8 @@ def verify_case(case: Case) -> CaseResult:
         for name, documented in case.expect.items()
         if not agrees(name, documented, values.get(name))
     )
-    return CaseResult(case, values, meld, opening, disagreements, layoff, swap, round_result)
+    return CaseResult(case, values, meld, opening, disagreements, layoff, swap, round_result,
+                      best)
 
 
 def _leaf(documented: Documented) -> Value:

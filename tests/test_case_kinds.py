@@ -1,4 +1,5 @@
-"""The case kinds of issue 3: ``hand``, ``layoff``, ``joker_swap``, ``round``.
+"""The case kinds of issue 3: ``hand``, ``layoff``, ``joker_swap``, ``round``,
+``best_opening``.
 
 Loader tests (a good file loads with the right values; each input-error class with its
 exact ``FILE:LINE:COL`` and message), verify tests (a wrong documented value is a
@@ -74,7 +75,7 @@ def _words() -> Words:
 
 def test_fixture_has_every_new_kind(fixture_cases: dict[str, Case]) -> None:
     kinds = {case.kind for case in fixture_cases.values()}
-    assert {"hand", "layoff", "joker_swap", "round"} <= kinds
+    assert {"hand", "layoff", "joker_swap", "round", "best_opening"} <= kinds
 
 
 def test_fixture_cases_agree_with_the_engine(fixture_cases: dict[str, Case]) -> None:
@@ -598,6 +599,92 @@ def test_a_bad_case_drops_only_itself(tmp_path: Path) -> None:
     assert [c.id for c in result.cases] == ["good"]
 
 
+# -- best_opening ---------------------------------------------------------------
+
+
+def test_best_opening_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["best-opening-rami51"]
+    assert (case.kind, case.game, case.rules) == ("best_opening", "rami51", "reference")
+    assert case.cards == cards("QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H")
+    assert dict(case.expect) == {"verdict": "can_open", "points": 57}
+    assert len(fixture_cases["best-opening-two-sets-rami40"].cards or ()) == 14
+
+
+@pytest.mark.parametrize(
+    ("case_id", "verdict", "points"),
+    [
+        ("best-opening-rami51", "can_open", 57),
+        ("best-opening-two-sets-no-pure-run", "cannot_open", 0),
+        ("best-opening-two-sets-rami40", "can_open", 72),
+    ],
+)
+def test_best_opening_values_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                             verdict: str, points: int) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert dict(result.values) == {"verdict": verdict, "points": points}
+    assert result.best is not None and result.best.points == points
+    assert result.disagreements == ()
+
+
+def test_best_opening_wrong_values_are_disagreements(tmp_path: Path) -> None:
+    case = one_case(tmp_path, """
+        cases:
+          - id: b
+            kind: best_opening
+            game: rami51
+            cards: QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H
+            title: T
+            expect:
+              verdict: cannot_open
+              points: 52
+        """)
+    found = [(d.field, d.documented, d.engine, d.position.line)
+             for d in verify_case(case).disagreements]
+    assert found == [("verdict", "cannot_open", "can_open", 8), ("points", 52, 57, 9)]
+
+
+def test_best_opening_reasoning(fixture_cases: dict[str, Case]) -> None:
+    w = _words()
+    best = verify_case(fixture_cases["best-opening-rami51"])
+    assert explain_case(best, w) == [
+        "Q♥ 10 + K♥ 10 + A♥ 11 = 31",
+        "The joker stands for 6♠.",
+        "5♠ 5 + JK→6♠ 6 + 7♠ 7 + 8♠ 8 = 26",
+        "The best melds total 31 + 26 = 57.",
+        "Left in the hand: 2♣ 2♦ 9♣ 4♦ K♣ 3♥",
+    ]
+    none = verify_case(fixture_cases["best-opening-two-sets-no-pure-run"])
+    assert explain_case(none, w) == [
+        "No melds in this hand can make an opening.",
+        "No pure run: one meld must be a run without a joker.",
+    ]
+
+
+def test_best_opening_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: a
+            kind: best_opening
+            game: cardverse
+            cards: QH KH AH 7S 8S 9S 2C 2D 9C 4D 5S KC 3H
+            title: T
+            expect: {verdict: can_open}
+          - id: b
+            kind: best_opening
+            game: rami51
+            cards: QH KH AH 7S 8S 9S 2C 2D 9C 4D 5S KC
+            title: T
+            expect: {verdict: can_open, reason: no_pure_run}
+        """) == [
+        "content/examples/x.yaml:4:11: kind 'best_opening' does not apply to game "
+        "'cardverse'; expected game rami40 or rami51",
+        "content/examples/x.yaml:11:12: cards holds 12 cards; expected 13 or 14 (a hand as "
+        "dealt, or after drawing)",
+        "content/examples/x.yaml:13:33: field 'reason' in expect does not apply to kind "
+        "'best_opening'; expected one of: verdict, points",
+    ]
+
+
 # -- the command line and the pages ---------------------------------------------
 
 
@@ -657,6 +744,13 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
         assert len(layoff.select(".case__result .card")) == 4  # the meld after the lay-off
         seats = rows["rami-round-seat-two-out"].select(".seats:not(.seats--scores) .seat")
         assert len(seats) == 3 and "seat--winner" in seats[1]["class"]
+        assert attrs["best-opening-rami51"] == {"data-verdict": "can_open",
+                                                "data-points": "57"}
+        assert attrs["best-opening-two-sets-no-pure-run"] == {"data-verdict": "cannot_open",
+                                                              "data-points": "0"}
+        best = rows["best-opening-rami51"]
+        assert [len(m.select(".card")) for m in best.select(".meld")] == [13, 3, 4]
+        assert len(best.select(".case__left .card")) == 6
     en = BeautifulSoup((project / "site/en/kinds/index.html").read_text(encoding="utf-8"),
                        "html.parser")
     not_opened = en.select_one("#lay-off-before-opening")

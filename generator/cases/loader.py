@@ -280,6 +280,7 @@ class _CaseLoader:
             self.check_players(kind, rules)
             self.check_table_meld(kind, rules)
             self.check_hands(kind, rules)
+            self.check_hand_size(kind, rules)
         self.check_swap(kind)
         self.check_expect(kind)
         self.check_id()
@@ -462,6 +463,18 @@ class _CaseLoader:
                        f"hand {index + 1} is empty, and so is hand {first_empty + 1}; "
                        "expected at most one empty hand (the seat that went out)")
 
+    def check_hand_size(self, kind: str | None, rules: RuleSet) -> None:
+        """A best opening is sought in a hand as dealt, or after drawing: 13 or 14 cards
+        in Rami."""
+        hand = self.parsed.get(("cards",))
+        if kind != "best_opening" or hand is None or rules.opening_threshold is None:
+            return  # CardVerse has no opening: the schema has said so
+        dealt = rules.deck_for(rules.min_players).hand_size
+        if len(hand) not in (dealt, dealt + 1):
+            self.error(self.locate(("cards",)),
+                       f"cards holds {_count(len(hand), 'card')}; expected {dealt} or "
+                       f"{dealt + 1} (a hand as dealt, or after drawing)")
+
     def check_swap(self, kind: str | None) -> None:
         """The card put in the joker's place is a natural card."""
         card = self.parsed.get(("card",))
@@ -526,7 +539,7 @@ class _CaseLoader:
         for dotted, mark in self.positions.items():
             field_positions[dotted] = self.file.position(mark)
         case_cards = melds = hands = None
-        if kind in ("meld", "hand", "layoff"):
+        if kind in ("meld", "hand", "layoff", "best_opening"):
             case_cards = self.parsed[("cards",)]
         elif kind == "first_meld":
             melds = tuple(self.parsed[("melds", i)] for i in range(len(value["melds"])))

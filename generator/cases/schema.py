@@ -353,6 +353,17 @@ KINDS: dict[str, KindSpec] = {
             "scores": FieldSpec(_integer_list("scores", "score")),
         },
     ),
+    "best_opening": KindSpec(
+        games=RAMI_GAMES,
+        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
+        expect={
+            "verdict": FieldSpec(
+                _enum("verdict", ("can_open", "cannot_open"), context="best_opening")
+            ),
+            "points": FieldSpec(_integer("points")),
+        },
+        required_expect=("verdict",),
+    ),
 }
 """The kinds of case, in the order messages list them."""
 

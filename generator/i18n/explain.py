@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from generator.engine.best import BestOpening
 from generator.engine.cards import Card
 from generator.engine.hand import RoundResult
 from generator.engine.hand import card_hand_points
@@ -204,12 +205,33 @@ def explain_round(hands: Sequence[Sequence[Card]], result: RoundResult, rules: R
     return out
 
 
+def explain_best(best: BestOpening, w: Words) -> list[str]:
+    """The best opening of a hand: each meld (its joker, its points), the total, the
+    cards left and, when it cannot open, why."""
+    out: list[str] = []
+    for meld in best.melds:
+        out.extend(explain_meld(meld, w))
+    if best.melds:
+        text = " + ".join(str(m.points or 0) for m in best.melds)
+        if len(best.melds) > 1:
+            text = f"{text} = {best.points}"
+        out.append(w.code("explanation", "best_total", sum=text))
+    else:
+        out.append(w.code("explanation", "no_opening_melds"))
+    if best.left and best.melds:
+        out.append(w.code("explanation", "cards_left", cards=" ".join(c.label for c in best.left)))
+    if best.reason is not None:
+        out.append(w.code("reason", best.reason.value))
+    return out
+
+
 def explain_case(result: CaseResult, w: Words) -> list[str]:
     """The engine's reasoning for a case: for a meld, its joker and points; for a first
     meld, each meld's reasoning and, when one is invalid, which and why; for a hand, its
     value as a sum; for a lay-off, the meld it makes or why not; for taking back a joker,
     the card it stands for and the outcome; for a round, each seat's hand value, why the
-    winner won and how the scores come about."""
+    winner won and how the scores come about; for a best opening, its melds, total, the
+    cards left and why it cannot open."""
     case = result.case
     if result.layoff is not None:
         return explain_layoff(result.layoff, result.meld, w)
@@ -217,6 +239,8 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
         return explain_swap(result.swap, result.meld, case.card, w)
     if result.round is not None and case.hands is not None:
         return explain_round(case.hands, result.round, case.rule_set(), w)
+    if result.best is not None:
+        return explain_best(result.best, w)
     if case.kind == "hand" and case.cards is not None:
         return [hand_sum(case.cards, case.rule_set(), w)]
     if result.meld is not None:
@@ -241,6 +265,9 @@ def context_text(result: CaseResult, w: Words) -> str:
     if result.opening is not None:
         return w.code("explanation", "threshold_context",
                       threshold=result.opening.threshold, preset=preset)
+    if result.best is not None:
+        return w.code("explanation", "threshold_context",
+                      threshold=result.best.threshold, preset=preset)
     if case.kind in ("hand", "round") and case.options.get("ace_high"):
         return f"{preset}, {w.code('option', 'ace_high')}"
     return preset

@@ -50,6 +50,8 @@ VERDICTS = {
     "accepted": "Accepted",
     "rejected": "Rejected",
     "allowed": "Allowed",
+    "can_open": "Can open",
+    "cannot_open": "Cannot open",
 }
 """Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
 
@@ -112,6 +114,9 @@ EXPLANATIONS = {
     "scores_own_value": "The winner scores 0; every other seat scores its own hand value.",
     "scores_collected": "The winner scores the others' hand values: %(sum)s; the others "
     "score 0.",
+    "best_total": "The best melds total %(sum)s.",
+    "no_opening_melds": "No melds in this hand can make an opening.",
+    "cards_left": "Left in the hand: %(cards)s",
 }
 """The engine's reasoning → message (context ``explanation``)."""
 

@@ -63,7 +63,8 @@ def _cards(cards: Iterable[Card], w: Words) -> list[View]:
 def _kind_view(result: CaseResult, w: Words) -> View:
     """The parts of a row that only some kinds have (DESIGN.md, "Rendering contract"):
     ``table_meld``, ``added``, ``result_meld``, ``state_text`` (lay-off); ``swap_card``,
-    ``stands_for`` (taking back a joker); ``seats``, ``winner_text`` (round); ``data``
+    ``stands_for`` (taking back a joker); ``seats``, ``winner_text`` (round);
+    ``best_melds``, ``left`` (best opening: the melds, the cards not melded); ``data``
     (more ``data-*`` attributes of the row) and ``points`` where the kind's points are
     not an ``expect`` field called ``points`` (round: the total of the scores)."""
     case = result.case
@@ -103,6 +104,9 @@ def _kind_view(result: CaseResult, w: Words) -> View:
         view["winner_text"] = w.text("Seat %(seat)s", seat=r.winner)
         view["points"] = sum(r.scores)
         view["data"] = {"winner": str(r.winner), "scores": " ".join(map(str, r.scores))}
+    if result.best is not None:
+        view["best_melds"] = [_cards((p.card for p in m.placed), w) for m in result.best.melds]
+        view["left"] = _cards(result.best.left, w) if result.best.melds else []
     return view
 
 
@@ -130,6 +134,9 @@ def case_row(result: CaseResult, w: Words) -> View:
                          meld=meld_text(result.layoff.meld.placed)))
     if result.round is not None and case.hands is not None:  # the seats list shows these
         shown.update(explain_seats(case.hands, case.rule_set(), w))
+    if result.best is not None and result.best.melds and result.best.left:  # drawn
+        shown.add(w.code("explanation", "cards_left",
+                         cards=" ".join(c.label for c in result.best.left)))
     locale = w.translator.locale
     return {
         "id": case.id,
@@ -159,6 +166,8 @@ def case_row(result: CaseResult, w: Words) -> View:
         "stands_for": None,
         "seats": [],
         "winner_text": "",
+        "best_melds": [],
+        "left": [],
         **extra,
     }
 
