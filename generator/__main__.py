@@ -2,6 +2,9 @@
 
 import sys
 
-from generator.cli import main
+try:
+    from generator.cli import main
+except KeyboardInterrupt:  # interrupted while starting: nothing was written
+    sys.exit(130)
 
 sys.exit(main())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -101,7 +102,7 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
         errors.extend(catalog_errors)
         pages, page_errors = load_pages(root)
         errors.extend(page_errors)
-        errors.extend(_check_pages(pages, cases))
+        errors.extend(_check_pages(pages, cases, _template_ids(root)))
         errors.extend(_template_input_errors(root))
         config, config_errors = load_config(root)
         errors.extend(config_errors)
@@ -113,13 +114,29 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
     return Project(root, cases, pages, locales, translators, results, errors)
 
 
-def _check_pages(pages: list[SourcePage], cases: CaseSet) -> list[InputError]:
-    """Fences name existing cases of one kind; ids on a page do not collide; every link
-    to this site names an existing page and anchor."""
+def _template_ids(root: Path) -> set[str]:
+    """Element ids the page templates set themselves (e.g. ``content``, the skip link's
+    target): a heading or case may not take them."""
+    import re
+
+    found: set[str] = set()
+    for name in ("base.html", "page.html"):
+        path = root / "templates" / name
+        if path.is_file():
+            found |= set(re.findall(r'\bid="([A-Za-z][\w-]*)"',
+                                    path.read_text(encoding="utf-8", errors="replace")))
+    return found
+
+
+def _check_pages(pages: list[SourcePage], cases: CaseSet,
+                 reserved: AbstractSet[str] = frozenset()) -> list[InputError]:
+    """Fences name existing cases of one kind; ids on a page do not collide with each
+    other or with the template's (``reserved``); every link to this site names an
+    existing page and anchor."""
     errors: list[InputError] = []
     ids: dict[str, set[str]] = {}
     for page in pages:
-        page_errors, ids[page.slug] = _check_page(page, cases)
+        page_errors, ids[page.slug] = _check_page(page, cases, reserved)
         errors.extend(page_errors)
     for page in pages:
         for target, line in page.links:
@@ -147,10 +164,16 @@ def _check_pages(pages: list[SourcePage], cases: CaseSet) -> list[InputError]:
     return errors
 
 
-def _check_page(page: SourcePage, cases: CaseSet) -> tuple[list[InputError], set[str]]:
+def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]
+                ) -> tuple[list[InputError], set[str]]:
     """One page's fences and ids; returns (errors, the ids on the page)."""
     errors: list[InputError] = []
     seen: dict[str, str] = {a: "a heading" for a in page.anchors}
+    for anchor in page.anchors:
+        if anchor in reserved:
+            errors.append(InputError(page.rel, 1, None, f"a heading's id {anchor!r} is the "
+                                     "page template's own; expected another heading text"))
+    seen.update({r: "the page template" for r in reserved})
     by_id = cases.by_id
     for fence in page.fences:
         if fence.info == "cases":
@@ -182,7 +205,7 @@ def _check_page(page: SourcePage, cases: CaseSet) -> tuple[list[InputError], set
                 errors.append(InputError(page.rel, fence.line, None,
                                          f"deck-table for {game!r}; expected 'game: rami40', "
                                          "'game: rami51' or 'game: cardverse'"))
-    return errors, set(seen)
+    return errors, {i for i, what in seen.items() if what != "the page template"}
 
 
 def _format_errors(errors: Iterable[InputError]) -> list[str]:
@@ -242,6 +265,16 @@ _JOB: tuple[SiteInput, SiteWriter] | None = None
 """The job forked workers inherit (set only while a pool runs)."""
 
 
+def _quiet_worker() -> None:
+    """A worker's own errors travel back to the parent; what a worker would print when the
+    parent is interrupted (a broken pipe) is noise, never a traceback for the user."""
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the worker
+
+
 def _render_and_write(lang: str) -> tuple[str, Coverage | None, int, str | None]:
     """Render one locale and write its files: (locale, coverage, files, template error)."""
     assert _JOB is not None
@@ -267,7 +300,8 @@ def _render_locales(
     _JOB = (site, writer)
     try:
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            with multiprocessing.get_context("fork").Pool(workers,
+                                                          initializer=_quiet_worker) as pool:
                 return list(pool.map(_render_and_write, site.locales, chunksize=1))
         return [_render_and_write(lang) for lang in site.locales]
     finally:
@@ -294,8 +328,15 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         return BuildReport(project.exit_code, lines)
     site = SiteInput(project.root, project.pages, project.locales, project.translators,
                      project.results, project.config.site_url)
+    target = Path(os.path.abspath(out if out is not None else root / "site"))
+    here = Path(os.path.abspath(root))
+    if target == here or target in here.parents:
+        return BuildReport(EXIT_INPUT, [*lines, f"{target}: the output folder holds the "
+                                        "project; expected a folder of its own, such as "
+                                        "site/ (see --out)"])
     try:
-        writer = SiteWriter(out if out is not None else root / "site")
+        writer = SiteWriter(target, forbidden=(here / "content", here / "templates",
+                                               here / "locales"))
     except OutputError as exc:
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     try:
@@ -309,8 +350,13 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         coverage = {lang: cov for lang, cov, _, _ in results if cov is not None}
         if strict and any(c.untranslated for c in coverage.values()):
             writer.abort()
-            lines += [f"{loc}: {c.untranslated} messages untranslated or fuzzy (--strict)"
-                      for loc, c in coverage.items() if c.untranslated]
+            for loc, c in coverage.items():
+                if c.untranslated:
+                    shown = ", ".join(repr(m[:50]) for m in c.missing[:5])
+                    more = f" and {len(c.missing) - 5} more" if len(c.missing) > 5 else ""
+                    lines.append(f"locales/{loc}/LC_MESSAGES/messages.po:1: {c.untranslated}"
+                                 f" untranslated or fuzzy (--strict): {shown}{more}; "
+                                 "expected every message translated")
             return BuildReport(EXIT_DISAGREE, lines, coverage)
         writer.commit()
     except TemplateError as exc:
@@ -323,4 +369,5 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
         writer.abort()
         raise
     files = sum(n for _, _, n, _ in results) + len(common)
+    lines += [f"warning: {text}" for text in writer.warnings]
     return BuildReport(EXIT_OK, lines, coverage, files, len(project.results))

@@ -155,6 +155,17 @@ def _i18n(project_dir: Path, action: str) -> int:
         _emit(e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)))
         print("nothing written", file=sys.stderr)
         return EXIT_INPUT
+    if action != "stats":
+        targets = [project_dir / POT, *(project_dir / "locales" / loc / "LC_MESSAGES" /
+                                        "messages.po" for loc in locales)]
+        locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
+                  or (not t.exists() and not os.access(t.parent, os.W_OK)
+                      and t.parent.exists())]
+        if locked:
+            _emit([f"{t.relative_to(project_dir).as_posix()}:1: cannot be written; expected "
+                   "a writable catalog" for t in locked])
+            print("nothing written", file=sys.stderr)
+            return EXIT_INPUT
     if action == "stats":
         from generator.i18n.stats import format_stats
         from generator.i18n.stats import stats

@@ -73,6 +73,18 @@ def _files_in(folder: Path) -> list[str]:
     return [f for f in found if f != MARKER]
 
 
+def _entries(folder: Path) -> list[str]:
+    """Every file, folder and link below ``folder`` (POSIX paths relative to it), the
+    marker excepted; links are not followed."""
+    found = []
+    for base, dirs, files in os.walk(folder):
+        rel = Path(base).relative_to(folder)
+        for d in sorted(dirs):
+            found.append((rel / d).as_posix())
+        found += [(rel / f).as_posix() for f in sorted(files)]
+    return [f for f in found if f != MARKER]
+
+
 def _remove(folder: Path) -> None:
     """Remove a folder this generator wrote, its marker last."""
     for entry in sorted(folder.iterdir()):
@@ -123,9 +135,21 @@ class SiteWriter:
             it did not write, or the fresh folder cannot be made.
     """
 
-    def __init__(self, out: Path) -> None:
-        out = out.absolute()
+    def __init__(self, out: Path, *, forbidden: tuple[Path, ...] = ()) -> None:
+        out = Path(os.path.abspath(out))
         self.out = out
+        self.warnings: list[str] = []
+        if out.parent == out:
+            raise OutputError(f"{out}: cannot replace the root folder; expected a folder "
+                              "of its own for the site (see --out)")
+        for place in forbidden:
+            place = Path(os.path.abspath(place))
+            if out == place or place in out.parents or out in place.parents:
+                raise OutputError(
+                    f"{out}: the output folder overlaps {place}; expected a folder outside "
+                    "the project's content/, locales/ and templates/, not holding the "
+                    "project (see --out)")
+        self._check_replaceable()  # before taking the lock: refuse without leaving a trace
         parent = out.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
@@ -133,11 +157,16 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
         try:
-            self._check_replaceable()
+            self._check_replaceable()  # again, now that no other build is writing
             for stale in sorted([*parent.glob(f".{out.name}.new-*"),
                                  *parent.glob(f".{out.name}.old-*")]):
-                if stale.is_dir() and _ours(stale):
-                    _remove(stale)  # left by a build that was killed
+                if stale.is_dir() and not stale.is_symlink() and (
+                        _ours(stale) or not any(stale.iterdir())):
+                    try:
+                        _remove(stale)  # left by a build that was killed
+                    except OSError as exc:
+                        self.warnings.append(f"{stale}: could not remove what an earlier "
+                                             f"build left: {exc}")
             self.tmp = parent / f".{out.name}.new-{os.getpid()}"
             self.tmp.mkdir()
             (self.tmp / MARKER).write_text(MARKER_HEADER, encoding="utf-8")
@@ -150,6 +179,9 @@ class SiteWriter:
 
     def _check_replaceable(self) -> None:
         out = self.out
+        if out.is_symlink():
+            raise OutputError(f"{out}: the output folder is a symbolic link; expected a "
+                              "real folder (or none): the build replaces it as a whole")
         if not out.exists():
             return
         if not out.is_dir() or not (_ours(out) or not any(out.iterdir())):
@@ -160,13 +192,15 @@ class SiteWriter:
         listed = _listed(out) if _ours(out) else set()
         if listed is None:
             return
-        foreign = [f for f in _files_in(out) if f not in listed]
+        folders = {str(Path(f).parent.as_posix()) for f in listed}
+        folders |= {p.as_posix() for f in listed for p in Path(f).parents}
+        foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
             shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
             raise OutputError(
                 f"{out}: holds files this generator did not write ({shown}); expected only "
                 "the previous build's files (move them away, or put files to publish in "
-                "templates/static/)"
+                "templates/root/)"
             )
 
     def write(self, files: Mapping[str, bytes]) -> None:
@@ -207,11 +241,19 @@ class SiteWriter:
                 else:
                     out.rename(old)
                     tmp.rename(out)
-                _remove(old)
             else:
                 tmp.rename(out)
+                old = None
         except OSError as exc:
+            self._lock.__exit__(None, None, None)
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        # The new site is in place: the build has succeeded. Removing the previous one is
+        # housekeeping; what cannot be removed now is removed by the next build.
+        try:
+            if old is not None:
+                _remove(old)
+        except OSError as exc:
+            self.warnings.append(f"{old}: could not remove the previous site: {exc}")
         finally:
             self._lock.__exit__(None, None, None)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
-from generator.i18n.explain import explain_case
+from generator.i18n.explain import explain_disagreement
 
 if TYPE_CHECKING:
     from generator.build import Project
@@ -30,7 +30,7 @@ def _shown(value: object) -> str:
 
 
 def _reasoning(d: Disagreement, project: Project, w: Words) -> list[str]:
-    return explain_case(project.results[d.case.id], w)
+    return explain_disagreement(project.results[d.case.id], d, w)
 
 
 def disagreement_lines(project: Project) -> list[str]:

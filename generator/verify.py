@@ -20,6 +20,10 @@ from generator.engine.best import best_opening
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
 from generator.engine.deck import deck
+from generator.engine.game import Action
+from generator.engine.game import GameState
+from generator.engine.game import Outcome
+from generator.engine.game import apply
 from generator.engine.hand import RoundResult
 from generator.engine.hand import hand_value
 from generator.engine.hand import score_round
@@ -58,6 +62,44 @@ class Disagreement:
 
 
 @dataclass(frozen=True)
+class ScenarioRun:
+    """A scenario played through the engine.
+
+    Attributes:
+        start: the position before the first action.
+        outcomes: the engine's outcome of each action, in order (an illegal action leaves
+            the state as it was and the next action is tried on it).
+    """
+
+    start: GameState
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def final(self) -> GameState:
+        """The state after the last action."""
+        return self.outcomes[-1].state if self.outcomes else self.start
+
+
+def result_code(outcome: Outcome) -> str:
+    """What the engine gives for one action, as a scenario's ``results`` shows it: the
+    reason code of an illegal action, the events of a legal one joined by ``+``
+    (``opened+round_over``), or ``legal``."""
+    if not outcome.legal:
+        return outcome.reason or "illegal"
+    return "+".join(outcome.events) if outcome.events else "legal"
+
+
+def result_agrees(documented: str, outcome: Outcome) -> bool:
+    """A documented result agrees with an outcome when it is ``legal`` and the action is
+    legal, an event the legal action caused, or the reason the action is illegal."""
+    if documented == "legal":
+        return outcome.legal
+    if outcome.legal:
+        return documented in outcome.events
+    return documented == outcome.reason
+
+
+@dataclass(frozen=True)
 class CaseResult:
     """The engine's answer for one case.
 
@@ -72,6 +114,7 @@ class CaseResult:
         swap: the verdict on taking back the joker (kind ``joker_swap``).
         round: the round's scoring (kind ``round``).
         best: the best opening of the hand (kind ``best_opening``).
+        scenario: the scenario played through (kind ``scenario``).
         disagreements: the documented values the engine does not give, in field order.
     """
 
@@ -84,6 +127,7 @@ class CaseResult:
     swap: SwapResult | None = None
     round: RoundResult | None = None
     best: BestOpening | None = None
+    scenario: ScenarioRun | None = None
 
     @property
     def verdict(self) -> str | None:
@@ -159,7 +203,7 @@ def verify_case(case: Case) -> CaseResult:
         A :class:`CaseResult` with the engine's values and the disagreements.
     """
     rules = case.rule_set()
-    meld = opening = layoff = swap = round_result = best = None
+    meld = opening = layoff = swap = round_result = best = scenario = None
     values: dict[str, Value]
     if case.kind == "meld":
         assert case.cards is not None
@@ -195,6 +239,12 @@ def verify_case(case: Case) -> CaseResult:
         assert case.cards is not None
         best = best_opening(case.cards, rules)
         values = {"verdict": best.verdict, "points": best.points}
+    elif case.kind == "scenario":
+        assert case.start is not None and case.actions is not None
+        scenario = _play(case.start, case.actions)
+        values = _scenario_values(scenario)
+        return CaseResult(case, values, disagreements=_scenario_disagreements(
+            case, scenario, values), scenario=scenario)
     else:  # the loader admits only known kinds
         raise ValueError(f"unknown kind {case.kind!r}")
     disagreements = tuple(
@@ -205,6 +255,50 @@ def verify_case(case: Case) -> CaseResult:
     )
     return CaseResult(case, values, meld, opening, disagreements, layoff, swap, round_result,
                       best)
+
+
+def _play(start: GameState, actions: Iterable[Action]) -> ScenarioRun:
+    state = start
+    outcomes: list[Outcome] = []
+    for action in actions:
+        outcome = apply(state, action)
+        outcomes.append(outcome)
+        state = outcome.state
+    return ScenarioRun(start, tuple(outcomes))
+
+
+def _scenario_values(run: ScenarioRun) -> dict[str, Value]:
+    """``results[N]`` (N from 1, as the actions are numbered) and ``end.*``."""
+    values: dict[str, Value] = {
+        f"results[{n}]": result_code(o) for n, o in enumerate(run.outcomes, start=1)}
+    end = run.final.end
+    values["end.round_over"] = end is not None
+    values["end.reason"] = end.reason if end else None
+    values["end.winner"] = end.result.winner if end else None
+    values["end.scores"] = end.result.scores if end else None
+    return values
+
+
+def _scenario_disagreements(case: Case, run: ScenarioRun,
+                            values: Mapping[str, Value]) -> tuple[Disagreement, ...]:
+    """Each documented result against its action's outcome, then each documented ``end``
+    field; a disagreement names ``results[N]`` (N from 1) or ``end.FIELD``."""
+    out: list[Disagreement] = []
+    results = case.expect.get("results", ())
+    assert isinstance(results, tuple)
+    for index, (documented, outcome) in enumerate(zip(results, run.outcomes, strict=True)):
+        if isinstance(documented, str) and not result_agrees(documented, outcome):
+            out.append(Disagreement(case, f"results[{index + 1}]", documented,
+                                    result_code(outcome),
+                                    case.position_of(f"expect.results.{index}")))
+    end = case.expect.get("end")
+    if isinstance(end, Mapping):
+        for name, documented in end.items():
+            engine = values.get(f"end.{name}")
+            if not agrees(name, documented, engine):
+                out.append(Disagreement(case, f"end.{name}", _leaf(documented), engine,
+                                        case.position_of(f"expect.end.{name}")))
+    return tuple(out)
 
 
 def _leaf(documented: Documented) -> Value:

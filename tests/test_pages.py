@@ -115,7 +115,7 @@ def test_links_must_name_pages_and_anchors(project: Path) -> None:
     assert f"content/rules.md:{lines + 4}: link '#no-such': no heading or case 'no-such' " \
         "on page rules" in out
     assert f"content/rules.md:{lines + 6}: link '../first-meld/#nope'" in out
-    assert f"content/rules.md:{lines + 8}: link 'javascript:alert(1' is not a page" in out
+    assert f"content/rules.md:{lines + 8}: link 'javascript:alert(1)' is not a page" in out
     assert "#the-threshold" not in out
 
 

@@ -25,6 +25,7 @@ from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
+from generator.cases.schema import ACTION_KEYS
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import KINDS
@@ -40,6 +41,17 @@ from generator.cases.yamlpos import walk
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
+from generator.engine.game import Action
+from generator.engine.game import Discard
+from generator.engine.game import Draw
+from generator.engine.game import GameState
+from generator.engine.game import LayOff
+from generator.engine.game import Meld
+from generator.engine.game import SetupError
+from generator.engine.game import TableMeld
+from generator.engine.game import TakeJoker
+from generator.engine.game import start as start_round
+from generator.engine.melds import check_meld
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
@@ -240,6 +252,8 @@ class _CaseLoader:
         self.cards: list[tuple[Card, Mark]] = []
         self.parsed: dict[YamlPath, tuple[Card, ...]] = {}
         self.failed = False
+        self.start_state: GameState | None = None
+        self.actions: tuple[Action, ...] | None = None
 
     # -- positions ---------------------------------------------------------------
 
@@ -275,12 +289,14 @@ class _CaseLoader:
         game = self._known("game", GAMES)
         rules = self._rule_set(game)
         self.check_cards(kind)
+        self.read_scenario_cards(kind)
         if rules is not None:
             self.check_card_counts(rules)
             self.check_players(kind, rules)
             self.check_table_meld(kind, rules)
             self.check_hands(kind, rules)
             self.check_hand_size(kind, rules)
+            self.check_scenario(kind, rules)
         self.check_swap(kind)
         self.check_expect(kind)
         self.check_id()
@@ -353,10 +369,12 @@ class _CaseLoader:
                                    may_be_empty=spec.shape == "hands")
 
     def card_list(self, value: object, rel: YamlPath, what: str, *,
-                  may_be_empty: bool = False) -> None:
+                  may_be_empty: bool = False, count: bool = True) -> None:
         """Read a card list (a list of codes or a string of codes) into ``self.parsed``;
         record each card and where it is, and an error for each code that names no card
-        (and for no card at all, unless ``may_be_empty``: a hand of a seat that went out)."""
+        (and for no card at all, unless ``may_be_empty``: a hand of a seat that went out).
+        ``count=False``: the cards name cards of the case counted elsewhere (a scenario's
+        actions), not more cards in play."""
         if isinstance(value, list):
             items = [((*rel, index), item, self.locate((*rel, index)))
                      for index, item in enumerate(value)]
@@ -375,20 +393,22 @@ class _CaseLoader:
         for item_path, code, mark in items:
             if not isinstance(code, str):
                 continue  # the schema has said so
-            card = self.card(item_path, code, mark)
+            card = self.card(item_path, code, mark, count=count)
             if card is not None:
                 cards.append(card)
         if len(cards) == len(items):
             self.parsed[rel] = tuple(cards)
 
-    def card(self, rel: YamlPath, code: str, mark: Mark) -> Card | None:
-        """The card of ``code`` (recorded with its position), or ``None`` after an error."""
+    def card(self, rel: YamlPath, code: str, mark: Mark, *, count: bool = True) -> Card | None:
+        """The card of ``code`` (recorded with its position, and among the cards in play
+        unless ``count`` is false), or ``None`` after an error."""
         try:
             card = parse_card(code)
         except CardCodeError as exc:
             self.error(mark, str(exc))
             return None
-        self.cards.append((card, mark))
+        if count:
+            self.cards.append((card, mark))
         self.positions[".".join(map(str, rel))] = mark
         return card
 
@@ -499,19 +519,232 @@ class _CaseLoader:
                     self.error(where, "joker_stands_for is a joker; expected the natural "
                                "card the joker stands for (e.g. 6S)")
         hands = self.value.get("hands")
-        if kind != "round" or not isinstance(hands, list):
+        if kind == "round" and isinstance(hands, list):
+            self.check_seat_values(expect, ("expect",), len(hands), "hands")
+
+    # -- scenario ------------------------------------------------------------------
+
+    def read_scenario_cards(self, kind: str | None) -> None:
+        """The cards of a scenario: those of ``start`` are the cards in play (counted
+        for copies); those of ``actions`` name cards of the position (not counted)."""
+        if kind != "scenario":
             return
-        seats = len(hands)
+        start = self.value.get("start")
+        if isinstance(start, dict):
+            hands = start.get("hands")
+            if isinstance(hands, list):
+                for index, hand in enumerate(hands):
+                    self.card_list(hand, ("start", "hands", index), "hand")
+            for name in ("discard", "stock"):
+                if name in start:
+                    self.card_list(start[name], ("start", name), name, may_be_empty=True)
+            table = start.get("table")
+            if isinstance(table, list):
+                for index, meld in enumerate(table):
+                    if isinstance(meld, dict) and "cards" in meld:
+                        self.card_list(meld["cards"], ("start", "table", index, "cards"),
+                                       "cards")
+        actions = self.value.get("actions")
+        if not isinstance(actions, list):
+            return
+        for index, item in enumerate(actions):
+            if not isinstance(item, dict):
+                continue
+            for key in ("meld", "layoff"):
+                if key in item:
+                    self.card_list(item[key], ("actions", index, key), key, count=False)
+            for key in ("discard", "card"):
+                code = item.get(key)
+                if isinstance(code, str):
+                    rel = ("actions", index, key)
+                    card = self.card(rel, code, self.locate(rel), count=False)
+                    if card is not None:
+                        self.parsed[rel] = (card,)
+
+    def check_scenario(self, kind: str | None, rules: RuleSet) -> None:
+        """A scenario's start position (1-based seats and numbers, checked here with
+        their positions; the rest by :func:`generator.engine.game.start`), its actions
+        (one step each, with the fields that step needs) and that ``results`` has one
+        entry per action."""
+        if kind != "scenario":
+            return
+        start = self.value.get("start")
+        actions = self.value.get("actions")
+        seats = None
+        if isinstance(start, dict) and isinstance(start.get("hands"), list):
+            seats = len(start["hands"])
+            self.start_state = self.scenario_start(start, seats, rules)
+        if isinstance(actions, list):
+            self.actions = self.scenario_actions(actions)
+        expect = self.value.get("expect")
+        if not isinstance(expect, dict):
+            return
+        results = expect.get("results")
+        if isinstance(results, list) and isinstance(actions, list) and len(results) != len(
+                actions):
+            self.error(self.locate(("expect", "results")),
+                       f"results lists {_count(len(results), 'result')}; expected one per "
+                       f"action ({len(actions)}, as in actions)")
+        end = expect.get("end")
+        if isinstance(end, dict) and seats is not None:
+            self.check_seat_values(end, ("expect", "end"), seats, "start hands")
+
+    def check_seat_values(self, expect: dict[str, Any], rel: YamlPath, seats: int,
+                          source: str) -> None:
+        """A documented ``winner`` is a seat; documented ``scores`` have one per seat."""
         winner = expect.get("winner")
         if _is_int(winner) and winner > seats:
-            self.error(self.locate(("expect", "winner")),
+            self.error(self.locate((*rel, "winner")),
                        f"winner {winner} is not a seat of this round; expected a seat "
                        f"number from 1 to {seats}")
         scores = expect.get("scores")
         if isinstance(scores, list) and len(scores) != seats:
-            self.error(self.locate(("expect", "scores")),
+            self.error(self.locate((*rel, "scores")),
                        f"scores lists {_count(len(scores), 'score')}; expected one per seat "
+                       f"({seats}, as in {source})")
+
+    def scenario_start(self, start: dict[str, Any], seats: int,
+                       rules: RuleSet) -> GameState | None:
+        """The start position as the engine's state, or ``None`` after an error."""
+        where = ("start",)
+        if not rules.min_players <= seats <= rules.max_players:
+            self.error(self.locate((*where, "hands")),
+                       f"hands lists {_count(seats, 'seat')}; expected one hand per seat, "
+                       f"{rules.min_players} to {rules.max_players} seats ({rules.game} is "
+                       f"played by {rules.min_players} to {rules.max_players} players)")
+        opened = start.get("opened")
+        if "opened" in start and rules.opening_threshold is None:
+            self.error(self.locate((*where, "opened"), at_key=True),
+                       f"field 'opened' in start does not apply to game {rules.game!r} "
+                       f"({rules.game} has no opening); expected it only with rami40 or "
+                       "rami51")
+        elif isinstance(opened, list) and len(opened) != seats:
+            self.error(self.locate((*where, "opened")),
+                       f"opened lists {_count(len(opened), 'flag')}; expected one per seat "
                        f"({seats}, as in hands)")
+        turn = start.get("turn", 1)
+        if _is_int(turn) and turn > seats:
+            self.error(self.locate((*where, "turn")), f"turn {turn} is not a seat; expected "
+                       f"a seat number from 1 to {seats}")
+        table = self.scenario_table(start.get("table"), seats, rules)
+        reshuffles = start.get("reshuffles", 0)
+        if _is_int(reshuffles) and reshuffles > rules.max_reshuffles:
+            most = rules.max_reshuffles
+            why = (f"{rules.game} never reshuffles the stock" if not most else
+                   f"{rules.game} reshuffles the stock at most {most} times a round")
+            self.error(self.locate((*where, "reshuffles")),
+                       f"reshuffles {reshuffles}; expected 0 to {most} ({why})")
+        turns_played = start.get("turns_played", 0)
+        limit = rules.turn_limit
+        if _is_int(turns_played) and limit is not None and turns_played >= limit:
+            self.error(self.locate((*where, "turns_played")),
+                       f"turns_played {turns_played}; expected 0 to {limit - 1} (the round "
+                       f"ends after {limit} turns)")
+        hands = [self.parsed.get((*where, "hands", i)) for i in range(seats)]
+        discard = self.parsed.get((*where, "discard"))
+        stock = self.parsed.get((*where, "stock"))
+        if self.failed or table is None or discard is None or stock is None:
+            return None  # the case is dropped: said already
+        try:
+            return start_round(
+                rules, [h for h in hands if h is not None], discard, stock, table,
+                opened=tuple(opened) if isinstance(opened, list) else None,
+                turn=turn - 1, turns_played=turns_played, reshuffles=reshuffles,
+                seed=start.get("seed", 0),
+            )
+        except SetupError as exc:
+            self.error(self.locate(where), f"start: {exc}")
+            return None
+
+    def scenario_table(self, value: object, seats: int,
+                       rules: RuleSet) -> list[TableMeld] | None:
+        """The melds on the table at the start (owners 0-based), or ``None`` after an
+        error."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            return None
+        table: list[TableMeld] = []
+        ok = True
+        for index, meld in enumerate(value):
+            rel = ("start", "table", index)
+            seat = meld.get("seat") if isinstance(meld, dict) else None
+            cards = self.parsed.get((*rel, "cards"))
+            if not _is_int(seat) or cards is None:
+                ok = False
+                continue
+            if seat > seats:
+                ok = False
+                self.error(self.locate((*rel, "seat")), f"seat {seat} is not a seat of this "
+                           f"round; expected a seat number from 1 to {seats}")
+            if not rules.has_jokers and any(c.is_joker for c in cards):
+                ok = False
+                continue  # said already
+            result = check_meld(cards, rules)
+            if not result.valid:
+                assert result.reason is not None
+                ok = False
+                codes = " ".join(c.code for c in cards)
+                self.error(self.locate((*rel, "cards")),
+                           f"meld {codes} is not a valid meld ({result.reason.value}); "
+                           "expected a meld that could lie on the table")
+            table.append(TableMeld(cards, seat - 1))
+        return table if ok else None
+
+    def scenario_actions(self, actions: list[Any]) -> tuple[Action, ...] | None:
+        """The actions as the engine's, or ``None`` after an error (each reported)."""
+        steps: list[Action] = []
+        for index, item in enumerate(actions):
+            if not isinstance(item, dict):
+                continue  # the schema has said so
+            rel = ("actions", index)
+            keys = [key for key in item if key in ACTION_KEYS]
+            expected = ", ".join(ACTION_KEYS)
+            if not keys:
+                self.error(self.locate(rel), f"action names no step; expected one of: "
+                           f"{expected}")
+                continue
+            for extra in keys[1:]:
+                self.error(self.locate((*rel, extra), at_key=True),
+                           f"action has both {keys[0]!r} and {extra!r}; expected one step "
+                           "per action (one list item each)")
+            key = keys[0]
+            for field, owner in (("onto", "layoff"), ("card", "take_joker")):
+                if field in item and key != owner:
+                    self.error(self.locate((*rel, field), at_key=True),
+                               f"field {field!r} goes with {owner}, not {key}; expected it "
+                               f"only in a {owner} action")
+            if key == "layoff" and "onto" not in item:
+                self.error(self.locate(rel), "missing field 'onto' in layoff action; "
+                           "expected onto: <table meld number, 1-based>")
+            if key == "take_joker" and "card" not in item:
+                self.error(self.locate(rel), "missing field 'card' in take_joker action; "
+                           "expected card: <the card put in the joker's place, e.g. 6S>")
+            action = self.scenario_action(key, item, rel)
+            if action is not None:
+                steps.append(action)
+        return tuple(steps) if len(steps) == len(actions) else None
+
+    def scenario_action(self, key: str, item: dict[str, Any], rel: YamlPath) -> Action | None:
+        """One action as the engine's (table meld numbers made 0-based), or ``None``
+        where a value is wrong (reported by the schema or the card checks)."""
+        value = item[key]
+        onto = item.get("onto")
+        if key == "draw":
+            return Draw(value) if value in ("stock", "discard") else None
+        if key == "discard":
+            card = self.parsed.get((*rel, "discard"))
+            return Discard(card[0]) if card else None
+        if key == "meld":
+            cards = self.parsed.get((*rel, "meld"))
+            return Meld(cards) if cards else None
+        if key == "layoff":
+            cards = self.parsed.get((*rel, "layoff"))
+            return LayOff(cards, onto - 1) if cards and _is_int(onto) and onto >= 1 else None
+        card = self.parsed.get((*rel, "card"))
+        if card and _is_int(value) and value >= 1:
+            return TakeJoker(value - 1, card[0])
+        return None
 
     def check_id(self) -> None:
         case_id = self._text("id")
@@ -571,6 +804,8 @@ class _CaseLoader:
             card=card[0] if card else None,
             opened=opened if is_rami(game) else None,
             hands=hands,
+            start=self.start_state,
+            actions=self.actions,
         )
 
 

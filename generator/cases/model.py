@@ -14,6 +14,8 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from generator.engine.cards import Card
+from generator.engine.game import Action
+from generator.engine.game import GameState
 from generator.engine.rules import RuleSet
 from generator.engine.rules import rule_set
 from generator.errors import InputError
@@ -56,7 +58,7 @@ class Case:
     Attributes:
         id: unique across all case files, ``[a-z0-9-]+``.
         kind: ``"meld"``, ``"first_meld"``, ``"deck"``, ``"hand"``, ``"layoff"``,
-            ``"joker_swap"`` or ``"round"``.
+            ``"joker_swap"``, ``"round"``, ``"best_opening"`` or ``"scenario"``.
         game: ``"rami40"``, ``"rami51"`` or ``"cardverse"``.
         rules: ``"reference"`` or ``"house"`` for Rami (``"reference"`` when not given);
             ``None`` for CardVerse.
@@ -86,6 +88,11 @@ class Case:
             (``True`` when not given); ``None`` otherwise.
         hands: the cards left in each seat's hand (``round``), seat 1 first; an empty
             hand is the seat that went out; ``None`` otherwise.
+        start: the position a ``scenario`` starts from, built by
+            :func:`generator.engine.game.start` (0-based seats and table melds);
+            ``None`` otherwise.
+        actions: the steps of a ``scenario``, as engine actions (``LayOff.onto`` and
+            ``TakeJoker.onto`` 0-based); ``None`` otherwise.
     """
 
     id: str
@@ -105,6 +112,8 @@ class Case:
     card: Card | None = None
     opened: bool | None = None
     hands: tuple[tuple[Card, ...], ...] | None = None
+    start: GameState | None = field(default=None, hash=False, repr=False)
+    actions: tuple[Action, ...] | None = None
 
     def rule_set(self) -> RuleSet:
         """The rule set the case is played under:

@@ -40,6 +40,8 @@ from jsonschema.validators import extend
 from generator.cases.yamlpos import YamlPath
 from generator.cases.yamlpos import describe
 from generator.cases.yamlpos import string_hint
+from generator.engine.game import EVENTS
+from generator.engine.game import REASONS as PLAY_REASONS
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
@@ -73,6 +75,16 @@ LAYOFF_REASONS = ("not_opened", "breaks_meld")
 
 SWAP_REASONS = ("no_joker", "not_opened", "set_needs_three_naturals", "wrong_card")
 """The ``reason`` codes of taking back a joker (RULES.md, Order of reasons)."""
+
+SCENARIO_RESULTS: tuple[str, ...] = ("legal", *EVENTS, *PLAY_REASONS)
+"""What a ``scenario`` documents per action: ``legal``, an event of a legal action, or
+the reason code of an illegal one (``generator.engine.game``)."""
+
+END_REASONS = ("went_out", "stock_empty", "turn_limit")
+"""Why a round ended (``expect.end.reason`` of a ``scenario``)."""
+
+ACTION_KEYS = ("draw", "discard", "meld", "layoff", "take_joker")
+"""The steps of a ``scenario`` action, one per list item."""
 
 ID_CHARACTERS = "[a-z0-9-]"
 
@@ -247,6 +259,96 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
 }
 """The fields every case may have, before the kind's input fields and ``expect``."""
 
+_START_SCHEMA: Schema = {
+    "type": "object",
+    "x-what": "start",
+    "x-expected": "a mapping of the position: hands, discard, stock (optionally table, "
+    "opened, turn, turns_played, reshuffles, seed)",
+    "x-example": "<hands, discard and stock, e.g. {hands: [5C 6C 7C, 2D 3D 4D], discard: QH, "
+    "stock: 3D 4D}>",
+    "x-name": "start",
+    "properties": {
+        "hands": {
+            "type": "array",
+            "x-what": "hands",
+            "x-expected": "a list of hands, one per seat in seat order, each a list of card "
+            "codes or a string of codes",
+            "x-example": "<one card list per seat, seat 1 first>",
+            "items": _card_list("hand"),
+        },
+        "discard": _card_list("discard", may_be_empty=True),
+        "stock": _card_list("stock", may_be_empty=True),
+        "table": {
+            "type": "array",
+            "x-what": "table",
+            "x-expected": "a list of melds on the table, each {seat: N, cards: ...}",
+            "items": {
+                "type": "object",
+                "x-what": "table meld",
+                "x-expected": "a mapping {seat: N, cards: ...}",
+                "x-name": "table meld",
+                "properties": {
+                    "seat": _integer("seat", minimum=1, example="<the seat that laid it>"),
+                    "cards": _card_list("cards"),
+                },
+                "required": ["seat", "cards"],
+                "additionalProperties": False,
+            },
+        },
+        "opened": {
+            "type": "array",
+            "x-what": "opened",
+            "x-expected": "a list of true or false, one per seat",
+            "items": _boolean("opened flag"),
+        },
+        "turn": _integer("turn", minimum=1),
+        "turns_played": _integer("turns_played"),
+        "reshuffles": _integer("reshuffles"),
+        "seed": _integer("seed"),
+    },
+    "required": ["hands", "discard", "stock"],
+    "additionalProperties": False,
+}
+"""``start`` of a ``scenario`` (DESIGN.md, "Case kind scenario")."""
+
+_ACTION_SCHEMA: Schema = {
+    "type": "object",
+    "x-what": "action",
+    "x-expected": "a mapping with one step: draw, discard, meld, layoff (with onto) or "
+    "take_joker (with card)",
+    "x-name": "action",
+    "properties": {
+        "draw": _enum("draw source", ("stock", "discard")),
+        "discard": _card("discard", "one card code such as QH"),
+        "meld": _card_list("meld"),
+        "layoff": _card_list("layoff"),
+        "onto": _integer("onto", minimum=1, example="<table meld number, 1-based>"),
+        "take_joker": _integer("take_joker", minimum=1,
+                               example="<table meld number, 1-based>"),
+        "card": _card("card", "one card code such as 6S (the card put in the joker's place)"),
+    },
+    "additionalProperties": False,
+}
+"""One item of ``actions`` (which keys go together the loader checks)."""
+
+_END_SCHEMA: Schema = {
+    "type": "object",
+    "x-what": "end",
+    "x-expected": "a mapping of round_over, reason, winner, scores",
+    "x-name": "end",
+    "properties": {
+        "round_over": _boolean("round_over"),
+        "reason": _enum("end reason", END_REASONS),
+        "winner": _integer("winner", minimum=1, example="<a seat number>"),
+        "scores": _integer_list("scores", "score"),
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
+    "x-messages": {"minProperties": "end is empty; expected round_over, reason, winner or "
+                   "scores"},
+}
+"""``expect.end`` of a ``scenario``: the round after the last action."""
+
 _OPENED = FieldSpec(
     _boolean("opened"),
     games=RAMI_GAMES,
@@ -363,6 +465,33 @@ KINDS: dict[str, KindSpec] = {
             "points": FieldSpec(_integer("points")),
         },
         required_expect=("verdict",),
+    ),
+    "scenario": KindSpec(
+        games=GAMES,
+        inputs={
+            "start": FieldSpec(_START_SCHEMA),
+            "actions": FieldSpec({
+                "type": "array",
+                "x-what": "actions",
+                "x-expected": "a list of actions, each a mapping with one step (draw, "
+                "discard, meld, layoff, take_joker)",
+                "x-example": "<a list of actions, e.g. [{draw: stock}, {discard: QH}]>",
+                "items": _ACTION_SCHEMA,
+                "minItems": 1,
+                "x-messages": {"minItems": "actions is empty; expected at least one action"},
+            }),
+        },
+        expect={
+            "results": FieldSpec({
+                "type": "array",
+                "x-what": "results",
+                "x-expected": "a list with one result per action",
+                "x-example": "<one result per action: legal, an event or a reason code>",
+                "items": _enum("result", SCENARIO_RESULTS, context="scenario"),
+            }),
+            "end": FieldSpec(_END_SCHEMA),
+        },
+        required_expect=("results",),
     ),
 }
 """The kinds of case, in the order messages list them."""

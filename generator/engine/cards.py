@@ -153,7 +153,7 @@ def parse_card(code: str) -> Card:
     Raises:
         CardCodeError: the code names no card; the message says what was expected.
     """
-    text = code.strip()
+    text = code.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # ♥️ → ♥
     upper = text.upper()
     if upper == "JK":
         return JOKER

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from typing import Any
 
 from babel.core import Locale
 from babel.core import UnknownLocaleError
@@ -30,6 +31,7 @@ _PO_LINE = re.compile(
     r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 _PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
 _BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
+_LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)")
 
 
@@ -152,11 +154,19 @@ def _check_placeholders(
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         expected = placeholders(str(ids[0]))
         links = link_targets(str(ids[0]))
+        formatted = "python-format" in message.flags or any(
+            str(where).startswith("templates/") for where, _ in message.locations)
         for index, text in enumerate(strings):
             if not text:
                 continue
             line = _msgstr_line(lines, message.lineno or 1, index, plural)
-            if placeholders(str(text)) != expected:
+            if formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
+                errors.append(InputError(
+                    rel, line, None,
+                    "a lone '%' in a message that is %-formatted (template or code text); "
+                    "expected %% for a percent sign",
+                ))
+            elif placeholders(str(text)) != expected:
                 got = ", ".join(sorted(placeholders(str(text)))) or "none"
                 want = ", ".join(sorted(expected)) or "none"
                 errors.append(InputError(
@@ -174,9 +184,15 @@ def _check_placeholders(
                 ))
 
 
-def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
-    """Lines Babel's lenient reader would accept in part (an unterminated string, stray
-    text): each must be a comment, blank, or a keyword with a quoted string."""
+_KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+"(.*)"\s*$')
+_CONTINUATION = re.compile(r'^\s*"(.*)"\s*$')
+
+
+def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[InputError]:
+    """What Babel's lenient reader would accept in part or silently: a line that is not a
+    comment, blank, keyword or quoted continuation (an unterminated string, stray text);
+    a message given twice; ``msgstr[N]`` without ``msgid_plural``; a header whose charset
+    is not UTF-8, or whose ``Plural-Forms`` disagrees with the locale's gettext rule."""
     errors: list[InputError] = []
     try:
         text = data.decode("utf-8")
@@ -184,18 +200,83 @@ def _lexical_errors(data: bytes, rel: str) -> list[InputError]:
         bad_line = data.count(b"\n", 0, exc.start) + 1
         return [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
                            "expected UTF-8 text")]
+    entries: list[dict[str, Any]] = []
+    entry: dict[str, Any] = {}
+    last = ""
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if not _PO_LINE.match(line):
-            errors.append(InputError(
-                rel, number, None,
-                f"bad .po syntax: {stripped[:40]!r}; expected a keyword (msgctxt, msgid, "
-                'msgid_plural, msgstr, msgstr[N]) and a quoted "string", or a quoted '
-                "continuation line",
-            ))
+        found = _KEYWORD.match(line)
+        if found:
+            keyword = found.group(1)
+            if keyword in ("msgctxt", "msgid") and (
+                    "msgstr" in entry or "plural" in entry or keyword in entry
+                    or (keyword == "msgctxt" and "msgid" in entry)):
+                entries.append(entry)
+                entry = {}
+            base = "msgstr" if keyword.startswith("msgstr") else keyword
+            if base == "msgstr" and found.group(2) is not None:
+                entry.setdefault("forms", []).append(number)
+            entry[base if base != "msgid_plural" else "plural"] = found.group(3)
+            entry.setdefault("lines", {})[base] = number
+            last = base if base != "msgid_plural" else "plural"
+            continue
+        more = _CONTINUATION.match(line)
+        if more and last:
+            entry[last] = entry.get(last, "") + more.group(1)
+            continue
+        errors.append(InputError(
+            rel, number, None,
+            f"bad .po syntax: {stripped[:40]!r}; expected a keyword (msgctxt, msgid, "
+            'msgid_plural, msgstr, msgstr[N]) and a quoted "string", or a quoted '
+            "continuation line",
+        ))
+    if entry:
+        entries.append(entry)
+    seen: dict[tuple[str | None, str], int] = {}
+    for item in entries:
+        lines = item.get("lines", {})
+        where = lines.get("msgid", 1)
+        key = (item.get("msgctxt"), item.get("msgid", ""))
+        if key in seen and key[1]:
+            errors.append(InputError(rel, where, None, f"message {key[1][:40]!r} given "
+                                     f"twice (first at line {seen[key]}); expected each "
+                                     "message once"))
+        seen.setdefault(key, where)
+        if item.get("forms") and "plural" not in item:
+            errors.append(InputError(rel, item["forms"][0], None, "msgstr[N] for a message "
+                                     "without msgid_plural; expected a plain msgstr"))
+        if key == (None, ""):
+            errors.extend(_header_errors(item.get("msgstr", ""), rel,
+                                         lines.get("msgstr", where), locale))
     return errors
+
+
+def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list[InputError]:
+    errors = []
+    header = header.replace("\\n", "\n")
+    charset = re.search(r"charset=([\w.-]+)", header)
+    if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        errors.append(InputError(rel, line, None, f"the header says charset="
+                                 f"{charset.group(1)}; expected charset=UTF-8 (the file is "
+                                 "read as UTF-8)"))
+    nplurals = re.search(r"nplurals\s*=\s*(\d+)", header)
+    if locale and nplurals:
+        rule = plural_rule(locale)
+        if int(nplurals.group(1)) != rule.nplurals:
+            errors.append(InputError(rel, line, None, f"Plural-Forms says nplurals="
+                                     f"{nplurals.group(1)}; expected nplurals={rule.nplurals}"
+                                     f"; plural={rule.expression} for {locale} (gettext, "
+                                     "from CLDR via Babel)"))
+    return errors
+
+
+def _for_babel(data: bytes) -> bytes:
+    """The catalog with ``#~|`` lines (previous msgids of obsolete messages, which
+    ``msgmerge --previous`` writes and Babel cannot read) turned into plain comments,
+    so that line numbers stay the same."""
+    return re.sub(rb"(?m)^#~\|", b"# ~|", data)
 
 
 def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
@@ -208,7 +289,7 @@ def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
     errors = _lexical_errors(data, rel)
     if not errors:
         try:
-            read_po(io.BytesIO(data), abort_invalid=True)
+            read_po(io.BytesIO(_for_babel(data)), abort_invalid=True)
         except PoFileError as exc:
             errors.append(InputError(rel, getattr(exc, "lineno", 1) or 1, None,
                                      f"bad .po syntax: {exc}; expected a gettext catalog"))
@@ -237,10 +318,10 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         return source_translator(), errors
     try:
         data = path.read_bytes()
-        errors.extend(_lexical_errors(data, rel))
+        errors.extend(_lexical_errors(data, rel, locale))
         if errors:
             return source_translator(), errors
-        catalog = read_po(io.BytesIO(data), locale=locale, abort_invalid=True)
+        catalog = read_po(io.BytesIO(_for_babel(data)), locale=locale, abort_invalid=True)
     except PoFileError as exc:
         line = getattr(exc, "lineno", 1) or 1
         errors.append(InputError(rel, line, None, f"bad .po syntax: {exc}; expected a "

@@ -12,6 +12,12 @@ from dataclasses import dataclass
 
 from generator.engine.best import BestOpening
 from generator.engine.cards import Card
+from generator.engine.game import Discard
+from generator.engine.game import Draw
+from generator.engine.game import LayOff
+from generator.engine.game import Meld
+from generator.engine.game import Outcome
+from generator.engine.game import TakeJoker
 from generator.engine.hand import RoundResult
 from generator.engine.hand import card_hand_points
 from generator.engine.hand import hand_value
@@ -27,6 +33,8 @@ from generator.engine.table import SwapResult
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 from generator.verify import CaseResult
+from generator.verify import Disagreement
+from generator.verify import ScenarioRun
 
 
 @dataclass
@@ -225,6 +233,126 @@ def explain_best(best: BestOpening, w: Words) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class Step:
+    """One action of a scenario as the site describes it.
+
+    Attributes:
+        num: the action's number, from 1.
+        seat: the seat that acted, from 1.
+        code: the message of the action (:data:`generator.i18n.words.ACTIONS`).
+        params: the message's numbers other than the cards (``num``: a table meld).
+        cards: the cards the action names (for a draw: the card drawn, when known).
+        outcome: the engine's outcome.
+    """
+
+    num: int
+    seat: int
+    code: str
+    params: dict[str, int]
+    cards: tuple[Card, ...]
+    outcome: Outcome
+
+
+def scenario_steps(run: ScenarioRun) -> list[Step]:
+    """The actions of a scenario with who played them and the cards they name."""
+    steps: list[Step] = []
+    state = run.start
+    for num, outcome in enumerate(run.outcomes, start=1):
+        seat = state.turn
+        action = outcome.action
+        params: dict[str, int] = {}
+        if isinstance(action, Draw):
+            after = outcome.state
+            drawn = (after.hands[seat][-1:] if outcome.legal and after.end is None
+                     and after.hands[seat] else ())
+            code = f"draw_{action.source}" + ("" if drawn else "_none")
+            cards: tuple[Card, ...] = tuple(drawn)
+        elif isinstance(action, Meld):
+            code, cards = "meld", action.cards
+        elif isinstance(action, LayOff):
+            code, cards, params = "layoff", action.cards, {"num": action.onto + 1}
+        elif isinstance(action, TakeJoker):
+            code, cards, params = "take_joker", (action.card,), {"num": action.onto + 1}
+        else:
+            assert isinstance(action, Discard)
+            code, cards = "discard", (action.card,)
+        steps.append(Step(num, seat + 1, code, params, cards, outcome))
+        state = outcome.state
+    return steps
+
+
+def _reason(code: str, w: Words) -> str:
+    """The words of a reason code; the code itself for one without words yet."""
+    return w.code("reason", code) if code in words.REASONS else code
+
+
+def explain_step(step: Step, w: Words) -> list[str]:
+    """One action: who did what, whether it was allowed, then its events or why not."""
+    action = w.code("action", step.code, cards=" ".join(c.label for c in step.cards),
+                    **step.params)
+    outcome = step.outcome
+    if not outcome.legal:
+        out = [w.code("explanation", "step_not_allowed", num=step.num, seat=step.seat,
+                      action=action)]
+        if outcome.reason:
+            out.append(_reason(outcome.reason, w))
+        if outcome.reason == "invalid_meld" and outcome.detail:
+            out.append(w.code("explanation", "meld_reason", reason=_reason(outcome.detail, w)))
+        return out
+    out = [w.code("explanation", "step_allowed", num=step.num, seat=step.seat,
+                  action=action)]
+    out.extend(step_events(step, w))
+    return out
+
+
+def step_events(step: Step, w: Words) -> list[str]:
+    """The events of a legal action, in order (a returned opening with its reason)."""
+    out: list[str] = []
+    for event in step.outcome.events:
+        out.append(w.code("event", event) if event in words.EVENTS else event)
+        if event == "opening_returned" and step.outcome.detail:
+            out.append(_reason(step.outcome.detail, w))
+    return out
+
+
+def explain_end(run: ScenarioRun, w: Words) -> list[str]:
+    """The round after the last action: why it ended, each seat's hand value, the winner
+    and the scores; or whose turn it is."""
+    final = run.final
+    end = final.end
+    if end is None:
+        return [w.code("explanation", "round_goes_on", seat=final.turn + 1)]
+    out: list[str] = []
+    if end.reason in words.END_REASONS:
+        out.append(w.code("end", end.reason))
+    out.extend(explain_round(final.hands, end.result, final.rules, w))
+    return out
+
+
+def explain_scenario(run: ScenarioRun, w: Words) -> list[str]:
+    """Every action of a scenario, then the end."""
+    out: list[str] = []
+    for step in scenario_steps(run):
+        out.extend(explain_step(step, w))
+    return out + explain_end(run, w)
+
+
+def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[str]:
+    """The reasoning shown under one disagreement: for a scenario, the action it is
+    about (``results[N]``) or the end (``end.*``); otherwise the case's reasoning."""
+    run = result.scenario
+    if run is not None:
+        if d.field.startswith("results[") and d.field.endswith("]"):
+            index = int(d.field[len("results["):-1]) - 1
+            steps = scenario_steps(run)
+            if 0 <= index < len(steps):
+                return explain_step(steps[index], w)
+        if d.field.startswith("end."):
+            return explain_end(run, w)
+    return explain_case(result, w)
+
+
 def explain_case(result: CaseResult, w: Words) -> list[str]:
     """The engine's reasoning for a case: for a meld, its joker and points; for a first
     meld, each meld's reasoning and, when one is invalid, which and why; for a hand, its
@@ -241,6 +369,8 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
         return explain_round(case.hands, result.round, case.rule_set(), w)
     if result.best is not None:
         return explain_best(result.best, w)
+    if result.scenario is not None:
+        return explain_scenario(result.scenario, w)
     if case.kind == "hand" and case.cards is not None:
         return [hand_sum(case.cards, case.rule_set(), w)]
     if result.meld is not None:

@@ -76,9 +76,48 @@ REASONS = {
     "set_needs_three_naturals": "A joker can be taken from a set only when it lies with "
     "three natural cards.",
     "wrong_card": "Only the card the joker stands for can take its place.",
+    "round_ended": "The round is over already.",
+    "must_draw": "The player has to draw first.",
+    "already_drew": "The player has drawn once this turn already.",
+    "empty_discard_pile": "The discard pile is empty.",
+    "no_such_meld": "There is no such meld on the table.",
+    "card_not_in_hand": "The player does not hold that card.",
+    "final_discard_required": "Going out needs a final discard here.",
+    "no_discard_left": "Only the card just taken from the discard pile would be left, and "
+    "it cannot be discarded this turn.",
+    "discard_taken_card": "The card just taken from the discard pile cannot be discarded "
+    "in the same turn.",
+    "joker_must_be_laid": "The joker taken back has to be laid again this turn.",
 }
-"""Reason codes of melds, openings, lay-offs and taking back a joker → message
-(context ``reason``)."""
+"""Reason codes of melds, openings, lay-offs, taking back a joker and actions of a
+scenario → message (context ``reason``)."""
+
+EVENTS = {
+    "reshuffled": "The discard pile but its top card became the new stock.",
+    "opened": "The player has opened.",
+    "opening_returned": "The opening fell short: the melds went back to the hand.",
+    "round_over": "The round is over.",
+}
+"""Events of a legal action in a scenario → message (context ``event``)."""
+
+ACTIONS = {
+    "draw_stock": "draws %(cards)s from the stock",
+    "draw_discard": "draws %(cards)s from the discard pile",
+    "draw_stock_none": "draws from the stock",
+    "draw_discard_none": "draws from the discard pile",
+    "meld": "melds %(cards)s",
+    "layoff": "lays off %(cards)s onto meld %(num)s",
+    "take_joker": "takes the joker of meld %(num)s, putting %(cards)s in its place",
+    "discard": "discards %(cards)s",
+}
+"""A scenario's actions → message (context ``action``): what the player does, the cards
+as ``%(cards)s`` (on the pages the cards are drawn there)."""
+
+END_REASONS = {
+    "stock_empty": "The stock ran out: the round is over.",
+    "turn_limit": "The turn limit was reached: the round is over.",
+}
+"""Why a round ended without a seat going out → message (context ``end``)."""
 
 PRESETS = {"reference": "reference rules", "house": "house rules"}
 """Rami presets → message (context ``preset``)."""
@@ -117,6 +156,10 @@ EXPLANATIONS = {
     "best_total": "The best melds total %(sum)s.",
     "no_opening_melds": "No melds in this hand can make an opening.",
     "cards_left": "Left in the hand: %(cards)s",
+    "step_allowed": "Action %(num)s: seat %(seat)s %(action)s — allowed.",
+    "step_not_allowed": "Action %(num)s: seat %(seat)s %(action)s — not allowed.",
+    "meld_reason": "The meld: %(reason)s",
+    "round_goes_on": "The round goes on: seat %(seat)s is to play.",
 }
 """The engine's reasoning → message (context ``explanation``)."""
 
@@ -127,6 +170,9 @@ CONTEXTS = {
     "preset": PRESETS,
     "game": GAMES,
     "option": OPTIONS,
+    "event": EVENTS,
+    "action": ACTIONS,
+    "end": END_REASONS,
     "explanation": EXPLANATIONS,
 }
 """Every coded message, by msgctxt."""

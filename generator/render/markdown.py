@@ -93,6 +93,8 @@ class SourcePage:
         fences: the generated blocks, in order.
         anchors: heading ids, for collision checks with case ids.
         links: every link target in the English text, with its line.
+        env: markdown-it's environment of the page (its reference definitions), for the
+            inline parse of each translated block.
     """
 
     slug: str
@@ -105,6 +107,7 @@ class SourcePage:
     fences: list[Fence] = field(default_factory=list)
     anchors: list[str] = field(default_factory=list)
     links: list[tuple[str, int]] = field(default_factory=list)
+    env: dict[str, Any] = field(default_factory=dict)
 
 
 def _render_app_choice(self: Any, tokens: Sequence[Token], idx: int, options: Any,
@@ -144,7 +147,9 @@ def _slug(title: str) -> str:
     return slugify(title).strip("-") or "section"
 
 
-LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+LINK = re.compile(
+    r"\]\(\s*(<[^>\n]*>|[^\s()<]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
 """A Markdown inline link's target (``[text](target "title")``)."""
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -218,7 +223,9 @@ def parse_page(
         line = raw.count(b"\n", 0, exc.start) + 1
         return None, [InputError(rel, line, None, f"byte 0x{raw[exc.start]:02x} is not "
                                  "UTF-8; expected UTF-8 Markdown")]
-    tokens = md.parse(source)
+    source = source.removeprefix("\ufeff")
+    env: dict[str, Any] = {}
+    tokens = md.parse(source, env)
     meta: dict[str, Any] = {}
     if tokens and tokens[0].type == "front_matter":
         try:
@@ -255,12 +262,20 @@ def parse_page(
             continue
         if token.type == "heading_open" and token.attrGet("id"):
             anchors.append(str(token.attrGet("id")))
-        if token.type == "inline":
+        if token.type == "inline" and token.content:
             messages.append(Message(token.content, _line(token), _params(token.content)))
-            if token.content.startswith(":::"):
-                errors.append(InputError(rel, _line(token), 1, "unknown block "
-                                         f"{token.content.splitlines()[0]!r}; expected "
-                                         f"'::: {APP_CHOICE}' … ':::'"))
+            for offset, text in enumerate(token.content.splitlines()):
+                if text.lstrip().startswith(":::"):
+                    errors.append(InputError(rel, _line(token) + offset, 1, "unknown block "
+                                             f"{text.strip()!r}; expected "
+                                             f"'::: {APP_CHOICE}' … ':::' on lines of "
+                                             "their own, with a blank line before"))
+        if token.type == f"container_{APP_CHOICE}_open" and token.map:
+            last = source.splitlines()[token.map[1]:token.map[1] + 1]
+            if not last or last[0].strip() != ":::":
+                errors.append(InputError(rel, token.map[0] + 1, 1, f"'::: {APP_CHOICE}' is "
+                                         "never closed; expected a line ':::' after the "
+                                         "rule"))
         if token.type == "fence":
             info = token.info.strip()
             if info in GENERATED_FENCES:
@@ -291,10 +306,16 @@ def parse_page(
         errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "
                                  "expected lowercase letters, digits and hyphens, "
                                  "e.g. first-meld.md"))
-    links = [(m.group(1), message.line) for message in all_messages
+    links = [(m.group(1).strip("<>"), message.line) for message in all_messages
              for m in LINK.finditer(message.msgid)]
+    references = env.get("references", {})
+    lines = source.splitlines()
+    for label, ref in references.items():
+        where = next((n for n, text in enumerate(lines, start=1)
+                      if text.lstrip().upper().startswith(f"[{label}]:")), 1)
+        links.append((str(ref.get("href", "")), where))
     page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors,
-                      links)
+                      links, {"references": references} if references else {})
     return page, errors
 
 
@@ -312,8 +333,19 @@ def load_pages(project: Path, md: MarkdownIt | None = None
     pages: list[SourcePage] = []
     errors: list[InputError] = []
     content = project / "content"
-    for path in sorted(content.glob("*.md")) if content.is_dir() else []:
-        page, page_errors = parse_page(path, path.relative_to(project).as_posix(), md, known)
+    for path in sorted(content.rglob("*")) if content.is_dir() else []:
+        rel = path.relative_to(project).as_posix()
+        if path.name.startswith((".", "#")) or not path.is_file() or "examples" in \
+                path.relative_to(content).parts[:1]:
+            continue  # editors' lock and backup files; the case files
+        if path.suffix.lower() in (".md", ".markdown") and (
+                path.suffix != ".md" or path.parent != content):
+            errors.append(InputError(rel, 1, None, "not read as a page; expected pages as "
+                                     "content/<slug>.md (no subfolders, the extension .md)"))
+            continue
+        if path.suffix != ".md":
+            continue
+        page, page_errors = parse_page(path, rel, md, known)
         errors.extend(page_errors)
         if page is not None:
             pages.append(page)
@@ -369,7 +401,7 @@ class PageRenderer:
         self.locale = translator.locale
         self.facts = facts
         self.env = {"fence": fence, "label": label}
-        self._cache: dict[str, tuple[str, bool]] = {}
+        self._cache: dict[tuple[int, str], tuple[str, bool]] = {}
         self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
 
@@ -388,17 +420,24 @@ class PageRenderer:
         text = PLACEHOLDER.sub(lambda m: self._number(m.group(1)), text)
         return text.replace("{{", "{").replace("}}", "}"), ok
 
-    def inline(self, message: Message) -> tuple[str, bool]:
-        """The message rendered as inline HTML, marked when shown in English."""
-        hit = self._cache.get(message.msgid)
+    def inline(self, message: Message, env: dict[str, Any] | None = None
+               ) -> tuple[str, bool]:
+        """The message rendered as inline HTML, marked when shown in English.
+
+        Args:
+            message: the block.
+            env: the page's markdown-it environment, when it defines references.
+        """
+        key = (id(env) if env else 0, message.msgid)
+        hit = self._cache.get(key)
         if hit is None:
             text, ok = self.text(message)
-            children = self.md.parseInline(text, {})[0].children or []
+            children = self.md.parseInline(text, dict(env or {}))[0].children or []
             html = self._renderer.renderInline(children, self.md.options, {})
             if not ok:
                 html = f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
             hit = (html, ok)
-            self._cache[message.msgid] = hit
+            self._cache[key] = hit
         return hit
 
     def render(self, page: SourcePage) -> LocalePage:
@@ -419,7 +458,9 @@ class PageRenderer:
         tokens = page.tokens
         for idx, token in enumerate(tokens):
             if token.type == "inline":
-                html, ok = self.inline(next(messages))
+                if not token.content:
+                    continue  # an empty table cell
+                html, ok = self.inline(next(messages), page.env)
                 untranslated += 0 if ok else 1
                 if pending_heading is not None:
                     toc.append({"id": pending_heading, "title": _strip_tags(html), "level": 2})

@@ -40,6 +40,8 @@ class Coverage:
 
     used: int
     untranslated: int
+    missing: tuple[str, ...] = ()
+    """The msgids shown in English, sorted (for ``--strict``)."""
 
 
 @cache
@@ -238,11 +240,14 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
         page={"title": "", "slug": "", "html": "", "toc": []},
     )
     files[f"{lang}/index.html"] = home.encode("utf-8")
-    return files, Coverage(len(translator.seen), len(translator.fallbacks))
+    missing = tuple(sorted({msgid for _ctx, msgid in translator.fallbacks}))
+    return files, Coverage(len(translator.seen), len(translator.fallbacks), missing)
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages) and ``static/``.
+    """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``,
+    ``static/`` (from ``templates/static/``) and the files of ``templates/root/`` at the
+    site's root (a generated file of the same name wins; the build reports the clash).
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
@@ -263,6 +268,12 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         for path in sorted(static.rglob("*")):
             if path.is_file():
                 files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    extra = site.root / "templates" / "root"
+    if extra.is_dir():  # files published at the site's root (CNAME, robots.txt, …)
+        for path in sorted(extra.rglob("*")):
+            rel = path.relative_to(extra).as_posix()
+            if path.is_file() and rel not in files:
+                files[rel] = path.read_bytes()
     return files
 
 

@@ -18,9 +18,13 @@ from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.explain import context_text
 from generator.i18n.explain import explain_case
+from generator.i18n.explain import explain_end
 from generator.i18n.explain import explain_seats
 from generator.i18n.explain import meld_text
+from generator.i18n.explain import scenario_steps
+from generator.i18n.explain import step_events
 from generator.verify import CaseResult
+from generator.verify import result_code
 
 View = dict[str, Any]
 
@@ -64,7 +68,10 @@ def _kind_view(result: CaseResult, w: Words) -> View:
     """The parts of a row that only some kinds have (DESIGN.md, "Rendering contract"):
     ``table_meld``, ``added``, ``result_meld``, ``state_text`` (lay-off); ``swap_card``,
     ``stands_for`` (taking back a joker); ``seats``, ``winner_text`` (round);
-    ``best_melds``, ``left`` (best opening: the melds, the cards not melded); ``data``
+    ``best_melds``, ``left`` (best opening: the melds, the cards not melded);
+    ``start_seats``, ``start_discard``, ``start_stock``, ``start_table``, ``steps``,
+    ``end_reasoning``, and ``seats``, ``winner_text`` once the round is over (scenario);
+    ``data``
     (more ``data-*`` attributes of the row) and ``points`` where the kind's points are
     not an ``expect`` field called ``points`` (round: the total of the scores)."""
     case = result.case
@@ -107,6 +114,78 @@ def _kind_view(result: CaseResult, w: Words) -> View:
     if result.best is not None:
         view["best_melds"] = [_cards((p.card for p in m.placed), w) for m in result.best.melds]
         view["left"] = _cards(result.best.left, w) if result.best.melds else []
+    if result.scenario is not None:
+        view.update(_scenario_view(result, w))
+    return view
+
+
+_CARDS_HERE = "\x00"
+"""Stands for the cards in an action's message until the template draws them there."""
+
+
+def _scenario_view(result: CaseResult, w: Words) -> View:
+    """A scenario's start position, its steps (what each seat did, the cards, allowed or
+    not and why) and its end (``seats``, ``winner_text`` when the round is over)."""
+    run = result.scenario
+    assert run is not None
+    locale = w.translator.locale
+    start = run.start
+    rami = start.rules.opening_threshold is not None
+    view: View = {
+        "start_seats": [
+            {"label": w.text("Seat %(seat)s", seat=seat + 1), "cards": _cards(hand, w),
+             "opened": rami and start.opened[seat], "turn": seat == start.turn}
+            for seat, hand in enumerate(start.hands)
+        ],
+        "start_discard": _cards(start.discard, w),
+        "start_stock": _cards(start.stock, w),
+        "start_table": [
+            {"num": num, "label": w.text("Seat %(seat)s", seat=meld.owner + 1),
+             "cards": _cards(meld.cards, w)}
+            for num, meld in enumerate(start.table, start=1)
+        ],
+    }
+    steps = []
+    for step in scenario_steps(run):
+        text = w.code("action", step.code, cards=_CARDS_HERE, **step.params)
+        before, _, after = text.partition(_CARDS_HERE)
+        outcome = step.outcome
+        notes = step_events(step, w) if outcome.legal else [
+            w.code("reason", outcome.reason) if outcome.reason in words.REASONS
+            else str(outcome.reason)]
+        if outcome.reason == "invalid_meld" and outcome.detail in words.REASONS:
+            notes.append(w.code("explanation", "meld_reason",
+                                reason=w.code("reason", str(outcome.detail))))
+        steps.append({
+            "num": step.num,
+            "seat_label": w.text("Seat %(seat)s", seat=step.seat),
+            "before": before,
+            "after": after,
+            "cards": _cards(step.cards, w) if _CARDS_HERE in text else [],
+            "ok": outcome.legal,
+            "result_text": w.code("verdict", "allowed") if outcome.legal
+            else w.text("Not allowed"),
+            "notes": notes,
+        })
+    view["steps"] = steps
+    data = {"results": " ".join(result_code(o) for o in run.outcomes)}
+    final = run.final
+    end = final.end
+    if end is not None:
+        r = end.result
+        view["seats"] = [
+            {"seat": seat, "label": w.text("Seat %(seat)s", seat=seat),
+             "cards": _cards(hand, w), "out_text": "" if hand else w.text("went out"),
+             "value_text": format_decimal(value, locale=locale),
+             "score_text": format_decimal(score, locale=locale), "winner": seat == r.winner}
+            for seat, (hand, value, score) in enumerate(
+                zip(final.hands, r.hand_values, r.scores, strict=True), start=1)
+        ]
+        view["winner_text"] = w.text("Seat %(seat)s", seat=r.winner)
+        data.update(winner=str(r.winner), scores=" ".join(map(str, r.scores)))
+    view["data"] = data
+    hand_lines = set(explain_seats(final.hands, final.rules, w)) if end else set()
+    view["end_reasoning"] = [r for r in explain_end(run, w) if r not in hand_lines]
     return view
 
 
@@ -134,6 +213,8 @@ def case_row(result: CaseResult, w: Words) -> View:
                          meld=meld_text(result.layoff.meld.placed)))
     if result.round is not None and case.hands is not None:  # the seats list shows these
         shown.update(explain_seats(case.hands, case.rule_set(), w))
+    if result.scenario is not None:  # the steps and the end are shown on their own
+        shown.update(explain_case(result, w))
     if result.best is not None and result.best.melds and result.best.left:  # drawn
         shown.add(w.code("explanation", "cards_left",
                          cards=" ".join(c.label for c in result.best.left)))
@@ -168,6 +249,12 @@ def case_row(result: CaseResult, w: Words) -> View:
         "winner_text": "",
         "best_melds": [],
         "left": [],
+        "start_seats": [],
+        "start_discard": [],
+        "start_stock": [],
+        "start_table": [],
+        "steps": [],
+        "end_reasoning": [],
         **extra,
     }
 
