@@ -365,6 +365,22 @@ def test_a_joker_that_cannot_be_laid_may_be_kept() -> None:
     assert card("JK") in outcome.state.hands[0]
 
 
+def test_a_joker_taken_from_the_pile_and_one_taken_back() -> None:
+    # Found by the extended property run: the player takes a joker from the discard pile,
+    # then takes one back from the table and holds only the two. Laying either would
+    # leave only the card taken from the pile (no_discard_left), so neither must be laid,
+    # and one of the two equal jokers may be discarded.
+    table = (TableMeld(C("JS QS KS"), 1), TableMeld(C("JK 2D 3D"), 1))
+    state = start(R51, [C("AD"), C("KC AC 8S 5D")], C("5C JK"), C("9C"), table,
+                  [True, True])
+    state = play(state, Draw("discard"), TakeJoker(1, card("AD"))).state
+    assert (state.hand, state.taken, state.jokers_owed) == (C("JK JK"), card("JK"), 1)
+    assert apply(state, LayOff(C("JK"), 0)).reason == "no_discard_left"
+    assert legal_actions(state) == [Discard(card("JK"))]
+    outcome = apply(state, Discard(card("JK")))
+    assert outcome.legal and outcome.state.hands[0] == C("JK")
+
+
 # --- going out and the end of a round --------------------------------------------------
 
 
@@ -798,7 +814,7 @@ def _probe(state: GameState, rng: random.Random) -> None:
     if state.drawn:
         probe = apply(state, Draw("stock"))
         assert (probe.reason, probe.state is state) == ("already_drew", True)
-        if state.taken is not None and state.taken in state.hand:
+        if state.taken is not None and state.hand.count(state.taken) == 1:
             probe = apply(state, Discard(state.taken))
             assert probe.reason == "discard_taken_card" and probe.state is state
     else:

@@ -103,11 +103,12 @@ class PlayReason(enum.Enum):
     (going out needs a final discard, RULES.md, End of a round)."""
     NO_DISCARD_LEFT = "no_discard_left"
     """A meld or lay-off that would leave the hand holding only the card just taken from
-    the discard pile, which may not be discarded: the turn could not end (decided)."""
+    the discard pile (one card), which may not be discarded: the turn could not end
+    (decided)."""
     DISCARD_TAKEN_CARD = "discard_taken_card"
     """Discarding the card taken from the discard pile in the same turn (RULES.md, A
-    turn: 3). Cards are values, so a player who already held an equal card before the
-    draw may discard one of the two (decided)."""
+    turn: 3). Cards are values, so while the hand holds another equal card (held before
+    the draw, or a joker taken back since) one of the two may go (decided)."""
     JOKER_MUST_BE_LAID = "joker_must_be_laid"
     """Discarding while holding a joker taken back this turn that can be laid again
     (RULES.md, Taking back a joker). It *can* be laid when a lay-off of that joker alone
@@ -544,7 +545,7 @@ def _end_turn_problem(state: GameState, rest: tuple[Card, ...]) -> PlayReason | 
         if state.rules.discard_to_win:
             return PlayReason.FINAL_DISCARD_REQUIRED
         return None
-    if state.taken is not None and all(c == state.taken for c in rest):
+    if len(rest) == 1 and rest[0] == state.taken:
         return PlayReason.NO_DISCARD_LEFT
     return None
 
@@ -761,10 +762,16 @@ def _take_joker(state: GameState, action: TakeJoker) -> Outcome:
     return Outcome(True, None, (), new, action)
 
 
+def _is_locked(state: GameState, card: Card) -> bool:
+    """Whether discarding ``card`` would discard the card taken from the pile this turn:
+    it equals that card and the hand holds no other copy of it."""
+    return card == state.taken and state.hand.count(card) == 1
+
+
 def _discard_problem(state: GameState, card: Card) -> PlayReason | None:
     if card not in state.hand:
         return PlayReason.CARD_NOT_IN_HAND
-    if card == state.taken:
+    if _is_locked(state, card):
         return PlayReason.DISCARD_TAKEN_CARD
     if state.jokers_owed and _can_lay_joker(state):
         return PlayReason.JOKER_MUST_BE_LAID
@@ -964,7 +971,7 @@ def legal_actions(state: GameState) -> list[Action]:
                     actions.append(action)
     must_lay = bool(state.jokers_owed) and _can_lay_joker(state)
     if not must_lay:
-        actions.extend(Discard(c) for c in distinct if c != state.taken)
+        actions.extend(Discard(c) for c in distinct if not _is_locked(state, c))
     return actions
 
 
