@@ -1,5 +1,5 @@
 """The case kinds of issue 3: ``hand``, ``layoff``, ``joker_swap``, ``round``,
-``best_opening``.
+``best_opening``, ``scenario``.
 
 Loader tests (a good file loads with the right values; each input-error class with its
 exact ``FILE:LINE:COL`` and message), verify tests (a wrong documented value is a
@@ -22,6 +22,11 @@ from generator.cases import CaseSet
 from generator.cases import load_cases
 from generator.engine.cards import Card
 from generator.engine.cards import parse_card
+from generator.engine.game import Discard
+from generator.engine.game import Draw
+from generator.engine.game import LayOff
+from generator.engine.game import Meld
+from generator.engine.game import TakeJoker
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 from generator.i18n.explain import explain_case
@@ -75,7 +80,7 @@ def _words() -> Words:
 
 def test_fixture_has_every_new_kind(fixture_cases: dict[str, Case]) -> None:
     kinds = {case.kind for case in fixture_cases.values()}
-    assert {"hand", "layoff", "joker_swap", "round", "best_opening"} <= kinds
+    assert {"hand", "layoff", "joker_swap", "round", "best_opening", "scenario"} <= kinds
 
 
 def test_fixture_cases_agree_with_the_engine(fixture_cases: dict[str, Case]) -> None:
@@ -685,6 +690,291 @@ def test_best_opening_errors(tmp_path: Path) -> None:
     ]
 
 
+# -- scenario -------------------------------------------------------------------
+
+
+def test_scenario_loads(fixture_cases: dict[str, Case]) -> None:
+    case = fixture_cases["discard-the-taken-card"]
+    assert case.kind == "scenario" and case.start is not None
+    assert case.start.hands == (cards("5C 6C 7C KH KS KD 2D 9S 3H 4S 8D JC QS"),
+                                cards("2C 3C 4D 6H 7H 9D 10D JD QD KC AC 8S 5D"))
+    assert (case.start.discard, case.start.stock) == (cards("QH"), cards("3D 4D 9C"))
+    assert (case.start.turn, case.start.opened) == (0, (False, False))
+    assert case.actions == (Draw("discard"), Discard(parse_card("QH")),
+                            Discard(parse_card("2D")))
+    assert case.expect["results"] == ("legal", "discard_taken_card", "legal")
+    assert dict(case.expect["end"]) == {"round_over": False}  # type: ignore[arg-type]
+    going_out = fixture_cases["open-then-go-out"]
+    assert going_out.actions is not None
+    assert going_out.actions[1] == Meld(cards("QH KH AH"))
+    assert going_out.actions[3] == LayOff(cards("9S"), 1)  # meld 2 → index 1
+    joker = fixture_cases["take-back-the-joker"]
+    assert joker.start is not None and joker.actions is not None
+    assert joker.actions[1] == TakeJoker(0, parse_card("6S"))
+    assert [(m.cards, m.owner) for m in joker.start.table] == [(cards("JK 7S 8S"), 1)]
+    assert joker.start.opened == (True, True)
+    assert fixture_cases["cardverse-stock-runs-out"].start is not None
+
+
+@pytest.mark.parametrize(
+    ("case_id", "results", "end"),
+    [
+        ("discard-the-taken-card", ["legal", "discard_taken_card", "legal"],
+         (False, None, None, None)),
+        ("open-then-go-out", ["legal", "legal", "legal", "not_opened", "opened", "legal",
+                              "legal", "legal", "legal", "round_over"],
+         (True, "went_out", 1, (0, 11))),
+        ("two-sets-go-back", ["legal", "legal", "legal", "opening_returned"],
+         (False, None, None, None)),
+        ("take-back-the-joker", ["legal", "legal", "joker_must_be_laid", "legal", "legal"],
+         (False, None, None, None)),
+        ("cardverse-stock-runs-out", ["round_over", "round_ended"],
+         (True, "stock_empty", 1, (13, 0))),
+    ],
+)
+def test_scenario_values_from_the_engine(fixture_cases: dict[str, Case], case_id: str,
+                                         results: list[str],
+                                         end: tuple[object, ...]) -> None:
+    result = verify_case(fixture_cases[case_id])
+    assert result.disagreements == ()
+    values = dict(result.values)
+    assert [values[f"results[{n}]"] for n in range(1, len(results) + 1)] == results
+    assert (values["end.round_over"], values["end.reason"], values["end.winner"],
+            values["end.scores"]) == end
+
+
+SCENARIO = """
+cases:
+  - id: s
+    kind: scenario
+    game: rami51
+    title: T
+    start:
+      hands: [QH KH AH JK 7S 8S 5C, 2C 3C 4D]
+      discard: 9D
+      stock: 6H 2S
+    actions:
+      - draw: stock
+      - meld: QH KH AH
+      - meld: JK 7S 8S
+      - discard: 6H
+      - draw: discard
+    expect:
+      results:
+        {results}
+      end:
+        {end}
+"""
+
+
+def test_scenario_results_agree_by_code_event_or_legal(tmp_path: Path) -> None:
+    # action 4's outcome is legal with the event opened: "legal" and "opened" both agree
+    for fourth in ("legal", "opened"):
+        case = one_case(tmp_path, SCENARIO.format(
+            results=f"[legal, legal, legal, {fourth}, legal]", end="round_over: false"))
+        assert verify_case(case).disagreements == ()
+
+
+def test_scenario_wrong_values_are_disagreements(tmp_path: Path) -> None:
+    case = one_case(tmp_path, SCENARIO.format(
+        results="[legal, invalid_meld, legal, round_over, discard_taken_card]",
+        end="round_over: true\n        winner: 2\n        scores: [0, 9]"))
+    found = [(d.field, d.documented, d.engine, d.position.line)
+             for d in verify_case(case).disagreements]
+    assert found == [
+        ("results[2]", "invalid_meld", "legal", 18),
+        ("results[4]", "round_over", "opened", 18),
+        ("results[5]", "discard_taken_card", "legal", 18),
+        ("end.round_over", True, False, 20),
+        ("end.winner", 2, None, 21),  # the round goes on: the engine gives no winner
+        ("end.scores", (0, 9), None, 22),
+    ]
+
+
+def test_scenario_results_positions_per_item(tmp_path: Path) -> None:
+    case = one_case(tmp_path, SCENARIO.format(
+        results="- legal\n        - legal\n        - legal\n        - legal\n"
+        "        - empty_discard_pile", end="round_over: false"))
+    [d] = verify_case(case).disagreements
+    assert (d.field, d.documented, d.engine) == ("results[5]", "empty_discard_pile", "legal")
+    assert (d.position.line, d.position.column) == (22, 11)
+
+
+def test_scenario_reasoning(fixture_cases: dict[str, Case]) -> None:
+    w = _words()
+    taken = explain_case(verify_case(fixture_cases["discard-the-taken-card"]), w)
+    assert taken == [
+        "Action 1: seat 1 draws Q♥ from the discard pile — allowed.",
+        "Action 2: seat 1 discards Q♥ — not allowed.",
+        "The card just taken from the discard pile cannot be discarded in the same turn.",
+        "Action 3: seat 1 discards 2♦ — allowed.",
+        "The round goes on: seat 2 is to play.",
+    ]
+    going_out = explain_case(verify_case(fixture_cases["open-then-go-out"]), w)
+    assert going_out[3:6] == [
+        "Action 4: seat 1 lays off 9♠ onto meld 2 — not allowed.",
+        "Only a player who has opened may do this.",
+        "Action 5: seat 1 discards 5♣ — allowed.",
+    ]
+    assert going_out[-6:] == [
+        "Action 10: seat 1 discards 6♥ — allowed.",
+        "The round is over.",
+        "Seat 1: no cards left",
+        "Seat 2: 2♣ 2 + 3♣ 3 + 4♦ 4 + 2♠ 2 = 11",
+        "Seat 1 went out and wins the round.",
+        "The winner scores 0; every other seat scores its own hand value.",
+    ]
+    returned = explain_case(verify_case(fixture_cases["two-sets-go-back"]), w)
+    assert returned[-4:] == [
+        "Action 4: seat 1 discards 5♣ — allowed.",
+        "The opening fell short: the melds went back to the hand.",
+        "No pure run: one meld must be a run without a joker.",
+        "The round goes on: seat 2 is to play.",
+    ]
+    stock = explain_case(verify_case(fixture_cases["cardverse-stock-runs-out"]), w)
+    assert stock[:5] == [
+        "Action 1: seat 1 draws from the stock — allowed.",
+        "The round is over.",
+        "Action 2: seat 1 discards 5♣ — not allowed.",
+        "The round is over already.",
+        "The stock ran out: the round is over.",
+    ]
+    assert stock[-2:] == [
+        "No seat went out: seat 1 holds the lowest hand value and wins.",
+        "The winner scores the others' hand values: 13; the others score 0.",
+    ]
+
+
+def test_scenario_action_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: s
+            kind: scenario
+            game: rami51
+            title: T
+            start: {hands: [5C 6C 7C, 2C 3C 4D], discard: 9D, stock: 6H}
+            actions:
+              - pass: true
+              - dicard: 5C
+              - draw: deck
+              - discard: QX
+              - layoff: 9S
+              - onto: 1
+              - draw: stock
+                discard: 5C
+              - take_joker: 1
+              - meld: 5C 6C 7C
+                card: 6S
+            expect:
+              results: [legal, ok]
+        """) == [
+        "content/examples/x.yaml:8:9: unknown field 'pass' in action; expected one of: "
+        "draw, discard, meld, layoff, onto, take_joker, card",
+        "content/examples/x.yaml:8:9: action names no step; expected one of: draw, discard, "
+        "meld, layoff, take_joker",
+        "content/examples/x.yaml:9:9: unknown field 'dicard' in action; expected one of: "
+        "draw, discard, meld, layoff, onto, take_joker, card (did you mean 'discard'?)",
+        "content/examples/x.yaml:9:9: action names no step; expected one of: draw, discard, "
+        "meld, layoff, take_joker",
+        "content/examples/x.yaml:10:15: unknown draw source 'deck'; expected one of: stock, "
+        "discard",
+        "content/examples/x.yaml:11:18: unknown card 'QX' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:12:9: missing field 'onto' in layoff action; expected "
+        "onto: <table meld number, 1-based>",
+        "content/examples/x.yaml:13:9: action names no step; expected one of: draw, "
+        "discard, meld, layoff, take_joker",
+        "content/examples/x.yaml:15:9: action has both 'draw' and 'discard'; expected one "
+        "step per action (one list item each)",
+        "content/examples/x.yaml:16:9: missing field 'card' in take_joker action; expected "
+        "card: <the card put in the joker's place, e.g. 6S>",
+        "content/examples/x.yaml:18:9: field 'card' goes with take_joker, not meld; "
+        "expected it only in a take_joker action",
+        "content/examples/x.yaml:20:16: results lists 2 results; expected one per action "
+        "(9, as in actions)",
+        "content/examples/x.yaml:20:24: unknown result 'ok' for kind 'scenario'; expected "
+        "one of: legal, reshuffled, opened, opening_returned, round_over, round_ended, "
+        "must_draw, already_drew, empty_discard_pile, no_such_meld, card_not_in_hand, "
+        "invalid_meld, not_opened, breaks_meld, no_joker, set_needs_three_naturals, "
+        "wrong_card, final_discard_required, no_discard_left, discard_taken_card, "
+        "joker_must_be_laid",
+    ]
+
+
+def test_scenario_start_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, """
+        cases:
+          - id: a
+            kind: scenario
+            game: rami51
+            title: T
+            start:
+              hands: [5C 6C 7C, 2C 3C 4D]
+              discard: 9D
+              stock: 6H
+              table:
+                - {seat: 3, cards: KH AH 2H}
+              opened: [true]
+              turn: 3
+              reshuffles: 3
+              turns_played: 300
+            actions: [{draw: stock}]
+            expect:
+              results: [legal]
+              end: {winner: 3, scores: [0, 1, 2]}
+          - id: b
+            kind: scenario
+            game: cardverse
+            title: T
+            start:
+              hands: [5C 6C 7C]
+              stock: []
+              opened: [false]
+              reshuffles: 1
+            actions: [{draw: stock}]
+            expect: {results: [legal]}
+          - id: c
+            kind: scenario
+            game: rami40
+            title: T
+            start:
+              hands: [QH QH 7C, QH 3C 4D]
+              discard: 9D
+              stock: 6H 5C 5C
+            actions:
+              - draw: stock
+              - discard: 5C
+              - discard: 5C
+              - discard: 5C
+            expect: {results: [legal, legal, legal, legal]}
+        """) == [
+        "content/examples/x.yaml:11:18: seat 3 is not a seat of this round; expected a seat "
+        "number from 1 to 2",
+        "content/examples/x.yaml:11:28: meld KH AH 2H is not a valid meld (wraps_around); "
+        "expected a meld that could lie on the table",
+        "content/examples/x.yaml:12:15: opened lists 1 flag; expected one per seat (2, as "
+        "in hands)",
+        "content/examples/x.yaml:13:13: turn 3 is not a seat; expected a seat number from 1 "
+        "to 2",
+        "content/examples/x.yaml:14:19: reshuffles 3; expected 0 to 2 (rami51 reshuffles "
+        "the stock at most 2 times a round)",
+        "content/examples/x.yaml:15:21: turns_played 300; expected 0 to 299 (the round ends "
+        "after 300 turns)",
+        "content/examples/x.yaml:19:21: winner 3 is not a seat of this round; expected a "
+        "seat number from 1 to 2",
+        "content/examples/x.yaml:19:32: scores lists 3 scores; expected one per seat (2, as "
+        "in start hands)",
+        "content/examples/x.yaml:25:7: missing field 'discard' in start; expected discard: "
+        "<card codes, e.g. QH KH AH>",
+        "content/examples/x.yaml:25:14: hands lists 1 seat; expected one hand per seat, 2 "
+        "to 4 seats (cardverse is played by 2 to 4 players)",
+        "content/examples/x.yaml:27:7: field 'opened' in start does not apply to game "
+        "'cardverse' (cardverse has no opening); expected it only with rami40 or rami51",
+        "content/examples/x.yaml:28:19: reshuffles 1; expected 0 (cardverse never "
+        "reshuffles the stock)",
+        "content/examples/x.yaml:36:7: start: 3 × QH; expected at most 2 with 2 players",
+    ]
+
+
 # -- the command line and the pages ---------------------------------------------
 
 
@@ -703,6 +993,8 @@ def test_check_names_each_disagreement_with_the_engines_value(tmp_path: Path) ->
     text = path.read_text(encoding="utf-8")
     text = text.replace("scores: [11, 0, 36]", "scores: [11, 0, 35]")
     text = text.replace("joker_stands_for: 6S", "joker_stands_for: 9s")
+    text = text.replace("        - discard_taken_card\n", "        - legal\n")
+    text = text.replace("winner: 1\n        scores: [13, 0]", "winner: 2\n        scores: [13, 0]")
     path.write_text(text, encoding="utf-8")
     result = run_cli("check", "--project", str(project))
     assert result.returncode == 1, result.stdout + result.stderr
@@ -713,6 +1005,16 @@ def test_check_names_each_disagreement_with_the_engines_value(tmp_path: Path) ->
     assert f"{KINDS_FILE}:103: case rami-round-seat-two-out: scores documented [11, 0, 35], "\
         "engine [11, 0, 36]" in lines
     assert "    Seat 3: JK 25 + A♥ 11 = 36" in lines
+    # a scenario names the action (from 1) and explains that action only
+    at = lines.index(f"{KINDS_FILE}:164: case discard-the-taken-card: results[2] documented "
+                     "legal, engine discard_taken_card")
+    assert lines[at + 1:at + 4] == [
+        "    Action 2: seat 1 discards Q♥ — not allowed.",
+        "    The card just taken from the discard pile cannot be discarded in the same turn.",
+        f"{KINDS_FILE}:269: case cardverse-stock-runs-out: end.winner documented 2, "
+        "engine 1",
+    ]
+    assert "    No seat went out: seat 1 holds the lowest hand value and wins." in lines
 
 
 def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
@@ -748,6 +1050,16 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
                                                 "data-points": "57"}
         assert attrs["best-opening-two-sets-no-pure-run"] == {"data-verdict": "cannot_open",
                                                               "data-points": "0"}
+        scenario = attrs["open-then-go-out"]
+        assert scenario == {
+            "data-results": "legal legal legal not_opened opened legal legal legal legal "
+            "round_over", "data-winner": "1", "data-scores": "0 11"}
+        assert attrs["discard-the-taken-card"] == {
+            "data-results": "legal discard_taken_card legal"}
+        steps = rows["open-then-go-out"].select(".step")
+        assert len(steps) == 10 and len(rows["open-then-go-out"].select(".step--bad")) == 1
+        laid_off = steps[3].select(".card")  # action 4 lays off 9♠: drawn, named
+        assert len(laid_off) == 1 and laid_off[0]["aria-label"]
         best = rows["best-opening-rami51"]
         assert [len(m.select(".card")) for m in best.select(".meld")] == [13, 3, 4]
         assert len(best.select(".case__left .card")) == 6

@@ -184,8 +184,8 @@ def test_unknown_kind(tmp_path: Path) -> None:
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:3:11: unknown kind 'meldd'; expected one of: meld, "
-        "first_meld, deck, hand, layoff, joker_swap, round, best_opening (did you mean "
-        "'meld'?)"]
+        "first_meld, deck, hand, layoff, joker_swap, round, best_opening, scenario (did "
+        "you mean 'meld'?)"]
 
 
 def test_unknown_game(tmp_path: Path) -> None:
@@ -694,8 +694,8 @@ def test_unsupported_yaml_features(tmp_path: Path) -> None:
         "content/examples/x.yaml:3:5: merge key '<<' is not supported; expected the fields "
         "written out (use 'defaults' for values shared by the cases)",
         "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults); "
-        "expected kind: meld, first_meld, deck, hand, layoff, joker_swap, round or "
-        f"best_opening{NEEDS}",
+        "expected kind: meld, first_meld, deck, hand, layoff, joker_swap, round, "
+        f"best_opening or scenario{NEEDS}",
         "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults); "
         f"expected game: rami40, rami51 or cardverse{NEEDS}",
         f"content/examples/x.yaml:3:5: missing field 'title' in case; expected title: "
@@ -1226,7 +1226,7 @@ def test_schemas_are_valid_draft_2020_12() -> None:
     assert CASE_SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert CASE_FIELDS == ("id", "kind", "game", "rules", "options", "title", "note",
                            "cards", "melds", "players", "meld", "opened", "card", "hands",
-                           "expect")
+                           "start", "actions", "expect")
 
 
 def test_schema_codes_match_the_engine() -> None:

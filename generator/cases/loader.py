@@ -630,10 +630,11 @@ class _CaseLoader:
         reshuffles = start.get("reshuffles", 0)
         if _is_int(reshuffles) and reshuffles > rules.max_reshuffles:
             most = rules.max_reshuffles
-            why = (f"{rules.game} never reshuffles the stock" if not most else
-                   f"{rules.game} reshuffles the stock at most {most} times a round")
+            expected = (f"0 ({rules.game} never reshuffles the stock)" if not most else
+                        f"0 to {most} ({rules.game} reshuffles the stock at most {most} "
+                        "times a round)")
             self.error(self.locate((*where, "reshuffles")),
-                       f"reshuffles {reshuffles}; expected 0 to {most} ({why})")
+                       f"reshuffles {reshuffles}; expected {expected}")
         turns_played = start.get("turns_played", 0)
         limit = rules.turn_limit
         if _is_int(turns_played) and limit is not None and turns_played >= limit:
