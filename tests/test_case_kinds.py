@@ -975,6 +975,25 @@ def test_scenario_start_errors(tmp_path: Path) -> None:
     ]
 
 
+# -- the README's examples ------------------------------------------------------
+
+
+def test_readme_examples_load_and_agree(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    authors = readme[readme.index("## For authors"):readme.index("## For translators")]
+    blocks = [block.split("```", 1)[0] for block in authors.split("```yaml\n")[1:]]
+    for number, block in enumerate(blocks):
+        path = tmp_path / "content" / "examples" / f"readme-{number:02d}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(block, encoding="utf-8")
+    result = load_cases(tmp_path)
+    assert [e.format() for e in result.errors] == []
+    kinds = {case.kind for case in result.cases}
+    assert kinds == {"meld", "first_meld", "deck", "hand", "layoff", "joker_swap", "round",
+                     "best_opening", "scenario"}
+    assert [d for r in verify_all(result.cases) for d in r.disagreements] == []
+
+
 # -- the command line and the pages ---------------------------------------------
 
 
