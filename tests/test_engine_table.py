@@ -74,6 +74,7 @@ def test_round_errors() -> None:
         ("QH KH AH", "2H", False, "breaks_meld", None),  # wraps around
         ("7S 7H 7D", "7S", False, "breaks_meld", None),  # two 7♠ in a set
         ("5C 6C 7C", "8C 9C", True, None, 35),
+        ("5C JK 7C 8C 9C", "JK", False, "breaks_meld", None),  # one joker per meld
     ],
 )
 def test_layoff(meld: str, added: str, valid: bool, reason: str | None,

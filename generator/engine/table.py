@@ -113,8 +113,9 @@ def check_layoff(
     if rules.opening_threshold is not None and not opened:
         return LayoffResult(False, LayoffReason.NOT_OPENED, None, None)
     cards, joker = _fixed_cards(before)
+    jokers = sum(c.is_joker for c in (*meld, *added))
     after = check_meld([*cards, *added], rules)
-    if not after.valid:
+    if not after.valid or jokers > rules.jokers_per_meld:
         return LayoffResult(False, LayoffReason.BREAKS_MELD, None, None)
     if joker is not None and joker.stands_for is not None:
         after = _restore_joker(after, joker, rules)
