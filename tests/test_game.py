@@ -816,7 +816,10 @@ def _probe(state: GameState, rng: random.Random) -> None:
         assert (probe.reason, probe.state is state) == ("already_drew", True)
         if state.taken is not None and state.hand.count(state.taken) == 1:
             probe = apply(state, Discard(state.taken))
-            assert probe.reason == "discard_taken_card" and probe.state is state
+            if state.rules.keep_taken_discard:  # Rami; CardVerse's source is silent
+                assert probe.reason == "discard_taken_card" and probe.state is state
+            else:
+                assert probe.reason != "discard_taken_card"
     else:
         probe = apply(state, Discard(state.hand[0]))
         assert (probe.reason, probe.state is state) == ("must_draw", True)
@@ -885,3 +888,13 @@ def test_the_property_rounds_exercised_the_rules() -> None:
         assert TALLY.ends[end] > 0, (end, TALLY.ends)
     for kind in ("Draw", "Meld", "LayOff", "TakeJoker", "Discard"):
         assert TALLY.kinds[kind] > 0, kind
+
+
+def test_cardverse_may_discard_the_card_just_taken() -> None:
+    """RULES.md states the rule for Rami only: rule-set data, not a game branch."""
+    rules = rule_set("cardverse")
+    assert not rules.keep_taken_discard and rule_set("rami40").keep_taken_discard
+    state = start(rules, [C("2C 3C 4C 9D 10D JS KH"), C("5H 6H 7H 8S 9S QD KD")],
+                  discard=C("QH"), stock=C("2D 3D 4D"))
+    state = apply(state, Draw("discard")).state
+    assert apply(state, Discard(card("QH"))).legal

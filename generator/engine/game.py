@@ -765,7 +765,8 @@ def _take_joker(state: GameState, action: TakeJoker) -> Outcome:
 def _is_locked(state: GameState, card: Card) -> bool:
     """Whether discarding ``card`` would discard the card taken from the pile this turn:
     it equals that card and the hand holds no other copy of it."""
-    return card == state.taken and state.hand.count(card) == 1
+    return (state.rules.keep_taken_discard and card == state.taken
+            and state.hand.count(card) == 1)
 
 
 def _discard_problem(state: GameState, card: Card) -> PlayReason | None:

@@ -76,6 +76,8 @@ class RuleSet:
         discard_to_win: the CardVerse option ``discard_to_win``.
         winner_collects: the round's winner scores the others' hand values (CardVerse);
             otherwise every loser adds their own hand value (Rami).
+        keep_taken_discard: the card just taken from the discard pile may not be discarded
+            in the same turn (Rami, RULES.md "A turn"; the CardVerse source is silent).
     """
 
     game: str
@@ -95,6 +97,7 @@ class RuleSet:
     ace_high: bool = False
     discard_to_win: bool = False
     winner_collects: bool = False
+    keep_taken_discard: bool = False
 
     @property
     def has_jokers(self) -> bool:
@@ -153,6 +156,7 @@ _RAMI_REFERENCE = RuleSet(
     target_score=None,
     ace_hand_points=11,
     joker_hand_points=25,
+    keep_taken_discard=True,
 )
 
 _PRESETS: dict[str, dict[str, object]] = {
