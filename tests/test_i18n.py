@@ -223,3 +223,11 @@ def test_stats_count_per_locale_and_page(tmp_path: Path) -> None:
     # The page "tiny": title, summary, two paragraphs (one plural, translated; one fuzzy).
     assert rows[("sk", "tiny")] == ["1", "1", "2"]
     assert rows[("sk", "case")] == ["files", "0", "0", "1"]
+
+
+def test_a_fuzzy_guess_with_other_placeholders_is_not_an_error(tmp_path: Path) -> None:
+    body = '#, fuzzy\n#| msgid "Old {rami.hand_size}"\nmsgid "Plain paragraph."\n' \
+        'msgstr "Starý {rami.hand_size}"\n'
+    project = _tiny(tmp_path, body)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout

@@ -147,8 +147,8 @@ def _check_placeholders(
     catalog: Catalog, rel: str, lines: list[str], errors: list[InputError]
 ) -> None:
     for message in catalog:
-        if not message.id or not message.string:
-            continue
+        if not message.id or not message.string or message.fuzzy:
+            continue  # a fuzzy translation is not used: the English is shown
         plural = isinstance(message.id, tuple)
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
