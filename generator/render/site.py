@@ -18,6 +18,7 @@ from jinja2 import Environment
 from jinja2 import FileSystemLoader
 from jinja2 import StrictUndefined
 from markupsafe import Markup
+from markupsafe import escape
 
 from generator.facts import facts
 from generator.i18n.catalog import Translator
@@ -107,14 +108,18 @@ class LocaleRenderer:
 
 
 def _install(env: Environment, w: Words) -> None:
-    def gettext(msgid: str) -> str:
-        return w.text(msgid)
+    """Install this locale's gettext callables. Jinja's newstyle gettext marks what they
+    return as safe HTML, so they return the translation escaped: a translation is text,
+    never markup (a ``<script>`` in a catalog renders as text)."""
 
-    def ngettext(singular: str, plural: str, n: int) -> str:
+    def gettext(msgid: str) -> Markup:
+        return escape(w.text(msgid))
+
+    def ngettext(singular: str, plural: str, n: int) -> Markup:
         text, ok = w.translator.ngettext(singular, plural, n)
         if not ok:
             w.fallbacks += 1
-        return text
+        return escape(text)
 
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
 
