@@ -106,11 +106,11 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
         errors.extend(_template_input_errors(root))
         config, config_errors = load_config(root)
         errors.extend(config_errors)
-        return Project(root, cases, pages, locales, translators, results, errors, config)
         pages.sort(key=lambda p: (p.order, p.slug))
         if not pages and not errors:
             errors.append(InputError("content", 1, None, "no pages; expected Markdown "
                                      "files content/<slug>.md"))
+        return Project(root, cases, pages, locales, translators, results, errors, config)
     return Project(root, cases, pages, locales, translators, results, errors)
 
 

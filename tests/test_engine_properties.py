@@ -241,13 +241,6 @@ def test_house_and_reference_put_the_joker_in_the_same_place(cards: list[Card]) 
 THIRTEEN = [Card(rank, Suit.HEARTS) for rank in Rank]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: in a run of all thirteen ranks with a joker (e.g. A♥-J♥ JK K♥), "
-    "JokerChoice.alternatives lists the very card the joker stands for (Q♥, 95 points: "
-    "the same run with the ace read high) and why is 'fewer_points'; its contract is "
-    "'other cards it could have stood for', so the pages say 'The joker stands for Q♥, "
-    "not Q♥: fewer points.' Expected: no alternatives, why 'only_place' (the run reads "
-    "either way and the ace counts 1, RULES.md)"))
 @pytest.mark.parametrize("joker_at", range(13))
 def test_alternatives_are_other_cards(joker_at: int) -> None:
     cards = [*THIRTEEN[:joker_at], JOKER, *THIRTEEN[joker_at + 1:]]

@@ -154,7 +154,7 @@ def parse_card(code: str) -> Card:
         CardCodeError: the code names no card; the message says what was expected.
     """
     text = code.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # ♥️ → ♥
-    upper = text.upper()
+    upper = "".join(ch.upper() if ch.isascii() else ch for ch in text)  # "ſ" is no "S"
     if upper == "JK":
         return JOKER
     if len(upper) < 2:

@@ -296,12 +296,15 @@ def _check_run(
     choice = None
     if jokers:
         joker = next(p for p in placed if p.card.is_joker)
-        alternatives = tuple(
-            (_stood_for(other), pts) for other, pts, _ in options[1:]
-        )
+        chosen = _stood_for(placed)
+        # Other places: only those where the joker is another card (in a run of all
+        # thirteen ranks the run shifts but the joker stays the same card).
+        others = [(other, pts) for other, pts, _ in options[1:]
+                  if _stood_for(other) != chosen]
+        alternatives = tuple((_stood_for(other), pts) for other, pts in others)
         if not alternatives:
             why = "only_place"
-        elif options[1][1] > options[0][1]:
+        elif others[0][1] > options[0][1]:
             why = "fewer_points"
         else:
             why = "lower_rank"

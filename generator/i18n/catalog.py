@@ -184,8 +184,10 @@ def _check_placeholders(
                 ))
 
 
-_KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+"(.*)"\s*$')
-_CONTINUATION = re.compile(r'^\s*"(.*)"\s*$')
+_STRING = r'"((?:[^"\\]|\\.)*)"'
+_KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+'
+                      + _STRING + r'\s*$')
+_CONTINUATION = re.compile(r'^\s*' + _STRING + r'\s*$')
 
 
 def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[InputError]:
@@ -216,6 +218,9 @@ def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[In
                 entries.append(entry)
                 entry = {}
             base = "msgstr" if keyword.startswith("msgstr") else keyword
+            if base == "msgstr" and found.group(2) is None and "msgstr" in entry:
+                errors.append(InputError(rel, number, None, "a second msgstr for one message; "
+                                         "expected one msgstr (or msgstr[N] for plurals)"))
             if base == "msgstr" and found.group(2) is not None:
                 entry.setdefault("forms", []).append(number)
             entry[base if base != "msgid_plural" else "plural"] = found.group(3)
@@ -262,6 +267,9 @@ def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list
                                  f"{charset.group(1)}; expected charset=UTF-8 (the file is "
                                  "read as UTF-8)"))
     nplurals = re.search(r"nplurals\s*=\s*(\d+)", header)
+    if "Plural-Forms:" in header and not nplurals:
+        errors.append(InputError(rel, line, None, "the header's Plural-Forms has no number "
+                                 "of forms; expected nplurals=<a number>; plural=<rule>"))
     if locale and nplurals:
         rule = plural_rule(locale)
         if int(nplurals.group(1)) != rule.nplurals:
@@ -288,12 +296,25 @@ def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
         return [InputError(rel, 1, None, f"cannot read the catalog: {exc}")]
     errors = _lexical_errors(data, rel)
     if not errors:
-        try:
-            read_po(io.BytesIO(_for_babel(data)), abort_invalid=True)
-        except PoFileError as exc:
-            errors.append(InputError(rel, getattr(exc, "lineno", 1) or 1, None,
-                                     f"bad .po syntax: {exc}; expected a gettext catalog"))
+        errors.extend(_read_catalog(data, rel, None)[1])
     return errors
+
+
+def _read_catalog(data: bytes, rel: str, locale: str | None
+                  ) -> tuple[Catalog | None, list[InputError]]:
+    """Babel's reading of a catalog that passed :func:`_lexical_errors`; what Babel still
+    refuses becomes one input error on one line."""
+    try:
+        return read_po(io.BytesIO(_for_babel(data)), locale=locale, abort_invalid=True), []
+    except PoFileError as exc:
+        line = (getattr(exc, "lineno", 0) or 0) + 1
+        text = " ".join(str(exc).split())
+        return None, [InputError(rel, line, None, f"bad .po syntax: {text[:120]}; expected "
+                                 "a gettext catalog")]
+    except (LookupError, ValueError) as exc:
+        text = " ".join(str(exc).split())
+        return None, [InputError(rel, 1, None, f"the catalog cannot be read: {text[:120]}; "
+                                 "expected a UTF-8 gettext catalog with a valid header")]
 
 
 def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list[InputError]]:
@@ -318,18 +339,16 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         return source_translator(), errors
     try:
         data = path.read_bytes()
-        errors.extend(_lexical_errors(data, rel, locale))
-        if errors:
-            return source_translator(), errors
-        catalog = read_po(io.BytesIO(_for_babel(data)), locale=locale, abort_invalid=True)
-    except PoFileError as exc:
-        line = getattr(exc, "lineno", 1) or 1
-        errors.append(InputError(rel, line, None, f"bad .po syntax: {exc}; expected a "
-                                 "gettext catalog"))
-        return source_translator(), errors
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except OSError as exc:
         errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
         return source_translator(), errors
+    errors.extend(_lexical_errors(data, rel, locale))
+    if errors:
+        return source_translator(), errors
+    read, errors = _read_catalog(data, rel, locale)
+    if read is None:
+        return source_translator(), errors
+    catalog = read
     rule = plural_rule(locale)
     _check_placeholders(catalog, rel, data.decode("utf-8").splitlines(), errors)
     messages: dict[Key, str | tuple[str, ...]] = {}

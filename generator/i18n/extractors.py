@@ -53,8 +53,8 @@ def extract_cases(
     yields nothing: the build reports it)."""
     try:
         root = yaml.compose(fileobj.read().decode("utf-8"), Loader=yaml.SafeLoader)
-    except (yaml.YAMLError, UnicodeDecodeError):
-        return
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return  # the case loader reports the file
     if not isinstance(root, yaml.MappingNode):
         return
     for key, value in root.value:
