@@ -93,7 +93,7 @@ REASONS = {
 scenario → message (context ``reason``)."""
 
 EVENTS = {
-    "reshuffled": "The discard pile but its top card became the new stock.",
+    "reshuffled": "The discard pile, except its top card, was shuffled into a new stock.",
     "opened": "The player has opened.",
     "opening_returned": "The opening fell short: the melds went back to the hand.",
     "round_over": "The round is over.",
