@@ -14,6 +14,10 @@ from generator.engine.cards import Suit
 CARD_CONTEXT = "card"
 """msgctxt of card names: a card's full name as it stands alone (a table cell)."""
 
+CARD_OBJECT_CONTEXT = "card, object of a verb"
+"""msgctxt of card names as the object of a verb in a sentence ("seat 1 discards …",
+"draws …", "melds …"): Czech "srdcovou dámu", Polish "damę kier", German unchanged."""
+
 RANK_NAMES = {
     Rank.ACE: "ace",
     Rank.TWO: "two",
@@ -184,5 +188,6 @@ def all_code_messages() -> list[tuple[str, str]]:
     from generator.engine.cards import all_cards
 
     out += [(CARD_CONTEXT, card_msgid(c)) for c in all_cards()]
+    out += [(CARD_OBJECT_CONTEXT, card_msgid(c)) for c in all_cards()]
     out += [(RANK_CONTEXT, name) for name in RANK_NAMES.values()]
     return out

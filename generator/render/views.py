@@ -35,11 +35,15 @@ def format_decimal(number: int, locale: str) -> str:
     return str(_format_decimal(number, locale=locale))
 
 
-def card_view(card: Card, w: Words) -> View:
+def card_view(card: Card, w: Words, context: str = words.CARD_CONTEXT) -> View:
     """A card for the ``card`` macro: ``label`` (rank code), ``symbol``, ``red``,
     ``joker``, ``name`` (the full localized name, for screen readers) and ``name_en``
-    (true when the name is not translated yet and is given in English)."""
-    name, ok = w.translator.gettext(words.card_msgid(card), words.CARD_CONTEXT)
+    (true when the name is not translated yet and is given in English).
+
+    ``context`` picks the grammatical form of the name: :data:`words.CARD_CONTEXT` as it
+    stands alone (a table cell), :data:`words.CARD_OBJECT_CONTEXT` as the object of a
+    verb in a sentence ("seat 1 discards …": Czech "srdcovou dámu")."""
+    name, ok = w.translator.gettext(words.card_msgid(card), context)
     if not ok:
         w.fallbacks += 1
     view: View = {"name": name, "name_en": not ok}
@@ -60,8 +64,8 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
     return translated, not ok
 
 
-def _cards(cards: Iterable[Card], w: Words) -> list[View]:
-    return [card_view(c, w) for c in cards]
+def _cards(cards: Iterable[Card], w: Words, context: str = words.CARD_CONTEXT) -> list[View]:
+    return [card_view(c, w, context) for c in cards]
 
 
 def _kind_view(result: CaseResult, w: Words) -> View:
@@ -161,7 +165,8 @@ def _scenario_view(result: CaseResult, w: Words) -> View:
             "seat_label": w.text("Seat %(seat)s", seat=step.seat),
             "before": before,
             "after": after,
-            "cards": _cards(step.cards, w) if _CARDS_HERE in text else [],
+            "cards": _cards(step.cards, w, words.CARD_OBJECT_CONTEXT)
+            if _CARDS_HERE in text else [],
             "ok": outcome.legal,
             "result_text": w.code("verdict", "allowed") if outcome.legal
             else w.text("Not allowed"),
