@@ -148,3 +148,19 @@ def test_every_shipped_catalog_is_complete() -> None:
         missing = sorted(str(i[1])[:40] for i in ids if i not in translator.messages)
         assert missing == [], f"{locale}: {missing[:5]}"
     assert Path(REPO / "locales" / "messages.pot").is_file()
+
+
+@pytest.mark.parametrize(
+    ("locale", "code", "name"),
+    [("cs", "QH", "srdcovou dámu"), ("cs", "KS", "pikového krále"), ("cs", "AH", "srdcové eso"),
+     ("sk", "QH", "srdcovú dámu"), ("sk", "KS", "pikového kráľa"), ("pl", "QH", "damę kier"),
+     ("pl", "AC", "asa trefl"), ("de", "JC", "Kreuz-Buben"), ("de", "QH", "Herz-Dame"),
+     ("en", "QH", "queen of hearts")],
+)
+def test_card_names_as_the_object_of_a_verb(locale: str, code: str, name: str) -> None:
+    """In a sentence ("seat 1 discards …") a card's name takes the object form."""
+    from generator.engine.cards import parse_card
+
+    text, ok = _translator(locale).gettext(words.card_msgid(parse_card(code)),
+                                           words.CARD_OBJECT_CONTEXT)
+    assert (text, ok) == (name, True)

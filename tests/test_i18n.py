@@ -231,3 +231,13 @@ def test_a_fuzzy_guess_with_other_placeholders_is_not_an_error(tmp_path: Path) -
     project = _tiny(tmp_path, body)
     result = run_cli("build", "--project", str(project))
     assert result.returncode == 0, result.stdout
+
+
+def test_committed_template_catalog_is_up_to_date(project: Path) -> None:
+    """An English change without `i18n update` fails CI here, not silently on the site."""
+    committed = (project / "locales" / "messages.pot").read_bytes()
+    result = run_cli("i18n", "extract", "--project", str(project))
+    assert result.returncode == 0, result.stdout
+    assert (project / "locales" / "messages.pot").read_bytes() == committed, (
+        "locales/messages.pot is out of date: run `python -m generator i18n update` and "
+        "translate the new messages")

@@ -350,7 +350,19 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
                 return explain_step(steps[index], w)
         if d.field.startswith("end."):
             return explain_end(run, w)
-    return explain_case(result, w)
+    lines = explain_case(result, w)
+    opening = result.opening
+    if opening is not None and opening.points is not None:
+        # The check report adds what the page shows beside the reasoning: the total
+        # against the threshold and why the first meld is rejected.
+        lines.append(w.code("explanation", "threshold_context",
+                            threshold=opening.threshold,
+                            preset=w.code("preset", str(result.case.rules))))
+        lines[-1] = f"= {opening.points} ({lines[-1]})"
+    reason = result.values.get("reason")
+    if isinstance(reason, str) and reason in words.REASONS:
+        lines.append(w.code("reason", reason))
+    return lines
 
 
 def explain_case(result: CaseResult, w: Words) -> list[str]:
