@@ -166,22 +166,17 @@ def _check_placeholders(
                     "a lone '%' in a message that is %-formatted (template or code text); "
                     "expected %% for a percent sign",
                 ))
-            elif placeholders(str(text)) != expected:
-                got = ", ".join(sorted(placeholders(str(text)))) or "none"
-                want = ", ".join(sorted(expected)) or "none"
-                errors.append(InputError(
-                    rel, line, None,
-                    f"translation's placeholders ({got}) differ from the source's; "
-                    f"expected {want}",
-                ))
-            elif link_targets(str(text)) != links:
-                got = ", ".join(sorted(link_targets(str(text)))) or "none"
-                want = ", ".join(sorted(links)) or "none"
-                errors.append(InputError(
-                    rel, line, None,
-                    f"translation's link targets ({got}) differ from the source's; "
-                    f"expected {want}",
-                ))
+            else:
+                for what, found, want in (("placeholders", placeholders(str(text)), expected),
+                                          ("link targets", link_targets(str(text)), links)):
+                    if found != want:
+                        errors.append(InputError(
+                            rel, line, None,
+                            f"translation's {what} ({', '.join(sorted(found)) or 'none'}) "
+                            f"differ from the source's; expected "
+                            f"{', '.join(sorted(want)) or 'none'}",
+                        ))
+                        break
 
 
 _STRING = r'"((?:[^"\\]|\\.)*)"'
