@@ -308,6 +308,29 @@ def _render_locales(
         _JOB = None
 
 
+def _strict_lines(root: Path, locale: str, coverage: Coverage) -> list[str]:
+    """One line per message shown in English, at its line in the ``.po`` (fuzzy or
+    empty there), or at line 1 when the catalog lacks it (run ``i18n update``)."""
+    from babel.messages.pofile import read_po
+
+    rel = f"locales/{locale}/LC_MESSAGES/messages.po"
+    where: dict[str, int] = {}
+    try:
+        with (root / rel).open("rb") as fh:
+            for message in read_po(fh, locale=locale):
+                msgid = message.id if isinstance(message.id, str) else message.id[0]
+                where.setdefault(str(msgid), message.lineno or 1)
+    except (OSError, ValueError, LookupError):
+        pass
+    lines = [f"{rel}:{where.get(m, 1)}: {'fuzzy or empty' if m in where else 'missing'} "
+             f"translation of {m[:60]!r} (--strict); expected it translated"
+             for m in coverage.missing[:20]]
+    if len(coverage.missing) > 20:
+        lines.append(f"{rel}:1: and {len(coverage.missing) - 20} more untranslated or "
+                     "fuzzy messages (--strict)")
+    return lines
+
+
 def build(root: Path, out: Path | None = None, *, strict: bool = False) -> BuildReport:
     """Check every case, then render and write the site (SITE.md, ``build``).
 
@@ -352,11 +375,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
             writer.abort()
             for loc, c in coverage.items():
                 if c.untranslated:
-                    shown = ", ".join(repr(m[:50]) for m in c.missing[:5])
-                    more = f" and {len(c.missing) - 5} more" if len(c.missing) > 5 else ""
-                    lines.append(f"locales/{loc}/LC_MESSAGES/messages.po:1: {c.untranslated}"
-                                 f" untranslated or fuzzy (--strict): {shown}{more}; "
-                                 "expected every message translated")
+                    lines += _strict_lines(root, loc, c)
             return BuildReport(EXIT_DISAGREE, lines, coverage)
         writer.commit()
     except TemplateError as exc:

@@ -205,11 +205,14 @@ def test_previous_msgid_lines_are_accepted(tmp_path: Path) -> None:
 
 
 def test_strict_names_the_untranslated_messages(tmp_path: Path) -> None:
-    project = _tiny(tmp_path, "")
+    body = '#, fuzzy\nmsgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
+    project = _tiny(tmp_path, body)
     code, out = _build(project, "--strict")
     assert code == 1
-    assert re.search(r"locales/sk/LC_MESSAGES/messages\.po:1: \d+ untranslated or fuzzy "
-                     r"\(--strict\): '[^']+', '", out)
+    line = (PO_HEADER + body).splitlines().index('msgid "Plain paragraph."') + 1
+    assert f"locales/sk/LC_MESSAGES/messages.po:{line}: fuzzy or empty translation of " \
+        "'Plain paragraph.' (--strict)" in out
+    assert re.search(r"messages\.po:1: missing translation of '.+' \(--strict\)", out)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
