@@ -63,24 +63,16 @@ def _listed(folder: Path) -> set[str] | None:
     return set(lines[1:]) if len(lines) > 1 else None
 
 
-def _files_in(folder: Path) -> list[str]:
-    """Every file below ``folder`` (POSIX paths relative to it), the marker excepted."""
+def _entries(folder: Path, *, folders: bool = True) -> list[str]:
+    """Everything below ``folder`` (POSIX paths relative to it, in a stable order), the
+    marker excepted: files and links, and with ``folders`` the folders too; links are not
+    followed."""
     found = []
     for base, dirs, files in os.walk(folder):
         dirs.sort()
         rel = Path(base).relative_to(folder)
-        found += [(rel / f).as_posix() for f in sorted(files)]
-    return [f for f in found if f != MARKER]
-
-
-def _entries(folder: Path) -> list[str]:
-    """Every file, folder and link below ``folder`` (POSIX paths relative to it), the
-    marker excepted; links are not followed."""
-    found = []
-    for base, dirs, files in os.walk(folder):
-        rel = Path(base).relative_to(folder)
-        for d in sorted(dirs):
-            found.append((rel / d).as_posix())
+        if folders:
+            found += [(rel / d).as_posix() for d in dirs]
         found += [(rel / f).as_posix() for f in sorted(files)]
     return [f for f in found if f != MARKER]
 
@@ -192,8 +184,7 @@ class SiteWriter:
         listed = _listed(out) if _ours(out) else set()
         if listed is None:
             return
-        folders = {str(Path(f).parent.as_posix()) for f in listed}
-        folders |= {p.as_posix() for f in listed for p in Path(f).parents}
+        folders = {p.as_posix() for f in listed for p in Path(f).parents}
         foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
             shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
@@ -232,7 +223,7 @@ class SiteWriter:
         """
         out, tmp = self.out, self.tmp
         try:
-            listing = "".join(f"{f}\n" for f in _files_in(tmp))
+            listing = "".join(f"{f}\n" for f in _entries(tmp, folders=False))
             (tmp / MARKER).write_text(MARKER_HEADER + listing, encoding="utf-8")
             if out.exists():
                 old = out.parent / f".{out.name}.old-{os.getpid()}"

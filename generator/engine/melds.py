@@ -247,8 +247,6 @@ def _windows(naturals: Sequence[Card], length: int, ace_places: Iterable[int]) -
             continue
         if aces and not any(start <= p <= end for p in ace_places):
             continue
-        if start == 1 and end == HIGH_ACE:
-            continue
         starts.append(start)
     return starts
 
