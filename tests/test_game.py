@@ -367,13 +367,25 @@ def test_a_joker_that_cannot_be_laid_may_be_kept() -> None:
 
 def test_a_joker_taken_from_the_pile_and_one_taken_back() -> None:
     # Found by the extended property run: the player takes a joker from the discard pile,
-    # then takes one back from the table and holds only the two. Laying either would
-    # leave only the card taken from the pile (no_discard_left), so neither must be laid,
-    # and one of the two equal jokers may be discarded.
+    # then takes one back from the table and holds only the two. Laying one leaves only
+    # the card taken from the pile: legal only if that joker can then be laid too.
+    # Here it can (A♦ 2♦ 3♦ and J♠ Q♠ K♠ each take one), so the joker must be laid.
     table = (TableMeld(C("JS QS KS"), 1), TableMeld(C("JK 2D 3D"), 1))
     state = start(R51, [C("AD"), C("KC AC 8S 5D")], C("5C JK"), C("9C"), table,
                   [True, True])
     state = play(state, Draw("discard"), TakeJoker(1, card("AD"))).state
+    assert (state.hand, state.taken, state.jokers_owed) == (C("JK JK"), card("JK"), 1)
+    assert legal_actions(state) == [LayOff(C("JK"), 0), LayOff(C("JK"), 1)]
+    assert apply(state, Discard(card("JK"))).reason == "joker_must_be_laid"
+    outcome = play(state, LayOff(C("JK"), 0), LayOff(C("JK"), 1))
+    assert outcome.events == ("round_over",)
+    # With the joker taken from a set of four, only J♠ Q♠ K♠ takes a joker: laying one
+    # would leave the other stuck (no_discard_left), so neither must be laid, and one of
+    # the two equal jokers may be discarded.
+    table = (TableMeld(C("JS QS KS"), 1), TableMeld(C("9C 9D 9H JK"), 1))
+    state = start(R51, [C("9S"), C("KC AC 8S 5D")], C("5C JK"), C("9C"), table,
+                  [True, True])
+    state = play(state, Draw("discard"), TakeJoker(1, card("9S"))).state
     assert (state.hand, state.taken, state.jokers_owed) == (C("JK JK"), card("JK"), 1)
     assert apply(state, LayOff(C("JK"), 0)).reason == "no_discard_left"
     assert legal_actions(state) == [Discard(card("JK"))]
@@ -898,3 +910,94 @@ def test_cardverse_may_discard_the_card_just_taken() -> None:
                   discard=C("QH"), stock=C("2D 3D 4D"))
     state = apply(state, Draw("discard")).state
     assert apply(state, Discard(card("QH"))).legal
+
+
+# --- the turn must be able to end (RULES.md, A turn, decided) ---------------------------
+
+
+TURN_HANDS = ["5C 6C 7C", "4D 6H 7H JD"]
+
+
+def turn_state(rules: RuleSet, table: Sequence[TableMeld] = (),
+               opened: Sequence[bool] | None = None) -> GameState:
+    """Issue 8's position after a draw from the discard pile (9♠ taken)."""
+    state = start(rules, [C(h) for h in TURN_HANDS], C("9S"), C("10D 4S"), table, opened)
+    return apply(state, Draw("discard")).state
+
+
+def results(state: GameState, *actions: Meld | LayOff | Discard) -> list[str]:
+    """What a scenario's ``results`` would say for each action, in order."""
+    out: list[str] = []
+    for action in actions:
+        outcome = apply(state, action)
+        out.append(outcome.events[-1] if outcome.legal and outcome.events
+                   else "legal" if outcome.legal else str(outcome.reason))
+        state = outcome.state
+    return out
+
+
+@pytest.mark.parametrize("rules", [CV, CV_WIN], ids=["plain", "discard_to_win"])
+def test_cardverse_may_meld_and_then_discard_the_card_taken(rules: RuleSet) -> None:
+    """Issue 8, 1: CardVerse has no taken-card rule, so no_discard_left never applies."""
+    state = turn_state(rules)
+    assert results(state, Meld(C("5C 6C 7C")), Discard(card("9S"))) == [
+        "legal", "round_over"]
+    assert Meld(C("5C 6C 7C")) in legal_actions(state)
+    end = apply(apply(state, Meld(C("5C 6C 7C"))).state, Discard(card("9S"))).state.end
+    assert end is not None and (end.reason, end.result.winner) == ("went_out", 1)
+
+
+@pytest.mark.parametrize("rules", [CV, CV_WIN], ids=["plain", "discard_to_win"])
+def test_cardverse_may_lay_off_and_then_discard_the_card_taken(rules: RuleSet) -> None:
+    table = (TableMeld(C("2C 3C 4C"), 1),)
+    state = turn_state(rules, table)
+    assert results(state, LayOff(C("5C 6C 7C"), 0), Discard(card("9S"))) == [
+        "legal", "round_over"]
+    assert results(state, Meld(C("5C 6C 7C")), LayOff(C("9S"), 0)) == [
+        "legal", "breaks_meld"]
+
+
+def test_rami_meld_then_lay_off_the_taken_card_to_go_out() -> None:
+    """Issue 8, 2: both orders of the same cards are legal (the turn can end)."""
+    table = (TableMeld(C("10S JS QS"), 1),)
+    state = turn_state(R51, table, (True, True))
+    assert results(state, Meld(C("5C 6C 7C")), LayOff(C("9S"), 0)) == [
+        "legal", "round_over"]
+    assert results(state, LayOff(C("9S"), 0), Meld(C("5C 6C 7C"))) == [
+        "legal", "round_over"]
+    assert Meld(C("5C 6C 7C")) in legal_actions(state)
+
+
+def test_rami_a_meld_leaving_only_the_taken_card_is_refused_when_it_cannot_go() -> None:
+    # The taken 9♠ fits no table meld: the turn could not end.
+    state = turn_state(R51, (TableMeld(C("2H 3H 4H"), 1),), (True, True))
+    assert results(state, Meld(C("5C 6C 7C"))) == ["no_discard_left"]
+    assert Meld(C("5C 6C 7C")) not in legal_actions(state)
+    # A player who has not opened may not lay the 9♠ off in the opening turn either.
+    unopened = turn_state(R51, (TableMeld(C("10S JS QS"), 1),), (False, True))
+    assert results(unopened, Meld(C("5C 6C 7C"))) == ["no_discard_left"]
+
+
+def test_rami_the_taken_card_may_take_back_a_joker_to_end_the_turn() -> None:
+    # 9♠ can take back the joker of JK 10♠ J♠; the joker alone can then be discarded.
+    state = turn_state(R51, (TableMeld(C("JK 10S JS"), 1),), (True, True))
+    assert results(state, Meld(C("5C 6C 7C"))) == ["legal"]
+
+
+def test_rami_a_lay_off_of_several_cards_leaving_the_taken_card() -> None:
+    table = (TableMeld(C("2C 3C 4C"), 1), TableMeld(C("10S JS QS"), 1))
+    state = turn_state(R51, table, (True, True))
+    assert results(state, LayOff(C("5C 6C 7C"), 0), LayOff(C("9S"), 1)) == [
+        "legal", "round_over"]
+    only_run = turn_state(R51, table[:1], (True, True))
+    assert results(only_run, LayOff(C("5C 6C 7C"), 0)) == ["no_discard_left"]
+
+
+def test_rami_an_identical_copy_of_the_taken_card_may_be_discarded() -> None:
+    # Two decks: the hand held 9♠ before taking the other 9♠; the copies cannot be told
+    # apart, so after the meld one 9♠ may be discarded (RULES.md, A turn, decided).
+    state = start(R51, [C("5C 6C 7C 9S"), C(TURN_HANDS[1])], C("9S"), C("10D 4S"), (),
+                  [True, True])
+    state = apply(state, Draw("discard")).state
+    assert state.taken is None
+    assert results(state, Meld(C("5C 6C 7C")), Discard(card("9S"))) == ["legal", "legal"]

@@ -102,9 +102,11 @@ class PlayReason(enum.Enum):
     """CardVerse with ``discard_to_win``: a meld or lay-off of the last cards in hand
     (going out needs a final discard, RULES.md, End of a round)."""
     NO_DISCARD_LEFT = "no_discard_left"
-    """A meld or lay-off that would leave the hand holding only the card just taken from
-    the discard pile (one card), which may not be discarded: the turn could not end
-    (decided)."""
+    """Rami (``rules.keep_taken_discard``): a meld or lay-off that would leave the hand
+    holding only the card just taken from the discard pile, which may not be discarded,
+    when that card could not then leave the hand either (laid off to go out, or given
+    for a table joker): the turn could not end (RULES.md, A turn, decided). A rule set
+    without the taken-card rule (CardVerse) never gives it."""
     DISCARD_TAKEN_CARD = "discard_taken_card"
     """Discarding the card taken from the discard pile in the same turn (RULES.md, A
     turn: 3). Cards are values, so while the hand holds another equal card (held before
@@ -539,19 +541,43 @@ def _illegal(state: GameState, action: Action, reason: PlayReason,
     return Outcome(False, reason.value, (), state, action, detail)
 
 
-def _end_turn_problem(state: GameState, rest: tuple[Card, ...]) -> PlayReason | None:
-    """The reason a meld or lay-off leaving ``rest`` in hand is illegal, if any."""
+def _end_turn_problem(state: GameState, rest: tuple[Card, ...],
+                      table: tuple[TableMeld, ...]) -> PlayReason | None:
+    """The reason a meld or lay-off leaving ``rest`` in hand and ``table`` on the table
+    is illegal, if any (RULES.md, A turn: an action that would leave the turn unable to
+    end legally is refused).
+
+    Only two positions can leave a turn without a legal end: an empty hand where going
+    out needs a final discard (``rules.discard_to_win``: ``final_discard_required``), and
+    a hand holding just the card taken from the discard pile where that card may not be
+    discarded (``rules.keep_taken_discard``). The latter is refused
+    (``no_discard_left``) unless the card can still leave the hand: laid off onto a table
+    meld (going out without a discard), or given for a table joker (the joker alone may
+    then be laid, or discarded). So both orders of "meld, lay off the taken card" are
+    allowed, and a rule set without the taken-card rule never refuses for it.
+    """
     if not rest:
         if state.rules.discard_to_win:
             return PlayReason.FINAL_DISCARD_REQUIRED
         return None
-    if len(rest) == 1 and rest[0] == state.taken:
-        return PlayReason.NO_DISCARD_LEFT
-    return None
+    taken = state.taken
+    if not (state.rules.keep_taken_discard and len(rest) == 1 and rest[0] == taken):
+        return None
+    assert taken is not None
+    after = _evolve(state, hands=_with_hand(state, rest), table=table)
+    for i in range(len(table)):
+        if _layoff_problem(after, (taken,), i)[0] is None:
+            return None
+        if _take_joker(after, TakeJoker(i, taken)).legal:
+            return None
+    return PlayReason.NO_DISCARD_LEFT
 
 
 def _meld_problem(state: GameState, cards: tuple[Card, ...]
-                  ) -> tuple[PlayReason, str | None] | tuple[None, tuple[Card, ...]]:
+                  ) -> tuple[PlayReason, str | None] | tuple[None, tuple[tuple[Card, ...],
+                                                                      TableMeld]]:
+    """Why the new meld ``cards`` is illegal (and the meld's reason code for
+    ``invalid_meld``), or ``None`` with the hand left and the meld as laid."""
     rest = _remove(state.hand, cards)
     if rest is None:
         return PlayReason.CARD_NOT_IN_HAND, None
@@ -559,15 +585,19 @@ def _meld_problem(state: GameState, cards: tuple[Card, ...]
     if not result.valid:
         assert result.reason is not None
         return PlayReason.INVALID_MELD, result.reason.value
-    problem = _end_turn_problem(state, rest)
+    laid = TableMeld(_canon_all(p.card for p in result.placed), state.turn)
+    problem = _end_turn_problem(state, rest, (*state.table, laid))
     if problem is not None:
         return problem, None
-    return None, rest
+    return None, (rest, laid)
 
 
 def _layoff_problem(state: GameState, cards: tuple[Card, ...], onto: int
                     ) -> tuple[PlayReason, None] | tuple[None, tuple[tuple[Card, ...],
-                                                                  tuple[Card, ...]]]:
+                                                                  tuple[TableMeld, ...]]]:
+    """Why laying off ``cards`` onto table meld ``onto`` is illegal, or ``None`` with
+    the hand left and the table after (several cards are judged on the finished meld:
+    ``table.check_layoff``)."""
     if not 0 <= onto < len(state.table):
         return PlayReason.NO_SUCH_MELD, None
     rest = _remove(state.hand, cards)
@@ -584,10 +614,12 @@ def _layoff_problem(state: GameState, cards: tuple[Card, ...], onto: int
         # e.g. a joker laid off onto a run that holds one (table.check_layoff fixes the
         # run's joker as the card it stands for, so it sees one joker only)
         return PlayReason.BREAKS_MELD, None
-    problem = _end_turn_problem(state, rest)
+    table = list(state.table)
+    table[onto] = TableMeld(cards_after, table[onto].owner)
+    problem = _end_turn_problem(state, rest, tuple(table))
     if problem is not None:
         return problem, None
-    return None, (rest, cards_after)
+    return None, (rest, tuple(table))
 
 
 def _can_lay_joker(state: GameState) -> bool:
@@ -682,11 +714,12 @@ def _meld(state: GameState, action: Meld) -> Outcome:
     if problem is not None:
         return _illegal(state, action, problem, value if isinstance(value, str) else None)
     assert isinstance(value, tuple)
+    rest, laid = value
     jokers = sum(1 for c in action.cards if c.is_joker)
     new = _evolve(
         state,
-        hands=_with_hand(state, value),
-        table=(*state.table, TableMeld(_ordered(action.cards, state.rules), state.turn)),
+        hands=_with_hand(state, rest),
+        table=(*state.table, laid),
         laid=(*state.laid, len(state.table)),
         jokers_owed=max(0, state.jokers_owed - jokers),
     )
@@ -698,11 +731,9 @@ def _lay_off(state: GameState, action: LayOff) -> Outcome:
     if problem is not None:
         return _illegal(state, action, problem)
     assert value is not None
-    rest, meld = value
-    table = list(state.table)
-    table[action.onto] = TableMeld(meld, table[action.onto].owner)
+    rest, table = value
     jokers = sum(1 for c in action.cards if c.is_joker)
-    new = _evolve(state, hands=_with_hand(state, rest), table=tuple(table),
+    new = _evolve(state, hands=_with_hand(state, rest), table=table,
                   jokers_owed=max(0, state.jokers_owed - jokers))
     return _after_laying(new, action)
 
@@ -950,10 +981,10 @@ def legal_actions(state: GameState) -> list[Action]:
     hand = state.hand
     actions: list[Action] = []
     for cards in hand_melds(hand, rules):
-        rest = _remove(hand, cards)  # every meld of hand_melds is valid
-        if rest is None or _end_turn_problem(state, rest) is not None:
+        problem, value = _meld_problem(state, cards)  # every meld of hand_melds is valid
+        if problem is not None or not isinstance(value, tuple):
             continue
-        if not rest and not state.opened[state.turn]:
+        if not value[0] and not state.opened[state.turn]:
             melds = [state.table[i].cards for i in state.laid] + [cards]
             if not check_opening(melds, rules).accepted:
                 continue
