@@ -232,6 +232,54 @@ def test_layoff_reasoning(fixture_cases: dict[str, Case]) -> None:
     assert explain_case(cardverse, w) == ["The meld becomes J♥ Q♥ K♥ A♥."]
 
 
+LAYOFF = """
+cases:
+  - id: l
+    kind: layoff
+    game: rami51
+    meld: {meld}
+    cards: {cards}
+    title: T
+    expect:
+      verdict: {verdict}
+"""
+
+
+@pytest.mark.parametrize(
+    ("meld", "added", "verdict", "points", "after"),
+    [
+        ("5H 6H 7H", "9H 8H 4H", "valid", 39, "4H 5H 6H 7H 8H 9H"),  # both ends, any order
+        ("5H 6H 7H", "9H JK", "valid", 35, "5H 6H 7H JK 9H"),  # the joker as 8♥
+        ("JK 7S 8S", "5S 9S", "valid", 35, "5S JK 7S 8S 9S"),  # the joker stays 6♠
+        ("5H 6H 7H", "JK 10H", "invalid", None, None),  # 9♥ would still be missing
+        ("9C 9D 9H", "9S JK", "invalid", None, None),  # a set of five
+    ],
+)
+def test_layoff_of_several_cards_is_judged_on_the_finished_meld(
+        tmp_path: Path, meld: str, added: str, verdict: str, points: int | None,
+        after: str | None) -> None:
+    """SITE.md (decided): a lay-off of several cards is judged on the finished meld."""
+    case = one_case(tmp_path, LAYOFF.format(meld=meld, cards=added, verdict=verdict))
+    result = verify_case(case)
+    assert (result.values["verdict"], result.values["points"]) == (verdict, points)
+    assert result.disagreements == ()
+    assert result.layoff is not None
+    finished = result.layoff.meld
+    assert (None if finished is None else " ".join(p.card.code for p in finished.placed)
+            ) == after
+
+
+def test_joker_stands_for_of_a_set_of_three_is_absent(tmp_path: Path) -> None:
+    """SITE.md (decided): the joker of a set of three has an open suit, so a documented
+    card is a disagreement with the engine's empty value (``engine —``)."""
+    case = one_case(tmp_path, SWAP.format(
+        meld="9C 9D JK", card="9S", extra="",
+        expect="verdict: rejected\n      joker_stands_for: 9S\n"
+               "      reason: set_needs_three_naturals"))
+    found = [(d.field, d.documented, d.engine) for d in verify_case(case).disagreements]
+    assert found == [("joker_stands_for", "9S", None)]
+
+
 def test_layoff_meld_that_is_not_valid(tmp_path: Path) -> None:
     assert errors_of(tmp_path, """
         cases:

@@ -251,3 +251,55 @@ def test_rule_set_fields() -> None:
     assert rule_set("cardverse").target_score == 100
     assert rule_set("cardverse").opening_threshold is None
     assert rule_set("cardverse", ace_high=True).ace_hand_points == 11
+
+
+# SITE.md, kind meld (decided): what `type` says when the cards could be read both ways,
+# or not at all.
+@pytest.mark.parametrize(
+    ("cards", "type_", "reason"),
+    [
+        ("7S 7S 7S", "set", "duplicate_suit"),  # copies of one card: read as a set
+        ("7S 7S JK", "set", "duplicate_suit"),
+        ("5H JK", "set", "too_few_cards"),
+        ("7S 7S", "set", "too_few_cards"),
+        ("JK JK 5H 6S", None, "too_many_jokers"),  # naturals share neither
+        ("5H 6S", None, "too_few_cards"),
+        ("JK JK", None, "too_many_jokers"),  # no natural card
+        ("JK", None, "too_few_cards"),
+        ("QH KS 2D", None, "not_a_meld"),
+        ("KS KH JK JK", "set", "too_many_jokers"),  # the naturals still tell the type
+        ("KH JK JK 2H", "run", "too_many_jokers"),
+    ],
+)
+def test_type_of_copies_and_of_melds_without_a_type(cards: str, type_: str | None,
+                                                    reason: str) -> None:
+    result = check_meld(parse_cards(cards), RAMI)
+    assert (result.valid, result.type, result.reason) == (
+        False, MeldType(type_) if type_ else None, MeldReason(reason))
+
+
+# SITE.md, kind meld (decided): wraps_around only for a gap-free run of distinct ranks
+# passing K-A-2; a gap, a repeated rank or no ace between the king and the two is
+# not_consecutive.
+@pytest.mark.parametrize(
+    ("cards", "game", "reason"),
+    [
+        ("KH AH 2H", "rami51", "wraps_around"),
+        ("KH JK 2H", "rami51", "wraps_around"),  # the joker as the ace
+        ("QH JK AH 2H", "rami51", "wraps_around"),  # the joker as the king
+        ("KH AH JK 3H", "rami51", "wraps_around"),  # the joker as the two
+        ("10H JH QH KH AH 2H", "rami51", "wraps_around"),
+        ("QH KH AH 2H", "cardverse", "wraps_around"),
+        ("QH KH 2H 3H", "rami51", "not_consecutive"),  # no ace between K and 2
+        ("KH 2H 3H", "cardverse", "not_consecutive"),
+        ("KH AH 3H", "rami51", "not_consecutive"),  # a gap
+        ("JH KH AH 2H", "rami51", "not_consecutive"),
+        ("KH JK 3H", "rami51", "not_consecutive"),  # the joker cannot fill two places
+        ("KH AH 2H 2H", "rami51", "not_consecutive"),  # a repeated rank
+        ("QH KH AH AH 2H", "rami51", "not_consecutive"),
+    ],
+)
+def test_where_wraps_around_stops(cards: str, game: str, reason: str) -> None:
+    result = check_meld(parse_cards(cards), rule_set(game))
+    assert (result.valid, result.type, result.reason) == (
+        False, MeldType.RUN, MeldReason(reason))

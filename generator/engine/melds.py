@@ -53,7 +53,11 @@ class MeldReason(enum.Enum):
     DUPLICATE_SUIT = "duplicate_suit"
     """A set holding two cards of one suit (e.g. 7♠ 7♠ 7♥)."""
     WRAPS_AROUND = "wraps_around"
-    """A run that needs the ace both after the king and before the two (K-A-2)."""
+    """A run that needs the ace both after the king and before the two (K-A-2): given
+    only when the cards would form a gap-free run of distinct ranks passing K-A-2, the
+    ace natural or a joker (K♥ A♥ 2♥, K♥ JK 2♥). A gap, a repeated rank, or no ace
+    between the king and the two (Q♥ K♥ 2♥ 3♥, K♥ A♥ 3♥) is ``not_consecutive``
+    (SITE.md, kind ``meld``, decided)."""
     ACE_LOW_NOT_ALLOWED = "ace_low_not_allowed"
     """A run that needs the ace before the two where the ace is only high (CardVerse)."""
     NOT_CONSECUTIVE = "not_consecutive"
@@ -112,8 +116,12 @@ class MeldResult:
     Attributes:
         cards: the cards as given.
         valid: whether they form a meld.
-        type: run or set (what the cards are, or try to be); ``None`` for ``not_a_meld``
-            and for too many jokers / too few cards where no type can be told.
+        type: run or set (what the cards are, or try to be; SITE.md, kind ``meld``,
+            decided): ``set`` when the natural cards share one rank, also when they
+            share the suit as well (copies of one card, 7♠ 7♠ 7♠ or 5♥ JK, are read as
+            a set, so ``duplicate_suit`` or ``too_few_cards``); ``run`` when they share
+            one suit only; ``None`` with no natural card, or naturals sharing neither
+            (``not_a_meld``, or ``too_many_jokers`` / ``too_few_cards`` as JK JK 5♥ 6♠).
         reason: why it is invalid; ``None`` when valid.
         points: the meld's points (Rami), ``None`` when invalid or where melds carry
             no points (CardVerse).

@@ -93,6 +93,10 @@ def check_layoff(
 ) -> LayoffResult:
     """Lay off ``added`` (cards from the hand) onto ``meld`` (a valid meld on the table).
 
+    Several cards laid off at once are judged on the finished meld (SITE.md, decided):
+    they may go at either end, in any listed order, and a joker among them takes the
+    place the finished meld needs (5♥ 6♥ 7♥ + 9♥ JK: the joker as 8♥).
+
     A joker in a run keeps the card it stood for when laid (RULES.md: JK 7♠ 8♠ takes 9♠,
     not 6♠: the joker is 6♠); in a set it stands for the rank.
 
@@ -147,7 +151,8 @@ class SwapResult:
         allowed: whether the swap is allowed.
         reason: why not; ``None`` when allowed.
         stands_for: the card the joker stands for (``None`` when the meld has no joker, or
-            for a set of two naturals and a joker, whose suit is open).
+            for a set of two naturals and a joker, whose suit is open: a case that
+            documents a card there disagrees, ``engine —``; SITE.md, decided).
         meld: the meld after the swap (the card in the joker's place), when allowed.
     """
 
