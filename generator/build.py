@@ -35,6 +35,7 @@ from generator.render.site import Coverage
 from generator.render.site import SiteInput
 from generator.render.site import render_common
 from generator.render.site import render_locale
+from generator.render.site import template_errors
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import verify_all
@@ -80,13 +81,14 @@ class Project:
         return EXIT_DISAGREE if self.disagreements else EXIT_OK
 
 
-def load_project(root: Path, *, with_pages: bool = True) -> Project:
-    """Load and verify a project: cases, catalogs and (for a build) pages.
+def load_project(root: Path) -> Project:
+    """The load and verify stages, shared by ``check`` and ``build`` (SITE.md: any input
+    error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
+    their links and case tables, templates (their syntax, without rendering) and
+    ``site.yaml``, then every case through the engine.
 
     Args:
         root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
-        with_pages: also parse and check the content pages (``build``); ``check``
-            verifies the cases only.
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -95,23 +97,19 @@ def load_project(root: Path, *, with_pages: bool = True) -> Project:
     errors: list[InputError] = list(cases.errors)
     results = {r.case.id: r for r in verify_all(cases.cases)}
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(root) if x != SOURCE_LOCALE)]
-    translators: dict[str, Translator] = {}
-    pages: list[SourcePage] = []
-    if with_pages:
-        translators, catalog_errors = load_translators(root, locales)
-        errors.extend(catalog_errors)
-        pages, page_errors = load_pages(root)
-        errors.extend(page_errors)
-        errors.extend(_check_pages(pages, cases, _template_ids(root)))
-        errors.extend(_template_input_errors(root))
-        config, config_errors = load_config(root)
-        errors.extend(config_errors)
-        pages.sort(key=lambda p: (p.order, p.slug))
-        if not pages and not errors:
-            errors.append(InputError("content", 1, None, "no pages; expected Markdown "
-                                     "files content/<slug>.md"))
-        return Project(root, cases, pages, locales, translators, results, errors, config)
-    return Project(root, cases, pages, locales, translators, results, errors)
+    translators, catalog_errors = load_translators(root, locales)
+    errors.extend(catalog_errors)
+    pages, page_errors = load_pages(root)
+    errors.extend(page_errors)
+    errors.extend(_check_pages(pages, cases, _template_ids(root)))
+    errors.extend(template_errors(root))
+    config, config_errors = load_config(root)
+    errors.extend(config_errors)
+    pages.sort(key=lambda p: (p.order, p.slug))
+    if not pages and not errors:
+        errors.append(InputError("content", 1, None, "no pages; expected Markdown "
+                                 "files content/<slug>.md"))
+    return Project(root, cases, pages, locales, translators, results, errors, config)
 
 
 def _template_ids(root: Path) -> set[str]:
@@ -241,21 +239,6 @@ def _template_error(exc: TemplateError, root: Path) -> str:
     except ValueError:
         shown = str(name) if str(name).startswith("templates") else f"templates/{name}"
     return f"{shown}:{lineno or 1}: template error: {exc}; expected a template that renders"
-
-
-def _template_input_errors(root: Path) -> list[InputError]:
-    """Templates that are not UTF-8 (Jinja would fail without naming the file)."""
-    errors = []
-    templates = root / "templates"
-    for path in sorted(templates.rglob("*.html")) if templates.is_dir() else []:
-        data = path.read_bytes()
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            errors.append(InputError(path.relative_to(root).as_posix(),
-                                     data.count(b"\n", 0, exc.start) + 1, None,
-                                     "the template is not valid UTF-8; expected UTF-8 text"))
-    return errors
 
 
 PARALLEL_FROM = 100

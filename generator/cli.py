@@ -95,7 +95,7 @@ def _check(project_dir: Path, fmt: str) -> int:
         else:
             _emit([missing.format()])
         return EXIT_INPUT
-    project = load_project(project_dir, with_pages=False)
+    project = load_project(project_dir)
     if fmt == "json":
         _emit([json.dumps(json_report(project), ensure_ascii=False, indent=2)])
         return project.exit_code

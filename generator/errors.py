@@ -8,6 +8,7 @@ exits with status 2.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -65,3 +66,13 @@ class InputErrors(Exception):
     def __init__(self, errors: Iterable[InputError]) -> None:
         self.errors: tuple[InputError, ...] = tuple(errors)
         super().__init__("\n".join(e.format() for e in self.errors))
+
+
+def did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """The hint an error message ends with when ``word`` is close to one of ``choices``
+    (a misspelt field, kind, game or placeholder): ``" (did you mean 'cards'?)"``, or
+    ``""`` when none is close (or ``word`` is not a string)."""
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -152,7 +152,7 @@ def test_hand_errors(tmp_path: Path) -> None:
         "content/examples/x.yaml:6:12: field 'hands' does not apply to kind 'hand'; "
         "expected cards",
         "content/examples/x.yaml:8:13: missing field 'points' in expect; expected points: "
-        "<an integer>",
+        "<a plain decimal integer>",
         "content/examples/x.yaml:8:14: field 'verdict' in expect does not apply to kind "
         "'hand'; expected one of: points",
     ]
@@ -613,8 +613,8 @@ def test_round_errors(tmp_path: Path) -> None:
         "most 1 (cardverse is played with one deck)",
         "content/examples/x.yaml:13:33: scores lists 2 scores; expected one per seat (5, as "
         "in hands)",
-        "content/examples/x.yaml:13:37: score must be an integer; got string 'x' (write the "
-        "number without quotes)",
+        "content/examples/x.yaml:13:37: score must be a plain decimal integer; got string "
+        "'x'",
         "content/examples/x.yaml:17:21: hand 3 is empty, and so is hand 1; expected at most "
         "one empty hand (the seat that went out)",
         "content/examples/x.yaml:17:25: unknown card '5X' (bad suit); " + CARD_HELP,

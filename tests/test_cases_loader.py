@@ -515,7 +515,8 @@ def test_boolean_where_a_string_is_expected(tmp_path: Path) -> None:
         "a bare yes/on/true as a boolean: quote it)",
         "content/examples/x.yaml:8:16: verdict for kind 'meld' must be one of: valid, "
         "invalid; got boolean true (YAML reads a bare yes/on/true as a boolean: quote it)",
-        "content/examples/x.yaml:9:15: points must be an integer; got boolean true",
+        "content/examples/x.yaml:9:15: points must be a plain decimal integer; got boolean "
+        "true",
     ]
 
 
@@ -530,9 +531,10 @@ def test_integers_must_be_whole_numbers_without_quotes(tmp_path: Path) -> None:
             expect: {decks: 2.0, jokers: -1}
         """)
     assert formatted(result) == [
-        "content/examples/x.yaml:5:14: players must be an integer; got string '4' (write "
-        "the number without quotes)",
-        "content/examples/x.yaml:7:21: decks must be an integer; got number 2.0",
+        "content/examples/x.yaml:5:14: players must be a plain decimal integer; got string "
+        "'4' (write 4 without quotes)",
+        "content/examples/x.yaml:7:21: decks must be a plain decimal integer; got 2.0 "
+        "(write 2)",
         "content/examples/x.yaml:7:34: jokers must be at least 0; got integer -1",
     ]
 
@@ -819,8 +821,8 @@ def test_each_bad_case_is_dropped_and_the_good_ones_load(tmp_path: Path) -> None
     assert formatted(result) == [
         "content/examples/x.yaml:6:5: unknown field 'colour' in case; expected one of: id, "
         "kind, game, rules, title, note, cards, expect",
-        "content/examples/x.yaml:18:14: players must be an integer; got string '4' (write "
-        "the number without quotes)",
+        "content/examples/x.yaml:18:14: players must be a plain decimal integer; got string "
+        "'4' (write 4 without quotes)",
         "content/examples/x.yaml:24:14: cardverse does not allow 5 players; expected 2 to 4",
         "content/examples/x.yaml:27:5: a case must be a mapping of fields (id, kind, game, "
         "title, expect, ...); got string 'just text'",
@@ -1259,3 +1261,90 @@ def test_pure_python_parser_gives_the_same_result(monkeypatch: pytest.MonkeyPatc
         "f.yaml:44:5: duplicate key 'id' (first at line 43, column 5); expected each key once "
         "in a mapping"]
 
+
+
+@pytest.mark.parametrize(("written", "message"), [
+    ("051", "points must be a plain decimal integer; got 051 (write 51)"),
+    ("1:48", "points must be a plain decimal integer; got 1:48"),
+    ("0x1F", "points must be a plain decimal integer; got 0x1F"),
+    ("0o37", "points must be a plain decimal integer; got 0o37"),
+    ("3_1", "points must be a plain decimal integer; got 3_1 (write 31)"),
+    ("+31", "points must be a plain decimal integer; got +31 (write 31)"),
+    ("09", "points must be a plain decimal integer; got 09 (write 9)"),
+    ("31.0", "points must be a plain decimal integer; got 31.0 (write 31)"),
+    ("3.1e1", "points must be a plain decimal integer; got 3.1e1"),
+    ("1e3", "points must be a plain decimal integer; got 1e3"),
+    (".inf", "points must be a plain decimal integer; got .inf"),
+    ("'051'", "points must be a plain decimal integer; got string '051' (write 51 without "
+     "quotes)"),
+    ("no", "points must be a plain decimal integer; got boolean false"),
+])
+def test_numbers_are_what_the_author_wrote(tmp_path: Path, written: str, message: str) -> None:
+    """SITE.md, numbers in case files: YAML 1.1 would read 051 as 41, 1:48 as 108, 0x1F
+    and 3_1 as 31; each is an input error saying what to write."""
+    result = load_one(tmp_path, f"""
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: T
+            expect: {{verdict: valid, points: {written}}}
+        """)
+    assert formatted(result) == [f"content/examples/x.yaml:7:38: {message}"]
+    assert result.cases == ()
+
+
+def test_every_number_field_takes_only_plain_decimals(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: deck
+            game: rami51
+            players: 04
+            title: T
+            expect: {decks: 0x2}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:14: players must be a plain decimal integer; got 04 "
+        "(write 4)",
+        "content/examples/x.yaml:7:21: decks must be a plain decimal integer; got 0x2",
+    ]
+
+
+def test_number_like_text_stays_the_text_written(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: 0x1F
+            note: 1:48
+            expect: {verdict: valid, points: 31}
+        """)
+    assert formatted(result) == []
+    [case] = result.cases
+    assert (case.title, case.note) == ("0x1F", "1:48")
+
+
+def test_a_card_list_written_with_commas(tmp_path: Path) -> None:
+    result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards='"QH, KH, AH"'))
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:12: cards 'QH, KH, AH' is a list written with commas in "
+        "one string; expected the codes separated by spaces (QH KH AH) or a YAML list "
+        "([QH, KH, AH])"]
+
+
+def test_one_player_is_singular(tmp_path: Path) -> None:
+    result = load_one(tmp_path, """
+        cases:
+          - id: a
+            kind: deck
+            game: rami51
+            players: 1
+            title: T
+            expect: {decks: 2}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:5:14: rami51 does not allow 1 player; expected 2 to 6"]

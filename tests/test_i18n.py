@@ -9,6 +9,7 @@ import pytest
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 
+from generator.cli import main
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
 from tests.conftest import REPO
@@ -194,24 +195,31 @@ def test_extract_collects_every_kind_of_message(tmp_path: Path) -> None:
     assert po.get("Plain paragraph.") is not None
 
 
-def test_changed_source_becomes_fuzzy(tmp_path: Path) -> None:
+def test_new_and_changed_messages_arrive_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No fuzzy guesses (README, "Update a language"): Babel's fuzzy matching would
+    pre-fill "Plain paragraphs." with the translation of "Plain paragraph."."""
     body = 'msgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
     project = _tiny(tmp_path, body)
     page = project / "content" / "tiny.md"
     page.write_text(page.read_text("utf-8").replace("Plain paragraph.", "Plain paragraphs."),
                     encoding="utf-8")
-    assert run_cli("i18n", "update", "--project", str(project)).returncode == 0
+    assert main(["i18n", "update", "--project", str(project)]) == 0
+    assert "locales/sk/LC_MESSAGES/messages.po: updated, 0 fuzzy" in capsys.readouterr().err
     with (project / "locales/sk/LC_MESSAGES/messages.po").open("rb") as fh:
         po = read_po(fh, locale="sk")
     msg = po.get("Plain paragraphs.")
-    assert msg is not None and msg.fuzzy and msg.string == "Obyčajný odsek."
-    result = run_cli("build", "--project", str(project))
+    assert msg is not None and not msg.fuzzy and msg.string == ""
+    assert [m for m in po if m.fuzzy and m.id] == []
+    # the old translation stays in the file, obsolete, for the translator to reuse
+    assert po.obsolete["Plain paragraph."].string == "Obyčajný odsek."
+    assert main(["build", "--project", str(project)]) == 0
     soup = BeautifulSoup((project / "site/sk/tiny/index.html").read_text("utf-8"),
                          "html.parser")
     marked = [el.get_text() for el in soup.select(".untranslated")]
     assert "Plain paragraphs." in marked
-    assert result.returncode == 0
-    assert run_cli("build", "--project", str(project), "--strict").returncode == 1
+    assert main(["build", "--project", str(project), "--strict"]) == 1
 
 
 def test_stats_count_per_locale_and_page(tmp_path: Path) -> None:

@@ -380,6 +380,12 @@ class _CaseLoader:
                      for index, item in enumerate(value)]
         elif isinstance(value, str):
             start = self.locate(rel)
+            if "," in value:
+                codes = [code for code in re.split(r"[\s,]+", value) if code]
+                self.error(start, f"{what} {value!r} is a list written with commas in one "
+                           f"string; expected the codes separated by spaces "
+                           f"({' '.join(codes)}) or a YAML list ([{', '.join(codes)}])")
+                return
             items = []
             for index, match in enumerate(_CODE.finditer(value)):
                 column = self.doc.column_in_scalar(self._full(rel), match.start())
@@ -443,8 +449,10 @@ class _CaseLoader:
             return  # the schema has said so
         try:
             rules.deck_for(players)
-        except PlayerCountError as exc:
-            self.error(self.locate(("players",)), f"{rules.game} does not allow {exc}")
+        except PlayerCountError:
+            noun = "player" if players == 1 else "players"
+            self.error(self.locate(("players",)), f"{rules.game} does not allow {players} "
+                       f"{noun}; expected {rules.min_players} to {rules.max_players}")
 
     def check_table_meld(self, kind: str | None, rules: RuleSet) -> None:
         """A lay-off or a joker swap is made on a valid meld lying on the table."""

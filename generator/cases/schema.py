@@ -21,7 +21,6 @@ form ``what is wrong; what was expected``; jsonschema's own messages are never s
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -37,7 +36,9 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
+from generator.cases.yamlpos import NumberText
 from generator.cases.yamlpos import YamlPath
+from generator.cases.yamlpos import decimal_digits
 from generator.cases.yamlpos import describe
 from generator.cases.yamlpos import string_hint
 from generator.engine.game import EVENTS
@@ -46,6 +47,7 @@ from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
 from generator.engine.rules import is_rami
+from generator.errors import did_you_mean
 
 Schema: TypeAlias = dict[str, Any]
 """A JSON Schema (or a part of one) as a dict."""
@@ -150,8 +152,12 @@ def _enum(what: str, values: tuple[str, ...], *, context: str = "") -> Schema:
     return schema
 
 
+INTEGER = "a plain decimal integer"
+"""What a number field expects (SITE.md, "numbers in case files")."""
+
+
 def _integer(what: str, *, minimum: int | None = 0, example: str | None = None) -> Schema:
-    schema: Schema = {"type": "integer", "x-what": what, "x-expected": "an integer"}
+    schema: Schema = {"type": "integer", "x-what": what, "x-expected": INTEGER}
     if example is not None:
         schema["x-example"] = example
     if minimum is not None:
@@ -763,11 +769,17 @@ _TYPE_WORDS = {
 }
 
 
-def _did_you_mean(word: object, choices: list[str]) -> str:
-    if not isinstance(word, str):
+def _integer_hint(value: object) -> str:
+    """What to write instead of ``value`` where a plain decimal integer belongs, when the
+    author's digits say which: ``" (write 51)"`` for ``051`` or ``51.0``, ``" (write 4
+    without quotes)"`` for ``"4"``; ``""`` otherwise (``0x1F``, ``1:48``, ``true``)."""
+    if not isinstance(value, str):
         return ""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    digits = decimal_digits(value)
+    if digits is None:
+        return ""
+    return f" (write {digits})" if isinstance(value, NumberText) else \
+        f" (write {digits} without quotes)"
 
 
 def _example(name: str, schema: object, container: dict[str, Any]) -> str:
@@ -841,8 +853,8 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
         expected = schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
         if "string" in types:
             hint = string_hint(value)
-        elif isinstance(value, str) and "integer" in types:
-            hint = " (write the number without quotes)"
+        elif "integer" in types:
+            hint = _integer_hint(value)
         else:
             hint = ""
         yield SchemaProblem(path, f"{what} must be {expected}; got {describe(value)}{hint}")
@@ -851,7 +863,7 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
         context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
         if isinstance(value, str):
             yield SchemaProblem(path, f"unknown {what} {value!r}{context}; expected one of: "
-                                f"{_listing(choices)}{_did_you_mean(value, choices)}")
+                                f"{_listing(choices)}{did_you_mean(value, choices)}")
         else:
             yield SchemaProblem(path, f"{what}{context} must be one of: {_listing(choices)}; "
                                 f"got {describe(value)}{string_hint(value)}")
@@ -880,7 +892,7 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
                            f"expected one of: {_listing(allowed)}")
             else:
                 message = (f"unknown {word} {key!r} in {container}; expected one of: "
-                           f"{_listing(allowed)}{_did_you_mean(key, allowed)}")
+                           f"{_listing(allowed)}{did_you_mean(key, allowed)}")
             yield SchemaProblem((*path, key), message, at_key=True)
     elif keyword in ("minLength", "minItems"):
         yield SchemaProblem(path, f"{what} is empty; expected {schema.get('x-expected')}")

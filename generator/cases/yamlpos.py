@@ -6,6 +6,14 @@ lists, scalars as YAML resolves them, so a bare ``no`` is ``False``) and keeps,
 for every path into the value, the node and its 1-based start position. It
 rejects what the plain ``yaml.safe_load`` would let through silently: duplicate
 keys, keys that are not strings, merge keys.
+
+Numbers are what the author wrote (SITE.md, "numbers in case files"): only a plain
+decimal integer (``51``, ``-3``) becomes an ``int``. Any other unquoted scalar that
+YAML 1.1 would read as a number (``051`` octal 41, ``1:48`` sexagesimal 108, ``0x1F``
+and ``3_1`` both 31, ``51.0``, ``.inf``) or that only looks like one (``09``, ``1e3``)
+stays its text, as a :class:`NumberText`, so a field that wants an integer reports it
+as written and says what to write (:func:`decimal_digits`) instead of checking a
+silently different number.
 """
 
 from __future__ import annotations
@@ -46,6 +54,32 @@ _SCALAR_TAGS = frozenset(
     for name in ("str", "int", "float", "bool", "null", "timestamp", "binary")
 )
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_STR_TAG = "tag:yaml.org,2002:str"
+_PLAIN_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_NUMBER_LIKE = re.compile(r"[-+]?(?:0[xXoObB][0-9a-fA-F_]+"
+                          r"|\.?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)")
+_DIGITS = re.compile(r"([-+]?)([0-9][0-9_]*)(?:\.0*)?")
+
+
+class NumberText(str):
+    """An unquoted scalar that looks like a number but is no plain decimal integer
+    (``051``, ``1:48``, ``0x1F``, ``3_1``, ``51.0``, ``09``): kept as the text the
+    author wrote; where an integer is expected it is an input error."""
+
+    __slots__ = ()
+
+
+def decimal_digits(text: str) -> str | None:
+    """The plain decimal integer the author's digits say, or ``None`` when they say
+    none: ``"051"`` → ``"51"``, ``"3_1"`` → ``"31"``, ``"+7"`` → ``"7"``, ``"51.0"`` →
+    ``"51"``; ``"0x1F"``, ``"1:48"``, ``"1.5"``, ``"1e3"`` → ``None``."""
+    found = _DIGITS.fullmatch(text.strip())
+    if found is None:
+        return None
+    digits = found.group(2).replace("_", "").lstrip("0") or "0"
+    return f"-{digits}" if found.group(1) == "-" and digits != "0" else digits
 
 
 @dataclass(frozen=True)
@@ -132,6 +166,16 @@ class YamlDocument:
         return start.column + shift + offset + 1
 
 
+def _number_text(node: yaml.ScalarNode) -> bool:
+    """Whether ``node`` is written as a number other than a plain decimal integer (a
+    YAML 1.1 int or float, or unquoted text that looks like a number)."""
+    if node.tag == _INT_TAG:
+        return not _PLAIN_DECIMAL.fullmatch(node.value)
+    if node.tag == _FLOAT_TAG:
+        return True
+    return node.tag == _STR_TAG and not node.style and bool(_NUMBER_LIKE.fullmatch(node.value))
+
+
 class _TooLarge(Exception):
     pass
 
@@ -157,6 +201,8 @@ class _Builder:
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        "value (text, number, true/false)", path)
             return node.value
+        if _number_text(node):
+            return NumberText(node.value)
         try:
             return self.constructor.construct_object(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError):
@@ -227,6 +273,8 @@ def describe(value: object) -> str:
     ``string 'x'``, ``a list``, ``a mapping``, ``an empty value``."""
     if value is None:
         return "an empty value"
+    if isinstance(value, NumberText):
+        return str(value)
     if isinstance(value, bool):
         return f"boolean {'true' if value else 'false'}"
     if isinstance(value, int):

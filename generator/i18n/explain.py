@@ -361,7 +361,9 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
         lines[-1] = f"= {opening.points} ({lines[-1]})"
     reason = result.values.get("reason")
     if isinstance(reason, str) and reason in words.REASONS:
-        lines.append(w.code("reason", reason))
+        because = w.code("reason", reason)
+        if because not in lines:  # a meld, lay-off or joker swap says it already
+            lines.append(because)
     return lines
 
 

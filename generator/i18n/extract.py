@@ -20,6 +20,7 @@ from generator.cases.loader import load_cases
 from generator.errors import InputError
 from generator.i18n import words
 from generator.render.markdown import load_pages
+from generator.render.site import template_errors
 
 POT = "locales/messages.pot"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -67,13 +68,16 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
     project = project.absolute()
     _pages, errors = load_pages(project)
     errors.extend(load_cases(project).errors)
+    broken_templates = template_errors(project)
+    errors.extend(broken_templates)
     method_map = [
         ("content/*.md", _method("rules_markdown",
                                  "generator.i18n.extractors:extract_markdown")),
         ("content/examples/**.yaml", _method("rules_cases",
                                              "generator.i18n.extractors:extract_cases")),
-        ("templates/**.html", "jinja2.ext:babel_extract"),
     ]
+    if not broken_templates:  # reported once, as build and check report them
+        method_map.append(("templates/**.html", "jinja2.ext:babel_extract"))
     options = {"templates/**.html": {"silent": "false", "newstyle_gettext": "true",
                                      "extensions": "jinja2.ext.i18n"}}
 
@@ -82,14 +86,19 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
         top = rel.split("/")[0]
         return top in ("", "content", "templates") and not Path(dirpath).name.startswith(".")
 
+    reading: list[str] = []
+
+    def note_file(filename: str, _method: str, _options: object) -> None:
+        reading[:] = [filename]  # Babel names each file before extracting from it
+
     try:
         found = sorted(extract_from_dir(project, method_map=method_map, options_map=options,
-                                        directory_filter=wanted),
+                                        directory_filter=wanted, callback=note_file),
                        key=lambda x: (x[0].startswith("content/examples/"),
                                       x[0].startswith("templates/"), x[0], x[1]))
-    except Exception as exc:  # Jinja's TemplateSyntaxError and friends
-        name = getattr(exc, "filename", None) or getattr(exc, "name", None) or "templates"
-        errors.append(InputError(str(name), getattr(exc, "lineno", 1) or 1, None,
+    except Exception as exc:  # what Jinja's extractor refuses though the template parses
+        name = reading[0] if reading else "templates"
+        errors.append(InputError(name, getattr(exc, "lineno", 1) or 1, None,
                                  f"template cannot be read: {exc}; expected a template "
                                  "Jinja can parse"))
         found = []
@@ -114,8 +123,9 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
 
 
 def update(project: Path, template: Catalog, locales: list[str]) -> dict[str, int]:
-    """Merge ``template`` into each locale's ``.po``: new messages added, removed ones
-    made obsolete, a changed English source marked fuzzy.
+    """Merge ``template`` into each locale's ``.po``: new messages added, empty (no
+    fuzzy guesses), removed ones made obsolete (``#~``), so the translation of a
+    changed English source stays in the file as an obsolete entry, not as a guess.
 
     Returns:
         The number of fuzzy messages per locale after the merge.
@@ -130,7 +140,9 @@ def update(project: Path, template: Catalog, locales: list[str]) -> dict[str, in
             catalog = Catalog(locale=locale, project="Rummy rules", version="1",
                               creation_date=FIXED_DATE, revision_date=FIXED_DATE,
                               fuzzy=False)
-        catalog.update(template, update_header_comment=False)
+        # no fuzzy matching: Babel's guesses for new messages were wrong in practice;
+        # a new or changed message arrives empty (README, "Update a language")
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         catalog.revision_date = FIXED_DATE
         catalog.creation_date = FIXED_DATE
         write_catalog(catalog, path)

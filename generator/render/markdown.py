@@ -27,6 +27,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.errors import InputError
+from generator.errors import did_you_mean
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.render.views import format_decimal
@@ -299,7 +300,7 @@ def parse_page(
                 errors.append(InputError(
                     rel, message.line, None,
                     f"unknown placeholder {{{name}}}; expected one of: "
-                    + ", ".join(sorted(known)),
+                    + ", ".join(sorted(known)) + did_you_mean(name, known),
                 ))
     slug = path.stem
     if not SLUG.match(slug):

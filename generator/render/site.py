@@ -17,9 +17,12 @@ from babel.core import Locale
 from jinja2 import Environment
 from jinja2 import FileSystemLoader
 from jinja2 import StrictUndefined
+from jinja2 import TemplateSyntaxError
+from jinja2 import nodes
 from markupsafe import Markup
 from markupsafe import escape
 
+from generator.errors import InputError
 from generator.facts import facts
 from generator.i18n.catalog import Translator
 from generator.i18n.explain import Words
@@ -59,6 +62,60 @@ def make_environment(templates: Path) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
+"""The templates the site is rendered from (each may extend, include or import others)."""
+
+
+def template_errors(root: Path) -> list[InputError]:
+    """Every input error of the templates that shows without rendering them (SITE.md,
+    ``check``): a template the site needs that is missing, a template that is not
+    UTF-8, a Jinja syntax error, an ``extends``, ``include`` or ``import`` of a named
+    template that does not exist. Each template is compiled here, once, in the shared
+    environment (:func:`make_environment`), so rendering reuses it.
+
+    Args:
+        root: the project folder (its ``templates/``).
+
+    Returns:
+        The errors, at ``templates/NAME:LINE`` (line 1 for a missing template); errors
+        only rendering can meet (an undefined variable, a division by zero) are not
+        among them.
+    """
+    folder = root / "templates"
+    env = make_environment(folder)
+    names = set(env.list_templates(extensions=["html"])) if folder.is_dir() else set()
+    errors = [InputError(f"templates/{name}", 1, None, "the template is missing; expected "
+                         "the templates " + ", ".join(TEMPLATES) + " in templates/")
+              for name in TEMPLATES if name not in names]
+    for name in sorted(names):
+        rel = f"templates/{name}"
+        data = (folder / name).read_bytes()
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors.append(InputError(rel, data.count(b"\n", 0, exc.start) + 1, None,
+                                     "the template is not valid UTF-8; expected UTF-8 text"))
+            continue
+        try:
+            tree = env.parse(source, name, str(folder / name))
+            env.get_template(name)
+        except TemplateSyntaxError as exc:
+            problem = (exc.message or "").rstrip(".")
+            errors.append(InputError(rel, exc.lineno or 1, None, f"template syntax error: "
+                                     f"{problem}; expected a template Jinja can parse"))
+            continue
+        for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
+                                   nodes.FromImport)):
+            target = getattr(node, "template", None)
+            if isinstance(target, nodes.Const) and isinstance(target.value, str) \
+                    and target.value not in names \
+                    and not getattr(node, "ignore_missing", False):
+                errors.append(InputError(rel, node.lineno, None, f"template "
+                                         f"{target.value!r} not found; expected one of: "
+                                         + ", ".join(sorted(names))))
+    return errors
 
 
 class LocaleRenderer:
@@ -181,7 +238,7 @@ class SiteInput:
     def prepare(self) -> None:
         """Load and compile the templates once (before worker processes fork)."""
         env = make_environment(self.root / "templates")
-        for name in ("page.html", "home.html", "cases.html", "root.html"):
+        for name in TEMPLATES:
             env.get_template(name)
 
 
