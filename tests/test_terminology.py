@@ -69,6 +69,18 @@ TERMS: tuple[Term, ...] = (
     # et: "iga teine mängija" reads as "every second player" (review ET-1, meaning).
     Term("et", "every other player", r"\bülejäänud mängija",
          (r"\biga\w* teis\w* mängija",)),
+    Term("et", "a suit not fixed", r"\bmääramata\b", (r"\blahti(?:ne|seks)\b",)),
+    Term("et", "rulebook (a preset is reeglistik)", r"\breeglikogu\b",
+         (r"\bametlikku reeglistikku\b",)),
+    # et: the seed 001 page's mixed terms (seeds/README.md): one term each here.
+    Term("et", "joker", r"\bjokker", (r"\bjoker\b",)),
+    Term("et", "discard pile", r"\bmahaviskepak", (r"\bäravis", r"\bkaardivirn")),
+    Term("et", "round", r"\bvoor", (r"\bjaotus\w*",)),
+    Term("et", "address", r"\bsinu\b", (r"\bteie\b", r"\bteil\b")),
+    Term("et", "rank letters", r"\bQ-K-A\b", (r"\bD-R-A\b", r"\bR-A-2\b")),
+    Term("hu", "seat order", r"\belsőként következik\b", (r"\blegelőbb\b",)),
+    Term("de", "deck (not 'card game')", r"\bKartendeck", (r"\bKartenspiel",)),
+    Term("de", "leave a meld valid", r"\bgültig bleiben\b", (r"\bgültig lassen\b",)),
 )
 
 
@@ -119,6 +131,8 @@ IN_MESSAGE: tuple[InMessage, ...] = (
     InMessage("cs", "event", RESHUFFLE, r"\bzamíchal\b", "the event reports the shuffle"),
     InMessage("sk", "event", RESHUFFLE, r"\bzamiešal\b", "the event reports the shuffle"),
     InMessage("pl", "event", RESHUFFLE, r"\bpotasowany\b", "review pl S3: the shuffle"),
+    InMessage("et", "event", RESHUFFLE, r"\bsegati\b", "the event reports the shuffle"),
+    InMessage("hu", "event", RESHUFFLE, r"\bmegkeverték\b", "the event reports the shuffle"),
     InMessage("de", "event", RESHUFFLE, r"\bgemischt\b", "review DE-1: the shuffle"),
 )
 
@@ -131,6 +145,9 @@ EXACT: tuple[tuple[str, str | None, str, str], ...] = (
     ("cs", "option", "ace high", "volba ace_high"),
     ("cs", "option", "discard to win", "volba discard_to_win"),
     ("sk", "option", "ace high", "možnosť ace_high"),
+    ("de", "option", "ace high", "Ass hoch (ace_high)"),
+    ("de", "option", "discard to win", "Ausmachen nur mit Abwurf (discard_to_win)"),
+    ("de", None, "Scores", "Punkte"),
     ("cs", "verdict", "Can open", "Stačí na první vyložení"),
     ("cs", "verdict", "Cannot open", "Nestačí na první vyložení"),
 )
