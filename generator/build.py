@@ -291,23 +291,13 @@ def _render_locales(
         _JOB = None
 
 
-def _strict_lines(root: Path, locale: str, coverage: Coverage) -> list[str]:
-    """One line per message shown in English, at its line in the ``.po`` (fuzzy or
-    empty there), or at line 1 when the catalog lacks it (run ``i18n update``)."""
-    from babel.messages.pofile import read_po
-
+def _strict_lines(locale: str, coverage: Coverage) -> list[str]:
+    """One line per message shown in English, at the line of the ``.po`` to fix (a fuzzy
+    message's msgid, an empty msgstr, a plural message's empty ``msgstr[N]``), or at
+    line 1 when the catalog lacks it (run ``i18n update``)."""
     rel = f"locales/{locale}/LC_MESSAGES/messages.po"
-    where: dict[str, int] = {}
-    try:
-        with (root / rel).open("rb") as fh:
-            for message in read_po(fh, locale=locale):
-                msgid = message.id if isinstance(message.id, str) else message.id[0]
-                where.setdefault(str(msgid), message.lineno or 1)
-    except (OSError, ValueError, LookupError):
-        pass
-    lines = [f"{rel}:{where.get(m, 1)}: {'fuzzy or empty' if m in where else 'missing'} "
-             f"translation of {m[:60]!r} (--strict); expected it translated"
-             for m in coverage.missing[:20]]
+    lines = [f"{rel}:{line or 1}: {what} of {msgid[:60]!r} (--strict); expected it "
+             "translated" for msgid, line, what in coverage.missing[:20]]
     if len(coverage.missing) > 20:
         lines.append(f"{rel}:1: and {len(coverage.missing) - 20} more untranslated or "
                      "fuzzy messages (--strict)")
@@ -358,7 +348,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
             writer.abort()
             for loc, c in coverage.items():
                 if c.untranslated:
-                    lines += _strict_lines(root, loc, c)
+                    lines += _strict_lines(loc, c)
             return BuildReport(EXIT_DISAGREE, lines, coverage)
         writer.commit()
     except TemplateError as exc:

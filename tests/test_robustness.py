@@ -210,7 +210,7 @@ def test_strict_names_the_untranslated_messages(tmp_path: Path) -> None:
     code, out = _build(project, "--strict")
     assert code == 1
     line = (PO_HEADER + body).splitlines().index('msgid "Plain paragraph."') + 1
-    assert f"locales/sk/LC_MESSAGES/messages.po:{line}: fuzzy or empty translation of " \
+    assert f"locales/sk/LC_MESSAGES/messages.po:{line}: fuzzy translation of " \
         "'Plain paragraph.' (--strict)" in out
     assert re.search(r"messages\.po:1: missing translation of '.+' \(--strict\)", out)
 

@@ -68,6 +68,9 @@ class Translator:
         locale: the locale code, e.g. ``"sk"``.
         messages: translated messages by key: a string, or a tuple of plural forms.
         plural: the gettext plural rule: ``n`` (an integer) → index of the plural form.
+        unused: the messages the catalog holds but does not use (fuzzy, empty, or a
+            plural message with an empty form): the ``.po`` line to fix (1-based) and
+            what is wrong there, by key.
         fallbacks: keys looked up that fell back to English (filled while rendering).
         seen: every key looked up (filled while rendering).
     """
@@ -75,6 +78,7 @@ class Translator:
     locale: str
     messages: dict[Key, str | tuple[str, ...]]
     plural: PluralRule
+    unused: dict[Key, tuple[int, str]] = field(default_factory=dict)
     fallbacks: set[Key] = field(default_factory=set)
     seen: set[Key] = field(default_factory=set)
 
@@ -133,23 +137,24 @@ def source_translator() -> Translator:
     return Translator(SOURCE_LOCALE, {}, plural_rule(SOURCE_LOCALE))
 
 
-def _msgstr_line(lines: list[str], msgid_line: int, index: int, plural: bool) -> int:
-    """The line of a message's ``msgstr`` (``msgstr[index]`` for a plural message), found
-    from its ``msgid`` line (Babel gives only that one)."""
-    keyword = f"msgstr[{index}]" if plural else "msgstr"
-    for number in range(msgid_line, min(len(lines), msgid_line + 200) + 1):
-        if lines[number - 1].lstrip().startswith(keyword):
-            return number
-    return msgid_line
+def _msgstr_lines(entries: Iterable[dict[str, Any]]) -> dict[int, dict[int, int]]:
+    """The line of each ``msgstr`` (by form: 0 for a message without plural forms) of
+    every message, by the line of its ``msgid`` (where Babel says the message is)."""
+    found: dict[int, dict[int, int]] = {}
+    for entry in entries:
+        lines = entry.get("lines", {})
+        if "msgid" in lines:
+            forms = entry.get("forms") or ({0: lines["msgstr"]} if "msgstr" in lines else {})
+            found[lines["msgid"]] = dict(forms)
+    return found
 
 
 def _check_placeholders(
-    catalog: Catalog, rel: str, lines: list[str], errors: list[InputError]
+    catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]], errors: list[InputError]
 ) -> None:
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
             continue  # a fuzzy translation is not used: the English is shown
-        plural = isinstance(message.id, tuple)
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         expected = placeholders(str(ids[0]))
@@ -159,7 +164,7 @@ def _check_placeholders(
         for index, text in enumerate(strings):
             if not text:
                 continue
-            line = _msgstr_line(lines, message.lineno or 1, index, plural)
+            line = msgstrs.get(message.lineno or 1, {}).get(index, message.lineno or 1)
             if formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
                 errors.append(InputError(
                     rel, line, None,
@@ -185,18 +190,25 @@ _KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+
 _CONTINUATION = re.compile(r'^\s*' + _STRING + r'\s*$')
 
 
-def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[InputError]:
-    """What Babel's lenient reader would accept in part or silently: a line that is not a
-    comment, blank, keyword or quoted continuation (an unterminated string, stray text);
-    a message given twice; ``msgstr[N]`` without ``msgid_plural``; a header whose charset
-    is not UTF-8, or whose ``Plural-Forms`` disagrees with the locale's gettext rule."""
+def _lex(data: bytes, rel: str, locale: str | None = None
+         ) -> tuple[list[dict[str, Any]], list[InputError]]:
+    """The entries of a catalog as written, and what Babel's lenient reader would accept
+    in part or silently: a line that is not a comment, blank, keyword or quoted
+    continuation (an unterminated string, stray text); a message given twice;
+    ``msgstr[N]`` without ``msgid_plural``; a header whose charset is not UTF-8, or whose
+    ``Plural-Forms`` disagrees with the locale's gettext rule.
+
+    Each entry holds its strings by keyword (``msgctxt``, ``msgid``, ``plural``,
+    ``msgstr``), ``lines`` (the line of each keyword) and, for a plural message,
+    ``forms``: the line of each ``msgstr[N]`` by ``N`` (Babel keeps only the msgid's
+    line, and pads forms that are not written with empty ones)."""
     errors: list[InputError] = []
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad_line = data.count(b"\n", 0, exc.start) + 1
-        return [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
-                           "expected UTF-8 text")]
+        return [], [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
+                               "expected UTF-8 text")]
     entries: list[dict[str, Any]] = []
     entry: dict[str, Any] = {}
     last = ""
@@ -217,7 +229,7 @@ def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[In
                 errors.append(InputError(rel, number, None, "a second msgstr for one message; "
                                          "expected one msgstr (or msgstr[N] for plurals)"))
             if base == "msgstr" and found.group(2) is not None:
-                entry.setdefault("forms", []).append(number)
+                entry.setdefault("forms", {})[int(found.group(2))] = number
             entry[base if base != "msgid_plural" else "plural"] = found.group(3)
             entry.setdefault("lines", {})[base] = number
             last = base if base != "msgid_plural" else "plural"
@@ -245,12 +257,13 @@ def _lexical_errors(data: bytes, rel: str, locale: str | None = None) -> list[In
                                      "message once"))
         seen.setdefault(key, where)
         if item.get("forms") and "plural" not in item:
-            errors.append(InputError(rel, item["forms"][0], None, "msgstr[N] for a message "
-                                     "without msgid_plural; expected a plain msgstr"))
+            errors.append(InputError(rel, min(item["forms"].values()), None, "msgstr[N] for "
+                                     "a message without msgid_plural; expected a plain "
+                                     "msgstr"))
         if key == (None, ""):
             errors.extend(_header_errors(item.get("msgstr", ""), rel,
                                          lines.get("msgstr", where), locale))
-    return errors
+    return entries, errors
 
 
 def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list[InputError]:
@@ -289,7 +302,7 @@ def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
         data = path.read_bytes()
     except OSError as exc:
         return [InputError(rel, 1, None, f"cannot read the catalog: {exc}")]
-    errors = _lexical_errors(data, rel)
+    errors = _lex(data, rel)[1]
     if not errors:
         errors.extend(_read_catalog(data, rel, None)[1])
     return errors
@@ -297,7 +310,7 @@ def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
 
 def _read_catalog(data: bytes, rel: str, locale: str | None
                   ) -> tuple[Catalog | None, list[InputError]]:
-    """Babel's reading of a catalog that passed :func:`_lexical_errors`; what Babel still
+    """Babel's reading of a catalog that passed :func:`_lex`; what Babel still
     refuses becomes one input error on one line."""
     try:
         return read_po(io.BytesIO(_for_babel(data)), locale=locale, abort_invalid=True), []
@@ -337,7 +350,7 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
     except OSError as exc:
         errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
         return source_translator(), errors
-    errors.extend(_lexical_errors(data, rel, locale))
+    entries, errors = _lex(data, rel, locale)
     if errors:
         return source_translator(), errors
     read, errors = _read_catalog(data, rel, locale)
@@ -345,28 +358,41 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         return source_translator(), errors
     catalog = read
     rule = plural_rule(locale)
-    _check_placeholders(catalog, rel, data.decode("utf-8").splitlines(), errors)
+    msgstrs = _msgstr_lines(entries)
+    _check_placeholders(catalog, rel, msgstrs, errors)
     messages: dict[Key, str | tuple[str, ...]] = {}
+    unused: dict[Key, tuple[int, str]] = {}
     for message in catalog:
-        if not message.id or message.fuzzy:
+        if not message.id:
+            continue
+        where = message.lineno or 1
+        key = (message.context, str(message.id[0] if isinstance(message.id, tuple)
+                                    else message.id))
+        lines = msgstrs.get(where, {})
+        if message.fuzzy:
+            unused[key] = (where, "fuzzy translation")
             continue
         if isinstance(message.id, tuple):
             forms = tuple(message.string) if isinstance(message.string, tuple) else ()
-            if forms and any(forms):
-                # Babel pads missing forms with "" (and refuses extra ones while reading).
-                given = sum(1 for f in forms if f)
-                if given != rule.nplurals:
-                    errors.append(InputError(
-                        rel, message.lineno or 1, None,
-                        f"{given} plural forms; expected {rule.nplurals} for {locale} "
-                        f"(gettext order: {_FORM_HINTS.get(locale, 'see Plural-Forms')})",
-                    ))
-                    continue
-                if all(forms):
-                    messages[(message.context, str(message.id[0]))] = forms
+            if any(forms) and len(lines) != rule.nplurals:
+                # Babel pads forms that are not written with "" (and refuses extra ones).
+                errors.append(InputError(
+                    rel, where, None,
+                    f"{len(lines)} plural forms; expected {rule.nplurals} for {locale} "
+                    f"(gettext order: {_FORM_HINTS.get(locale, 'see Plural-Forms')})",
+                ))
+            elif forms and all(forms):
+                messages[key] = forms
+            else:
+                # One empty form leaves the message untranslated as a whole (SITE.md).
+                empty = next((i for i, f in enumerate(forms) if not f), 0)
+                unused[key] = (lines.get(empty, where), f"empty form msgstr[{empty}] in the "
+                               "translation")
         elif isinstance(message.string, str) and message.string:
-            messages[(message.context, str(message.id))] = message.string
-    return Translator(locale, messages, rule), errors
+            messages[key] = message.string
+        else:
+            unused[key] = (lines.get(0, where), "empty translation")
+    return Translator(locale, messages, rule, unused=unused), errors
 
 
 def discover_locales(project: Path) -> list[str]:

@@ -44,8 +44,9 @@ class Coverage:
 
     used: int
     untranslated: int
-    missing: tuple[str, ...] = ()
-    """The msgids shown in English, sorted (for ``--strict``)."""
+    missing: tuple[tuple[str, int, str], ...] = ()
+    """Each message shown in English (for ``--strict``): its msgid, the ``.po`` line to
+    fix (0 when the catalog lacks the message) and what is wrong there; in line order."""
 
 
 @cache
@@ -302,7 +303,9 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
         page={"title": "", "slug": "", "html": "", "toc": []},
     )
     files[f"{lang}/index.html"] = home.encode("utf-8")
-    missing = tuple(sorted({msgid for _ctx, msgid in translator.fallbacks}))
+    missing = tuple(sorted(
+        ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
+         for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
     return files, Coverage(len(translator.seen), len(translator.fallbacks), missing)
 
 
