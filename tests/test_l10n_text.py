@@ -38,3 +38,59 @@ def test_a_plural_with_one_empty_form_is_an_untranslated_fallback(tmp_path: Path
     line = (PO_HEADER + body).splitlines().index('msgstr[1] ""') + 1
     assert f"{PO}:{line}: empty form msgstr[1] in the translation of {msgid!r} " \
         "(--strict); expected it translated" in strict.lines
+
+
+def _untranslate(project: Path, locale: str, *msgids: str) -> None:
+    """Empty the translations of ``msgids`` in ``locale``'s catalog."""
+    from babel.messages.pofile import read_po
+    from babel.messages.pofile import write_po
+
+    path = project / "locales" / locale / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=locale)
+    for msgid in msgids:
+        message = catalog.get(msgid)
+        assert message is not None and message.string, msgid
+        message.string = ""
+    with path.open("wb") as fh:
+        write_po(fh, catalog, width=0)
+
+
+def _english(element: object) -> bool:
+    """The element holds the English-fallback mark (the one body text gets)."""
+    from bs4 import Tag
+
+    assert isinstance(element, Tag), element
+    return element.select_one('span.untranslated[lang="en"]') is not None
+
+
+def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(project: Path) -> None:
+    _untranslate(project, "cs", "The first meld", "The threshold")
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    site = project / "site" / "cs"
+    page = _soup(site / "first-meld" / "index.html")
+    h1 = page.select_one("article h1")
+    assert h1 is not None and h1.get_text() == "The first meld" and _english(h1)
+    assert "The first meld" in page.title.get_text()
+    for toc in page.select("nav.toc"):
+        entry = toc.select_one('a[href="#the-threshold"]')
+        assert entry is not None and entry.get_text() == "The threshold" and _english(entry)
+        others = [a for a in toc.select("a") if a is not entry]
+        assert others and not any(_english(a) for a in others)  # translated: not marked
+    heading = page.select_one("h2#the-threshold")
+    assert heading is not None and _english(heading)
+    rules = _soup(site / "rules" / "index.html")
+    for soup in (page, rules, _soup(site / "index.html")):
+        link = soup.select_one('.site-nav a[href$="first-meld/index.html"]')
+        assert link is not None and link.get_text() == "The first meld" and _english(link)
+        translated = soup.select_one('.site-nav a[href$="rules/index.html"]')
+        assert translated is not None and not _english(translated)
+    home = _soup(site / "index.html")
+    item = home.select_one('.page-list__title[href="first-meld/index.html"]')
+    assert item is not None and item.get_text() == "The first meld" and _english(item)
+    # Counted: the coverage, and each page's notice (the navigation shows the title).
+    assert {"The first meld", "The threshold"} <= {m[0] for m in report.coverage["cs"].missing}
+    for soup, count in ((page, "2"), (rules, "1"), (home, "1")):
+        notice = soup.select_one(".site-footer__untranslated")
+        assert notice is not None and notice.get_text().split()[0] == count, notice

@@ -357,25 +357,40 @@ def _line(token: Token) -> int:
     return token.map[0] + 1 if token.map else 1
 
 
+def fallback_html(html: str, translated: bool) -> str:
+    """Inline HTML as the page shows it: when it is not translated, wrapped in the mark
+    of an English fallback (``<span class="untranslated" lang="en">``), the same for a
+    paragraph, a heading, a page title in the navigation or the table of contents
+    (SITE.md, "Languages")."""
+    if translated:
+        return html
+    return f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
+
+
 @dataclass
 class LocalePage:
     """One page rendered in one locale.
 
     Attributes:
-        title: the page title (plain text, HTML-escaped by the template).
-        title_html: the title as inline HTML.
-        summary: the summary as inline HTML, or ``""``.
+        title: the page title as plain text (for ``<title>``; HTML-escaped there).
+        title_html: the title as HTML, marked as an English fallback when it is one.
+        title_en: the title is not translated and is shown in English.
+        summary: the summary as inline HTML (marked when in English), or ``""``.
+        summary_en: the summary is shown in English.
         html: the body.
-        toc: ``{"id", "title", "level"}`` for every ``##`` heading.
-        untranslated: how many of its blocks fell back to English.
+        toc: ``{"id", "title", "title_html", "level"}`` for every ``##`` heading
+            (``title`` plain text, ``title_html`` marked like :attr:`title_html`).
+        english: the msgids of the blocks the page shows in English (title and body).
     """
 
     title: str
     title_html: str
+    title_en: bool
     summary: str
+    summary_en: bool
     html: str
     toc: list[dict[str, object]]
-    untranslated: int
+    english: frozenset[str]
 
 
 class PageRenderer:
@@ -429,28 +444,36 @@ class PageRenderer:
             message: the block.
             env: the page's markdown-it environment, when it defines references.
         """
+        html, ok = self._inline(message, env)
+        return fallback_html(html, ok), ok
+
+    def _inline(self, message: Message, env: dict[str, Any] | None = None
+                ) -> tuple[str, bool]:
+        """The message rendered as inline HTML, unmarked: (html, translated); cached."""
         key = (id(env) if env else 0, message.msgid)
         hit = self._cache.get(key)
         if hit is None:
             text, ok = self.text(message)
             children = self.md.parseInline(text, dict(env or {}))[0].children or []
-            html = self._renderer.renderInline(children, self.md.options, {})
-            if not ok:
-                html = f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
-            hit = (html, ok)
+            hit = (self._renderer.renderInline(children, self.md.options, {}), ok)
             self._cache[key] = hit
         return hit
+
+    def _plain(self, message: Message, env: dict[str, Any] | None = None
+               ) -> tuple[str, str, bool]:
+        """A heading or title as plain text and as marked HTML: (text, html, translated)."""
+        html, ok = self._inline(message, env)
+        text = _strip_tags(html)
+        return text, fallback_html(str(escape(text)), ok), ok
 
     def render(self, page: SourcePage) -> LocalePage:
         """Render ``page`` in this locale."""
         messages = iter(page.messages)
-        title = next(messages)
-        title_html, title_ok = self.inline(title)
-        untranslated = 0 if title_ok else 1
-        summary = ""
-        if page.summary is not None:
-            summary, ok = self.inline(next(messages))
-            untranslated += 0 if ok else 1
+        title, title_html, title_ok = self._plain(next(messages))
+        english = set() if title_ok else {page.messages[0].msgid}
+        summary, summary_ok = "", True
+        if page.summary is not None:  # shown on the home page only
+            summary, summary_ok = self.inline(next(messages))
         renderer = self._renderer
         rules = renderer.rules
         out: list[str] = []
@@ -461,10 +484,14 @@ class PageRenderer:
             if token.type == "inline":
                 if not token.content:
                     continue  # an empty table cell
-                html, ok = self.inline(next(messages), page.env)
-                untranslated += 0 if ok else 1
+                message = next(messages)
+                html, ok = self.inline(message, page.env)
+                if not ok:
+                    english.add(message.msgid)
                 if pending_heading is not None:
-                    toc.append({"id": pending_heading, "title": _strip_tags(html), "level": 2})
+                    text, marked, _ok = self._plain(message, page.env)
+                    toc.append({"id": pending_heading, "title": text,
+                                "title_html": marked, "level": 2})
                     pending_heading = None
                 out.append(html)
                 continue
@@ -475,8 +502,8 @@ class PageRenderer:
                 out.append(rule(tokens, idx, self.md.options, self.env))
             else:
                 out.append(renderer.renderToken(tokens, idx, self.md.options, self.env))
-        return LocalePage(_strip_tags(title_html), title_html, summary, "".join(out), toc,
-                          untranslated)
+        return LocalePage(title, title_html, not title_ok, summary, not summary_ok,
+                          "".join(out), toc, frozenset(english))
 
 
 _TAG = re.compile(r"<[^>]+>")

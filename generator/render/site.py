@@ -135,8 +135,9 @@ class LocaleRenderer:
         self.macros: Any = env.get_template("cases.html").make_module()
         self._rows: dict[str, View] = {}
         self._tables: dict[tuple[str, ...], str] = {}
-        self.shown_in_english = 0
-        """Case titles and notes shown in English so far (for the page's notice)."""
+        self.shown_in_english: set[str] = set()
+        """Case titles and notes shown in English since it was last emptied (for the
+        page's notice)."""
 
     def row(self, case_id: str) -> View:
         """The view of a case's row, its HTML rendered once."""
@@ -151,7 +152,8 @@ class LocaleRenderer:
         """The HTML of a generated block."""
         if fence.info == "cases":
             rows = [self.row(i) for i in fence.case_ids]
-            self.shown_in_english += sum(bool(r["title_en"]) + bool(r["note_en"]) for r in rows)
+            self.shown_in_english.update(r[text] for r in rows for text in ("title", "note")
+                                         if r[f"{text}_en"])
             html = self._tables.get(fence.case_ids)
             if html is None:
                 kind = rows[0]["kind"] if rows else "meld"
@@ -270,37 +272,48 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     blocks = LocaleRenderer(env, w, site.results)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
+    english: dict[str, frozenset[str]] = {}  # by page: its title, body, cases in English
     for page in pages:
-        before = blocks.shown_in_english
+        blocks.shown_in_english = set()
         lp = renderer.render(page)
-        lp.untranslated += blocks.shown_in_english - before
         rendered[page.slug] = lp
+        english[page.slug] = lp.english | blocks.shown_in_english
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
-    nav = [{"slug": p.slug, "title": rendered[p.slug].title, "url": f"../{p.slug}/index.html"}
-           for p in pages]
+    nav = [{"slug": p.slug, "title": rendered[p.slug].title,
+            "title_html": Markup(rendered[p.slug].title_html),
+            "url": f"../{p.slug}/index.html"} for p in pages]
     for page in pages:
         lp = rendered[page.slug]
+        # The messages shown in English, counted once however often they are shown: the
+        # page's own, and the titles of the other pages in the navigation.
+        untranslated = len(english[page.slug].union(
+            *({p.title.msgid} for p in pages if rendered[p.slug].title_en)))
         html = page_tpl.render(
             alternates=site.alternates(page.slug, "../../"),
             lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
-            page={"title": lp.title, "slug": page.slug, "html": Markup(lp.html),
-                  "toc": lp.toc},
+            page={"title": lp.title, "title_html": Markup(lp.title_html), "slug": page.slug,
+                  "html": Markup(lp.html),
+                  "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
             languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/index.html",
                         "current": o == lang} for o in locales],
-            nav=nav, current_slug=page.slug, untranslated=lp.untranslated,
+            nav=nav, current_slug=page.slug, untranslated=untranslated,
         )
         files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
     home = home_tpl.render(
         alternates=site.alternates("", "../"),
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
-        pages=[{"title": rendered[p.slug].title, "url": f"{p.slug}/index.html",
+        pages=[{"title": rendered[p.slug].title,
+                "title_html": Markup(rendered[p.slug].title_html),
+                "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in locales],
         nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
-        untranslated=0,
-        page={"title": "", "slug": "", "html": "", "toc": []},
+        untranslated=len({m.msgid for p in pages for m, en in (
+            (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
+            if m is not None and en}),
+        page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
     )
     files[f"{lang}/index.html"] = home.encode("utf-8")
     missing = tuple(sorted(
