@@ -6,6 +6,7 @@ Each input-error test writes a small project into ``tmp_path`` and asserts the e
 
 from __future__ import annotations
 
+import io
 import textwrap
 from pathlib import Path
 from types import MappingProxyType
@@ -33,6 +34,7 @@ from generator.engine.melds import MeldReason
 from generator.engine.opening import OpeningReason
 from generator.errors import InputError
 from generator.errors import InputErrors
+from generator.i18n.extractors import extract_cases
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -1326,6 +1328,10 @@ def test_number_like_text_stays_the_text_written(tmp_path: Path) -> None:
     assert formatted(result) == []
     [case] = result.cases
     assert (case.title, case.note) == ("0x1F", "1:48")
+    # and i18n extract offers them to translators
+    data = (tmp_path / "content/examples/x.yaml").read_bytes()
+    found = [(line, text) for line, _, text, _ in extract_cases(io.BytesIO(data), {}, [], {})]
+    assert found == [(6, "0x1F"), (7, "1:48")]
 
 
 def test_a_card_list_written_with_commas(tmp_path: Path) -> None:

@@ -166,9 +166,10 @@ class YamlDocument:
         return start.column + shift + offset + 1
 
 
-def _number_text(node: yaml.ScalarNode) -> bool:
+def is_number_text(node: yaml.ScalarNode) -> bool:
     """Whether ``node`` is written as a number other than a plain decimal integer (a
-    YAML 1.1 int or float, or unquoted text that looks like a number)."""
+    YAML 1.1 int or float, or unquoted text that looks like a number): read as the text
+    written, a :class:`NumberText`."""
     if node.tag == _INT_TAG:
         return not _PLAIN_DECIMAL.fullmatch(node.value)
     if node.tag == _FLOAT_TAG:
@@ -201,7 +202,7 @@ class _Builder:
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        "value (text, number, true/false)", path)
             return node.value
-        if _number_text(node):
+        if is_number_text(node):
             return NumberText(node.value)
         try:
             return self.constructor.construct_object(node)

@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from generator.cases.yamlpos import is_number_text
+
 Extracted = tuple[int, str, Any, list[str]]
 
 
@@ -65,5 +67,5 @@ def extract_cases(
                 continue
             for field, text in case.value:
                 if field.value in ("title", "note") and isinstance(text, yaml.ScalarNode) \
-                        and text.tag.endswith(":str") and text.value:
+                        and (text.tag.endswith(":str") or is_number_text(text)) and text.value:
                     yield text.start_mark.line + 1, "gettext", text.value, []
