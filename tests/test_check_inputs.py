@@ -179,3 +179,16 @@ def test_i18n_extract_names_the_broken_template(
     code, lines = _run(capsys, "i18n", "extract", "--project", str(project))
     assert code == 2
     assert lines == [expected]  # as check and build name it
+
+
+def test_files_published_as_they_are_are_no_templates(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """templates/root/ and templates/static/ are copied, not rendered: Jinja's syntax
+    does not apply to them."""
+    for folder in ("root", "static"):
+        path = project / "templates" / folder / "verify.html"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("<p>{{ not Jinja {% at all</p>\n", encoding="utf-8")
+    assert _run(capsys, "check", "--project", str(project)) == (0, [])
+    assert _run(capsys, "i18n", "extract", "--project", str(project)) == (0, [])

@@ -20,6 +20,7 @@ from generator.cases.loader import load_cases
 from generator.errors import InputError
 from generator.i18n import words
 from generator.render.markdown import load_pages
+from generator.render.site import VERBATIM
 from generator.render.site import template_errors
 
 POT = "locales/messages.pot"
@@ -77,6 +78,7 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
                                              "generator.i18n.extractors:extract_cases")),
     ]
     if not broken_templates:  # reported once, as build and check report them
+        method_map += [(f"templates/{folder}**", "ignore") for folder in VERBATIM]
         method_map.append(("templates/**.html", "jinja2.ext:babel_extract"))
     options = {"templates/**.html": {"silent": "false", "newstyle_gettext": "true",
                                      "extensions": "jinja2.ext.i18n"}}

@@ -69,12 +69,18 @@ TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
 """The templates the site is rendered from (each may extend, include or import others)."""
 
 
+VERBATIM = ("static/", "root/")
+"""The folders of ``templates/`` published as they are (:func:`render_common`), not
+Jinja templates."""
+
+
 def template_errors(root: Path) -> list[InputError]:
     """Every input error of the templates that shows without rendering them (SITE.md,
     ``check``): a template the site needs that is missing, a template that is not
     UTF-8, a Jinja syntax error, an ``extends``, ``include`` or ``import`` of a named
-    template that does not exist. Each template is compiled here, once, in the shared
-    environment (:func:`make_environment`), so rendering reuses it.
+    template that does not exist. The files of :data:`VERBATIM` are no templates. Each
+    template is compiled here, once, in the shared environment
+    (:func:`make_environment`), so rendering reuses it.
 
     Args:
         root: the project folder (its ``templates/``).
@@ -86,7 +92,8 @@ def template_errors(root: Path) -> list[InputError]:
     """
     folder = root / "templates"
     env = make_environment(folder)
-    names = set(env.list_templates(extensions=["html"])) if folder.is_dir() else set()
+    names = {name for name in env.list_templates(extensions=["html"])
+             if not name.startswith(VERBATIM)} if folder.is_dir() else set()
     errors = [InputError(f"templates/{name}", 1, None, "the template is missing; expected "
                          "the templates " + ", ".join(TEMPLATES) + " in templates/")
               for name in TEMPLATES if name not in names]
