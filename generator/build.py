@@ -23,6 +23,7 @@ from generator.cases.model import CaseSet
 from generator.config import Config
 from generator.config import load_config
 from generator.errors import InputError
+from generator.errors import one_of
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
@@ -137,6 +138,7 @@ def _check_pages(pages: list[SourcePage], cases: CaseSet,
         page_errors, ids[page.slug] = _check_page(page, cases, reserved)
         errors.extend(page_errors)
     for page in pages:
+        suggested = 0  # a few errors of a page say "did you mean": bounded work and output
         for target, line in page.links:
             if "://" in target or target.startswith("mailto:"):
                 continue
@@ -151,15 +153,24 @@ def _check_pages(pages: list[SourcePage], cases: CaseSet,
                     continue
                 slug = parts[1]
                 if slug not in ids:
+                    suggested += 1
                     errors.append(InputError(page.rel, line, None, f"link {target!r} names no "
-                                             "page; expected one of: " + ", ".join(
-                                                 f"../{s}/" for s in sorted(ids))))
+                                             "page; expected " + one_of(
+                                                 path, [f"../{s}/" for s in ids],
+                                                 suggest=suggested <= MAX_SUGGESTED)))
                     continue
             if anchor and anchor not in ids[slug]:
+                suggested += 1
                 errors.append(InputError(page.rel, line, None, f"link {target!r}: no heading "
-                                         f"or case {anchor!r} on page {slug}; expected one of: "
-                                         + ", ".join(sorted(ids[slug]))))
+                                         f"or case {anchor!r} on page {slug}; expected "
+                                         + one_of(anchor, ids[slug],
+                                                  suggest=suggested <= MAX_SUGGESTED)))
     return errors
+
+
+MAX_SUGGESTED = 20
+"""The most link errors of one page that suggest close names (each suggestion compares
+the name with every name of the page)."""
 
 
 def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]

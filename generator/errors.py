@@ -9,8 +9,16 @@ exits with status 2.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+MAX_MESSAGE = 1000
+"""The most characters of one error message; a longer one (it quotes a huge input) keeps
+its start and its end (what was expected) around an ellipsis."""
+
+MAX_LISTED = 12
+"""The most names an error lists as expected; with more, it suggests a few close ones."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,12 @@ class InputError:
     line: int
     column: int | None
     message: str
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE:
+            keep = MAX_MESSAGE // 2 - 2
+            object.__setattr__(self, "message",
+                               f"{self.message[:keep]} … {self.message[-keep:]}")
 
     def format(self) -> str:
         """The error as one line: ``FILE:LINE:COL: message`` (``FILE:LINE: message``
@@ -56,6 +70,32 @@ class InputError:
         return self.format()
 
 
+def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputError | None:
+    """The error for an input file of ``size`` bytes when that is more than ``limit``
+    (checked before the file is parsed, so that memory stays bounded), else ``None``.
+
+    Args:
+        rel: the file, relative to the project.
+        what: what the file is (``"case file"``).
+        advice: what to do, e.g. ``"split its cases over several files"``.
+    """
+    if size <= limit:
+        return None
+    return InputError(rel, 1, None, f"the {what} has {size:,} bytes, more than the limit of "
+                      f"{limit:,} bytes ({limit // 1_000_000} MB); expected a smaller file: "
+                      f"{advice}")
+
+
+def one_of(word: str, names: Collection[str], *, suggest: bool = True) -> str:
+    """What an error expects instead of ``word``, bounded whatever the number of names:
+    ``one of: a, b, c`` (sorted) for up to :data:`MAX_LISTED` names; else ``one of the
+    N names`` and, when ``suggest``, the closest few (:func:`did_you_mean`)."""
+    if len(names) <= MAX_LISTED:
+        return "one of: " + ", ".join(sorted(names))
+    close = did_you_mean(word, names, n=3, cutoff=0.6) if suggest else ""
+    return f"one of the {len(names)} names{close}"
+
+
 class InputErrors(Exception):
     """Raised by code that cannot go on because its input is wrong.
 
@@ -68,11 +108,18 @@ class InputErrors(Exception):
         super().__init__("\n".join(e.format() for e in self.errors))
 
 
-def did_you_mean(word: object, choices: Iterable[str]) -> str:
+def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
+                 cutoff: float = 0.75) -> str:
     """The hint an error message ends with when ``word`` is close to one of ``choices``
-    (a misspelt field, kind, game or placeholder): ``" (did you mean 'cards'?)"``, or
-    ``""`` when none is close (or ``word`` is not a string)."""
+    (a misspelt field, kind, game or placeholder): ``" (did you mean 'cards'?)"``; with
+    ``n`` above 1, up to ``n`` names (``" (did you mean 'a', 'b' or 'c'?)"``); ``""``
+    when none is close (:func:`difflib.get_close_matches`, similarity at least
+    ``cutoff``) or ``word`` is not a string."""
     if not isinstance(word, str):
         return ""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = [repr(name) for name in difflib.get_close_matches(word, list(choices), n=n,
+                                                               cutoff=cutoff)]
+    if not close:
+        return ""
+    listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    return f" (did you mean {listed}?)"

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 from typing import TypeGuard
@@ -63,6 +65,7 @@ from generator.engine.rules import rule_set
 from generator.engine.table import TableError
 from generator.engine.table import table_meld
 from generator.errors import InputError
+from generator.errors import too_large
 
 EXAMPLES = Path("content", "examples")
 """Where the case files are, relative to the project."""
@@ -75,6 +78,10 @@ _MISNAMED = frozenset({".yaml", ".yml"})
 is an error."""
 
 _CODE = re.compile(r"\S+")
+
+MAX_CASE_FILE_BYTES = 5_000_000
+"""The largest case file read (5 MB, about 30,000 cases; reading one takes about 100
+times its size in memory): a larger one is an input error, refused before it is read."""
 
 
 def load_cases(project: Path) -> CaseSet:
@@ -122,13 +129,26 @@ def load_cases(project: Path) -> CaseSet:
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files))
 
 
+@cache
+def most_cards() -> int:
+    """The most cards in play in any game and preset: the most one card list may hold."""
+    return max(row.cards for game in GAMES
+               for preset in (PRESETS if is_rami(game) else (None,))
+               for row in rule_set(game, preset).deck)
+
+
 def _by_position(error: InputError) -> tuple[int, int]:
     return (error.line, error.column or 0)
 
 
 def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:
-    """The file's text, or the error that keeps it from being read."""
+    """The file's text, or the error that keeps it from being read (a file over
+    :data:`MAX_CASE_FILE_BYTES` is not read)."""
     try:
+        large = too_large(rel, path.stat().st_size, MAX_CASE_FILE_BYTES, "case file",
+                          "split its cases over several files in content/examples/")
+        if large is not None:
+            return None, large
         data = path.read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)
@@ -375,6 +395,14 @@ class _CaseLoader:
         (and for no card at all, unless ``may_be_empty``: a hand of a seat that went out).
         ``count=False``: the cards name cards of the case counted elsewhere (a scenario's
         actions), not more cards in play."""
+        most = most_cards()
+        if isinstance(value, (list, str)) and (
+                len(value) > most if isinstance(value, list)
+                else next(islice(_CODE.finditer(value), most, None), None) is not None):
+            # not read card by card: a list that long is wrong whatever its cards
+            self.error(self.locate(rel), f"{what} has more than {most} cards; expected at "
+                       f"most {most} (the most cards in play in any game)")
+            return
         if isinstance(value, list):
             items = [((*rel, index), item, self.locate((*rel, index)))
                      for index, item in enumerate(value)]

@@ -41,9 +41,10 @@ Key: TypeAlias = str | int
 YamlPath: TypeAlias = tuple[Key, ...]
 """A path into a value, e.g. ``("cases", 0, "expect", "points")``; ``()`` is the root."""
 
-MAX_NODES = 50_000
-"""The most nodes a document may expand to (aliases included): a guard against
-alias bombs."""
+MAX_ALIASED = 50_000
+"""The most values a document may reach through aliases (each value inside an aliased
+mapping or list counts once per alias): a guard against alias bombs. Values written
+out count nothing here; the case file's size limit bounds them."""
 
 _STANDARD = "tag:yaml.org,2002:"
 _MAP_TAG = "tag:yaml.org,2002:map"
@@ -128,6 +129,7 @@ class YamlDocument:
     key_marks: dict[YamlPath, Mark] = field(default_factory=dict)
     lines: tuple[str, ...] = ()
     error_paths: list[tuple[InputError, YamlPath]] = field(default_factory=list)
+    _scalar_starts: dict[YamlPath, tuple[int, int] | None] = field(default_factory=dict)
 
     def mark(self, path: YamlPath) -> Mark:
         """Where the node at ``path`` starts; for a path into nothing (a missing field),
@@ -146,8 +148,20 @@ class YamlDocument:
         """The 1-based column of the character at ``offset`` in the string at ``path``.
 
         Known for a string scalar written on one line, plain or quoted without escapes
-        (``"QH KX AH"``: offset 3 → the column of ``K``); ``None`` otherwise.
+        (``"QH KX AH"``: offset 3 → the column of ``K``); ``None`` otherwise. The scalar
+        is compared with its source once, so the columns of all its characters cost
+        time linear in its length.
         """
+        if path not in self._scalar_starts:
+            self._scalar_starts[path] = self._scalar_start(path)
+        found = self._scalar_starts[path]
+        if found is None or not 0 <= offset < found[1]:
+            return None
+        return found[0] + offset
+
+    def _scalar_start(self, path: YamlPath) -> tuple[int, int] | None:
+        """(the 1-based column of the first character, the length) of the one-line string
+        scalar at ``path`` written as its value is, or ``None``."""
         node = self.nodes.get(path)
         if not isinstance(node, yaml.ScalarNode) or not isinstance(node.value, str):
             return None
@@ -161,9 +175,9 @@ class YamlDocument:
             shift = 0
         else:  # block scalars (| >) start on the next line
             return None
-        if raw != node.value or not 0 <= offset < len(raw):
+        if raw != node.value:
             return None
-        return start.column + shift + offset + 1
+        return start.column + shift + 1, len(raw)
 
 
 def is_number_text(node: yaml.ScalarNode) -> bool:
@@ -189,7 +203,8 @@ class _Builder:
         self.doc = doc
         self.errors: list[InputError] = []
         self.constructor = SafeConstructor()
-        self.count = 0
+        self.aliased = 0
+        self.built: set[int] = set()
         self.active: set[int] = set()
 
     def error(self, mark: Mark, message: str, path: YamlPath) -> None:
@@ -211,9 +226,12 @@ class _Builder:
             return node.value
 
     def build(self, node: yaml.Node, path: YamlPath) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise _TooLarge
+        if id(node) in self.built:  # reached again: through an alias
+            self.aliased += 1
+            if self.aliased > MAX_ALIASED:
+                raise _TooLarge
+        else:
+            self.built.add(id(node))
         self.doc.nodes[path] = node
         self.doc.marks[path] = _mark(node)
         if isinstance(node, yaml.ScalarNode):
@@ -427,9 +445,13 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
     builder = _Builder(file, doc)
     try:
         doc.value = builder.build(node, ())
-    except (_TooLarge, RecursionError):
-        return None, [InputError(file, 1, None, "YAML document too large (aliases expand "
-                                 f"to more than {MAX_NODES} values); expected a case file")]
+    except _TooLarge:
+        return None, [InputError(file, 1, None, "aliases expand to more than "
+                                 f"{MAX_ALIASED} values; expected each alias (*name) to "
+                                 "repeat a small value, or the values written out")]
+    except RecursionError:
+        return None, [InputError(file, 1, None, "YAML nesting too deep; expected a "
+                                 "case file of a few levels")]
     return doc, builder.errors
 
 

@@ -23,12 +23,11 @@ from babel.messages.pofile import PoFileError
 from babel.messages.pofile import read_po
 
 from generator.errors import InputError
+from generator.errors import too_large
 
 SOURCE_LOCALE = "en"
 """The language the content is written in."""
 
-_PO_LINE = re.compile(
-    r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 _PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
 _BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
 _LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
@@ -184,7 +183,9 @@ def _check_placeholders(
                         break
 
 
-_STRING = r'"((?:[^"\\]|\\.)*)"'
+_STRING = r'"((?:[^"\\]++|\\.)*+)"'
+"""A quoted string; possessive, so that matching a long line keeps no backtracking state
+(memory constant, not about 40 bytes per character)."""
 _KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+'
                       + _STRING + r'\s*$')
 _CONTINUATION = re.compile(r'^\s*' + _STRING + r'\s*$')
@@ -210,7 +211,7 @@ def _lex(data: bytes, rel: str, locale: str | None = None
         return [], [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
                                "expected UTF-8 text")]
     entries: list[dict[str, Any]] = []
-    entry: dict[str, Any] = {}
+    entry: dict[str, Any] = {}  # a string's parts as a list, joined when the entry is done
     last = ""
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -222,7 +223,7 @@ def _lex(data: bytes, rel: str, locale: str | None = None
             if keyword in ("msgctxt", "msgid") and (
                     "msgstr" in entry or "plural" in entry or keyword in entry
                     or (keyword == "msgctxt" and "msgid" in entry)):
-                entries.append(entry)
+                entries.append(_joined(entry))
                 entry = {}
             base = "msgstr" if keyword.startswith("msgstr") else keyword
             if base == "msgstr" and found.group(2) is None and "msgstr" in entry:
@@ -230,13 +231,13 @@ def _lex(data: bytes, rel: str, locale: str | None = None
                                          "expected one msgstr (or msgstr[N] for plurals)"))
             if base == "msgstr" and found.group(2) is not None:
                 entry.setdefault("forms", {})[int(found.group(2))] = number
-            entry[base if base != "msgid_plural" else "plural"] = found.group(3)
+            entry[base if base != "msgid_plural" else "plural"] = [found.group(3)]
             entry.setdefault("lines", {})[base] = number
             last = base if base != "msgid_plural" else "plural"
             continue
         more = _CONTINUATION.match(line)
         if more and last:
-            entry[last] = entry.get(last, "") + more.group(1)
+            entry.setdefault(last, []).append(more.group(1))
             continue
         errors.append(InputError(
             rel, number, None,
@@ -245,7 +246,7 @@ def _lex(data: bytes, rel: str, locale: str | None = None
             "continuation line",
         ))
     if entry:
-        entries.append(entry)
+        entries.append(_joined(entry))
     seen: dict[tuple[str | None, str], int] = {}
     for item in entries:
         lines = item.get("lines", {})
@@ -264,6 +265,14 @@ def _lex(data: bytes, rel: str, locale: str | None = None
             errors.extend(_header_errors(item.get("msgstr", ""), rel,
                                          lines.get("msgstr", where), locale))
     return entries, errors
+
+
+def _joined(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry of :func:`_lex` with each string's parts joined."""
+    return {key: "".join(value) if key in _STRINGS else value for key, value in entry.items()}
+
+
+_STRINGS = frozenset({"msgctxt", "msgid", "plural", "msgstr"})
 
 
 def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list[InputError]:
@@ -299,13 +308,32 @@ def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
     """The syntax errors of a ``.po`` file (before ``i18n update`` rewrites it: Babel's
     reader would silently drop what it cannot read)."""
     try:
-        data = path.read_bytes()
+        data, large = _read_limited(path, rel)
     except OSError as exc:
         return [InputError(rel, 1, None, f"cannot read the catalog: {exc}")]
+    if large is not None:
+        return [large]
     errors = _lex(data, rel)[1]
     if not errors:
         errors.extend(_read_catalog(data, rel, None)[1])
     return errors
+
+
+MAX_CATALOG_BYTES = 10_000_000
+"""The largest catalog read (10 MB; this site's are about 120 KB): a larger one is an
+input error, refused before it is read."""
+
+
+def _read_limited(path: Path, rel: str) -> tuple[bytes, InputError | None]:
+    """The catalog's bytes, or ``b""`` and the error when it is over
+    :data:`MAX_CATALOG_BYTES`.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    large = too_large(rel, path.stat().st_size, MAX_CATALOG_BYTES, "catalog",
+                      "remove the obsolete (#~) messages, or shorten the translations")
+    return (b"", large) if large is not None else (path.read_bytes(), None)
 
 
 def _read_catalog(data: bytes, rel: str, locale: str | None
@@ -346,10 +374,12 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
                                  "CLDR locale code such as cs, sk, et, de"))
         return source_translator(), errors
     try:
-        data = path.read_bytes()
+        data, large = _read_limited(path, rel)
     except OSError as exc:
         errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
         return source_translator(), errors
+    if large is not None:
+        return source_translator(), [large]
     entries, errors = _lex(data, rel, locale)
     if errors:
         return source_translator(), errors

@@ -256,30 +256,33 @@ class Step:
 
 def scenario_steps(run: ScenarioRun) -> list[Step]:
     """The actions of a scenario with who played them and the cards they name."""
-    steps: list[Step] = []
-    state = run.start
-    for num, outcome in enumerate(run.outcomes, start=1):
-        seat = state.turn
-        action = outcome.action
-        params: dict[str, int] = {}
-        if isinstance(action, Draw):
-            after = outcome.state
-            drawn = (after.hands[seat][-1:] if outcome.legal and after.end is None
-                     and after.hands[seat] else ())
-            code = f"draw_{action.source}" + ("" if drawn else "_none")
-            cards: tuple[Card, ...] = tuple(drawn)
-        elif isinstance(action, Meld):
-            code, cards = "meld", action.cards
-        elif isinstance(action, LayOff):
-            code, cards, params = "layoff", action.cards, {"num": action.onto + 1}
-        elif isinstance(action, TakeJoker):
-            code, cards, params = "take_joker", (action.card,), {"num": action.onto + 1}
-        else:
-            assert isinstance(action, Discard)
-            code, cards = "discard", (action.card,)
-        steps.append(Step(num, seat + 1, code, params, cards, outcome))
-        state = outcome.state
-    return steps
+    return [scenario_step(run, index) for index in range(len(run.outcomes))]
+
+
+def scenario_step(run: ScenarioRun, index: int) -> Step:
+    """The action at ``index`` (from 0) of a scenario, with who played it and the cards
+    it names: from the state before it, so one step costs the same whatever its place."""
+    state = run.outcomes[index - 1].state if index else run.start
+    outcome = run.outcomes[index]
+    seat = state.turn
+    action = outcome.action
+    params: dict[str, int] = {}
+    if isinstance(action, Draw):
+        after = outcome.state
+        drawn = (after.hands[seat][-1:] if outcome.legal and after.end is None
+                 and after.hands[seat] else ())
+        code = f"draw_{action.source}" + ("" if drawn else "_none")
+        cards: tuple[Card, ...] = tuple(drawn)
+    elif isinstance(action, Meld):
+        code, cards = "meld", action.cards
+    elif isinstance(action, LayOff):
+        code, cards, params = "layoff", action.cards, {"num": action.onto + 1}
+    elif isinstance(action, TakeJoker):
+        code, cards, params = "take_joker", (action.card,), {"num": action.onto + 1}
+    else:
+        assert isinstance(action, Discard)
+        code, cards = "discard", (action.card,)
+    return Step(index + 1, seat + 1, code, params, cards, outcome)
 
 
 def _reason(code: str, w: Words) -> str:
@@ -345,9 +348,8 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
     if run is not None:
         if d.field.startswith("results[") and d.field.endswith("]"):
             index = int(d.field[len("results["):-1]) - 1
-            steps = scenario_steps(run)
-            if 0 <= index < len(steps):
-                return explain_step(steps[index], w)
+            if 0 <= index < len(run.outcomes):
+                return explain_step(scenario_step(run, index), w)
         if d.field.startswith("end."):
             return explain_end(run, w)
     lines = explain_case(result, w)

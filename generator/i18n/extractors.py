@@ -32,12 +32,14 @@ def extract_markdown(
     headings, list items, table cells), as Sphinx does. A block with ``{name}``
     placeholders is a plural message counted by its first placeholder."""
     from generator.facts import facts
+    from generator.render.markdown import MAX_PAGE_BYTES
     from generator.render.markdown import make_markdown
     from generator.render.markdown import parse_page
 
     name = getattr(fileobj, "name", "page.md")
+    # a page over the limit is read no further than the limit: parse_page refuses it
     page, _errors = parse_page(Path(str(name)), str(name), make_markdown(), facts(),
-                               data=fileobj.read())
+                               data=fileobj.read(MAX_PAGE_BYTES + 1))
     if page is None:
         return
     for message in page.messages:
@@ -53,8 +55,13 @@ def extract_cases(
 ) -> Iterator[Extracted]:
     """The ``title`` and ``note`` of every case in a case file (a file that is not YAML
     yields nothing: the build reports it)."""
+    from generator.cases.loader import MAX_CASE_FILE_BYTES
+
+    data = fileobj.read(MAX_CASE_FILE_BYTES + 1)
+    if len(data) > MAX_CASE_FILE_BYTES:
+        return  # the case loader reports the file
     try:
-        root = yaml.compose(fileobj.read().decode("utf-8"), Loader=yaml.SafeLoader)
+        root = yaml.compose(data.decode("utf-8"), Loader=yaml.SafeLoader)
     except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
         return  # the case loader reports the file
     if not isinstance(root, yaml.MappingNode):

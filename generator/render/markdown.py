@@ -28,6 +28,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.errors import InputError
 from generator.errors import did_you_mean
+from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.render.views import format_decimal
@@ -153,6 +154,10 @@ LINK = re.compile(
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)")
 """A Markdown inline link's target (``[text](target "title")``)."""
 
+MAX_PAGE_BYTES = 2_000_000
+"""The largest page read (2 MB; this site's pages are about 10 KB; parsing one takes up
+to about 100 times its size in memory): a larger one is an input error, not read."""
+
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -215,6 +220,10 @@ def parse_page(
     """
     errors: list[InputError] = []
     try:
+        size = path.stat().st_size if data is None else len(data)
+        large = too_large(rel, size, MAX_PAGE_BYTES, "page", "split it into several pages")
+        if large is not None:
+            return None, [large]
         raw = path.read_bytes() if data is None else data
     except OSError as exc:
         return None, [InputError(rel, 1, None, f"cannot read the page: {exc}")]
@@ -253,6 +262,7 @@ def parse_page(
     messages: list[Message] = []
     fences: list[Fence] = []
     anchors: list[str] = []
+    lines = source.splitlines()
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -272,7 +282,7 @@ def parse_page(
                                              f"'::: {APP_CHOICE}' … ':::' on lines of "
                                              "their own, with a blank line before"))
         if token.type == f"container_{APP_CHOICE}_open" and token.map:
-            last = source.splitlines()[token.map[1]:token.map[1] + 1]
+            last = lines[token.map[1]:token.map[1] + 1]
             if not last or last[0].strip() != ":::":
                 errors.append(InputError(rel, token.map[0] + 1, 1, f"'::: {APP_CHOICE}' is "
                                          "never closed; expected a line ':::' after the "
@@ -310,11 +320,9 @@ def parse_page(
     links = [(m.group(1).strip("<>"), message.line) for message in all_messages
              for m in LINK.finditer(message.msgid)]
     references = env.get("references", {})
-    lines = source.splitlines()
-    for label, ref in references.items():
-        where = next((n for n, text in enumerate(lines, start=1)
-                      if text.lstrip().upper().startswith(f"[{label}]:")), 1)
-        links.append((str(ref.get("href", "")), where))
+    for ref in references.values():
+        where = ref.get("map") or [0]  # markdown-it records each definition's lines
+        links.append((str(ref.get("href", "")), where[0] + 1))
     page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors,
                       links, {"references": references} if references else {})
     return page, errors
