@@ -157,13 +157,14 @@ def _check_pages(pages: list[SourcePage], cases: CaseSet,
                     errors.append(InputError(page.rel, line, None, f"link {target!r} names no "
                                              "page; expected " + one_of(
                                                  path, [f"../{s}/" for s in ids],
+                                                 noun="pages",
                                                  suggest=suggested <= MAX_SUGGESTED)))
                     continue
             if anchor and anchor not in ids[slug]:
                 suggested += 1
                 errors.append(InputError(page.rel, line, None, f"link {target!r}: no heading "
                                          f"or case {anchor!r} on page {slug}; expected "
-                                         + one_of(anchor, ids[slug],
+                                         + one_of(anchor, ids[slug], noun="ids",
                                                   suggest=suggested <= MAX_SUGGESTED)))
     return errors
 

@@ -86,14 +86,18 @@ def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputE
                       f"{advice}")
 
 
-def one_of(word: str, names: Collection[str], *, suggest: bool = True) -> str:
+def one_of(word: str, names: Collection[str], *, noun: str = "names",
+           suggest: bool = True) -> str:
     """What an error expects instead of ``word``, bounded whatever the number of names:
     ``one of: a, b, c`` (sorted) for up to :data:`MAX_LISTED` names; else ``one of the
-    N names`` and, when ``suggest``, the closest few (:func:`did_you_mean`)."""
+    N ids`` (``noun``) and, when ``suggest``, the closest few (:func:`did_you_mean`), or
+    when none is close, the first :data:`MAX_LISTED` in sorted order."""
     if len(names) <= MAX_LISTED:
         return "one of: " + ", ".join(sorted(names))
     close = did_you_mean(word, names, n=3, cutoff=0.6) if suggest else ""
-    return f"one of the {len(names)} names{close}"
+    if suggest and not close:
+        close = ": " + ", ".join(sorted(names)[:MAX_LISTED]) + ", …"
+    return f"one of the {len(names)} {noun}{close}"
 
 
 class InputErrors(Exception):

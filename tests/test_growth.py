@@ -168,7 +168,7 @@ def scenario(n: int) -> str:
 
 def scenario_report(root: Path) -> list[str]:
     """Load and verify the project's cases; the report's lines."""
-    return disagreement_lines(load_project(root, with_pages=False))
+    return disagreement_lines(load_project(root))
 
 
 def _catalog(tmp: Path, name: str, text: str) -> Path:
@@ -366,10 +366,10 @@ def test_missing_anchor_errors_are_bounded() -> None:
     out = check_anchors(text.encode())
     assert len(out) == 2000
     assert out[0] == ("content/p.md:5: link '#rule-0-x': no heading or case 'rule-0-x' on "
-                      "page p; expected one of the 2000 names (did you mean 'rule-0', "
+                      "page p; expected one of the 2000 ids (did you mean 'rule-0', "
                       "'rule-90' or 'rule-80'?)")
     assert out[25] == ("content/p.md:105: link '#rule-25-x': no heading or case 'rule-25-x' "
-                       "on page p; expected one of the 2000 names")
+                       "on page p; expected one of the 2000 ids")
     assert max(map(len, out)) < 200
 
 
@@ -466,3 +466,11 @@ def test_an_error_quoting_a_huge_input_is_bounded() -> None:
     assert len(out) == 1 and len(out[0]) < 1_100
     assert out[0].startswith("content/p.md:3: link '../x../x")
     assert out[0].endswith("is not a page of this site; expected ../<slug>/ or #anchor")
+
+
+def test_many_ids_none_close_lists_the_first_few() -> None:
+    text = "# Title\n\n" + "".join(f"## Rule {i}\n\n" for i in range(20)) + "[x](#zzz)\n"
+    out = check_anchors(text.encode())
+    names = ", ".join(sorted(f"rule-{i}" for i in range(20))[:12])
+    assert out == [f"content/p.md:43: link '#zzz': no heading or case 'zzz' on page p; "
+                   f"expected one of the 20 ids: {names}, …"]
