@@ -567,7 +567,7 @@ def test_round_reasoning(fixture_cases: dict[str, Case]) -> None:
     ]
     tie = verify_case(fixture_cases["rami-round-on-the-stock-tie"])
     assert explain_case(tie, w)[3:] == [
-        "No seat went out: seats 2, 3 share the lowest hand value; the earliest, seat 2, "
+        "No seat went out: seats 2 and 3 share the lowest hand value; the earliest, seat 2, "
         "wins.",
         "The winner scores 0; every other seat scores its own hand value.",
     ]

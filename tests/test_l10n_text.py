@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bs4 import BeautifulSoup
 
 from generator.build import build
+from tests.conftest import REPO
 from tests.test_i18n import PLURAL_OK
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
@@ -94,3 +96,87 @@ def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(project: Path
     for soup, count in ((page, "2"), (rules, "1"), (home, "1")):
         notice = soup.select_one(".site-footer__untranslated")
         assert notice is not None and notice.get_text().split()[0] == count, notice
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's site, built once for the tests of composed text."""
+    out = tmp_path_factory.mktemp("text") / "site"
+    report = build(REPO, out)
+    assert report.exit_code == 0, report.lines
+    return out
+
+
+def _texts(site: Path, lang: str, page: str, selector: str) -> list[str]:
+    soup = _soup(site / lang / page / "index.html")
+    return [" ".join(el.get_text("").split()) for el in soup.select(selector)]
+
+
+@pytest.mark.parametrize(("locale", "three", "two"), [
+    # CLDR binds the Czech and Slovak one-letter "a" to the next number (no-break space).
+    ("cs", "2, 3 a\xa04", "2 a\xa03"), ("sk", "2, 3 a 4", "2 a\xa03"),
+    ("pl", "2, 3 i 4", "2 i 3"),
+    ("et", "2, 3 ja 4", "2 ja 3"), ("de", "2, 3 und 4", "2 und 3"),
+    ("hu", "2, 3 és 4", "2 és 3"), ("en", "2, 3, and 4", "2 and 3"),
+])
+def test_seat_lists_are_joined_the_way_the_locale_joins_lists(locale: str, three: str,
+                                                              two: str) -> None:
+    from generator.i18n.catalog import source_translator
+    from generator.i18n.explain import Words
+
+    translator = source_translator()
+    translator.locale = locale
+    w = Words(translator)
+    assert (w.seat_list([2, 3, 4]), w.seat_list([2, 3])) == (three, two)
+
+
+@pytest.mark.parametrize(("lang", "page", "expected"), [
+    ("cs", "rules", "nejnižší hodnotu karet v ruce mají hráči 2 a 3; vyhrává ten, kdo je "
+     "v pořadí první, tedy hráč 2."),
+    ("cs", "cardverse", "mají hráči 1, 2 a 3;"),
+    ("et", "rules", "mängijatel 2 ja 3 on sama väikseim käe väärtus"),
+    ("de", "rules", "Die Spieler 2 und 3 liegen"),
+    ("hu", "cardverse", "(játékosok: 1, 2 és 3)"),
+    ("en", "cardverse", "seats 1, 2, and 3 share the lowest hand value"),
+])
+def test_tied_seats_on_the_pages(site: Path, lang: str, page: str, expected: str) -> None:
+    reasoning = _texts(site, lang, page, ".reasoning li")
+    assert any(expected in text for text in reasoning), reasoning
+
+
+def test_hungarian_seat_sentences_carry_the_article_of_the_number(site: Path) -> None:
+    steps = _texts(site, "hu", "rules", ".step__what")
+    assert steps[0].startswith("Az 1. játékos húz a dobópakliból: Q♥"), steps[0]
+    reasoning = _texts(site, "hu", "rules", ".reasoning li")
+    assert "A forduló folytatódik: a 2. játékos következik." in reasoning
+    assert "A 2. játékos kiment, és megnyerte a fordulót." in reasoning
+    assert "Az 1. játékos kiment, és megnyerte a fordulót." in reasoning
+    assert any(text.endswith("közülük az ülésrendben legelső, a 2. játékos nyer.")
+               for text in reasoning), reasoning
+    assert "A forduló folytatódik: az 1. játékos következik." in _texts(
+        site, "hu", "cardverse", ".reasoning li")
+
+
+def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_them(
+        site: Path) -> None:
+    step = _soup(site / "hu" / "rules" / "index.html").select_one(".step__what")
+    assert step is not None
+    seat = step.select_one(".seat__name")
+    assert seat is not None and seat.get_text() == "Az 1. játékos"
+    cards = step.select_one(".meld .card")
+    assert cards is not None and cards["aria-label"]
+    assert _texts(site, "cs", "rules", ".step__what")[0].startswith(
+        "Hráč 1 si dobere Q♥ z odkládacího balíčku")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("cs", "Kombinace č. 2: eso nemůže stát zároveň za králem a před dvojkou."),
+    ("sk", "2. kombinácia: eso nemôže byť zároveň za kráľom aj pred dvojkou."),
+    ("pl", "Układ nr 2: as nie może leżeć jednocześnie po królu i przed dwójką."),
+    ("et", "2. kombinatsioon: äss ei saa olla korraga nii kuninga järel kui ka kahe ees."),
+    ("hu", "2. kombináció: az ász nem állhat egyszerre a király után és a kettes előtt."),
+    ("de", "Kombination 2: Das Ass kann nicht zugleich nach dem König und vor der Zwei "
+     "stehen."),
+])
+def test_a_numbered_meld_reason_is_one_sentence(site: Path, lang: str, expected: str) -> None:
+    assert expected in _texts(site, lang, "first-meld", ".reasoning li")

@@ -10,6 +10,9 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
 from generator.engine.best import BestOpening
 from generator.engine.cards import Card
 from generator.engine.game import Discard
@@ -65,6 +68,20 @@ class Words:
         """The words of a code from :data:`generator.i18n.words.CONTEXTS`, e.g.
         ``code("reason", "wraps_around")``."""
         return self.text(words.CONTEXTS[table][code], table, **params)
+
+    def seat(self, seat: int, *, opens_sentence: bool = False) -> str:
+        """The name of seat ``seat`` (from 1) as the subject of a sentence: "Seat 1"
+        where it opens the sentence, "seat 1" within it; Hungarian "Az 1. játékos",
+        "a 2. játékos" (one message per seat: :data:`words.SEATS`)."""
+        table = words.SEAT_CONTEXT if opens_sentence else words.SEAT_WITHIN_CONTEXT
+        return self.code(table, str(seat))
+
+    def seat_list(self, seats: Iterable[int]) -> str:
+        """Seat numbers joined the way the locale joins a list (CLDR list patterns, via
+        Babel): "2 and 3" in English, "2, 3 a 4" in Czech, "2 és 3" in Hungarian."""
+        locale = self.translator.locale
+        return str(format_list([format_decimal(s, locale=locale) for s in seats],
+                               locale=locale))
 
     def card_name(self, card: Card) -> str:
         """The full name of ``card`` in this locale ("srdcová dáma")."""
@@ -195,12 +212,13 @@ def explain_round(hands: Sequence[Sequence[Card]], result: RoundResult, rules: R
     """Each seat's hand value, why the winner won, and how the round is scored."""
     out = explain_seats(hands, rules, w)
     if result.went_out:
-        out.append(w.code("explanation", "winner_went_out", seat=result.winner))
+        out.append(w.code("explanation", "winner_went_out",
+                          seat=w.seat(result.winner, opens_sentence=True)))
     elif result.tied:
-        out.append(w.code("explanation", "winner_tied", seat=result.winner,
-                          seats=", ".join(str(s) for s in result.tied)))
+        out.append(w.code("explanation", "winner_tied", seat=w.seat(result.winner),
+                          seats=w.seat_list(result.tied)))
     else:
-        out.append(w.code("explanation", "winner_lowest", seat=result.winner))
+        out.append(w.code("explanation", "winner_lowest", seat=w.seat(result.winner)))
     if rules.winner_collects:
         others = [v for i, v in enumerate(result.hand_values, start=1) if i != result.winner]
         total = sum(others)
@@ -292,20 +310,25 @@ def _reason(code: str, w: Words) -> str:
 
 def explain_step(step: Step, w: Words) -> list[str]:
     """One action: who did what, whether it was allowed, then its events or why not."""
-    action = w.code("action", step.code, cards=" ".join(c.label for c in step.cards),
-                    **step.params)
+    action = w.code("action", step.code, seat=w.seat(step.seat),
+                    cards=" ".join(c.label for c in step.cards), **step.params)
     outcome = step.outcome
     if not outcome.legal:
-        out = [w.code("explanation", "step_not_allowed", num=step.num, seat=step.seat,
-                      action=action)]
-        if outcome.reason:
-            out.append(_reason(outcome.reason, w))
-        if outcome.reason == "invalid_meld" and outcome.detail:
-            out.append(w.code("explanation", "meld_reason", reason=_reason(outcome.detail, w)))
+        out = [w.code("explanation", "step_not_allowed", num=step.num, action=action)]
+        out.extend(refusal_reasons(step, w))
         return out
-    out = [w.code("explanation", "step_allowed", num=step.num, seat=step.seat,
-                  action=action)]
+    out = [w.code("explanation", "step_allowed", num=step.num, action=action)]
     out.extend(step_events(step, w))
+    return out
+
+
+def refusal_reasons(step: Step, w: Words) -> list[str]:
+    """Why an action was refused: its reason and, for an invalid meld, the meld's own
+    reason (each a sentence of its own)."""
+    outcome = step.outcome
+    out = [_reason(outcome.reason, w)] if outcome.reason else []
+    if outcome.reason == "invalid_meld" and outcome.detail:
+        out.append(_reason(outcome.detail, w))
     return out
 
 
@@ -325,7 +348,7 @@ def explain_end(run: ScenarioRun, w: Words) -> list[str]:
     final = run.final
     end = final.end
     if end is None:
-        return [w.code("explanation", "round_goes_on", seat=final.turn + 1)]
+        return [w.code("explanation", "round_goes_on", seat=w.seat(final.turn + 1))]
     out: list[str] = []
     if end.reason in words.END_REASONS:
         out.append(w.code("end", end.reason))
@@ -395,8 +418,7 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
         out: list[str] = []
         for i, meld in enumerate(result.opening.melds, start=1):
             if not meld.valid and meld.reason is not None:
-                out.append(w.code("explanation", "meld_invalid_at", num=i,
-                                  reason=w.code("reason", meld.reason.value)))
+                out.append(w.code("numbered meld", meld.reason.value, num=i))
             else:
                 out.extend(explain_meld(meld, w))
         return out
@@ -415,5 +437,6 @@ def context_text(result: CaseResult, w: Words) -> str:
         return w.code("explanation", "threshold_context",
                       threshold=result.best.threshold, preset=preset)
     if case.kind in ("hand", "round") and case.options.get("ace_high"):
-        return f"{preset}, {w.code('option', 'ace_high')}"
+        return w.code("explanation", "rules_with_option", rules=preset,
+                      option=w.code("option", "ace_high"))
     return preset

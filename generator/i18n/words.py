@@ -10,6 +10,8 @@ from __future__ import annotations
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
+from generator.engine.rules import GAMES as GAMES_OF_THE_ENGINE
+from generator.engine.rules import rule_set
 
 CARD_CONTEXT = "card"
 """msgctxt of card names: a card's full name as it stands alone (a table cell)."""
@@ -105,17 +107,37 @@ EVENTS = {
 """Events of a legal action in a scenario → message (context ``event``)."""
 
 ACTIONS = {
-    "draw_stock": "draws %(cards)s from the stock",
-    "draw_discard": "draws %(cards)s from the discard pile",
-    "draw_stock_none": "draws from the stock",
-    "draw_discard_none": "draws from the discard pile",
-    "meld": "melds %(cards)s",
-    "layoff": "lays off %(cards)s onto meld %(num)s",
-    "take_joker": "takes the joker of meld %(num)s, putting %(cards)s in its place",
-    "discard": "discards %(cards)s",
+    "draw_stock": "%(seat)s draws %(cards)s from the stock",
+    "draw_discard": "%(seat)s draws %(cards)s from the discard pile",
+    "draw_stock_none": "%(seat)s draws from the stock",
+    "draw_discard_none": "%(seat)s draws from the discard pile",
+    "meld": "%(seat)s melds %(cards)s",
+    "layoff": "%(seat)s lays off %(cards)s onto meld %(num)s",
+    "take_joker": "%(seat)s takes the joker of meld %(num)s, putting %(cards)s in its place",
+    "discard": "%(seat)s discards %(cards)s",
 }
-"""A scenario's actions → message (context ``action``): what the player does, the cards
-as ``%(cards)s`` (on the pages the cards are drawn there)."""
+"""A scenario's actions → message (context ``action``): one sentence, who does what:
+the seat's name as ``%(seat)s`` (:data:`SEATS`), the cards as ``%(cards)s`` (on the
+pages the cards are drawn there), a table meld's number as ``%(num)s``."""
+
+SEAT_CONTEXT = "seat, starting a sentence"
+"""msgctxt of a seat's name as the subject that opens a sentence ("Seat 1 draws …")."""
+
+SEAT_WITHIN_CONTEXT = "seat, within a sentence"
+"""msgctxt of a seat's name as a subject after the start of a sentence ("…: seat 2 holds
+the lowest hand value")."""
+
+MAX_SEATS = max(rule_set(game).max_players for game in GAMES_OF_THE_ENGINE)
+"""The most seats a game has (Rami: 6)."""
+
+SEATS = {str(n): f"Seat {n}" for n in range(1, MAX_SEATS + 1)}
+"""Seat numbers → the seat's name as it opens a sentence (context :data:`SEAT_CONTEXT`).
+One message per seat, so that each language writes what the number needs (Hungarian:
+"Az 1. játékos", "A 2. játékos"; SITE.md, "Languages")."""
+
+SEATS_WITHIN = {str(n): f"seat {n}" for n in range(1, MAX_SEATS + 1)}
+"""Seat numbers → the seat's name within a sentence (context
+:data:`SEAT_WITHIN_CONTEXT`): Czech "hráč 2", Hungarian "a 2. játékos"."""
 
 END_REASONS = {
     "stock_empty": "The stock ran out: the round is over.",
@@ -132,6 +154,23 @@ GAMES = {"rami40": "Rami 40", "rami51": "Rami 51", "cardverse": "CardVerse"}
 OPTIONS = {"ace_high": "ace high", "discard_to_win": "discard to win"}
 """CardVerse options (when on) → message (context ``option``)."""
 
+MELD_REASONS_NUMBERED = {
+    "too_many_jokers": "Meld %(num)s: only one joker is allowed in a meld.",
+    "too_few_cards": "Meld %(num)s: a meld needs at least three cards.",
+    "not_a_meld": "Meld %(num)s: the cards share neither a rank nor a suit.",
+    "too_many_cards": "Meld %(num)s: too many cards for this kind of meld.",
+    "duplicate_suit": "Meld %(num)s: a set may not hold two cards of the same suit.",
+    "wraps_around": "Meld %(num)s: the ace cannot be after the king and before the two "
+    "at once.",
+    "ace_low_not_allowed": "Meld %(num)s: the ace is only high here and may not stand "
+    "before the two.",
+    "not_consecutive": "Meld %(num)s: the ranks do not follow each other without a gap.",
+}
+"""Why the meld numbered ``%(num)s`` of a first meld is invalid → message (context
+``numbered meld``): each reason of :class:`~generator.engine.melds.MeldReason` as one
+sentence with the meld's number, so that each language writes what follows the number
+(a lower-case letter after a colon in Czech, Estonian, Hungarian)."""
+
 EXPLANATIONS = {
     "joker_only_place": "The joker stands for %(card)s.",
     "joker_fewer_points": "The joker stands for %(card)s, not %(other)s: fewer points.",
@@ -141,7 +180,6 @@ EXPLANATIONS = {
     "under reference rules.",
     "joker_open_suit": "The joker stands for a card of rank %(rank)s; its suit stays open.",
     "points_sum": "%(terms)s = %(total)s",
-    "meld_invalid_at": "Meld %(num)s: %(reason)s",
     "threshold_context": "threshold %(threshold)s, %(preset)s",
     "not_opened_yet": "The player has not opened yet.",
     "joker_keeps_place": "The joker keeps standing for %(card)s: a lay-off never moves it.",
@@ -150,22 +188,24 @@ EXPLANATIONS = {
     "and must lay it again this turn if they can.",
     "seat_hand": "Seat %(seat)s: %(terms)s = %(total)s",
     "seat_out": "Seat %(seat)s: no cards left",
-    "winner_went_out": "Seat %(seat)s went out and wins the round.",
-    "winner_lowest": "No seat went out: seat %(seat)s holds the lowest hand value and wins.",
+    "winner_went_out": "%(seat)s went out and wins the round.",
+    "winner_lowest": "No seat went out: %(seat)s holds the lowest hand value and wins.",
     "winner_tied": "No seat went out: seats %(seats)s share the lowest hand value; the "
-    "earliest, seat %(seat)s, wins.",
+    "earliest, %(seat)s, wins.",
     "scores_own_value": "The winner scores 0; every other seat scores its own hand value.",
     "scores_collected": "The winner scores the others' hand values: %(sum)s; the others "
     "score 0.",
     "best_total": "The best melds total %(sum)s.",
     "no_opening_melds": "No melds in this hand can make an opening.",
     "cards_left": "Left in the hand: %(cards)s",
-    "step_allowed": "Action %(num)s: seat %(seat)s %(action)s — allowed.",
-    "step_not_allowed": "Action %(num)s: seat %(seat)s %(action)s — not allowed.",
-    "meld_reason": "The meld: %(reason)s",
-    "round_goes_on": "The round goes on: seat %(seat)s is to play.",
+    "step_allowed": "Action %(num)s: %(action)s — allowed.",
+    "step_not_allowed": "Action %(num)s: %(action)s — not allowed.",
+    "round_goes_on": "The round goes on: %(seat)s is to play.",
+    "rules_with_option": "%(rules)s, %(option)s",
 }
-"""The engine's reasoning → message (context ``explanation``)."""
+"""The engine's reasoning → message (context ``explanation``). ``%(seat)s`` is a seat's
+name (:data:`SEATS` where it opens the sentence, else :data:`SEATS_WITHIN`), ``%(seats)s``
+several seat numbers joined as the language joins a list ("2, 3 a 4")."""
 
 CONTEXTS = {
     "verdict": VERDICTS,
@@ -178,6 +218,9 @@ CONTEXTS = {
     "action": ACTIONS,
     "end": END_REASONS,
     "explanation": EXPLANATIONS,
+    "numbered meld": MELD_REASONS_NUMBERED,
+    SEAT_CONTEXT: SEATS,
+    SEAT_WITHIN_CONTEXT: SEATS_WITHIN,
 }
 """Every coded message, by msgctxt."""
 

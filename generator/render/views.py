@@ -6,6 +6,7 @@ rule set), never from the case file's ``expect`` (SITE.md, "Pages").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -15,12 +16,14 @@ from babel.numbers import format_decimal as _format_decimal
 from generator.engine.cards import Card
 from generator.engine.rules import rule_set
 from generator.i18n import words
+from generator.i18n.explain import Step
 from generator.i18n.explain import Words
 from generator.i18n.explain import context_text
 from generator.i18n.explain import explain_case
 from generator.i18n.explain import explain_end
 from generator.i18n.explain import explain_seats
 from generator.i18n.explain import meld_text
+from generator.i18n.explain import refusal_reasons
 from generator.i18n.explain import scenario_steps
 from generator.i18n.explain import step_events
 from generator.verify import CaseResult
@@ -151,22 +154,11 @@ def _scenario_view(result: CaseResult, w: Words) -> View:
     }
     steps = []
     for step in scenario_steps(run):
-        text = w.code("action", step.code, cards=_CARDS_HERE, **step.params)
-        before, _, after = text.partition(_CARDS_HERE)
         outcome = step.outcome
-        notes = step_events(step, w) if outcome.legal else [
-            w.code("reason", outcome.reason) if outcome.reason in words.REASONS
-            else str(outcome.reason)]
-        if outcome.reason == "invalid_meld" and outcome.detail in words.REASONS:
-            notes.append(w.code("explanation", "meld_reason",
-                                reason=w.code("reason", str(outcome.detail))))
+        notes = step_events(step, w) if outcome.legal else refusal_reasons(step, w)
         steps.append({
             "num": step.num,
-            "seat_label": w.text("Seat %(seat)s", seat=step.seat),
-            "before": before,
-            "after": after,
-            "cards": _cards(step.cards, w, words.CARD_OBJECT_CONTEXT)
-            if _CARDS_HERE in text else [],
+            "parts": _action_parts(step, w),
             "ok": outcome.legal,
             "result_text": w.code("verdict", "allowed") if outcome.legal
             else w.text("Not allowed"),
@@ -333,3 +325,23 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
                      _points(ref.joker_hand_points, w, ""),
                      _points(house.joker_hand_points, w, "")])
     return head, rows
+
+
+_SEAT_HERE = "\x01"
+"""Stands for the seat's name in an action's message until the template shows it there."""
+
+
+def _action_parts(step: Step, w: Words) -> list[View]:
+    """An action's sentence in the order the language writes it, as parts for the
+    template: ``{"text"}``, ``{"seat"}`` (the seat's name as it opens a sentence) and
+    ``{"cards"}`` (card views, drawn where the message has ``%(cards)s``)."""
+    text = w.code("action", step.code, seat=_SEAT_HERE, cards=_CARDS_HERE, **step.params)
+    parts: list[View] = []
+    for piece in re.split(f"([{_SEAT_HERE}{_CARDS_HERE}])", text):
+        if piece == _SEAT_HERE:
+            parts.append({"seat": w.seat(step.seat, opens_sentence=True)})
+        elif piece == _CARDS_HERE:
+            parts.append({"cards": _cards(step.cards, w, words.CARD_OBJECT_CONTEXT)})
+        elif piece:
+            parts.append({"text": piece})
+    return parts
