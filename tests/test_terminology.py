@@ -141,6 +141,7 @@ IN_MESSAGE: tuple[InMessage, ...] = (
 EXACT: tuple[tuple[str, str | None, str, str], ...] = (
     ("cs", "meld type", "set", "trojice nebo čtveřice"),
     ("sk", "meld type", "set", "trojica alebo štvorica"),
+    ("sk", "verdict", "Invalid", "Zamietnutá"),  # seed 003: "Zamietnutá postupka"
     # The option as the prose names it, by its code (review cs T2).
     ("cs", "option", "ace high", "volba ace_high"),
     ("cs", "option", "discard to win", "volba discard_to_win"),
