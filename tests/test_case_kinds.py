@@ -1135,3 +1135,38 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
     not_opened = en.select_one("#lay-off-before-opening")
     assert not_opened is not None
     assert "The player has not opened yet." in not_opened.get_text()
+
+
+# -- issue 8, items 1 and 2: the two scenarios are cases on the pages --------------------
+
+
+@pytest.mark.parametrize(
+    ("case_id", "page", "game", "table", "actions"),
+    [
+        ("scenario-cardverse-meld-then-discard-taken-card", "cardverse", "cardverse", (),
+         (Draw("discard"), Meld(cards("5C 6C 7C")), Discard(parse_card("9S")))),
+        ("scenario-rami-meld-then-lay-off-taken-card", "rules", "rami51", ("10S JS QS",),
+         (Draw("discard"), Meld(cards("5C 6C 7C")), LayOff(cards("9S"), 0))),
+    ],
+)
+def test_issue_scenarios_are_on_their_pages(case_id: str, page: str, game: str,
+                                            table: tuple[str, ...],
+                                            actions: tuple[object, ...]) -> None:
+    result = load_cases(REPO)
+    [case] = [c for c in result.cases if c.id == case_id]
+    assert case.start is not None
+    assert (case.game, case.start.rules.game) == (game, game)
+    start = case.start
+    assert (start.hands, start.discard, start.stock) == (
+        (cards("5C 6C 7C"), cards("4D 6H 7H JD")), cards("9S"), cards("10D 4S"))
+    assert tuple(" ".join(c.code for c in m.cards) for m in start.table) == table
+    assert start.opened == (True, True)  # both seats opened (CardVerse: always)
+    assert case.actions == actions
+    verified = verify_case(case)
+    assert [verified.values[f"results[{n}]"] for n in (1, 2, 3)] == [
+        "legal", "legal", "round_over"]
+    assert (verified.values["end.reason"], verified.values["end.winner"]) == ("went_out", 1)
+    assert verified.disagreements == ()
+    text = (REPO / "content" / f"{page}.md").read_text(encoding="utf-8")
+    blocks = text.split("```cases\n")[1:]
+    assert any(case_id in block.split("```")[0].split() for block in blocks)
