@@ -23,6 +23,7 @@ from generator.cases.model import CaseSet
 from generator.config import Config
 from generator.config import load_config
 from generator.errors import InputError
+from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
@@ -197,7 +198,8 @@ def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]
                     if not cases.errors:
                         errors.append(InputError(page.rel, line, None,
                                                  f"unknown case id {case_id!r}; expected "
-                                                 "an id from content/examples/"))
+                                                 "an id from content/examples/"
+                                                 + did_you_mean(case_id, by_id)))
                     continue
                 kinds.add(case.kind)
                 if case_id in seen:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.facts import facts
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 
@@ -166,10 +167,10 @@ def test_an_unknown_placeholder_gets_a_did_you_mean(
     line = _append(project / "content/rules.md", "\nAt least {rami51.treshold} points.\n") + 1
     code, lines = _run(capsys, "check", "--project", str(project))
     assert code == 2
-    [error] = lines
-    assert error.startswith(f"content/rules.md:{line}: unknown placeholder "
-                            "{rami51.treshold}; expected one of: card.face_points, ")
-    assert error.endswith(", set.max_cards (did you mean 'rami51.threshold'?)")
+    assert lines == [
+        f"content/rules.md:{line}: unknown placeholder {{rami51.treshold}}; expected one of "
+        f"the {len(facts())} placeholders (did you mean 'rami51.threshold', "
+        "'rami40.threshold' or 'rami.reshuffles'?)"]
 
 
 def test_i18n_extract_names_the_broken_template(
@@ -192,3 +193,15 @@ def test_files_published_as_they_are_are_no_templates(
         path.write_text("<p>{{ not Jinja {% at all</p>\n", encoding="utf-8")
     assert _run(capsys, "check", "--project", str(project)) == (0, [])
     assert _run(capsys, "i18n", "extract", "--project", str(project)) == (0, [])
+
+
+def test_a_misspelt_case_id_in_a_page_gets_a_did_you_mean(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = _append(project / "content/rules.md", "\n```cases\nqueen-king-ace-heart\n```\n") + 2
+    code, lines = _run(capsys, "check", "--project", str(project))
+    assert code == 2
+    assert lines == [
+        f"content/rules.md:{line}: unknown case id 'queen-king-ace-heart'; expected an id "
+        "from content/examples/ (did you mean 'queen-king-ace-hearts'?)",
+    ]

@@ -27,7 +27,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.errors import InputError
-from generator.errors import did_you_mean
+from generator.errors import one_of
 from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
@@ -309,8 +309,8 @@ def parse_page(
             if name not in known:
                 errors.append(InputError(
                     rel, message.line, None,
-                    f"unknown placeholder {{{name}}}; expected one of: "
-                    + ", ".join(sorted(known)) + did_you_mean(name, known),
+                    f"unknown placeholder {{{name}}}; expected "
+                    + one_of(name, known, noun="placeholders"),
                 ))
     slug = path.stem
     if not SLUG.match(slug):
