@@ -131,6 +131,7 @@ def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
 
 def _i18n(project_dir: Path, action: str) -> int:
     from generator.i18n.catalog import discover_locales
+    from generator.i18n.catalog import locale_error
     from generator.i18n.extract import POT
     from generator.i18n.extract import extract
     from generator.i18n.extract import update
@@ -144,6 +145,7 @@ def _i18n(project_dir: Path, action: str) -> int:
     base = project_dir / "locales"
     locales = sorted({*discover_locales(project_dir),
                       *(p.parent.name for p in base.glob("*/LC_MESSAGES"))} - {"en"})
+    errors.extend(e for e in map(locale_error, locales) if e is not None)
     if action == "update":
         from generator.i18n.catalog import check_catalog_syntax
 

@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -41,7 +43,8 @@ def load_config(project: Path) -> tuple[Config, list[InputError]]:
     if not path.exists():
         return Config(), []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text) or {}
     except (OSError, UnicodeDecodeError) as exc:
         return Config(), [InputError(CONFIG, 1, None, f"cannot read the settings: {exc}; "
                                      "expected UTF-8 YAML")]
@@ -54,14 +57,57 @@ def load_config(project: Path) -> tuple[Config, list[InputError]]:
     if not isinstance(data, dict):
         return Config(), [InputError(CONFIG, 1, None, "the settings are not a mapping; "
                                      "expected 'site_url: https://…/'")]
-    errors = [InputError(CONFIG, 1, None, f"unknown setting {key!r}; expected one of: "
-                         + ", ".join(KEYS)) for key in data if key not in KEYS]
+    lines = _key_lines(text)
+    errors = [InputError(CONFIG, lines.get(str(key), 1), None, f"unknown setting {key!r}; "
+                         "expected one of: " + ", ".join(KEYS)) for key in data if key not in KEYS]
     url = data.get("site_url")
-    if url is not None and (not isinstance(url, str)
-                            or not url.startswith(("http://", "https://"))):
-        errors.append(InputError(CONFIG, 1, None, f"site_url {url!r} is not a web address; "
-                                 "expected e.g. https://rules.example.org/"))
+    problem = None if url is None else site_url_problem(url)
+    if problem is not None:
+        errors.append(InputError(CONFIG, lines.get("site_url", 1), None,
+                                 f"site_url {url!r} is not a web address ({problem}); "
+                                 "expected the absolute http(s) address of the site's root "
+                                 "folder, e.g. https://rules.example.org/"))
         url = None
     if isinstance(url, str) and not url.endswith("/"):
         url += "/"
     return Config(url), errors
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line (1-based) of each top-level key of a YAML mapping already loaded."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    return {str(key.value): key.start_mark.line + 1 for key, _value in root.value}
+
+
+_UNSAFE = re.compile(r"[\s\x00-\x1f\x7f\"'<>\\`{}|^]")
+"""Characters a URL must not hold as written: whitespace, controls, quotes, angle
+brackets and the others RFC 3986 excludes (they would need percent-encoding)."""
+
+
+def site_url_problem(url: object) -> str | None:
+    """What is wrong with a ``site_url`` value, or ``None`` when it is an absolute
+    ``http``/``https`` address of a folder: a host, no query or fragment (page paths
+    are appended to it), no whitespace, control characters, quotes or angle brackets.
+
+    Returns:
+        a short reason (e.g. ``"no host"``), or ``None``.
+    """
+    if not isinstance(url, str):
+        return "not text"
+    bad = _UNSAFE.search(url)
+    if bad:
+        return f"it holds {bad.group()!r}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as exc:
+        return str(exc)
+    if parts.scheme not in ("http", "https"):
+        return "not http or https"
+    if not parts.hostname:
+        return "no host"
+    if parts.query or parts.fragment or url.endswith(("?", "#")):
+        return "a query or fragment, where page paths are appended"
+    return None

@@ -367,12 +367,9 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         forms, placeholders that differ from the source.
     """
     errors: list[InputError] = []
-    try:
-        Locale.parse(locale)
-    except (UnknownLocaleError, ValueError):
-        errors.append(InputError(rel, 1, None, f"unknown locale {locale!r}; expected a "
-                                 "CLDR locale code such as cs, sk, et, de"))
-        return source_translator(), errors
+    bad_name = locale_error(locale)
+    if bad_name is not None:
+        return source_translator(), [bad_name]
     try:
         data, large = _read_limited(path, rel)
     except OSError as exc:
@@ -423,6 +420,31 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
         else:
             unused[key] = (lines.get(0, where), "empty translation")
     return Translator(locale, messages, rule, unused=unused), errors
+
+
+_LOCALE_NAME = re.compile(r"[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)*(?:@[a-z0-9]+)?")
+"""The shape of a locale folder's name: language, optional script and territory, an
+optional modifier (``cs``, ``pt_BR``, ``zh_Hant_TW``, ``sr@latin``); matched in full."""
+
+
+def locale_error(name: str) -> InputError | None:
+    """Whether ``name`` (a folder under ``locales/``) is a locale identifier Babel knows
+    and writes back the same (``Locale.parse`` alone accepts any text after ``@``, and
+    the name goes into folder names, ``lang`` attributes and ``sitemap.xml``).
+
+    Returns:
+        ``None`` for a good name; else the input error at ``locales/<name>:1`` (control
+        characters in the name shown escaped, so the error stays one line).
+    """
+    shown = name.encode("unicode_escape").decode("ascii")
+    if _LOCALE_NAME.fullmatch(name):
+        try:
+            if str(Locale.parse(name)) == name:
+                return None
+        except (UnknownLocaleError, ValueError):
+            pass
+    return InputError(f"locales/{shown}", 1, None, f"the folder name '{shown}' is not a "
+                      "locale Babel knows; expected a locale identifier such as cs or pt_BR")
 
 
 def discover_locales(project: Path) -> list[str]:

@@ -52,8 +52,9 @@ class Coverage:
 @cache
 def make_environment(templates: Path) -> Environment:
     """The one Jinja environment of a templates folder (made once per process, shared by
-    every locale and inherited by forked workers): autoescape, i18n (newstyle gettext),
-    strict undefined. Templates are compiled once, on first use."""
+    every locale and inherited by forked workers): autoescape (HTML and XML alike:
+    ``page.html``, ``sitemap.xml``), i18n (newstyle gettext), strict undefined.
+    Templates are compiled once, on first use."""
     return Environment(
         loader=FileSystemLoader(templates),
         autoescape=True,
@@ -224,26 +225,14 @@ class SiteInput:
         links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
 
-    def sitemap(self) -> bytes | None:
-        """``sitemap.xml`` with every page in every locale and its alternates (needs
-        ``site_url``: a sitemap's addresses are absolute); ``None`` without it."""
-        if self.site_url is None:
-            return None
-        from xml.sax.saxutils import quoteattr
-
-        out = ['<?xml version="1.0" encoding="UTF-8"?>',
-               '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
-               'xmlns:xhtml="http://www.w3.org/1999/xhtml">']
+    def sitemap_urls(self) -> list[dict[str, Any]]:
+        """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
+        ``alternates``; the addresses are absolute, so this needs ``site_url``."""
+        urls = []
         for slug in ["", *(p.slug for p in self.pages)]:
             links = self.alternates(slug, "")
-            for own in links[:-1]:
-                out.append("  <url>")
-                out.append(f"    <loc>{own['url']}</loc>")
-                out += [f'    <xhtml:link rel="alternate" hreflang="{x["code"]}" '
-                        f"href={quoteattr(x['url'])}/>" for x in links]
-                out.append("  </url>")
-        out.append("</urlset>")
-        return ("\n".join(out) + "\n").encode("utf-8")
+            urls += [{"loc": own["url"], "alternates": links} for own in links[:-1]]
+        return urls
 
     def prepare(self) -> None:
         """Load and compile the templates once (before worker processes fork)."""
@@ -330,9 +319,10 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``,
-    ``static/`` (from ``templates/static/``) and the files of ``templates/root/`` at the
-    site's root (a generated file of the same name wins; the build reports the clash).
+    """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``
+    (its template, with ``site_url``), ``static/`` (from ``templates/static/``) and the
+    files of ``templates/root/`` at the site's root (a generated file of the same name
+    wins; the build reports the clash).
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
@@ -345,9 +335,9 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
     files = {"index.html": root_html.encode("utf-8")}
-    sitemap = site.sitemap()
-    if sitemap is not None:
-        files["sitemap.xml"] = sitemap
+    if site.site_url is not None:  # a sitemap's addresses are absolute
+        sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
+        files["sitemap.xml"] = sitemap.encode("utf-8")
     static = site.root / "templates" / "static"
     if static.is_dir():
         for path in sorted(static.rglob("*")):

@@ -1,0 +1,113 @@
+"""Hostile input, issue 9 classes 5-7: markup that escapes (``sitemap.xml``, locale
+folder names, ``site_url``), checks that could be sidestepped (autolinks in
+translations, a lone ``%`` without its ``#:`` comment, ids with a trailing newline) and
+honest messages (interrupts, template errors at render time, a terminal that is not
+UTF-8). Each test failed on the code the review attacked (commit 443efd4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from generator.build import build
+from generator.build import load_project
+from generator.cli import main
+from generator.config import load_config
+from generator.i18n.catalog import plural_rule
+from tests.test_i18n import PO_HEADER
+from tests.test_i18n import _tiny
+
+SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+           "x": "http://www.w3.org/1999/xhtml"}
+
+
+# -- class 5: markup that escapes ----------------------------------------------------
+
+
+def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
+    """siteurl-amp: the address went raw into <loc>; now through an autoescaping template."""
+    project = _tiny(tmp_path, "")
+    (project / "site.yaml").write_text('site_url: "https://example.org/a&b/"\n', "utf-8")
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    root = ElementTree.parse(project / "site" / "sitemap.xml").getroot()
+    locs = [loc.text for loc in root.findall("s:url/s:loc", SITEMAP)]
+    assert locs == ["https://example.org/a&b/en/", "https://example.org/a&b/sk/",
+                    "https://example.org/a&b/en/tiny/", "https://example.org/a&b/sk/tiny/"]
+    hreflangs = [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)]
+    assert hreflangs[:3] == ["en", "sk", "x-default"]
+    assert "&amp;" in (project / "site" / "sitemap.xml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("url", "why"), [
+    ('https://x/</loc><script xmlns="http://www.w3.org/1999/xhtml">alert(1)</script><loc>',
+     "it holds '<'"),
+    ("https://example.org/?a=1&b=2", "a query or fragment"),
+    ("https://example.org/a b/", "it holds ' '"),
+    ('https://example.org/"x', "it holds '\"'"),
+    ("javascript:alert(1)", "not http or https"),
+    ("https:///path/", "no host"),
+])
+def test_a_crafted_site_url_is_an_input_error_at_its_line(tmp_path: Path, url: str,
+                                                         why: str) -> None:
+    """siteurl-xml-inject: a site_url that is not an absolute http(s) address of a folder
+    is refused at its line in site.yaml."""
+    quoted = url.replace("\\", "\\\\").replace('"', '\\"')
+    (tmp_path / "site.yaml").write_text(f'# where we publish\nsite_url: "{quoted}"\n', "utf-8")
+    config, errors = load_config(tmp_path)
+    assert config.site_url is None
+    assert [(e.file, e.line) for e in errors] == [("site.yaml", 2)]
+    assert errors[0].message.startswith(f"site_url {url!r} is not a web address ({why}")
+    assert errors[0].message.endswith("; expected the absolute http(s) address of the "
+                                      "site's root folder, e.g. https://rules.example.org/")
+
+
+HOSTILE_LOCALES = [
+    'de@x" a="<script>alert(1)<',  # Babel takes anything after '@' as a modifier
+    "de@a\nb",
+    "de@<img src=x onerror=alert(1)>",
+    "DE",  # Babel reads it as 'de': the folder name would not round-trip
+    "de_de",
+    "xx",
+]
+
+
+@pytest.mark.parametrize("name", HOSTILE_LOCALES)
+def test_a_locale_folder_that_is_not_a_locale_is_refused(tmp_path: Path, name: str) -> None:
+    """locale-modifier-*: the folder name goes into folder names, lang attributes and the
+    sitemap; a name Babel does not know and write back the same is an input error."""
+    project = _tiny(tmp_path, "")
+    (project / "site.yaml").write_text("site_url: https://rules.example.org/\n", "utf-8")
+    po = project / "locales" / name / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(PO_HEADER, encoding="utf-8")
+    report = build(project)
+    shown = name.encode("unicode_escape").decode("ascii")
+    assert report.exit_code == 2
+    assert report.lines == [f"locales/{shown}:1: the folder name '{shown}' is not a locale "
+                            "Babel knows; expected a locale identifier such as cs or pt_BR"]
+    assert not (project / "site").exists()
+
+
+def test_i18n_update_refuses_a_locale_folder_that_is_not_a_locale(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    (project / "locales" / "de@a\nb" / "LC_MESSAGES").mkdir(parents=True)
+    assert main(["i18n", "update", "--project", str(project)]) == 2
+    assert not (project / "locales" / "de@a\nb" / "LC_MESSAGES" / "messages.po").exists()
+    assert not (project / "locales" / "messages.pot").exists()
+
+
+@pytest.mark.parametrize("name", ["cs", "pt_BR", "zh_Hant_TW", "sr@latin"])
+def test_real_locale_identifiers_are_accepted(tmp_path: Path, name: str) -> None:
+    project = _tiny(tmp_path, "")
+    po = project / "locales" / name / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    rule = plural_rule(name)
+    po.write_text(PO_HEADER.replace("nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 "
+                                    ": 2)", f"nplurals={rule.nplurals}; plural="
+                                    f"{rule.expression}"), encoding="utf-8")
+    loaded = load_project(project)
+    assert [e.format() for e in loaded.errors] == []
+    assert name in loaded.locales
