@@ -13,6 +13,7 @@ import pytest
 
 from generator.build import build
 from generator.build import load_project
+from generator.cases.loader import load_cases
 from generator.cli import main
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
@@ -111,3 +112,97 @@ def test_real_locale_identifiers_are_accepted(tmp_path: Path, name: str) -> None
     loaded = load_project(project)
     assert [e.format() for e in loaded.errors] == []
     assert name in loaded.locales
+
+
+# -- class 6: checks that could be sidestepped ----------------------------------------
+
+
+def _catalog_errors(tmp_path: Path, body: str) -> tuple[list[str], int]:
+    """The input errors of a tiny project whose sk catalog is ``PO_HEADER + body``, and
+    the line of the body's last ``msgstr`` in the catalog."""
+    project = _tiny(tmp_path, body)
+    lines = (PO_HEADER + body).splitlines()
+    last = max(n for n, line in enumerate(lines, start=1) if line.startswith("msgstr"))
+    return [e.format() for e in load_project(project).errors], last
+
+
+@pytest.mark.parametrize(("msgstr", "target"), [
+    ("Obyčajný odsek <https://evil.example/phish>.", "https://evil.example/phish"),
+    ("Obyčajný odsek, píšte <phish@evil.example>.", "mailto:phish@evil.example"),
+    ("Obyčajný odsek ![.](https://evil.example/pixel.png)", "https://evil.example/pixel.png"),
+    ("[Obyčajný odsek](https://evil.example/).", "https://evil.example/"),
+])
+def test_a_translation_may_not_add_a_link_through_an_autolink(tmp_path: Path, msgstr: str,
+                                                               target: str) -> None:
+    """po-ext-autolink, po-ext-email-autolink: the link-target check reads the links the
+    rendered message really has (markdown-it's tokens), autolinks included."""
+    errors, line = _catalog_errors(tmp_path, f'msgid "Plain paragraph."\nmsgstr "{msgstr}"\n')
+    assert errors == [f"locales/sk/LC_MESSAGES/messages.po:{line}: translation's link "
+                      f"targets ({target}) differ from the source's; expected none"]
+
+
+def test_a_translation_keeping_its_links_and_angle_brackets_in_code_passes(
+        tmp_path: Path) -> None:
+    body = ('msgid "Plain paragraph."\nmsgstr "Obyčajný odsek `<https://x.example/>`, '
+            'a < b."\n')
+    errors, _ = _catalog_errors(tmp_path, body)
+    assert errors == []
+
+
+def test_a_lone_percent_in_template_text_is_caught_without_its_comment(
+        tmp_path: Path) -> None:
+    """po-lone-pct-noflag-template: the translator deleted '#: templates/base.html:14';
+    the message is still the template's (Jinja %-formats it), so the lone % is an input
+    error at the msgstr, not 'ValueError: incomplete format' at render time."""
+    errors, line = _catalog_errors(tmp_path, 'msgid "Skip to content"\n'
+                                             'msgstr "Preskočiť 100 %"\n')
+    assert errors == [f"locales/sk/LC_MESSAGES/messages.po:{line}: a lone '%' in a message "
+                      "that is %-formatted (template or code text); expected %% for a "
+                      "percent sign"]
+
+
+def test_a_lone_percent_in_page_text_is_fine_whatever_its_comment_says(
+        tmp_path: Path) -> None:
+    """Page text is never %-formatted: a '#: templates/…' comment does not make it so."""
+    project = _tiny(tmp_path, '#: templates/base.html:14\nmsgid "Plain paragraph."\n'
+                              'msgstr "Obyčajný odsek, 100 %."\n')
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    assert "Obyčajný odsek, 100 %." in (project / "site/sk/tiny/index.html").read_text("utf-8")
+
+
+CASE = """  - id: {id}
+    kind: meld
+    game: rami51
+    cards: QH KH AH
+    title: Queen, king and ace
+    expect:
+      verdict: valid
+      points: 31
+"""
+
+
+def test_an_id_with_a_trailing_newline_is_refused(tmp_path: Path) -> None:
+    """id-trailing-newline: the schema's pattern used $, which matches before a final
+    newline."""
+    examples = tmp_path / "content" / "examples"
+    examples.mkdir(parents=True)
+    (examples / "a.yaml").write_text("cases:\n" + CASE.format(id='"abc\\n"'), "utf-8")
+    cases = load_cases(tmp_path)
+    assert cases.cases == ()
+    assert [e.format() for e in cases.errors] == [
+        "content/examples/a.yaml:2:9: id 'abc\\n' has characters outside [a-z0-9-]; "
+        "expected lowercase letters, digits and hyphens"]
+
+
+def test_two_ids_with_a_trailing_newline_are_duplicates(tmp_path: Path) -> None:
+    """id-dup-trailing-newline: the duplicate check was skipped for such ids, and the
+    second case replaced the first in the results."""
+    examples = tmp_path / "content" / "examples"
+    examples.mkdir(parents=True)
+    (examples / "a.yaml").write_text(
+        "cases:\n" + CASE.format(id='"dup\\n"') + CASE.format(id='"dup\\n"'), "utf-8")
+    messages = [e.format() for e in load_cases(tmp_path).errors]
+    assert "content/examples/a.yaml:10:9: duplicate case id 'dup\\n' (first defined at " \
+        "content/examples/a.yaml:2:9); expected ids unique across all case files" in messages
+    assert all("\n" not in m for m in messages)

@@ -30,9 +30,11 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 import yaml
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 from hypothesis import HealthCheck
 from hypothesis import given
@@ -54,7 +56,9 @@ from generator.errors import InputError
 from generator.facts import facts
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
+from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
+from generator.i18n.extract import template_messages
 from generator.i18n.extractors import extract_cases
 from generator.render.markdown import make_markdown
 from generator.render.markdown import parse_page
@@ -65,13 +69,14 @@ from generator.verify import verify_all
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 
-# Examples per test: (default, RULES_EXTENDED=1). Sum: 446 by default, 10,060 extended.
+# Examples per test: (default, RULES_EXTENDED=1). Sum: 476 by default, 10,560 extended.
 BUDGET = {
     "card_codes": (150, 2_500),
     "case_files": (120, 2_500),
     "raw_case_files": (60, 1_500),
     "pages": (50, 1_500),
     "catalogs": (60, 2_000),
+    "links": (30, 500),
     "cli": (6, 60),
 }
 FUZZED: Counter[str] = Counter()
@@ -583,7 +588,16 @@ POT = read_po(io.BytesIO((REPO / "locales" / "cs" / "LC_MESSAGES" / "messages.po
 REAL_MESSAGES = [m for m in POT if m.id]
 PLACEHOLDERS = ["{rami51.threshold}", "{meld.min_cards}", "{nope}", "%(num)d", "%(num)s",
                 "%(card)s", "%(other)s", "{{", "}}", "%%", "](../rules/)", "](../nope/)"]
-LOCALES = ["cs", "cs", "sk", "sk", "et", "de", "pl", "hu", "xx", "sk_SK"]
+EVIL = "evil.example"
+"""The host of every link a fuzzed translation tries to add: it must never be published."""
+AUTOLINKS = [f"<https://{EVIL}/phish>", f"<phish@{EVIL}>", f"<HTTPS://{EVIL}>",
+             f"[x](https://{EVIL}/)", f"![x](https://{EVIL}/p.png)", f"<mailto:a@{EVIL}>",
+             f"[x](<https://{EVIL}/a b>)", f"\\<https://{EVIL}/>", f"`<https://{EVIL}/>`"]
+"""Links a translation may try to add: autolinks, e-mail autolinks, inline links and
+images; the last two are no links (an escaped ``<`` and a code span)."""
+HOSTILE_LOCALES = ['de@x" a="<script>alert(1)<', "de@a\nb", "DE", "de_de", "en-GB"]
+"""Locale folder names that are no locale identifiers Babel writes back the same."""
+LOCALES = ["cs", "cs", "sk", "sk", "et", "de", "pl", "hu", "xx", "sk_SK", *HOSTILE_LOCALES]
 
 
 def po_quote(text: str) -> str:
@@ -594,7 +608,8 @@ def po_quote(text: str) -> str:
 def msgstr_text(draw: st.DrawFn, source: str) -> str:
     """A translation of ``source``: itself, cut, with placeholders dropped or added, or
     random text."""
-    how = draw(st.sampled_from(["same", "same", "cut", "strip", "add", "random", "empty"]))
+    how = draw(st.sampled_from(["same", "same", "cut", "strip", "add", "random", "empty",
+                                "link"]))
     if how == "same":
         return source
     if how == "cut":
@@ -606,6 +621,9 @@ def msgstr_text(draw: st.DrawFn, source: str) -> str:
         return source[:at] + draw(st.sampled_from(PLACEHOLDERS)) + source[at:]
     if how == "random":
         return draw(st.text(max_size=30))
+    if how == "link":
+        at = draw(st.integers(0, len(source)))
+        return source[:at] + draw(st.sampled_from(AUTOLINKS)) + source[at:]
     return ""
 
 
@@ -694,6 +712,7 @@ class Loaded:
         self.root = root
         self.project = load_project(root)
         assert self.project.exit_code == 0, self.project.errors
+        self.templates = template_messages(root)
 
     def __repr__(self) -> str:
         return f"Loaded({self.root})"
@@ -716,8 +735,14 @@ def test_catalogs(po_project: Loaded, data: bytes, locale: str) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    translator, errors = load_translator(path, rel, locale)
-    assert_errors(errors, {rel})
+    translator, errors = load_translator(path, rel, locale, template_keys=po_project.templates)
+    folder = "locales/" + locale.encode("unicode_escape").decode("ascii")
+    if locale in HOSTILE_LOCALES:
+        assert [e.format() for e in errors] == [
+            f"{folder}:1: the folder name '{folder[8:]}' is not a locale Babel knows; "
+            "expected a locale identifier such as cs or pt_BR"]
+        return
+    assert_errors(errors, {rel, folder})
     assert_errors(check_catalog_syntax(path, rel), {rel})
     for message in REAL_MESSAGES:
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -732,6 +757,47 @@ def test_catalogs(po_project: Loaded, data: bytes, locale: str) -> None:
                      {"en": source_translator(), locale: translator}, project.results)
     files, coverage = render_locale(site, locale)
     assert files and coverage.untranslated <= coverage.used
+    for name, html in files.items():  # a translation adds no link the source lacks
+        assert not re.search(rb"(?:href|src)=\"[^\"]*" + EVIL.encode(), html), name
+
+
+PAGE_MESSAGES = [m for m in REAL_MESSAGES if isinstance(m.id, str) and any(
+    str(where).startswith("content/") and not str(where).startswith("content/examples/")
+    for where, _ in m.locations)]
+"""The real catalog's page text (Markdown, rendered with its links)."""
+
+
+@fuzz("links")
+@given(message=st.sampled_from(PAGE_MESSAGES), link=st.sampled_from(AUTOLINKS),
+       at=st.floats(0, 1), comment=st.booleans())
+def test_a_translation_cannot_add_a_link(po_project: Loaded, message: Message, link: str,
+                                         at: float, comment: bool) -> None:
+    """A translator adds a link the English text lacks (an autolink, an e-mail autolink,
+    an inline link or image) anywhere in a page's message: the catalog check refuses it
+    at the msgstr, or the rendered page has no such link."""
+    FUZZED["links"] += 1
+    source = str(message.id)
+    cut = int(at * len(source))
+    rule = plural_rule("cs")
+    rel = "locales/cs/LC_MESSAGES/messages.po"
+    path = po_project.root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    entry = ["#: content/rules.md:1"] if comment else []
+    entry += [f"msgid {po_quote(source)}", f"msgstr {po_quote(source[:cut] + link + source[cut:])}"]
+    header = HEADER.format(charset="UTF-8", locale="cs",
+                           plural=f"nplurals={rule.nplurals}; plural={rule.expression};")
+    path.write_text(header + "\n" + "\n".join(entry) + "\n", "utf-8")
+    translator, errors = load_translator(path, rel, "cs", template_keys=po_project.templates)
+    assert_errors(errors, {rel})
+    if errors:
+        assert len(errors) == 1 and errors[0].line == header.count("\n") + 3 + comment
+        return
+    project = po_project.project
+    site = SiteInput(po_project.root, project.pages, ["en", "cs"],
+                     {"en": source_translator(), "cs": translator}, project.results)
+    files, _ = render_locale(site, "cs")
+    for name, html in files.items():
+        assert not re.search(rb"(?:href|src)=\"[^\"]*" + EVIL.encode(), html), name
 
 
 def _build_cs_with(tmp_path: Path, msgid: str, msgstr: str) -> tuple[Path, Path]:
@@ -834,7 +900,10 @@ def fuzzed_project(draw: st.DrawFn) -> dict[str, bytes]:
         else:
             files["site.yaml"] = draw(st.one_of(
                 st.sampled_from([b"site_url: https://example.org/\n", b"site_url: ftp://x\n",
-                                 b"bogus: 1\n", b"- x\n", b": :\n"]),
+                                 b"bogus: 1\n", b"- x\n", b": :\n",
+                                 b'site_url: "https://e.org/a&b/<\'\\"x"\n',
+                                 b"site_url: https://e.org/a&b'/\n",
+                                 b"site_url: 'https://x/</loc><script>alert(1)</script>'\n"]),
                 st.binary(max_size=40)))
     return files
 
@@ -856,6 +925,8 @@ def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) 
                 "build": ["build", "--out", str(out)],
                 "build-strict": ["build", "--strict", "--out", str(out)]}[command]
         result = _run(*args, "--project", str(root))
+        if (out / "sitemap.xml").exists():  # well-formed, whatever site_url held
+            ElementTree.parse(out / "sitemap.xml")
     output = result.stdout + result.stderr
     assert result.returncode in (0, 1, 2), output
     assert "Traceback" not in output, output

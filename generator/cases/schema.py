@@ -238,7 +238,8 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
     "id": FieldSpec({
         "type": "string",
         "minLength": 1,
-        "pattern": f"^{ID_CHARACTERS}*$",
+        # \Z, not $: $ also matches before a final newline, and "abc\n" would pass.
+        "pattern": f"^{ID_CHARACTERS}*\\Z",
         "x-what": "case id",
         "x-expected": "a string",
         "x-example": "<lowercase letters, digits and hyphens, unique across all case files>",

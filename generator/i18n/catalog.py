@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import PoFileError
 from babel.messages.pofile import read_po
+from markdown_it import MarkdownIt
 
 from generator.errors import InputError
 from generator.errors import too_large
@@ -31,7 +34,6 @@ SOURCE_LOCALE = "en"
 _PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
 _BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
 _LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
-_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)")
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -42,8 +44,22 @@ def placeholders(text: str) -> frozenset[str]:
 
 
 def link_targets(text: str) -> frozenset[str]:
-    """The targets of the Markdown links in a message."""
-    return frozenset(_LINK.findall(text))
+    """The targets of the links and images a message renders to, as the site's Markdown
+    parser reads it: inline links and images, autolinks (``<https://…>``) and e-mail
+    autolinks (``<a@b.c>``, target ``mailto:a@b.c``), normalized as rendered. (A
+    reference link ``[text][label]`` can only name a definition of the English page.)"""
+    if "<" not in text and "](" not in text:
+        return frozenset()  # neither an inline link nor an autolink: no parse needed
+    tokens = _inline_markdown().parseInline(text, {})[0].children or []
+    return frozenset(str(t.attrGet("href") if t.type == "link_open" else t.attrGet("src"))
+                     for t in tokens if t.type in ("link_open", "image"))
+
+
+@cache
+def _inline_markdown() -> MarkdownIt:
+    from generator.render.markdown import make_markdown  # that module imports this one
+
+    return make_markdown()
 
 
 _FORM_HINTS = {
@@ -149,8 +165,14 @@ def _msgstr_lines(entries: Iterable[dict[str, Any]]) -> dict[int, dict[int, int]
 
 
 def _check_placeholders(
-    catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]], errors: list[InputError]
+    catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]], errors: list[InputError],
+    template_keys: AbstractSet[Key],
 ) -> None:
+    """Placeholders and link targets of every translation against its source; a lone
+    ``%`` in a message that is %-formatted: one the templates use (``template_keys``:
+    newstyle gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
+    code formats those). Decided by the messages' use, never by their ``#:`` comments or
+    flags, which a translator can delete."""
     for message in catalog:
         if not message.id or not message.string or message.fuzzy:
             continue  # a fuzzy translation is not used: the English is shown
@@ -158,8 +180,7 @@ def _check_placeholders(
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         expected = placeholders(str(ids[0]))
         links = link_targets(str(ids[0]))
-        formatted = "python-format" in message.flags or any(
-            str(where).startswith("templates/") for where, _ in message.locations)
+        formatted = "%(" in str(ids[0]) or (message.context, str(ids[0])) in template_keys
         for index, text in enumerate(strings):
             if not text:
                 continue
@@ -353,13 +374,18 @@ def _read_catalog(data: bytes, rel: str, locale: str | None
                                  "expected a UTF-8 gettext catalog with a valid header")]
 
 
-def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list[InputError]]:
+def load_translator(path: Path, rel: str, locale: str, *,
+                    template_keys: AbstractSet[Key] = frozenset()
+                    ) -> tuple[Translator, list[InputError]]:
     """Read one ``.po`` file into a :class:`Translator`.
 
     Args:
         path: the ``.po`` file.
         rel: its path relative to the project, for error messages.
         locale: the locale code (the folder name under ``locales/``).
+        template_keys: the messages the templates use
+            (:func:`generator.i18n.extract.template_messages`): Jinja %-formats them, so
+            a lone ``%`` in their translations is an error.
 
     Returns:
         The translator (fuzzy and empty messages left out, so they fall back to English)
@@ -386,7 +412,7 @@ def load_translator(path: Path, rel: str, locale: str) -> tuple[Translator, list
     catalog = read
     rule = plural_rule(locale)
     msgstrs = _msgstr_lines(entries)
-    _check_placeholders(catalog, rel, msgstrs, errors)
+    _check_placeholders(catalog, rel, msgstrs, errors, template_keys)
     messages: dict[Key, str | tuple[str, ...]] = {}
     unused: dict[Key, tuple[int, str]] = {}
     for message in catalog:
@@ -459,13 +485,17 @@ def load_translators(
     project: Path, locales: Iterable[str]
 ) -> tuple[dict[str, Translator], list[InputError]]:
     """Every locale's translator (English first, the source), with every catalog error."""
+    from generator.i18n.extract import template_messages
+
     translators = {SOURCE_LOCALE: source_translator()}
     errors: list[InputError] = []
+    template_keys = template_messages(project)
     for locale in locales:
         if locale == SOURCE_LOCALE:
             continue
         rel = f"locales/{locale}/LC_MESSAGES/messages.po"
-        translator, errs = load_translator(project / rel, rel, locale)
+        translator, errs = load_translator(project / rel, rel, locale,
+                                           template_keys=template_keys)
         translators[locale] = translator
         errors.extend(errs)
     return translators, errors

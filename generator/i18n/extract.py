@@ -15,6 +15,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from babel.messages.pofile import write_po
+from jinja2 import TemplateError
 
 from generator.cases.loader import load_cases
 from generator.errors import InputError
@@ -26,6 +27,11 @@ from generator.render.site import template_errors
 POT = "locales/messages.pot"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Dates written into catalog headers: fixed, so that the same input gives the same bytes."""
+
+TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
+TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
+                    "extensions": "jinja2.ext.i18n"}
+"""How Babel reads the templates' messages (as ``babel.cfg`` says)."""
 
 _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
 
@@ -79,9 +85,8 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
     ]
     if not broken_templates:  # reported once, as build and check report them
         method_map += [(f"templates/{folder}**", "ignore") for folder in VERBATIM]
-        method_map.append(("templates/**.html", "jinja2.ext:babel_extract"))
-    options = {"templates/**.html": {"silent": "false", "newstyle_gettext": "true",
-                                     "extensions": "jinja2.ext.i18n"}}
+        method_map.append(("templates/**.html", TEMPLATE_EXTRACTOR))
+    options = {"templates/**.html": TEMPLATE_OPTIONS}
 
     def wanted(dirpath: str) -> bool:
         rel = Path(dirpath).relative_to(project).as_posix() if Path(dirpath) != project else ""
@@ -114,6 +119,33 @@ def extract(project: Path) -> tuple[Catalog, list[InputError]]:
     for context, msgid in words.all_code_messages():
         _add(catalog, msgid, None, context)
     return catalog, errors
+
+
+def template_messages(project: Path) -> frozenset[tuple[str | None, str]]:
+    """The (msgctxt, msgid) of every message the project's templates use
+    (``templates/**/*.html`` but :data:`~generator.render.site.VERBATIM`; the singular of
+    a plural message). Jinja's newstyle
+    gettext %-formats each of them whether or not it has placeholders, so a lone ``%``
+    in their translations would break the build: the catalog check decides by this set,
+    the messages' real use, not by the ``#:`` comments a translator can delete.
+
+    A template Jinja cannot parse adds nothing (rendering reports it, with its line)."""
+    from babel.messages.extract import extract as babel_extract
+
+    found: set[tuple[str | None, str]] = set()
+    templates = project / "templates"
+    for path in sorted(templates.rglob("*.html")) if templates.is_dir() else []:
+        if not path.is_file() or path.relative_to(templates).as_posix().startswith(VERBATIM):
+            continue  # static/ and root/ are published as they are, never rendered
+        try:
+            with path.open("rb") as fh:
+                for _line, message, _comments, context in babel_extract(
+                        TEMPLATE_EXTRACTOR, fh, options=TEMPLATE_OPTIONS):
+                    found.add((context, message[0] if isinstance(message, tuple)
+                               else message))
+        except (TemplateError, UnicodeDecodeError, OSError):
+            continue  # reported when the build loads the template
+    return frozenset(found)
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:

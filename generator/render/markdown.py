@@ -158,7 +158,8 @@ MAX_PAGE_BYTES = 2_000_000
 """The largest page read (2 MB; this site's pages are about 10 KB; parsing one takes up
 to about 100 times its size in memory): a larger one is an input error, not read."""
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""A page slug, matched in full (``$`` would also match before a final newline)."""
 
 
 def local_href(href: str) -> str:
@@ -313,7 +314,7 @@ def parse_page(
                     + one_of(name, known, noun="placeholders"),
                 ))
     slug = path.stem
-    if not SLUG.match(slug):
+    if not SLUG.fullmatch(slug):
         errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "
                                  "expected lowercase letters, digits and hyphens, "
                                  "e.g. first-meld.md"))
