@@ -23,6 +23,7 @@ from generator.cases.model import CaseSet
 from generator.config import Config
 from generator.config import load_config
 from generator.errors import InputError
+from generator.errors import Interrupted
 from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.i18n.catalog import SOURCE_LOCALE
@@ -235,24 +236,36 @@ class BuildReport:
     cases: int = 0
 
 
-def _template_error(exc: TemplateError, root: Path) -> str:
-    """A template error as ``FILE:LINE: what; expected`` (FILE relative to the project):
-    the position Jinja gives, or else the innermost template frame of the traceback."""
+def _template_error(exc: Exception, root: Path) -> str | None:
+    """An error met while rendering, as ``FILE:LINE: what; expected`` (FILE relative to
+    the project): the position Jinja gives, or else the innermost frame of the traceback
+    that is a template's (Jinja rewrites tracebacks so that a template's frames carry its
+    file and line). A Python error (a division by zero, a recursion too deep) raised in a
+    template is the template's error too.
+
+    Returns:
+        The line; ``None`` for an error that is not Jinja's and has no template frame
+        (a fault of the generator, not of the templates).
+    """
     import traceback
 
+    templates = (root / "templates").resolve()
     lineno = getattr(exc, "lineno", None)
     name = getattr(exc, "filename", None)
     if not name:
         frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if f.filename.endswith(".html")]
+                  if Path(f.filename).resolve().is_relative_to(templates)]
         if frames:
             name, lineno = frames[-1].filename, frames[-1].lineno
+        elif not isinstance(exc, TemplateError):
+            return None
     name = name or "templates"
     try:
         shown = Path(name).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         shown = str(name) if str(name).startswith("templates") else f"templates/{name}"
-    return f"{shown}:{lineno or 1}: template error: {exc}; expected a template that renders"
+    what = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
+    return f"{shown}:{lineno or 1}: template error: {what}; expected a template that renders"
 
 
 PARALLEL_FROM = 100
@@ -269,6 +282,7 @@ def _quiet_worker() -> None:
     import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers so
     sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the worker
 
 
@@ -278,8 +292,11 @@ def _render_and_write(lang: str) -> tuple[str, Coverage | None, int, str | None]
     site, writer = _JOB
     try:
         files, coverage = render_locale(site, lang)
-    except TemplateError as exc:
-        return lang, None, 0, _template_error(exc, site.root)
+    except Exception as exc:  # a worker's error travels back as text, with its position
+        where = _template_error(exc, site.root)
+        if where is None:
+            raise
+        return lang, None, 0, where
     writer.write(files)
     return lang, coverage, len(files), None
 
@@ -365,15 +382,17 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
                     lines += _strict_lines(loc, c)
             return BuildReport(EXIT_DISAGREE, lines, coverage)
         writer.commit()
-    except TemplateError as exc:
-        writer.abort()
-        return BuildReport(EXIT_INPUT, [*lines, _template_error(exc, root)])
+        files = sum(n for _, _, n, _ in results) + len(common)
+        lines += [f"warning: {text}" for text in writer.warnings]
+        return BuildReport(EXIT_OK, lines, coverage, files, len(project.results))
     except OutputError as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
-    except BaseException:
+    except BaseException as exc:
         writer.abort()
+        where = _template_error(exc, root) if isinstance(exc, Exception) else None
+        if where is not None:
+            return BuildReport(EXIT_INPUT, [*lines, where])
+        if isinstance(exc, KeyboardInterrupt) and writer.swapped:
+            raise Interrupted.after(exc, new_site=True) from None
         raise
-    files = sum(n for _, _, n, _ in results) + len(common)
-    lines += [f"warning: {text}" for text in writer.warnings]
-    return BuildReport(EXIT_OK, lines, coverage, files, len(project.results))

@@ -5,12 +5,14 @@
     python -m generator i18n extract|update [--project DIR]
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
-an untranslated or fuzzy message); 2 the input is wrong.
+an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
+SIGINT / SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -20,9 +22,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator.build import EXIT_INPUT
+from generator.build import EXIT_OK
+from generator.build import BuildReport
 from generator.build import build
 from generator.build import load_project
 from generator.errors import InputError
+from generator.errors import Interrupted
 from generator.report import disagreement_lines
 from generator.report import json_report
 
@@ -89,15 +94,15 @@ def _check(project_dir: Path, fmt: str) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
-            _emit([json.dumps({"cases": 0, "disagreements": [], "errors": [
+            _emit([_json({"cases": 0, "disagreements": [], "errors": [
                 {"file": missing.file, "line": missing.line, "column": None,
-                 "message": missing.message}]}, ensure_ascii=False, indent=2)])
+                 "message": missing.message}]})])
         else:
             _emit([missing.format()])
         return EXIT_INPUT
     project = load_project(project_dir)
     if fmt == "json":
-        _emit([json.dumps(json_report(project), ensure_ascii=False, indent=2)])
+        _emit([_json(json_report(project))])
         return project.exit_code
     errors = sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0))
     _emit([*(e.format() for e in errors), *disagreement_lines(project)])
@@ -114,6 +119,14 @@ def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
         return EXIT_INPUT
     start = time.perf_counter()
     report = build(project_dir, out, strict=strict)
+    try:
+        return _build_summary(report, start)
+    except KeyboardInterrupt as exc:  # the build is done: its site is in place
+        raise Interrupted.after(exc, new_site=report.exit_code == EXIT_OK) from None
+
+
+def _build_summary(report: BuildReport, start: float) -> int:
+    """Print what a build reported and its summary; returns its exit status."""
     _emit(report.lines)
     for loc, cov in report.coverage.items():
         if loc != "en":
@@ -183,8 +196,43 @@ def _i18n(project_dir: Path, action: str) -> int:
     return 0
 
 
+def _escape_what_cannot_be_shown() -> None:
+    """Standard output and error that cannot encode a character of the report (♥ or —
+    with ``PYTHONIOENCODING=ascii`` or a Latin-1 terminal) write it as an escape
+    (``\\u2665``) instead of failing halfway: the whole report reaches the user."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change
+                reconfigure(errors="backslashreplace")
+
+
+def _json(report: object) -> str:
+    """``report`` as indented JSON: UTF-8 text where standard output can show it, else
+    ASCII with ``\\uXXXX`` escapes (the same JSON to any reader)."""
+    text = json.dumps(report, ensure_ascii=False, indent=2)
+    try:
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(report, ensure_ascii=True, indent=2)
+    return text
+
+
+def _interrupted(exc: KeyboardInterrupt, command: str) -> int:
+    """Say ``interrupted`` and what is in place (SITE.md); the exit status, 128 + the
+    signal's number (130 Ctrl-C, 143 SIGTERM)."""
+    state = ""
+    if command == "build":
+        state = ("; the new site is in place (what is left of the previous one is removed "
+                 "by the next build)" if getattr(exc, "new_site", False)
+                 else "; the previous site is untouched")
+    print(f"interrupted{state}", file=sys.stderr)
+    return 128 + int(getattr(exc, "signum", 2))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (SITE.md)."""
+    _escape_what_cannot_be_shown()
     args = _parser().parse_args(argv)
     try:
         if args.command == "check":
@@ -192,9 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "i18n":
             return _i18n(args.project, args.action)
         return _build(args.project, args.out, args.strict)
-    except KeyboardInterrupt:
-        print("interrupted; the previous site is untouched", file=sys.stderr)
-        return EXIT_INPUT
+    except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
+        return _interrupted(exc, args.command)
     except Exception as exc:  # never a traceback (SITE.md); GENERATOR_DEBUG=1 shows it
         if os.environ.get("GENERATOR_DEBUG"):
             raise

@@ -127,3 +127,36 @@ def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
         return ""
     listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
     return f" (did you mean {listed}?)"
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by a signal: SIGINT (Ctrl-C) or SIGTERM (SITE.md: the message
+    ``interrupted``, exit 128 + the signal's number, and a true statement of which site
+    is in place). A plain :class:`KeyboardInterrupt` (Python's own, for SIGINT) means
+    the same with ``signum`` 2.
+
+    Attributes:
+        signum: the signal's number (2 SIGINT, 15 SIGTERM).
+        new_site: the new site was already in place when the signal came (the build
+            was removing the previous one: the next build removes the rest).
+    """
+
+    def __init__(self, signum: int = 2, *, new_site: bool = False) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.new_site = new_site
+
+    @classmethod
+    def after(cls, exc: KeyboardInterrupt, *, new_site: bool) -> Interrupted:
+        """The same interruption (its signal), saying whether the new site is in place."""
+        return cls(getattr(exc, "signum", 2), new_site=new_site)
+
+    @staticmethod
+    def raise_on_signal(signum: int, _frame: object) -> None:
+        """A ``signal.signal`` handler (for SIGTERM): stop the run as Ctrl-C does, so
+        that what is being written is cleaned up on the way out.
+
+        Raises:
+            Interrupted: always.
+        """
+        raise Interrupted(signum)

@@ -18,10 +18,15 @@ import ctypes
 import ctypes.util
 import os
 import shutil
+import signal
+from collections.abc import Iterator
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+
+from generator.errors import Interrupted
 
 MARKER = ".rules-site"
 """The marker file in every output folder: it says the folder is this generator's and
@@ -51,6 +56,21 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     return bool(rc == 0)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while the block runs, delivered when it ends (POSIX;
+    elsewhere nothing is held): a few system calls that must not be cut in two."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
 
 
 def _ours(folder: Path) -> bool:
@@ -131,6 +151,8 @@ class SiteWriter:
         out = Path(os.path.abspath(out))
         self.out = out
         self.warnings: list[str] = []
+        self.swapped = False
+        """The new site is in place (set by :meth:`commit`)."""
         if out.parent == out:
             raise OutputError(f"{out}: cannot replace the root folder; expected a folder "
                               "of its own for the site (see --out)")
@@ -220,24 +242,35 @@ class SiteWriter:
 
         Raises:
             OutputError: the swap failed; the previous site is still in place.
+            Interrupted: SIGINT or SIGTERM came after the swap (``new_site``: while the
+                previous site was being removed; the next build removes the rest).
         """
         out, tmp = self.out, self.tmp
         try:
             listing = "".join(f"{f}\n" for f in _entries(tmp, folders=False))
             (tmp / MARKER).write_text(MARKER_HEADER + listing, encoding="utf-8")
-            if out.exists():
-                old = out.parent / f".{out.name}.old-{os.getpid()}"
-                if _exchange(tmp, out):
-                    tmp.rename(old)
+            with _signals_held():  # the swap and ``swapped`` agree, whenever Ctrl-C comes
+                if out.exists():
+                    old = out.parent / f".{out.name}.old-{os.getpid()}"
+                    if _exchange(tmp, out):
+                        self.swapped = True
+                        tmp.rename(old)
+                    else:
+                        out.rename(old)
+                        tmp.rename(out)
+                        self.swapped = True
                 else:
-                    out.rename(old)
                     tmp.rename(out)
-            else:
-                tmp.rename(out)
-                old = None
+                    self.swapped = True
+                    old = None
         except OSError as exc:
             self._lock.__exit__(None, None, None)
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        except KeyboardInterrupt as exc:  # held back until the swap was done, or not begun
+            if not self.swapped:
+                raise
+            self._lock.__exit__(None, None, None)
+            raise Interrupted.after(exc, new_site=True) from None
         # The new site is in place: the build has succeeded. Removing the previous one is
         # housekeeping; what cannot be removed now is removed by the next build.
         try:
@@ -245,6 +278,8 @@ class SiteWriter:
                 _remove(old)
         except OSError as exc:
             self.warnings.append(f"{old}: could not remove the previous site: {exc}")
+        except KeyboardInterrupt as exc:
+            raise Interrupted.after(exc, new_site=True) from None
         finally:
             self._lock.__exit__(None, None, None)
 

@@ -6,6 +6,10 @@ UTF-8). Each test failed on the code the review attacked (commit 443efd4)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -17,6 +21,7 @@ from generator.cases.loader import load_cases
 from generator.cli import main
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
+from tests.conftest import REPO
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
 
@@ -40,6 +45,17 @@ def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
     hreflangs = [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)]
     assert hreflangs[:3] == ["en", "sk", "x-default"]
     assert "&amp;" in (project / "site" / "sitemap.xml").read_text("utf-8")
+
+
+def test_a_syntax_error_in_the_sitemap_template_is_found_without_rendering(
+        tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    sitemap = project / "templates" / "sitemap.xml"
+    sitemap.write_text(sitemap.read_text("utf-8") + "{% for %}\n", "utf-8")
+    line = sitemap.read_text("utf-8").count("\n")
+    assert [e.format() for e in load_project(project).errors] == [
+        f"templates/sitemap.xml:{line}: template syntax error: Expected an expression, got "
+        "'end of statement block'; expected a template Jinja can parse"]
 
 
 @pytest.mark.parametrize(("url", "why"), [
@@ -206,3 +222,179 @@ def test_two_ids_with_a_trailing_newline_are_duplicates(tmp_path: Path) -> None:
     assert "content/examples/a.yaml:10:9: duplicate case id 'dup\\n' (first defined at " \
         "content/examples/a.yaml:2:9); expected ids unique across all case files" in messages
     assert all("\n" not in m for m in messages)
+
+
+# -- class 7: honest messages ---------------------------------------------------------
+
+
+def _break_template(project: Path, snippet: str) -> int:
+    """Put ``snippet`` on a line of its own into templates/base.html; return its line."""
+    base = project / "templates" / "base.html"
+    lines = base.read_text("utf-8").splitlines()
+    lines.insert(3, snippet)
+    base.write_text("\n".join(lines) + "\n", "utf-8")
+    return 4
+
+
+@pytest.mark.parametrize(("snippet", "what"), [
+    ("{{ 1 // 0 }}", "ZeroDivisionError: integer division or modulo by zero"),
+    ("{% macro r(n) %}{{ r(n) }}{% endmacro %}{{ r(1) }}",
+     "RecursionError: maximum recursion depth exceeded"),
+])
+def test_a_template_error_at_render_time_names_the_template_line(
+        tmp_path: Path, snippet: str, what: str) -> None:
+    """fail-template-runtime, fail-template-recursion: only jinja2.TemplateError had a
+    position; a Python error inside a template ended as 'the generator failed'."""
+    project = _tiny(tmp_path, "")
+    assert build(project).exit_code == 0
+    before = (project / "site" / "sk" / "tiny" / "index.html").read_bytes()
+    line = _break_template(project, snippet)
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        f"templates/base.html:{line}: template error: {what}; expected a template that "
+        "renders"])
+    assert (project / "site" / "sk" / "tiny" / "index.html").read_bytes() == before
+    assert sorted(p.name for p in project.iterdir()) == [
+        ".site.lock", "content", "locales", "site", "templates"]
+
+
+def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fail-parallel-runtime: the worker's ZeroDivisionError crossed the process boundary
+    without its template frames."""
+    import generator.build
+
+    monkeypatch.setattr(generator.build, "PARALLEL_FROM", 0)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    project = _tiny(tmp_path, "")
+    line = _break_template(project, '{% if lang == "sk" %}{{ 1 // 0 }}{% endif %}')
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        f"templates/base.html:{line}: template error: ZeroDivisionError: integer division "
+        "or modulo by zero; expected a template that renders"])
+
+
+def test_a_folder_named_like_a_template_is_an_input_error(tmp_path: Path) -> None:
+    """dir-named-base-html: 'the generator failed: IsADirectoryError', no position."""
+    project = _tiny(tmp_path, "")
+    (project / "templates" / "base.html").unlink()
+    (project / "templates" / "base.html").mkdir()
+    assert [e.format() for e in load_project(project).errors] == [
+        f"templates/{name}:1: template 'base.html' is a folder, not a file; expected one "
+        "of: cases.html, home.html, page.html, root.html, sitemap.xml" for name in (
+            "home.html", "page.html")]
+
+
+def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """sigint-after-swap: the message said 'the previous site is untouched' (exit 2)
+    although the new site was in place; the next build removes what is left."""
+    import generator.output
+
+    project = _tiny(tmp_path, "")
+    assert main(["build", "--project", str(project)]) == 0
+    page = project / "content" / "tiny.md"
+    page.write_text(page.read_text("utf-8").replace("Plain paragraph.", "New paragraph."),
+                    "utf-8")
+    remove = generator.output._remove
+
+    def interrupted_remove(folder: Path) -> None:
+        if ".old-" in folder.name:
+            raise KeyboardInterrupt
+        remove(folder)
+
+    monkeypatch.setattr(generator.output, "_remove", interrupted_remove)
+    capsys.readouterr()
+    assert main(["build", "--project", str(project)]) == 130
+    assert capsys.readouterr().err == ("interrupted; the new site is in place (what is left "
+                                       "of the previous one is removed by the next build)\n")
+    assert "New paragraph." in (project / "site/en/tiny/index.html").read_text("utf-8")
+    assert [p.name[:10] for p in project.glob(".site.old-*")] == [".site.old-"]
+    monkeypatch.setattr(generator.output, "_remove", remove)
+    assert main(["build", "--project", str(project)]) == 0
+    assert list(project.glob(".site.*-*")) == []
+
+
+SIGNAL_AT = """
+import os, signal, sys
+
+class SignalAt:
+    '''Sends {signal} to this process when {module} is imported.'''
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            os.kill(os.getpid(), signal.{signal})
+        return None
+
+sys.meta_path.insert(0, SignalAt())
+{more}
+import runpy
+sys.argv = ["generator", *{args!r}]
+runpy.run_module("generator", run_name="__main__", alter_sys=True)
+"""
+
+
+def _run_signalled(signal: str, module: str | None, *args: str, more: str = ""
+                   ) -> subprocess.CompletedProcess[str]:
+    """``python -m generator ARGS`` in a subprocess that sends itself ``signal`` when
+    ``module`` is first imported (``None``: where ``more`` says): a set moment."""
+    code = SIGNAL_AT.format(signal=signal, module=module, args=list(args), more=more)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=REPO)
+
+
+@pytest.mark.parametrize(("signal", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_during_start_up_says_interrupted(tmp_path: Path, signal: str,
+                                                   status: int) -> None:
+    """kill-serial-int, kill-parallel-int: Ctrl-C while the modules load printed a
+    traceback (or nothing, exit 130); SIGTERM killed the process (-15)."""
+    result = _run_signalled(signal, "generator.cli", "check", "--project", str(tmp_path))
+    assert (result.returncode, result.stderr, result.stdout) == (status, "interrupted\n", "")
+
+
+WRITE_SIGNALLED = """
+import generator.output
+write = generator.output.SiteWriter.write
+def signalled_write(self, files):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return write(self, files)
+generator.output.SiteWriter.write = signalled_write
+"""
+
+
+def test_sigterm_during_a_build_keeps_the_previous_site(tmp_path: Path) -> None:
+    """SIGTERM while the new site is written: exit 143, the previous site untouched, the
+    half-written one removed."""
+    project = _tiny(tmp_path, "")
+    assert main(["build", "--project", str(project)]) == 0
+    before = (project / "site" / "en" / "tiny" / "index.html").read_bytes()
+    result = _run_signalled("SIGTERM", None, "build", "--project", str(project),
+                            more=WRITE_SIGNALLED)
+    assert (result.returncode, result.stderr) == (
+        143, "interrupted; the previous site is untouched\n")
+    assert (project / "site" / "en" / "tiny" / "index.html").read_bytes() == before
+    assert list(project.glob(".site.*-*")) == []
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_report_reaches_a_terminal_that_is_not_utf8_whole(tmp_path: Path,
+                                                            encoding: str) -> None:
+    """io-ascii-check, io-latin1-check, io-ascii-json: the reasoning line with ♥ raised
+    UnicodeEncodeError: the rest of the report was lost, exit 2 instead of 1, and
+    --format json printed nothing."""
+    project = _tiny(tmp_path, "")
+    cases = project / "content" / "examples" / "tiny.yaml"
+    cases.write_text(cases.read_text("utf-8").replace("points: 31", "points: 30"), "utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    text = subprocess.run([sys.executable, "-m", "generator", "check", "--project",
+                           str(project)], capture_output=True, text=True, env=env,
+                          check=False, timeout=120)
+    assert (text.returncode, text.stdout) == (1, (
+        "content/examples/tiny.yaml:9: case tiny-run: points documented 30, engine 31\n"
+        "    Q\\u2665 10 + K\\u2665 10 + A\\u2665 11 = 31\n"))
+    as_json = subprocess.run([sys.executable, "-m", "generator", "check", "--format", "json",
+                              "--project", str(project)], capture_output=True, text=True,
+                             env=env, check=False, timeout=120)
+    assert as_json.returncode == 1
+    assert json.loads(as_json.stdout)["disagreements"][0]["reasoning"] == [
+        "Q♥ 10 + K♥ 10 + A♥ 11 = 31"]

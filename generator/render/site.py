@@ -93,7 +93,7 @@ def template_errors(root: Path) -> list[InputError]:
     """
     folder = root / "templates"
     env = make_environment(folder)
-    names = {name for name in env.list_templates(extensions=["html"])
+    names = {name for name in env.list_templates(extensions=["html", "xml"])
              if not name.startswith(VERBATIM)} if folder.is_dir() else set()
     errors = [InputError(f"templates/{name}", 1, None, "the template is missing; expected "
                          "the templates " + ", ".join(TEMPLATES) + " in templates/")
@@ -121,8 +121,10 @@ def template_errors(root: Path) -> list[InputError]:
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
                     and target.value not in names \
                     and not getattr(node, "ignore_missing", False):
+                found = "is a folder, not a file" if (folder / target.value).is_dir() \
+                    else "not found"
                 errors.append(InputError(rel, node.lineno, None, f"template "
-                                         f"{target.value!r} not found; expected one of: "
+                                         f"{target.value!r} {found}; expected one of: "
                                          + ", ".join(sorted(names))))
     return errors
 
