@@ -22,6 +22,7 @@ from generator.cli import main
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
 from tests.conftest import REPO
+from tests.test_i18n import CASES
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
 
@@ -187,15 +188,8 @@ def test_a_lone_percent_in_page_text_is_fine_whatever_its_comment_says(
     assert "Obyčajný odsek, 100 %." in (project / "site/sk/tiny/index.html").read_text("utf-8")
 
 
-CASE = """  - id: {id}
-    kind: meld
-    game: rami51
-    cards: QH KH AH
-    title: Queen, king and ace
-    expect:
-      verdict: valid
-      points: 31
-"""
+CASE = CASES.removeprefix("cases:\n").replace("id: tiny-run", "id: {id}")
+"""The tiny project's case, its id to fill in."""
 
 
 def test_an_id_with_a_trailing_newline_is_refused(tmp_path: Path) -> None:
