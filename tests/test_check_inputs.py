@@ -75,14 +75,16 @@ def _template_syntax(project: Path) -> str:
 
 def _missing_include(project: Path) -> str:
     line = _insert_line(project / "templates/page.html", 2, '{% include "nope.html" %}')
-    names = ", ".join(sorted(p.name for p in (project / "templates").glob("*.html")))
+    names = ", ".join(sorted(p.name for pattern in ("*.html", "*.xml")
+                             for p in (project / "templates").glob(pattern)))
     return (f"templates/page.html:{line}: template 'nope.html' not found; expected one of: "
             f"{names}")
 
 
 def _bad_site_url(project: Path) -> str:
     (project / "site.yaml").write_text("site_url: 5\n", encoding="utf-8")
-    return "site.yaml:1: site_url 5 is not a web address; expected e.g. https://rules.example.org/"
+    return ("site.yaml:1: site_url 5 is not a web address (not text); expected the absolute "
+            "http(s) address of the site's root folder, e.g. https://rules.example.org/")
 
 
 def _site_yaml_syntax(project: Path) -> str:

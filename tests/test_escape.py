@@ -346,6 +346,28 @@ def test_a_signal_during_start_up_says_interrupted(tmp_path: Path, signal: str,
     assert (result.returncode, result.stderr, result.stdout) == (status, "interrupted\n", "")
 
 
+def test_the_console_script_catches_an_interrupt_from_the_start(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The rules-site script called generator.cli:main, whose import ran outside any
+    handler: it now names the wrapper that also runs ``python -m generator``."""
+    import importlib
+    import signal
+    import tomllib
+
+    def interrupted(argv: list[str] | None = None) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("generator.cli.main", interrupted)
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    module, _, name = scripts["rules-site"].partition(":")
+    handler = signal.getsignal(signal.SIGTERM)
+    try:
+        assert getattr(importlib.import_module(module), name)() == 130
+    finally:
+        signal.signal(signal.SIGTERM, handler)  # the wrapper installs its own
+    assert capsys.readouterr().err == "interrupted\n"
+
+
 WRITE_SIGNALLED = """
 import generator.output
 write = generator.output.SiteWriter.write
