@@ -255,7 +255,8 @@ EXPECT = st.one_of(
 )
 FIELDS: dict[str, st.SearchStrategy[object]] = {
     "id": st.one_of(st.from_regex(r"[a-z0-9-]{1,10}", fullmatch=True),
-                    st.sampled_from(["dup", "dup", "no", "on", "Bad Id", "", "x_y"])),
+                    st.sampled_from(["dup", "dup", "no", "on", "Bad Id", "", "x_y", "abc\n",
+                                     "dup\n", "dup\n", "a\tb", "\u0085x"])),
     "kind": st.sampled_from([*KINDS, "scenario", "bogus", "Meld"]),
     "game": st.sampled_from([*GAMES, "rami", "Rami51"]),
     "rules": st.sampled_from(["reference", "house", "bogus"]),
