@@ -30,6 +30,14 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
+from generator.layout import INPUT_FOLDERS
+from generator.layout import OUTPUT
+from generator.layout import TEMPLATES
+from generator.layout import Layout
+from generator.layout import catalog
+from generator.layout import generated_files
+from generator.layout import output_path
+from generator.layout import real_path
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.render.markdown import SourcePage
@@ -84,7 +92,7 @@ class Project:
         return EXIT_DISAGREE if self.disagreements else EXIT_OK
 
 
-def load_project(root: Path) -> Project:
+def load_project(root: Path, *, out: Path | None = None) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (SITE.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -92,22 +100,26 @@ def load_project(root: Path) -> Project:
 
     Args:
         root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
+        out: the output folder (default ``<root>/site``): never read as an input.
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
     """
-    cases = load_cases(root)
+    layout = Layout.of(root, out)
+    cases = load_cases(layout)
     errors: list[InputError] = list(cases.errors)
     results = {r.case.id: r for r in verify_all(cases.cases)}
-    locales = [SOURCE_LOCALE, *(x for x in discover_locales(root) if x != SOURCE_LOCALE)]
-    translators, catalog_errors = load_translators(root, locales)
+    locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
+    translators, catalog_errors = load_translators(layout, locales)
     errors.extend(catalog_errors)
-    pages, page_errors = load_pages(root)
+    pages, page_errors = load_pages(layout)
     errors.extend(page_errors)
-    errors.extend(_check_pages(pages, cases, _template_ids(root)))
-    errors.extend(template_errors(root))
-    config, config_errors = load_config(root)
+    errors.extend(_check_pages(pages, cases, _template_ids(layout)))
+    errors.extend(template_errors(layout))
+    config, config_errors = load_config(layout)
     errors.extend(config_errors)
+    errors.extend(layout.publish_errors(generated_files(
+        locales, (p.slug for p in pages), sitemap=config.site_url is not None)))
     pages.sort(key=lambda p: (p.order, p.slug))
     if not pages and not errors:
         errors.append(InputError("content", 1, None, "no pages; expected Markdown "
@@ -115,17 +127,16 @@ def load_project(root: Path) -> Project:
     return Project(root, cases, pages, locales, translators, results, errors, config)
 
 
-def _template_ids(root: Path) -> set[str]:
+def _template_ids(layout: Layout) -> set[str]:
     """Element ids the page templates set themselves (e.g. ``content``, the skip link's
     target): a heading or case may not take them."""
     import re
 
     found: set[str] = set()
     for name in ("base.html", "page.html"):
-        path = root / "templates" / name
-        if path.is_file():
-            found |= set(re.findall(r'\bid="([A-Za-z][\w-]*)"',
-                                    path.read_text(encoding="utf-8", errors="replace")))
+        rel = f"{TEMPLATES}/{name}"
+        if layout.problem(rel) is None:  # what is not an input is reported elsewhere
+            found |= set(re.findall(r'\bid="([A-Za-z][\w-]*)"', layout.read_text(rel)))
     return found
 
 
@@ -326,7 +337,7 @@ def _strict_lines(locale: str, coverage: Coverage) -> list[str]:
     """One line per message shown in English, at the line of the ``.po`` to fix (a fuzzy
     message's msgid, an empty msgstr, a plural message's empty ``msgstr[N]``), or at
     line 1 when the catalog lacks it (run ``i18n update``)."""
-    rel = f"locales/{locale}/LC_MESSAGES/messages.po"
+    rel = catalog(locale)
     lines = [f"{rel}:{line or 1}: {what} of {msgid[:60]!r} (--strict); expected it "
              "translated" for msgid, line, what in coverage.missing[:20]]
     if len(coverage.missing) > 20:
@@ -348,22 +359,21 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     """
     from generator.report import disagreement_lines
 
-    project = load_project(root)
+    project = load_project(root, out=out)
     lines = _format_errors(project.errors)
     lines += disagreement_lines(project)
     if project.exit_code != EXIT_OK:
         return BuildReport(project.exit_code, lines)
     site = SiteInput(project.root, project.pages, project.locales, project.translators,
                      project.results, project.config.site_url)
-    target = Path(os.path.abspath(out if out is not None else root / "site"))
-    here = Path(os.path.abspath(root))
+    target = output_path(out if out is not None else root / OUTPUT)
+    here = real_path(root)
     if target == here or target in here.parents:
         return BuildReport(EXIT_INPUT, [*lines, f"{target}: the output folder holds the "
                                         "project; expected a folder of its own, such as "
                                         "site/ (see --out)"])
     try:
-        writer = SiteWriter(target, forbidden=(here / "content", here / "templates",
-                                               here / "locales"))
+        writer = SiteWriter(target, forbidden=tuple(here / f for f in INPUT_FOLDERS))
     except OutputError as exc:
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     try:

@@ -28,6 +28,7 @@ from generator.build import build
 from generator.build import load_project
 from generator.errors import InputError
 from generator.errors import Interrupted
+from generator.layout import CONTENT
 from generator.report import disagreement_lines
 from generator.report import json_report
 
@@ -84,7 +85,7 @@ def _project_error(project_dir: Path) -> InputError | None:
     if not project_dir.is_dir():
         return InputError(str(project_dir), 1, None, "project folder not found; expected a "
                           "folder holding content/ (see --project)")
-    if not (project_dir / "content").is_dir():
+    if not (project_dir / CONTENT).is_dir():
         return InputError(str(project_dir), 1, None, "no content/ folder; expected a project "
                           "folder holding content/ and content/examples/ (see --project)")
     return None
@@ -143,56 +144,72 @@ def _build_summary(report: BuildReport, start: float) -> int:
 
 
 def _i18n(project_dir: Path, action: str) -> int:
-    from generator.i18n.catalog import discover_locales
+    from generator.i18n.catalog import check_catalog_syntax
     from generator.i18n.catalog import locale_error
-    from generator.i18n.extract import POT
+    from generator.i18n.catalog import read_catalog_file
     from generator.i18n.extract import extract
     from generator.i18n.extract import update
     from generator.i18n.extract import write_catalog
+    from generator.layout import POT
+    from generator.layout import Layout
+    from generator.layout import NotAnInput
+    from generator.layout import catalog as catalog_path
 
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
-    catalog, errors = extract(project_dir)
-    base = project_dir / "locales"
-    locales = sorted({*discover_locales(project_dir),
-                      *(p.parent.name for p in base.glob("*/LC_MESSAGES"))} - {"en"})
-    errors.extend(e for e in map(locale_error, locales) if e is not None)
-    if action == "update":
-        from generator.i18n.catalog import check_catalog_syntax
-
-        for locale in locales:
-            rel = f"locales/{locale}/LC_MESSAGES/messages.po"
-            if (project_dir / rel).exists():
-                errors.extend(check_catalog_syntax(project_dir / rel, rel))
+    layout = Layout.of(project_dir)
+    catalog, errors = extract(layout)
+    locales = sorted({*layout.catalog_locales(), *layout.locale_folders()} - {"en"})
+    for locale in locales:  # read before anything is written (Babel would drop lines)
+        bad_name = locale_error(locale)
+        if bad_name is not None:
+            errors.append(bad_name)
+            continue
+        rel = catalog_path(locale)
+        if layout.exists(rel):
+            try:
+                data = read_catalog_file(layout.path(rel), rel, layout)
+            except NotAnInput as exc:
+                errors.append(exc.error)
+                continue
+            errors.extend(check_catalog_syntax(layout.path(rel), rel, data))
     if errors:
         _emit(e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)))
         print("nothing written", file=sys.stderr)
         return EXIT_INPUT
     if action != "stats":
-        targets = [project_dir / POT, *(project_dir / "locales" / loc / "LC_MESSAGES" /
-                                        "messages.po" for loc in locales)]
+        targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
         locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
                   or (not t.exists() and not os.access(t.parent, os.W_OK)
                       and t.parent.exists())]
         if locked:
-            _emit([f"{t.relative_to(project_dir).as_posix()}:1: cannot be written; expected "
-                   "a writable catalog" for t in locked])
+            _emit([f"{layout.rel(t)}:1: cannot be written; expected a writable catalog"
+                   for t in locked])
             print("nothing written", file=sys.stderr)
             return EXIT_INPUT
     if action == "stats":
         from generator.i18n.stats import format_stats
         from generator.i18n.stats import stats
 
-        _emit(format_stats(stats(catalog, project_dir, locales)))
+        _emit(format_stats(stats(catalog, layout, locales)))
         return 0
-    write_catalog(catalog, project_dir / POT)
-    print(f"{POT}: {_plural(len(catalog), 'message')}", file=sys.stderr)
-    if action == "update":
-        for locale, fuzzy in update(project_dir, catalog, locales).items():
-            print(f"locales/{locale}/LC_MESSAGES/messages.po: updated, {fuzzy} fuzzy",
-                  file=sys.stderr)
+    written: list[str] = []
+    try:
+        write_catalog(catalog, layout.path(POT))
+        written.append(POT)
+        print(f"{POT}: {_plural(len(catalog), 'message')}", file=sys.stderr)
+        if action == "update":
+            for locale, fuzzy in update(layout, catalog, locales, written).items():
+                print(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy", file=sys.stderr)
+    except (OSError, NotAnInput) as exc:
+        failed = next(rel for rel in [POT, *map(catalog_path, locales)] if rel not in written)
+        why = exc.error.message if isinstance(exc, NotAnInput) else exc.strerror or str(exc)
+        _emit([f"{failed}:1: cannot be written: {why}; the previous file is unchanged"
+               + (f" (written before it: {', '.join(written)})" if written else
+                  " (nothing was written)")])
+        return EXIT_INPUT
     return 0
 
 

@@ -16,8 +16,10 @@ from urllib.parse import urlsplit
 import yaml
 
 from generator.errors import InputError
+from generator.layout import CONFIG
+from generator.layout import Layout
+from generator.layout import NotAnInput
 
-CONFIG = "site.yaml"
 KEYS = ("site_url",)
 
 
@@ -32,20 +34,25 @@ class Config:
     site_url: str | None = None
 
 
-def load_config(project: Path) -> tuple[Config, list[InputError]]:
+def load_config(project: Path | Layout) -> tuple[Config, list[InputError]]:
     """Read ``site.yaml`` if there is one.
+
+    Args:
+        project: the project folder or its layout.
 
     Returns:
         (the settings, the input errors: not YAML, not a mapping, an unknown key, a
         ``site_url`` that is not an http(s) address).
     """
-    path = project / CONFIG
-    if not path.exists():
+    layout = Layout.of(project)
+    if not layout.exists(CONFIG):
         return Config(), []
     try:
-        text = path.read_text(encoding="utf-8")
+        text = layout.read(CONFIG).decode("utf-8")
         data = yaml.safe_load(text) or {}
-    except (OSError, UnicodeDecodeError) as exc:
+    except NotAnInput as exc:
+        return Config(), [exc.error]
+    except UnicodeDecodeError as exc:
         return Config(), [InputError(CONFIG, 1, None, f"cannot read the settings: {exc}; "
                                      "expected UTF-8 YAML")]
     except yaml.YAMLError as exc:

@@ -14,11 +14,18 @@ still recognises as its own and removes.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
+import errno
 import os
+import re
 import shutil
 import signal
+import stat
+import sys
+import time
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +39,8 @@ MARKER = ".rules-site"
 """The marker file in every output folder: it says the folder is this generator's and
 lists the files it wrote."""
 MARKER_HEADER = "Written by the rules site generator; the next build replaces this folder.\n"
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 WRITERS = 4
 """Threads writing files at once (creating files is latency-bound on most file systems)."""
@@ -74,13 +83,42 @@ def _signals_held() -> Iterator[None]:
 
 
 def _ours(folder: Path) -> bool:
-    return (folder / MARKER).is_file()
+    """Whether ``folder`` holds a marker (a regular file, not a link)."""
+    return (folder / MARKER).is_file() and not (folder / MARKER).is_symlink()
 
 
 def _listed(folder: Path) -> set[str] | None:
-    """The files the marker of ``folder`` lists; ``None`` for a marker without a list."""
-    lines = (folder / MARKER).read_text(encoding="utf-8").splitlines()
-    return set(lines[1:]) if len(lines) > 1 else None
+    """The files the marker of ``folder`` lists; ``None`` for a marker without a list
+    or one that is not ours (not our header, not UTF-8)."""
+    try:
+        text = (folder / MARKER).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith(MARKER_HEADER) or text == MARKER_HEADER:
+        return None
+    return set(text[len(MARKER_HEADER):].split("\n")[:-1])
+
+
+def _temporary(parent: Path, name: str) -> list[Path]:
+    """The folders a build of the output ``parent/name`` leaves while it runs
+    (``.<name>.new-<pid>``, ``.<name>.old-<pid>``), by exact name: another output's
+    (``.site.new-1`` for ``--out 's*'``) never matches."""
+    pattern = re.compile(re.escape(f".{name}.") + r"(?:new|old)-[0-9]+")
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    return [parent / n for n in names if pattern.fullmatch(n)]
+
+
+def _inside_output(out: Path) -> Path | None:
+    """The output folder of an earlier build that holds ``out`` (a folder above it with
+    a marker), or ``None``: a site written inside another would block every later build
+    of that one."""
+    for place in out.parents:
+        if _ours(place):
+            return place
+    return None
 
 
 def _entries(folder: Path, *, folders: bool = True) -> list[str]:
@@ -110,22 +148,90 @@ def _remove(folder: Path) -> None:
     folder.rmdir()
 
 
+LOCK_WAIT = 60.0
+"""Seconds a build waits for another build's lock before it gives up (SITE.md); the
+environment variable ``RULES_LOCK_WAIT`` overrides it (tests)."""
+
+
+def _lock_wait() -> float:
+    try:
+        return max(0.0, float(os.environ.get("RULES_LOCK_WAIT", LOCK_WAIT)))
+    except ValueError:
+        return LOCK_WAIT
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
 class _Lock:
     """An exclusive lock on ``.<name>.lock`` beside the output (POSIX ``flock``; a no-op
-    where there is none). Released when the process ends, however it ends."""
+    where there is none). Released when the process ends, however it ends.
 
-    def __init__(self, path: Path) -> None:
+    The lock file is opened without following a link (a link planted there is refused,
+    never followed out of the folder) and holds the pid of the build holding it. A build
+    that finds it held says so, with that pid, and waits at most ``wait`` seconds.
+    """
+
+    def __init__(self, path: Path, wait: float | None = None,
+                 notify: Callable[[str], None] = _say) -> None:
         self.path = path
         self.fd: int | None = None
+        self.wait = _lock_wait() if wait is None else wait
+        self.notify = notify
 
     def __enter__(self) -> _Lock:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX
             return self
-        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP or self.path.is_symlink():
+                raise OutputError(f"{self.path}: the lock file is a symbolic link; expected "
+                                  "a regular file or none (remove the link)") from exc
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OutputError(f"{self.path}: the lock file is not a regular file; expected "
+                              "a regular file or none (remove it)")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                self._wait(fd, fcntl.flock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BaseException:
+                os.close(fd)
+                raise
+        self.fd = fd
+        with contextlib.suppress(OSError):  # whose lock it is, for a build that waits
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return self
+
+    def _wait(self, fd: int, flock: Callable[[int, int], None], how: int) -> None:
+        """Wait for the lock, at most :attr:`wait` seconds, after saying whose it is."""
+        try:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
+        whose = f"the build with pid {holder}" if holder.isdigit() else "another build"
+        self.notify(f"{self.path}: waiting for {whose}, which is writing this output "
+                    f"folder (at most {self.wait:g} s)")
+        deadline = time.monotonic() + self.wait
+        while True:
+            try:
+                flock(fd, how)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise OutputError(
+                        f"{self.path}: {whose} still holds the lock after {self.wait:g} s; "
+                        "expected it to finish (try again later, or stop that build)"
+                    ) from None
+                time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -147,8 +253,11 @@ class SiteWriter:
             it did not write, or the fresh folder cannot be made.
     """
 
-    def __init__(self, out: Path, *, forbidden: tuple[Path, ...] = ()) -> None:
-        out = Path(os.path.abspath(out))
+    def __init__(self, out: Path, *, forbidden: tuple[Path, ...] = (),
+                 wait: float | None = None) -> None:
+        absolute = Path(os.path.abspath(out))
+        # links in the parent resolved (not in the output itself: a link is refused)
+        out = Path(os.path.realpath(absolute.parent)) / absolute.name
         self.out = out
         self.warnings: list[str] = []
         self.swapped = False
@@ -157,23 +266,26 @@ class SiteWriter:
             raise OutputError(f"{out}: cannot replace the root folder; expected a folder "
                               "of its own for the site (see --out)")
         for place in forbidden:
-            place = Path(os.path.abspath(place))
+            place = Path(os.path.realpath(place))
             if out == place or place in out.parents or out in place.parents:
                 raise OutputError(
                     f"{out}: the output folder overlaps {place}; expected a folder outside "
                     "the project's content/, locales/ and templates/, not holding the "
                     "project (see --out)")
+        holder = _inside_output(out)
+        if holder is not None:
+            raise OutputError(f"{out}: the output folder is inside {holder}, the site of "
+                              "an earlier build; expected a folder outside it (see --out)")
         self._check_replaceable()  # before taking the lock: refuse without leaving a trace
         parent = out.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
-            self._lock = _Lock(parent / f".{out.name}.lock").__enter__()
+            self._lock = _Lock(parent / f".{out.name}.lock", wait).__enter__()
         except OSError as exc:
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
         try:
             self._check_replaceable()  # again, now that no other build is writing
-            for stale in sorted([*parent.glob(f".{out.name}.new-*"),
-                                 *parent.glob(f".{out.name}.old-*")]):
+            for stale in _temporary(parent, out.name):
                 if stale.is_dir() and not stale.is_symlink() and (
                         _ours(stale) or not any(stale.iterdir())):
                     try:
@@ -205,7 +317,10 @@ class SiteWriter:
             )
         listed = _listed(out) if _ours(out) else set()
         if listed is None:
-            return
+            raise OutputError(
+                f"{out}: its {MARKER} lists no files, so this generator cannot tell its "
+                "own files from yours; expected a folder a build wrote, whose marker lists "
+                "every file (remove the folder or choose --out)")
         folders = {p.as_posix() for f in listed for p in Path(f).parents}
         foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
@@ -223,6 +338,10 @@ class SiteWriter:
             OutputError: a file cannot be written.
         """
         tmp = self.tmp
+        bad = next((rel for rel in files if _CONTROL.search(rel)), None)
+        if bad is not None:
+            raise OutputError(f"{self.out}: a file name holds a control character "
+                              f"({bad!r}); expected plain names")
 
         def write(rel: str) -> None:
             path = tmp / rel

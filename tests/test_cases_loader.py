@@ -7,6 +7,7 @@ Each input-error test writes a small project into ``tmp_path`` and asserts the e
 from __future__ import annotations
 
 import io
+import os
 import textwrap
 from pathlib import Path
 from types import MappingProxyType
@@ -675,13 +676,17 @@ def test_not_utf8(tmp_path: Path) -> None:
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "x.yaml", MELD.format(id="a", game="rami51", cards="QH KH AH"))
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(path: str, flags: int, *args: int, **kwargs: int) -> int:
+        if str(path).endswith("x.yaml"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     assert formatted(load_cases(tmp_path)) == [
         "content/examples/x.yaml:1: cannot read the file: Permission denied; expected a "
-        "readable case file"]
+        "readable file"]
 
 
 def test_unsupported_yaml_features(tmp_path: Path) -> None:

@@ -18,11 +18,14 @@ hundred inputs; ``RULES_EXTENDED=1`` fuzzes more than ten thousand.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,6 +33,7 @@ from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Iterator
 from pathlib import Path
+from pathlib import PurePosixPath
 from xml.etree import ElementTree
 
 import pytest
@@ -69,7 +73,7 @@ from generator.verify import verify_all
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 
-# Examples per test: (default, RULES_EXTENDED=1). Sum: 476 by default, 10,560 extended.
+# Examples per test: (default, RULES_EXTENDED=1). Sum: 516 by default, 11,560 extended.
 BUDGET = {
     "card_codes": (150, 2_500),
     "case_files": (120, 2_500),
@@ -78,6 +82,7 @@ BUDGET = {
     "catalogs": (60, 2_000),
     "links": (30, 500),
     "cli": (6, 60),
+    "special_files": (40, 1_000),
 }
 FUZZED: Counter[str] = Counter()
 """Inputs fuzzed so far, per test (printed at the end of the module)."""
@@ -118,7 +123,8 @@ def assert_errors(errors: Iterable[InputError], files: Iterable[str] | None = No
     allowed = set(files) if files is not None else None
     for error in errors:
         assert isinstance(error, InputError), error
-        assert error.file and not error.file.startswith("/") and "\\" not in error.file, error
+        assert error.file and not error.file.startswith("/"), error
+        assert not re.search(r"\\(?![nrt]|x[0-9a-f]{2})", error.file), error  # escapes only
         if allowed is not None:
             assert error.file in allowed, error
         assert isinstance(error.line, int) and error.line >= 1, error
@@ -945,3 +951,105 @@ def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) 
         assert CLEAR.search(result.stdout), output
     elif result.returncode == 1 and command != "build-strict":
         assert DISAGREEMENT_LINE.search(result.stdout), output
+
+
+# -- special files and hostile names (SITE.md: inputs are the project's regular files) --
+
+SECRET = "fuzz-secret-9d2e"
+PLACES = ["content/{}.md", "content/examples/{}.yaml", "templates/{}.html",
+          "templates/static/{}.css", "templates/root/{}", "locales/sk/LC_MESSAGES/messages.po",
+          "site.yaml"]
+KINDS_OF_FILE = ["fifo", "link-out", "link-out-folder", "link-loop", "link-nothing",
+                 "link-git", "folder", "plain"]
+NAMES = st.text(st.sampled_from("ab-z\n\r\t\x1b\x7f\x85é "), min_size=1, max_size=6)
+
+
+@contextlib.contextmanager
+def no_hang(seconds: float = 20) -> Iterator[None]:
+    """Fail (TimeoutError) instead of blocking forever on a FIFO."""
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"blocked for {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _plant(path: Path, kind: str, outside: Path, git: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(path):
+        shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link-out":
+        path.symlink_to(outside / "secret.md")
+    elif kind == "link-out-folder":
+        path.symlink_to(outside, target_is_directory=True)
+    elif kind == "link-loop":
+        path.symlink_to(path.name)
+    elif kind == "link-nothing":
+        path.symlink_to(path.parent / "nothing-here")
+    elif kind == "link-git":
+        path.symlink_to(git)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.write_text("# Plain\n\nPlain text.\n", encoding="utf-8")
+
+
+@fuzz("special_files")
+@given(entries=st.lists(st.tuples(st.sampled_from(PLACES), st.sampled_from(KINDS_OF_FILE),
+                                  NAMES), min_size=1, max_size=3))
+def test_special_files_and_hostile_names(entries: list[tuple[str, str, str]]) -> None:
+    """FIFOs, links out of the project (to a file, to a folder), loops, links to nothing
+    or into .git/, folders where files belong, names with control characters: the
+    project loads without hanging, every such entry is an input error at ``FILE:1``
+    (its name printable on one line), nothing from outside is read."""
+    from generator.layout import shown
+
+    FUZZED["special_files"] += 1
+    with tempfile.TemporaryDirectory() as tmp:
+        outside = Path(tmp) / "outside"
+        outside.mkdir()
+        (outside / "secret.md").write_text(f"# Secret\n\n{SECRET}\n", encoding="utf-8")
+        (outside / "secret.yaml").write_text(f"cases:\n  - id: {SECRET}\n", encoding="utf-8")
+        root = Path(tmp) / "project"
+        shutil.copytree(page_root(), root)
+        git = root / ".git" / "config"
+        git.parent.mkdir()
+        git.write_text(SECRET, encoding="utf-8")
+        planted: dict[str, str] = {}
+        for place, kind, name in entries:
+            rel = place.format(name.replace("/", "-"))
+            if PurePosixPath(rel).name.startswith((".", "#")) or "{}" not in place:
+                rel = place.format("x")
+            _plant(root / rel, kind, outside, git)
+            planted[rel] = kind
+        with no_hang():
+            project = load_project(root)
+        assert_errors(project.errors)
+        text = "\n".join(e.format() for e in project.errors)
+        assert SECRET not in text
+        assert all(SECRET not in str(page.messages) for page in project.pages)
+        assert all(SECRET not in case.id for case in project.cases.cases)
+        reported = {e.file for e in project.errors}
+        for rel, kind in planted.items():
+            subfolder = kind == "folder" and rel.startswith(("templates/root/",
+                                                              "templates/static/"))
+            if rel != shown(rel) or not (kind == "plain" or subfolder):
+                assert shown(rel) in reported, (rel, kind, text)
+        assert project.exit_code == 2 or all(kind == "plain" or subfolder
+                                             for kind in planted.values())
+
+
+@functools.cache
+def page_root() -> Path:
+    """A small project (one page, one case file, English and Slovak) to plant files in."""
+    from tests.test_i18n import _tiny
+
+    root = Path(tempfile.mkdtemp(prefix="fuzz-special-"))
+    return _tiny(root, "")

@@ -112,3 +112,103 @@ def test_a_build_killed_at_any_moment_leaves_a_whole_site(project: Path) -> None
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert _digest(project / "site") == new
     assert not list(project.glob(".site.new-*")) and not list(project.glob(".site.old-*"))
+
+
+# -- hostile output folders (the reliability issue's class 2) --------------------------
+
+def test_a_marker_without_a_list_is_not_taken_as_ours(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / MARKER).write_text("Written by the rules site generator; the next build "
+                              "replaces this folder.\n", encoding="utf-8")
+    (out / "precious.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(OutputError, match=r"lists no files, so this generator cannot tell"):
+        write_site(out, {"index.html": b"a"})
+    assert (out / "precious.txt").read_text("utf-8") == "mine"
+
+
+@pytest.mark.parametrize("name", ["s*", "site[1]", "s?te"])
+def test_stale_folders_are_matched_by_exact_name(tmp_path: Path, name: str) -> None:
+    other = tmp_path / ".site.new-999999"  # another output's temporary folder
+    other.mkdir()
+    (other / MARKER).write_text("x", encoding="utf-8")
+    own = tmp_path / f".{name}.new-999999"  # this output's, left by a killed build
+    own.mkdir()
+    (own / MARKER).write_text("x", encoding="utf-8")
+    write_site(tmp_path / name, {"index.html": b"a"})
+    assert other.is_dir() and (other / MARKER).is_file()
+    assert not own.exists()
+
+
+def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Path) -> None:
+    from generator.build import build
+
+    link = tmp_path / "link"
+    link.symlink_to(project / "content", target_is_directory=True)
+    report = build(project, link / "site")
+    assert report.exit_code == 2
+    assert report.lines[-1].startswith(f"{project / 'content' / 'site'}: the output folder "
+                                       f"overlaps {project / 'content'}")
+    assert not (project / "content" / "site").exists()
+
+
+def test_project_given_as_a_link_is_compared_by_real_path(project: Path, tmp_path: Path
+                                                          ) -> None:
+    from generator.build import build
+
+    link = tmp_path / "link"
+    link.symlink_to(project, target_is_directory=True)
+    report = build(link, project / "content" / "site")
+    assert report.exit_code == 2
+    assert "overlaps" in report.lines[-1]
+    assert not (project / "content" / "site").exists()
+
+
+def test_out_inside_an_earlier_site_is_refused(tmp_path: Path) -> None:
+    write_site(tmp_path / "site", {"index.html": b"a"})
+    with pytest.raises(OutputError, match=r"site/sub: the output folder is inside .*site, "
+                                          r"the site of an earlier build"):
+        write_site(tmp_path / "site" / "sub", {"index.html": b"b"})
+    write_site(tmp_path / "site", {"index.html": b"c"})  # still buildable
+    assert (tmp_path / "site" / "index.html").read_bytes() == b"c"
+
+
+def test_a_planted_lock_link_is_not_followed(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere" / "created-by-the-build"
+    target.parent.mkdir()
+    (tmp_path / ".site.lock").symlink_to(target)
+    with pytest.raises(OutputError, match=r"\.site\.lock: the lock file is a symbolic link"):
+        write_site(tmp_path / "site", {"index.html": b"a"})
+    assert not target.exists() and not (tmp_path / "site").exists()
+
+
+def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(tmp_path: Path) -> None:
+    import fcntl
+
+    out = tmp_path / "site"
+    lock = os.open(tmp_path / ".site.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.write(lock, b"4242\n")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        said: list[str] = []
+        start = time.monotonic()
+        with pytest.raises(OutputError, match=r"the build with pid 4242 still holds the "
+                                              r"lock after 0\.3 s"):
+            from generator import output
+
+            output._Lock(tmp_path / ".site.lock", 0.3, said.append).__enter__()
+        assert time.monotonic() - start >= 0.3
+        assert said == [f"{tmp_path / '.site.lock'}: waiting for the build with pid 4242, "
+                        "which is writing this output folder (at most 0.3 s)"]
+        result = subprocess.run([sys.executable, "-m", "generator", "build", "--project",
+                                 str(REPO), "--out", str(out)], cwd=REPO, capture_output=True,
+                                text=True, timeout=120, check=False,
+                                env={**os.environ, "RULES_LOCK_WAIT": "0.5"})
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "waiting for the build with pid 4242" in result.stderr
+        assert "still holds the lock after 0.5 s" in result.stdout
+        assert not out.exists()
+    finally:
+        os.close(lock)
+    write_site(out, {"index.html": b"a"})  # free again
+    assert (tmp_path / ".site.lock").read_text("ascii").strip() == str(os.getpid())

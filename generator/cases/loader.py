@@ -20,6 +20,7 @@ from collections import Counter
 from functools import cache
 from itertools import islice
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 from typing import TypeGuard
 
@@ -65,10 +66,9 @@ from generator.engine.rules import rule_set
 from generator.engine.table import TableError
 from generator.engine.table import table_meld
 from generator.errors import InputError
-from generator.errors import too_large
-
-EXAMPLES = Path("content", "examples")
-"""Where the case files are, relative to the project."""
+from generator.layout import EXAMPLES
+from generator.layout import Layout
+from generator.layout import NotAnInput
 
 SUFFIX = ".yaml"
 """The case files' suffix, exactly."""
@@ -84,7 +84,7 @@ MAX_CASE_FILE_BYTES = 5_000_000
 times its size in memory): a larger one is an input error, refused before it is read."""
 
 
-def load_cases(project: Path) -> CaseSet:
+def load_cases(project: Path | Layout) -> CaseSet:
     """Load and check every case file of ``project``.
 
     Args:
@@ -98,31 +98,31 @@ def load_cases(project: Path) -> CaseSet:
         (not readable, not YAML, a wrong top level or ``defaults``). Never raises for
         bad input: unreadable files, non-UTF-8 text and bad YAML are errors in the set.
     """
-    root = project / EXAMPLES
+    layout = Layout.of(project)
     errors: list[InputError] = []
-    try:
-        paths = sorted(
-            (path for path in root.rglob("*")
-             if path.suffix.lower() in _MISNAMED and path.is_file()),
-            key=lambda path: path.relative_to(root).parts,
-        )
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        return CaseSet(errors=(InputError(EXAMPLES.as_posix(), 1, None,
-                                          f"cannot list the case files: {reason}; "
-                                          "expected a readable folder"),))
+    paths = sorted((rel for rel in layout.walk(EXAMPLES, errors, files_named=tuple(_MISNAMED))
+                    if PurePosixPath(rel).suffix.lower() in _MISNAMED),
+                   key=lambda rel: PurePosixPath(rel).parts)
     cases: list[Case] = []
     files: list[str] = []
     ids: dict[str, Position] = {}
-    for path in paths:
-        rel = path.relative_to(project).as_posix()
-        if path.suffix != SUFFIX:
-            errors.append(InputError(rel, 1, None, f"file name ends in {path.suffix!r}, so it "
+    for rel in paths:
+        suffix = PurePosixPath(rel).suffix
+        if suffix != SUFFIX:
+            stem = PurePosixPath(rel).stem
+            errors.append(InputError(rel, 1, None, f"file name ends in {suffix!r}, so it "
                                      f"is not read as a case file; expected a name ending "
-                                     f"in {SUFFIX} (rename it to {path.stem}{SUFFIX})"))
+                                     f"in {SUFFIX} (rename it to {stem}{SUFFIX})"))
+            continue
+        try:
+            data = layout.read(rel, limit=MAX_CASE_FILE_BYTES, what="case file",
+                               advice="split its cases over several files in "
+                               "content/examples/")
+        except NotAnInput as exc:
+            errors.append(exc.error)
             continue
         files.append(rel)
-        file_cases, file_errors = _load_file(path, rel, ids)
+        file_cases, file_errors = _load_file(data, rel, ids)
         # by position; at one position, in the order found (the schema's field order)
         errors.extend(sorted(dict.fromkeys(file_errors), key=_by_position))
         cases.extend(file_cases)
@@ -141,19 +141,8 @@ def _by_position(error: InputError) -> tuple[int, int]:
     return (error.line, error.column or 0)
 
 
-def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:
-    """The file's text, or the error that keeps it from being read (a file over
-    :data:`MAX_CASE_FILE_BYTES` is not read)."""
-    try:
-        large = too_large(rel, path.stat().st_size, MAX_CASE_FILE_BYTES, "case file",
-                          "split its cases over several files in content/examples/")
-        if large is not None:
-            return None, large
-        data = path.read_bytes()
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        return None, InputError(rel, 1, None, f"cannot read the file: {reason}; "
-                                "expected a readable case file")
+def _decode(data: bytes, rel: str) -> tuple[str | None, InputError | None]:
+    """The file's text, or the error that keeps it from being decoded."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -167,11 +156,11 @@ def _read(path: Path, rel: str) -> tuple[str | None, InputError | None]:
 
 
 def _load_file(
-    path: Path, rel: str, ids: dict[str, Position]
+    data: bytes, rel: str, ids: dict[str, Position]
 ) -> tuple[list[Case], list[InputError]]:
-    """The cases of one file without errors (none when the file's frame is wrong) and
-    the file's errors; registers the ids it defines in ``ids``."""
-    text, read_error = _read(path, rel)
+    """The cases of one file (its bytes) without errors (none when the file's frame is
+    wrong) and the file's errors; registers the ids it defines in ``ids``."""
+    text, read_error = _decode(data, rel)
     if text is None:
         return [], [read_error] if read_error else []
     doc, errors = parse_yaml(text, rel)

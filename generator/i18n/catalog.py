@@ -26,7 +26,11 @@ from babel.messages.pofile import read_po
 from markdown_it import MarkdownIt
 
 from generator.errors import InputError
-from generator.errors import too_large
+from generator.layout import Layout
+from generator.layout import NotAnInput
+from generator.layout import catalog as catalog_path
+from generator.layout import is_locale_name
+from generator.layout import read_regular
 
 SOURCE_LOCALE = "en"
 """The language the content is written in."""
@@ -325,15 +329,41 @@ def _for_babel(data: bytes) -> bytes:
     return re.sub(rb"(?m)^#~\|", b"# ~|", data)
 
 
-def check_catalog_syntax(path: Path, rel: str) -> list[InputError]:
+def restore_previous_lines(data: bytes) -> bytes:
+    """The ``#~|`` lines :func:`_for_babel` turned into comments, as they were (Babel
+    writes a comment as ``# `` and its text)."""
+    return re.sub(rb"(?m)^# ~\|", b"#~|", data)
+
+
+def read_for_update(data: bytes, rel: str, locale: str) -> Catalog:
+    """A catalog read for ``i18n update``: as :func:`check_catalog_syntax` reads it, so
+    that nothing it accepts is dropped (``#~|`` lines become comments that
+    :func:`restore_previous_lines` turns back).
+
+    Raises:
+        NotAnInput: Babel cannot read it (the error at its line).
+    """
+    catalog, errors = _read_catalog(data, rel, locale)
+    if catalog is None:
+        raise NotAnInput(errors[0])
+    return catalog
+
+
+def check_catalog_syntax(path: Path, rel: str, data: bytes | None = None
+                         ) -> list[InputError]:
     """The syntax errors of a ``.po`` file (before ``i18n update`` rewrites it: Babel's
-    reader would silently drop what it cannot read)."""
+    reader would silently drop what it cannot read).
+
+    Args:
+        path: the file (read only when ``data`` is ``None``, and only if it is a
+            regular file).
+        rel: its path relative to the project, for error messages.
+        data: the file's bytes, when already read (through the project's layout).
+    """
     try:
-        data, large = _read_limited(path, rel)
-    except OSError as exc:
-        return [InputError(rel, 1, None, f"cannot read the catalog: {exc}")]
-    if large is not None:
-        return [large]
+        data = read_catalog_file(path, rel) if data is None else data
+    except NotAnInput as exc:
+        return [exc.error]
     errors = _lex(data, rel)[1]
     if not errors:
         errors.extend(_read_catalog(data, rel, None)[1])
@@ -345,16 +375,18 @@ MAX_CATALOG_BYTES = 10_000_000
 input error, refused before it is read."""
 
 
-def _read_limited(path: Path, rel: str) -> tuple[bytes, InputError | None]:
-    """The catalog's bytes, or ``b""`` and the error when it is over
-    :data:`MAX_CATALOG_BYTES`.
+def read_catalog_file(path: Path, rel: str, layout: Layout | None = None) -> bytes:
+    """A catalog's bytes: a regular file (inside the project, when ``layout`` is given)
+    of at most :data:`MAX_CATALOG_BYTES`, checked before it is read.
 
     Raises:
-        OSError: the file cannot be read.
+        NotAnInput: not such a file, too large, or it cannot be read (at ``rel:1``).
     """
-    large = too_large(rel, path.stat().st_size, MAX_CATALOG_BYTES, "catalog",
-                      "remove the obsolete (#~) messages, or shorten the translations")
-    return (b"", large) if large is not None else (path.read_bytes(), None)
+    limit = {"limit": MAX_CATALOG_BYTES, "what": "catalog",
+             "advice": "remove the obsolete (#~) messages, or shorten the translations"}
+    if layout is not None:
+        return layout.read(rel, **limit)  # type: ignore[arg-type]
+    return read_regular(path, rel, **limit)  # type: ignore[arg-type]
 
 
 def _read_catalog(data: bytes, rel: str, locale: str | None
@@ -374,15 +406,17 @@ def _read_catalog(data: bytes, rel: str, locale: str | None
                                  "expected a UTF-8 gettext catalog with a valid header")]
 
 
-def load_translator(path: Path, rel: str, locale: str, *,
+def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None, *,
                     template_keys: AbstractSet[Key] = frozenset()
                     ) -> tuple[Translator, list[InputError]]:
     """Read one ``.po`` file into a :class:`Translator`.
 
     Args:
-        path: the ``.po`` file.
+        path: the ``.po`` file (read only when ``data`` is ``None``, and only if it is
+            a regular file).
         rel: its path relative to the project, for error messages.
         locale: the locale code (the folder name under ``locales/``).
+        data: the file's bytes, when already read (through the project's layout).
         template_keys: the messages the templates use
             (:func:`generator.i18n.extract.template_messages`): Jinja %-formats them, so
             a lone ``%`` in their translations is an error.
@@ -397,12 +431,9 @@ def load_translator(path: Path, rel: str, locale: str, *,
     if bad_name is not None:
         return source_translator(), [bad_name]
     try:
-        data, large = _read_limited(path, rel)
-    except OSError as exc:
-        errors.append(InputError(rel, 1, None, f"cannot read the catalog: {exc}"))
-        return source_translator(), errors
-    if large is not None:
-        return source_translator(), [large]
+        data = read_catalog_file(path, rel) if data is None else data
+    except NotAnInput as exc:
+        return source_translator(), [exc.error]
     entries, errors = _lex(data, rel, locale)
     if errors:
         return source_translator(), errors
@@ -448,11 +479,6 @@ def load_translator(path: Path, rel: str, locale: str, *,
     return Translator(locale, messages, rule, unused=unused), errors
 
 
-_LOCALE_NAME = re.compile(r"[A-Za-z]{2,3}(?:_[A-Za-z0-9]+)*(?:@[a-z0-9]+)?")
-"""The shape of a locale folder's name: language, optional script and territory, an
-optional modifier (``cs``, ``pt_BR``, ``zh_Hant_TW``, ``sr@latin``); matched in full."""
-
-
 def locale_error(name: str) -> InputError | None:
     """Whether ``name`` (a folder under ``locales/``) is a locale identifier Babel knows
     and writes back the same (``Locale.parse`` alone accepts any text after ``@``, and
@@ -463,7 +489,7 @@ def locale_error(name: str) -> InputError | None:
         characters in the name shown escaped, so the error stays one line).
     """
     shown = name.encode("unicode_escape").decode("ascii")
-    if _LOCALE_NAME.fullmatch(name):
+    if is_locale_name(name):
         try:
             if str(Locale.parse(name)) == name:
                 return None
@@ -473,28 +499,35 @@ def locale_error(name: str) -> InputError | None:
                       "locale Babel knows; expected a locale identifier such as cs or pt_BR")
 
 
-def discover_locales(project: Path) -> list[str]:
+def discover_locales(project: Path | Layout) -> list[str]:
     """Locale codes with a catalog (``locales/<lang>/LC_MESSAGES/messages.po``), sorted."""
-    base = project / "locales"
-    if not base.is_dir():
-        return []
-    return sorted(p.parent.parent.name for p in base.glob("*/LC_MESSAGES/messages.po"))
+    return Layout.of(project).catalog_locales()
 
 
 def load_translators(
-    project: Path, locales: Iterable[str]
+    project: Path | Layout, locales: Iterable[str]
 ) -> tuple[dict[str, Translator], list[InputError]]:
-    """Every locale's translator (English first, the source), with every catalog error."""
+    """Every locale's translator (English first, the source), with every catalog error;
+    each catalog read through the project's layout (only a regular file inside it)."""
     from generator.i18n.extract import template_messages
 
+    layout = Layout.of(project)
     translators = {SOURCE_LOCALE: source_translator()}
     errors: list[InputError] = []
     template_keys = template_messages(project)
     for locale in locales:
         if locale == SOURCE_LOCALE:
             continue
-        rel = f"locales/{locale}/LC_MESSAGES/messages.po"
-        translator, errs = load_translator(project / rel, rel, locale,
+        rel = catalog_path(locale)
+        data = b""  # a name that is no locale is reported before the file is read
+        if locale_error(locale) is None:
+            try:
+                data = read_catalog_file(layout.path(rel), rel, layout)
+            except NotAnInput as exc:
+                translators[locale] = source_translator()
+                errors.append(exc.error)
+                continue
+        translator, errs = load_translator(layout.path(rel), rel, locale, data,
                                            template_keys=template_keys)
         translators[locale] = translator
         errors.extend(errs)

@@ -6,16 +6,23 @@ content page, the case files, and the templates and code together.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.catalog import Message
-from babel.messages.pofile import read_po
 
-PAGES_ROOT = "content/"
-CASES_ROOT = "content/examples/"
+from generator.i18n.catalog import read_for_update
+from generator.layout import CONTENT
+from generator.layout import EXAMPLES
+from generator.layout import Layout
+from generator.layout import NotAnInput
+from generator.layout import catalog as catalog_path
+
+PAGES_ROOT = f"{CONTENT}/"
+CASES_ROOT = f"{EXAMPLES}/"
 
 
 @dataclass
@@ -50,22 +57,23 @@ def _state(message: Message | None) -> str:
     return "fuzzy" if message.fuzzy else "translated"
 
 
-def stats(template: Catalog, project: Path, locales: Iterable[str]
+def stats(template: Catalog, project: Path | Layout, locales: Iterable[str]
           ) -> dict[str, dict[str, Counts]]:
     """Counts per locale, per source (page slug, ``case files``, ``templates and code``).
 
     Args:
         template: the template catalog (``i18n extract``), whose messages are counted.
-        project: the project folder (its ``locales/``).
+        project: the project folder (its ``locales/``) or its layout.
         locales: the locales to count.
     """
+    layout = Layout.of(project)
     result: dict[str, dict[str, Counts]] = {}
     for locale in locales:
-        path = project / "locales" / locale / "LC_MESSAGES" / "messages.po"
+        rel = catalog_path(locale)
         catalog = Catalog(locale=locale)
-        if path.exists():
-            with path.open("rb") as fh:
-                catalog = read_po(fh, locale=locale)
+        if layout.exists(rel):
+            with contextlib.suppress(NotAnInput):  # reported by the catalog check
+                catalog = read_for_update(layout.read(rel), rel, locale)
         per: dict[str, Counts] = {}
         for message in template:
             if not message.id:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 import yaml
@@ -31,6 +32,12 @@ from generator.errors import one_of
 from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
+from generator.layout import CONTENT
+from generator.layout import EXAMPLES
+from generator.layout import Layout
+from generator.layout import NotAnInput
+from generator.layout import is_slug
+from generator.layout import read_regular
 from generator.render.views import format_decimal
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
@@ -157,9 +164,8 @@ LINK = re.compile(
 MAX_PAGE_BYTES = 2_000_000
 """The largest page read (2 MB; this site's pages are about 10 KB; parsing one takes up
 to about 100 times its size in memory): a larger one is an input error, not read."""
+PAGE_ADVICE = "split it into several pages"
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
-"""A page slug, matched in full (``$`` would also match before a final newline)."""
 
 
 def local_href(href: str) -> str:
@@ -221,13 +227,13 @@ def parse_page(
     """
     errors: list[InputError] = []
     try:
-        size = path.stat().st_size if data is None else len(data)
-        large = too_large(rel, size, MAX_PAGE_BYTES, "page", "split it into several pages")
-        if large is not None:
-            return None, [large]
-        raw = path.read_bytes() if data is None else data
-    except OSError as exc:
-        return None, [InputError(rel, 1, None, f"cannot read the page: {exc}")]
+        raw = read_regular(path, rel, limit=MAX_PAGE_BYTES, what="page",
+                           advice=PAGE_ADVICE) if data is None else data
+    except NotAnInput as exc:
+        return None, [exc.error]
+    large = too_large(rel, len(raw), MAX_PAGE_BYTES, "page", PAGE_ADVICE)
+    if large is not None:
+        return None, [large]
     try:
         source = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -314,7 +320,7 @@ def parse_page(
                     + one_of(name, known, noun="placeholders"),
                 ))
     slug = path.stem
-    if not SLUG.fullmatch(slug):
+    if not is_slug(slug):
         errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "
                                  "expected lowercase letters, digits and hyphens, "
                                  "e.g. first-meld.md"))
@@ -329,33 +335,38 @@ def parse_page(
     return page, errors
 
 
-def load_pages(project: Path, md: MarkdownIt | None = None
+def load_pages(project: Path | Layout, md: MarkdownIt | None = None
                ) -> tuple[list[SourcePage], list[InputError]]:
-    """Parse every ``content/*.md`` of ``project`` (sorted by file name).
+    """Parse every ``content/*.md`` of ``project`` (sorted by file name), each read
+    through the project's layout (only a regular file inside the project).
 
     Returns:
         (the pages that could be read, every input error found in them).
     """
     from generator.facts import facts
 
+    layout = Layout.of(project)
     md = md or make_markdown()
     known = facts()
     pages: list[SourcePage] = []
     errors: list[InputError] = []
-    content = project / "content"
-    for path in sorted(content.rglob("*")) if content.is_dir() else []:
-        rel = path.relative_to(project).as_posix()
-        if path.name.startswith((".", "#")) or not path.is_file() or "examples" in \
-                path.relative_to(content).parts[:1]:
-            continue  # editors' lock and backup files; the case files
+    for rel in layout.walk(CONTENT, errors, skip=(EXAMPLES,), files_named=(".md",)):
+        path = PurePosixPath(rel)
+        if path.name.startswith((".", "#")):
+            continue  # editors' lock and backup files
         if path.suffix.lower() in (".md", ".markdown") and (
-                path.suffix != ".md" or path.parent != content):
+                path.suffix != ".md" or path.parent.as_posix() != CONTENT):
             errors.append(InputError(rel, 1, None, "not read as a page; expected pages as "
                                      "content/<slug>.md (no subfolders, the extension .md)"))
             continue
         if path.suffix != ".md":
             continue
-        page, page_errors = parse_page(path, rel, md, known)
+        try:
+            data = layout.read(rel, limit=MAX_PAGE_BYTES, what="page", advice=PAGE_ADVICE)
+        except NotAnInput as exc:
+            errors.append(exc.error)
+            continue
+        page, page_errors = parse_page(layout.path(rel), rel, md, known, data)
         errors.extend(page_errors)
         if page is not None:
             pages.append(page)

@@ -15,7 +15,6 @@ from typing import Any
 
 from babel.core import Locale
 from jinja2 import Environment
-from jinja2 import FileSystemLoader
 from jinja2 import StrictUndefined
 from jinja2 import TemplateSyntaxError
 from jinja2 import nodes
@@ -26,6 +25,13 @@ from generator.errors import InputError
 from generator.facts import facts
 from generator.i18n.catalog import Translator
 from generator.i18n.explain import Words
+from generator.layout import ROOT_INDEX
+from generator.layout import SITEMAP
+from generator.layout import TEMPLATES as TEMPLATES_DIR
+from generator.layout import Layout
+from generator.layout import NotAnInput
+from generator.layout import home_output
+from generator.layout import page_output
 from generator.render.markdown import Fence
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
@@ -49,14 +55,19 @@ class Coverage:
     fix (0 when the catalog lacks the message) and what is wrong there; in line order."""
 
 
+def make_environment(project: Path | Layout) -> Environment:
+    """The one Jinja environment of a project's ``templates/`` (made once per process,
+    shared by every locale and inherited by forked workers): autoescape (HTML and XML
+    alike: ``page.html``, ``sitemap.xml``), i18n (newstyle gettext), strict undefined.
+    Templates are compiled once, on first use, and read through the project's layout
+    (only regular files inside the project)."""
+    return _environment(Layout.of(project))
+
+
 @cache
-def make_environment(templates: Path) -> Environment:
-    """The one Jinja environment of a templates folder (made once per process, shared by
-    every locale and inherited by forked workers): autoescape (HTML and XML alike:
-    ``page.html``, ``sitemap.xml``), i18n (newstyle gettext), strict undefined.
-    Templates are compiled once, on first use."""
+def _environment(layout: Layout) -> Environment:
     return Environment(
-        loader=FileSystemLoader(templates),
+        loader=layout.template_loader(),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
         undefined=StrictUndefined,
@@ -70,37 +81,39 @@ TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
 """The templates the site is rendered from (each may extend, include or import others)."""
 
 
-VERBATIM = ("static/", "root/")
-"""The folders of ``templates/`` published as they are (:func:`render_common`), not
-Jinja templates."""
-
-
-def template_errors(root: Path) -> list[InputError]:
+def template_errors(root: Path | Layout) -> list[InputError]:
     """Every input error of the templates that shows without rendering them (SITE.md,
-    ``check``): a template the site needs that is missing, a template that is not
+    ``check``): a template file that is not an input (a FIFO, a folder, a link out of
+    the project), a template the site needs that is missing, a template that is not
     UTF-8, a Jinja syntax error, an ``extends``, ``include`` or ``import`` of a named
-    template that does not exist. The files of :data:`VERBATIM` are no templates. Each
-    template is compiled here, once, in the shared environment
-    (:func:`make_environment`), so rendering reuses it.
+    template that does not exist. The files of ``templates/static/`` and
+    ``templates/root/`` are published as they are, no templates
+    (:meth:`generator.layout.Layout.template_files`). Each template is compiled here,
+    once, in the shared environment (:func:`make_environment`), so rendering reuses it.
 
     Args:
-        root: the project folder (its ``templates/``).
+        root: the project folder (its ``templates/``) or its layout.
 
     Returns:
         The errors, at ``templates/NAME:LINE`` (line 1 for a missing template); errors
         only rendering can meet (an undefined variable, a division by zero) are not
         among them.
     """
-    folder = root / "templates"
-    env = make_environment(folder)
-    names = {name for name in env.list_templates(extensions=["html", "xml"])
-             if not name.startswith(VERBATIM)} if folder.is_dir() else set()
-    errors = [InputError(f"templates/{name}", 1, None, "the template is missing; expected "
-                         "the templates " + ", ".join(TEMPLATES) + " in templates/")
-              for name in TEMPLATES if name not in names]
+    layout = Layout.of(root)
+    env = make_environment(layout)
+    errors: list[InputError] = []
+    names = {rel.removeprefix(f"{TEMPLATES_DIR}/") for rel in layout.template_files(errors)}
+    errors += [InputError(f"{TEMPLATES_DIR}/{name}", 1, None, "the template is missing; "
+                          "expected the templates " + ", ".join(TEMPLATES) + " in templates/")
+               for name in TEMPLATES if name not in names and not layout.exists(
+                   f"{TEMPLATES_DIR}/{name}")]
     for name in sorted(names):
-        rel = f"templates/{name}"
-        data = (folder / name).read_bytes()
+        rel = f"{TEMPLATES_DIR}/{name}"
+        try:
+            data = layout.read(rel)
+        except NotAnInput as exc:
+            errors.append(exc.error)
+            continue
         try:
             source = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -108,7 +121,7 @@ def template_errors(root: Path) -> list[InputError]:
                                      "the template is not valid UTF-8; expected UTF-8 text"))
             continue
         try:
-            tree = env.parse(source, name, str(folder / name))
+            tree = env.parse(source, name, str(layout.path(rel)))
             env.get_template(name)
         except TemplateSyntaxError as exc:
             problem = (exc.message or "").rstrip(".")
@@ -121,7 +134,8 @@ def template_errors(root: Path) -> list[InputError]:
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
                     and target.value not in names \
                     and not getattr(node, "ignore_missing", False):
-                found = "is a folder, not a file" if (folder / target.value).is_dir() \
+                found = "is a folder, not a file" if layout.path(
+                    f"{TEMPLATES_DIR}/{target.value}").is_dir() \
                     else "not found"
                 errors.append(InputError(rel, node.lineno, None, f"template "
                                          f"{target.value!r} {found}; expected one of: "
@@ -238,7 +252,7 @@ class SiteInput:
 
     def prepare(self) -> None:
         """Load and compile the templates once (before worker processes fork)."""
-        env = make_environment(self.root / "templates")
+        env = make_environment(self.root)
         for name in TEMPLATES:
             env.get_template(name)
 
@@ -257,7 +271,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     Raises:
         jinja2.TemplateError: a template that does not load or render.
     """
-    env = make_environment(site.root / "templates")
+    env = make_environment(site.root)
     md = make_markdown()
     names = site.names()
     pages, locales = site.pages, site.locales
@@ -296,7 +310,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
                         "current": o == lang} for o in locales],
             nav=nav, current_slug=page.slug, untranslated=untranslated,
         )
-        files[f"{lang}/{page.slug}/index.html"] = html.encode("utf-8")
+        files[page_output(lang, page.slug)] = html.encode("utf-8")
     home = home_tpl.render(
         alternates=site.alternates("", "../"),
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
@@ -313,7 +327,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
     )
-    files[f"{lang}/index.html"] = home.encode("utf-8")
+    files[home_output(lang)] = home.encode("utf-8")
     missing = tuple(sorted(
         ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
@@ -323,34 +337,32 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
 def render_common(site: SiteInput) -> dict[str, bytes]:
     """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``
     (its template, with ``site_url``), ``static/`` (from ``templates/static/``) and the
-    files of ``templates/root/`` at the site's root (a generated file of the same name
-    wins; the build reports the clash).
+    files of ``templates/root/`` at the site's root
+    (:func:`generator.layout.Layout.published_files`; one that clashes with a generated
+    file is an input error the loading reports, never published).
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
     """
-    env = make_environment(site.root / "templates")
+    env = make_environment(site.root)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     names = site.names()
     root_html = env.get_template("root.html").render(
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
-    files = {"index.html": root_html.encode("utf-8")}
+    files = {ROOT_INDEX: root_html.encode("utf-8")}
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
-        files["sitemap.xml"] = sitemap.encode("utf-8")
-    static = site.root / "templates" / "static"
-    if static.is_dir():
-        for path in sorted(static.rglob("*")):
-            if path.is_file():
-                files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
-    extra = site.root / "templates" / "root"
-    if extra.is_dir():  # files published at the site's root (CNAME, robots.txt, …)
-        for path in sorted(extra.rglob("*")):
-            rel = path.relative_to(extra).as_posix()
-            if path.is_file() and rel not in files:
-                files[rel] = path.read_bytes()
+        files[SITEMAP] = sitemap.encode("utf-8")
+    layout = Layout.of(site.root)
+    errors: list[InputError] = []  # reported by the loading (build.load_project)
+    for name, rel in layout.published_files(errors).items():
+        if name not in files:
+            try:
+                files[name] = layout.read(rel)
+            except NotAnInput:
+                continue  # reported by the loading
     return files
 
 

@@ -1,0 +1,588 @@
+"""The project's layout and what counts as one of its inputs (SITE.md, "Layout of the
+repository" and "Command line").
+
+One home for every path the generator reads or writes inside a project, as Sphinx's
+``CatalogRepository`` owns the catalog paths:
+
+=====================================  ============================================
+``content/<slug>.md``                  the pages (English source)
+``content/examples/**/*.yaml``         the case files
+``templates/*.html``                   the Jinja templates
+``templates/static/**``                assets copied to ``<out>/static/``
+``templates/root/**``                  files published at the site's root
+``locales/messages.pot``               the template catalog (``i18n extract``)
+``locales/<lang>/LC_MESSAGES/messages.po``  each locale's catalog
+``site.yaml``                          the optional settings
+``site/``                              the default output folder
+=====================================  ============================================
+
+**Inputs.** The project's inputs are the regular files inside the project folder. A
+symbolic link is followed only when its real target is a regular file inside the
+project and outside ``.git/`` and the output folder; a link leading anywhere else (or a
+loop, or to nothing), a FIFO, a device, a socket or a folder where a file is expected
+is an input error at ``FILE:1``, never opened, read or published. Every reader goes
+through :meth:`Layout.read` (which checks with ``stat`` before opening, opens without
+blocking and checks the opened file again) and every folder walk through
+:meth:`Layout.walk` (which follows a linked folder only into the project, once).
+
+**Names.** A page's slug and a locale folder's name are checked by *full* match
+(:func:`is_slug`, :func:`is_locale_name`): ``$`` would let a final newline through.
+
+**Files the user keeps.** :func:`replace_file` writes a catalog (or any file the user
+keeps) to a temporary file in the same folder and renames it into place: a write that
+fails or is killed leaves the previous file whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from pathlib import Path
+from pathlib import PurePosixPath
+
+from jinja2 import BaseLoader
+from jinja2 import Environment
+from jinja2 import TemplateNotFound
+from jinja2.loaders import split_template_path
+
+from generator.errors import InputError
+from generator.errors import too_large
+from generator.output import MARKER
+
+CONTENT = "content"
+"""The pages' folder."""
+EXAMPLES = "content/examples"
+"""The case files' folder."""
+TEMPLATES = "templates"
+"""The templates' folder."""
+TEMPLATE_SUFFIXES = (".html", ".xml")
+"""The templates' file names end in one of these (``page.html``, ``sitemap.xml``)."""
+STATIC = "templates/static"
+"""Assets copied to the site's ``static/`` folder."""
+ROOT_FILES = "templates/root"
+"""Files published at the site's root (``CNAME``, ``robots.txt``, …)."""
+LOCALES = "locales"
+"""The catalogs' folder."""
+POT = "locales/messages.pot"
+"""The template catalog."""
+CONFIG = "site.yaml"
+"""The optional settings file."""
+OUTPUT = "site"
+"""The default output folder."""
+GIT = ".git"
+"""Git's folder: never an input."""
+INPUT_FOLDERS = (CONTENT, TEMPLATES, LOCALES, GIT)
+"""Folders an output folder may neither be in nor hold."""
+
+STATIC_OUT = "static"
+"""Where :data:`STATIC`'s files go in the site."""
+ROOT_INDEX = "index.html"
+"""The site's front page (the languages)."""
+SITEMAP = "sitemap.xml"
+"""The sitemap at the site's root (with ``site_url``)."""
+
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+_LOCALE_NAME = re.compile(r"[A-Za-z]{2,8}(?:_[A-Za-z0-9]{1,8})*(?:@[A-Za-z0-9]{1,8})?")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def is_slug(name: str) -> bool:
+    """Whether ``name`` is a page slug: lowercase letters, digits and hyphens, not
+    starting with a hyphen (whole string, no final newline)."""
+    return _SLUG.fullmatch(name) is not None
+
+
+def is_locale_name(name: str) -> bool:
+    """Whether ``name`` is spelled as a locale code may be (``cs``, ``de_AT``,
+    ``sr_Latn``, ``ca@valencia``): letters, digits, ``_`` and one ``@`` part, whole
+    string. Whether Babel knows the locale is a further check (the catalog's)."""
+    return _LOCALE_NAME.fullmatch(name) is not None
+
+
+def shown(name: str) -> str:
+    """A file name as it may be printed on one line: control characters (and bytes that
+    are not UTF-8) escaped, as ``\\n`` or ``\\xNN``."""
+    def escape(m: re.Match[str]) -> str:
+        char = m.group(0)
+        if char == "\n":
+            return "\\n"
+        if char == "\t":
+            return "\\t"
+        if char == "\r":
+            return "\\r"
+        code = ord(char)
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\x{code:02x}"
+
+    return _CONTROL.sub(escape, name)
+
+
+def catalog(locale: str) -> str:
+    """The catalog of ``locale``, relative to the project:
+    ``locales/<locale>/LC_MESSAGES/messages.po``."""
+    return f"{LOCALES}/{locale}/LC_MESSAGES/messages.po"
+
+
+def page_output(lang: str, slug: str) -> str:
+    """The site-relative path of a page in one locale: ``<lang>/<slug>/index.html``."""
+    return f"{lang}/{slug}/index.html"
+
+
+def home_output(lang: str) -> str:
+    """The site-relative path of a locale's home page: ``<lang>/index.html``."""
+    return f"{lang}/index.html"
+
+
+def generated_files(locales: Iterable[str], slugs: Iterable[str], *, sitemap: bool
+                    ) -> set[str]:
+    """The site-relative paths the build generates (besides ``static/``): the front
+    page, every locale's home and pages, and ``sitemap.xml`` when there is one."""
+    slugs = list(slugs)
+    names = {ROOT_INDEX, *([SITEMAP] if sitemap else [])}
+    for lang in locales:
+        names.add(home_output(lang))
+        names.update(page_output(lang, slug) for slug in slugs)
+    return names
+
+
+class NotAnInput(Exception):
+    """A path that is not one of the project's inputs (or cannot be read).
+
+    Attributes:
+        error: the input error at ``FILE:1`` saying why.
+    """
+
+    def __init__(self, error: InputError) -> None:
+        super().__init__(error.format())
+        self.error = error
+
+
+_KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISDIR, "a folder where a file is expected"),
+    (stat.S_ISFIFO, "a FIFO (named pipe), not a regular file"),
+    (stat.S_ISCHR, "a character device, not a regular file"),
+    (stat.S_ISBLK, "a block device, not a regular file"),
+    (stat.S_ISSOCK, "a socket, not a regular file"),
+)
+_EXPECTED = "expected a regular file inside the project"
+
+
+def _kind_problem(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    for test, what in _KINDS:
+        if test(mode):
+            return f"{what}; {_EXPECTED}"
+    return f"not a regular file; {_EXPECTED}"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a project's inputs are, and which files count as inputs.
+
+    Attributes:
+        root: the project folder, absolute, symbolic links resolved.
+        out: the output folder, absolute, links in its existing part resolved (never
+            an input, even through a link).
+    """
+
+    root: Path
+    out: Path
+
+    @classmethod
+    def of(cls, project: Path | Layout, out: Path | None = None) -> Layout:
+        """The layout of ``project`` (a folder, or a layout returned as it is) with its
+        output folder ``out`` (default ``<project>/site``)."""
+        if isinstance(project, Layout):
+            return project if out is None else cls(project.root, output_path(out))
+        root = real_path(project)
+        return cls(root, output_path(out) if out is not None else root / OUTPUT)
+
+    # -- paths -------------------------------------------------------------------------
+
+    def path(self, rel: str) -> Path:
+        """The absolute path of ``rel`` (a POSIX path relative to the project)."""
+        return self.root / rel
+
+    def rel(self, path: Path) -> str:
+        """``path`` (below the project) as a POSIX path relative to it."""
+        return Path(os.path.abspath(path)).relative_to(self.root).as_posix()
+
+    def exists(self, rel: str) -> bool:
+        """Whether anything is at ``rel`` (a link to nothing counts: it is an error to
+        report, not an absence)."""
+        return os.path.lexists(self.root / rel)
+
+    def inside(self, real: Path) -> str | None:
+        """``None`` when the real path ``real`` is inside the project and outside
+        ``.git/`` and the output folder, else where it is (for a message)."""
+        if real == self.root or not real.is_relative_to(self.root):
+            return "outside the project"
+        if real.relative_to(self.root).parts[0] == GIT:
+            return "into .git/"
+        if real == self.out or real.is_relative_to(self.out):
+            return "into the output folder"
+        return None
+
+    def catalog_locales(self) -> list[str]:
+        """The locales with a catalog (``locales/<lang>/LC_MESSAGES/messages.po``, or
+        anything at that place: what is not a file is reported when it is read), sorted."""
+        return [name for name in self._locale_dirs()
+                if os.path.lexists(self.root / catalog(name))]
+
+    def locale_folders(self) -> list[str]:
+        """The locales with a ``locales/<lang>/LC_MESSAGES/`` folder (``i18n update``
+        creates their catalog), sorted."""
+        return [name for name in self._locale_dirs()
+                if (self.root / LOCALES / name / "LC_MESSAGES").is_dir()]
+
+    def _locale_dirs(self) -> list[str]:
+        base = self.root / LOCALES
+        try:
+            names = sorted(os.listdir(base))
+        except OSError:
+            return []
+        return [n for n in names if not n.startswith(".") and (base / n).is_dir()]
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def problem(self, rel: str) -> InputError | None:
+        """Why ``rel`` is not an input file (``FILE:1: what; expected``), or ``None``
+        when it is one. Never opens the file."""
+        path = self.root / rel
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                why = f"a symbolic link loop; {_EXPECTED}"
+            elif os.path.islink(path):
+                why = f"a symbolic link to nothing; {_EXPECTED}"
+            else:
+                why = f"cannot read the file: {exc.strerror or exc}; expected a readable " \
+                      "file"
+            return InputError(shown(rel), 1, None, why)
+        where = self.inside(Path(os.path.realpath(path)))
+        if where is not None:
+            return InputError(shown(rel), 1, None, f"a symbolic link leading {where}; "
+                              f"{_EXPECTED} (a link is followed only to one)")
+        kind = _kind_problem(mode)
+        return InputError(shown(rel), 1, None, kind) if kind else None
+
+    def read(self, rel: str, *, limit: int | None = None, what: str = "file",
+             advice: str = "") -> bytes:
+        """The bytes of the input file ``rel``.
+
+        Args:
+            rel: the file, relative to the project (POSIX).
+            limit: the largest size read, in bytes (see :func:`read_regular`).
+            what: what the file is, for the message of a file over ``limit``.
+            advice: what to do about a file over ``limit``.
+
+        Raises:
+            NotAnInput: ``rel`` is not an input file (see :meth:`problem`), is larger
+                than ``limit`` or cannot be read; its ``error`` is at ``rel:1``.
+        """
+        error = self.problem(rel)
+        if error is not None:
+            raise NotAnInput(error)
+        return read_regular(self.root / rel, rel, limit=limit, what=what, advice=advice)
+
+    def read_text(self, rel: str) -> str:
+        """The text of the input file ``rel``, read as UTF-8 (a byte that is not UTF-8
+        becomes U+FFFD).
+
+        Raises:
+            NotAnInput: as :meth:`read`.
+        """
+        return self.read(rel).decode("utf-8", errors="replace")
+
+    def walk(self, folder: str, errors: list[InputError], *,
+             skip: tuple[str, ...] = (), files_named: tuple[str, ...] = ()) -> list[str]:
+        """Every entry below ``folder`` that is not a folder (files, links to files,
+        special files: :meth:`read` tells which are inputs), as POSIX paths relative to
+        the project, sorted.
+
+        A linked folder is followed only when its real path is inside the project
+        (outside ``.git/`` and the output) and not yet walked; otherwise, and for a name
+        with a control character, an error is appended to ``errors`` and the entry left
+        out. ``folder`` itself may be missing (nothing found). Folders in ``skip``
+        (relative to the project) are not entered; a folder whose name ends in one of
+        ``files_named`` (lowercase suffixes such as ``.md``) is where a file is expected:
+        an error, not entered.
+        """
+        found: list[str] = []
+        start = self.root / folder
+        if not os.path.lexists(start):
+            return found
+        seen: set[Path] = set()
+        self._walk(folder, errors, skip, seen, found, files_named)
+        return sorted(found)
+
+    def _walk(self, folder: str, errors: list[InputError], skip: tuple[str, ...],
+              seen: set[Path], found: list[str], files_named: tuple[str, ...]) -> None:
+        path = self.root / folder
+        try:
+            real = Path(os.path.realpath(path, strict=True))
+        except OSError as exc:
+            what = "a symbolic link loop" if exc.errno == errno.ELOOP else "cannot be read"
+            errors.append(InputError(shown(folder), 1, None,
+                                     f"{what}; expected a folder inside the project"))
+            return
+        where = self.inside(real)
+        if where is not None:
+            errors.append(InputError(shown(folder), 1, None, f"a symbolic link leading "
+                                     f"{where}; expected a folder inside the project (a "
+                                     "link is followed only to one)"))
+            return
+        if real in seen:
+            errors.append(InputError(shown(folder), 1, None, "a symbolic link to a folder "
+                                     "already read (a loop, or twice); expected each folder "
+                                     "once"))
+            return
+        seen.add(real)
+        try:
+            names = sorted(os.listdir(path))
+        except OSError as exc:
+            errors.append(InputError(shown(folder), 1, None, f"cannot list the folder: "
+                                     f"{exc.strerror or exc}; expected a readable folder"))
+            return
+        for name in names:
+            rel = f"{folder}/{name}"
+            if _CONTROL.search(name):
+                errors.append(InputError(shown(rel), 1, None, "the name holds a control "
+                                         "character or a byte that is not UTF-8; expected "
+                                         "a plain file name"))
+                continue
+            if rel in skip:
+                continue
+            entry = self.root / rel
+            if entry.is_dir() and name.lower().endswith(files_named or ("/",)):
+                errors.append(InputError(rel, 1, None, "a folder where a file is expected; "
+                                         "expected a regular file"))
+            elif entry.is_dir():  # follows a link: _walk checks where it leads
+                self._walk(rel, errors, skip, seen, found, files_named)
+            else:
+                found.append(rel)
+
+    def template_files(self, errors: list[InputError]) -> list[str]:
+        """The templates: every ``*.html`` and ``*.xml`` (:data:`TEMPLATE_SUFFIXES`)
+        below ``templates/`` but in ``static/`` and ``root/`` (published as they are),
+        relative to the project, sorted.
+
+        Args:
+            errors: receives an error for a linked folder that leads out of the project
+                and for a folder named like a template (``templates/base.html/``).
+        """
+        return [rel for rel in self.walk(TEMPLATES, errors, skip=(STATIC, ROOT_FILES),
+                                         files_named=TEMPLATE_SUFFIXES)
+                if rel.endswith(TEMPLATE_SUFFIXES)]
+
+    def published_files(self, errors: list[InputError]) -> dict[str, str]:
+        """The input files published as they are: ``templates/static/**`` as
+        ``static/**`` and ``templates/root/**`` at the site's root.
+
+        Args:
+            errors: receives an error for every entry that is not an input file (a
+                link out of the project, a FIFO, …) and for a root file that has the
+                name of a static asset; such entries are left out.
+
+        Returns:
+            Site-relative POSIX path → the file's path relative to the project.
+        """
+        files: dict[str, str] = {}
+        for folder, prefix in ((STATIC, f"{STATIC_OUT}/"), (ROOT_FILES, "")):
+            for rel in self.walk(folder, errors):
+                name = prefix + rel[len(folder) + 1:]
+                error = self.problem(rel)
+                if error is not None:
+                    errors.append(error)
+                elif name in files:
+                    errors.append(InputError(rel, 1, None, f"publishes {name}, as "
+                                             f"{files[name]} does; expected one file of "
+                                             "each name in the site"))
+                else:
+                    files[name] = rel
+        return files
+
+    def publish_errors(self, generated: AbstractSet[str]) -> list[InputError]:
+        """Every problem with the files published as they are (see
+        :meth:`published_files`), and every file of ``templates/root/`` that clashes
+        with a generated file (``generated``: site-relative paths): of the same name, a
+        file where the site needs a folder or a folder where it needs a file, or the
+        output marker. A generated, engine-checked page is never replaced."""
+        errors: list[InputError] = []
+        folders = {parent for name in generated
+                   for parent in PurePosixPath(name).parents if parent.name}
+        for name, rel in self.published_files(errors).items():
+            path = PurePosixPath(name)
+            if name in generated or name == MARKER:
+                why = f"the generated file {name}"
+            elif path in folders:
+                why = f"the generated folder {name}/"
+            else:
+                above = next((p for p in path.parents if p.as_posix() in generated), None)
+                if above is None:
+                    continue
+                why = f"the generated file {above.as_posix()}"
+            errors.append(InputError(rel, 1, None, f"clashes with {why}; expected a name "
+                                     "the generator does not write (rename or remove it)"))
+        return errors
+
+    def template_loader(self) -> BaseLoader:
+        """A Jinja loader of ``templates/`` that reads only input files."""
+        return _TemplateLoader(self)
+
+
+def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
+                 advice: str = "") -> bytes:
+    """The bytes of ``path`` if it is a regular file (a link followed), checked before
+    opening and again on the opened file; never blocks on a FIFO. :meth:`Layout.read`
+    also checks that the file is inside the project.
+
+    Args:
+        path: the file.
+        rel: its name in messages (relative to the project).
+        limit: the largest size read, in bytes: a larger file is refused before it is
+            read (:func:`generator.errors.too_large`, with ``what`` and ``advice``).
+
+    Raises:
+        NotAnInput: not a regular file, or it cannot be read; the error is at ``rel:1``.
+    """
+    def error(why: str) -> NotAnInput:
+        return NotAnInput(InputError(shown(rel), 1, None, why))
+
+    try:
+        why = _kind_problem(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise error(f"a symbolic link loop; {_EXPECTED}") from exc
+        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
+                    ) from exc
+    if why:
+        raise error(why)
+    try:
+        fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+                     | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
+                    ) from exc
+    try:
+        status = os.fstat(fd)
+        why = _kind_problem(status.st_mode)  # it may have changed since stat
+        if why:
+            raise error(why)
+        large = None if limit is None else too_large(shown(rel), status.st_size, limit,
+                                                     what, advice)
+        if large is not None:
+            raise NotAnInput(large)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    except OSError as exc:
+        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
+                    ) from exc
+    finally:
+        os.close(fd)
+
+
+def real_path(path: Path) -> Path:
+    """``path`` made absolute with the links in it resolved (the last part too, when it
+    exists): two spellings of one place compare equal."""
+    return Path(os.path.realpath(path))
+
+
+def output_path(path: Path) -> Path:
+    """An output folder's path made absolute with the links in its parent resolved,
+    but not in its last part (the output itself being a link is refused, not followed):
+    ``--out`` through a link into ``content/`` names the place it leads to."""
+    absolute = Path(os.path.abspath(path))
+    return real_path(absolute.parent) / absolute.name
+
+
+class _TemplateLoader(BaseLoader):
+    """Jinja's ``FileSystemLoader``, but every template read through :meth:`Layout.read`
+    (a FIFO, a folder or a link out of the project is not loaded)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    def get_source(self, environment: Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        rel = "/".join([TEMPLATES, *split_template_path(template)])
+        if not self.layout.exists(rel):
+            raise TemplateNotFound(template)
+        try:
+            data = self.layout.read(rel)
+        except NotAnInput as exc:
+            raise TemplateNotFound(template, exc.error.format()) from exc
+        path = self.layout.path(rel)
+        mtime = os.path.getmtime(path)
+
+        def uptodate() -> bool:
+            try:
+                return os.path.getmtime(path) == mtime
+            except OSError:
+                return False
+
+        return data.decode("utf-8"), str(path), uptodate
+
+    def list_templates(self) -> list[str]:
+        errors: list[InputError] = []
+        return [rel.removeprefix(TEMPLATES + "/")
+                for rel in self.layout.walk(TEMPLATES, errors)]
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` as ``path`` so that the file is always whole: to a temporary file
+    in the same folder, flushed to disk, then renamed over ``path`` (keeping its
+    permissions). A failure (a full disk, a kill) leaves the previous file as it was.
+
+    Raises:
+        OSError: the file could not be written; ``path`` is unchanged and no temporary
+            file is left behind.
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (the rename) to disk where the system allows it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,369 @@
+"""What counts as a project input (SITE.md, "Command line"; generator/layout.py): the
+regular files inside the project. A link out of it, a loop, a FIFO, a device or a folder
+where a file is expected is an input error at ``FILE:1``: never opened, read or
+published, and never a hang. Names are checked by full match. Files the user keeps
+(catalogs) are replaced atomically, and ``#~|`` lines survive ``i18n update``.
+
+Tests that could hang on a FIFO run under :func:`no_hang` (an alarm) or in a child
+process with a timeout, so that a regression fails instead of blocking the suite.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from generator import cli
+from generator.build import build
+from generator.build import load_project
+from generator.cases.loader import load_cases
+from generator.render.markdown import load_pages
+from tests.conftest import REPO
+from tests.test_i18n import _tiny
+
+SECRET = "top-secret-3f1c"
+
+
+@contextmanager
+def no_hang(seconds: float = 20) -> Iterator[None]:
+    """Fail (TimeoutError) instead of blocking forever, e.g. on opening a FIFO."""
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"blocked for {seconds} s (reading a FIFO?)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(*args: str, timeout: float = 60, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    """The command line in a child process, killed after ``timeout`` seconds."""
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=timeout, check=False,
+                          env={**os.environ, **(env or {})})
+
+
+def lines(errors: object) -> list[str]:
+    return sorted(e.format() for e in errors)  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A one-page project with a Slovak catalog (tests/test_i18n.py)."""
+    return _tiny(tmp_path, "")
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    """A folder outside the project with a page, a case file and an asset in it."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "notes.md").write_text(f"# Notes\n\n{SECRET}\n", encoding="utf-8")
+    (outside / "leak.txt").write_text(SECRET, encoding="utf-8")
+    (outside / "stolen.yaml").write_text(f"cases:\n  - id: {SECRET}\n", encoding="utf-8")
+    return outside
+
+
+FIFO = "a FIFO (named pipe), not a regular file; expected a regular file inside the project"
+
+
+# -- special files: errors at FILE:1, never a hang -------------------------------------
+
+def test_fifos_everywhere_are_input_errors_not_hangs(tiny: Path) -> None:
+    places = ["locales/sk/LC_MESSAGES/messages.po", "templates/extra.html", "site.yaml",
+              "content/pipe.md", "content/examples/pipe.yaml", "templates/static/pipe.css",
+              "templates/root/pipe.txt"]
+    for rel in places:
+        path = tiny / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    with no_hang():
+        project = load_project(tiny)
+    assert lines(project.errors) == sorted(f"{rel}:1: {FIFO}" for rel in places)
+    with no_hang():
+        report = build(tiny)
+    assert report.exit_code == 2
+    assert not (tiny / "site").exists()
+
+
+def test_fifos_for_i18n_extract_update_and_stats(tiny: Path) -> None:
+    for rel in ("content/pipe.md", "content/examples/pipe.yaml",
+                "locales/sk/LC_MESSAGES/messages.po"):
+        (tiny / rel).unlink(missing_ok=True)
+        os.mkfifo(tiny / rel)
+    for action in ("extract", "update", "stats"):
+        result = run("i18n", action, "--project", str(tiny), timeout=60)
+        assert result.returncode == 2, (action, result.stdout, result.stderr)
+        assert f"content/pipe.md:1: {FIFO}" in result.stdout.splitlines()
+        assert f"content/examples/pipe.yaml:1: {FIFO}" in result.stdout.splitlines()
+        assert "nothing written" in result.stderr
+    assert not (tiny / "locales" / "messages.pot").exists()
+
+
+def test_a_folder_named_like_a_template(tiny: Path) -> None:
+    (tiny / "templates" / "base.html").unlink()
+    (tiny / "templates" / "base.html").mkdir()
+    report = build(tiny)
+    assert report.exit_code == 2
+    assert "templates/base.html:1: a folder where a file is expected; expected a regular " \
+           "file" in report.lines
+    assert not any("the generator failed" in line for line in report.lines)
+
+
+def test_a_folder_where_a_catalog_or_page_is_expected(tiny: Path) -> None:
+    (tiny / "content" / "folder.md").mkdir()
+    (tiny / "site.yaml").mkdir()
+    (tiny / "content" / "examples" / "folder.yaml").mkdir()
+    assert lines(load_project(tiny).errors) == [
+        "content/examples/folder.yaml:1: a folder where a file is expected; expected a "
+        "regular file",
+        "content/folder.md:1: a folder where a file is expected; expected a regular file",
+        "site.yaml:1: a folder where a file is expected; expected a regular file inside "
+        "the project"]
+
+
+# -- symbolic links --------------------------------------------------------------------
+
+def test_links_out_of_the_project_are_never_published(tiny: Path, secret: Path) -> None:
+    (tiny / "content" / "notes.md").symlink_to(secret / "notes.md")
+    (tiny / "templates" / "static").mkdir(exist_ok=True)
+    (tiny / "templates" / "static" / "leak.txt").symlink_to(secret / "leak.txt")
+    (tiny / "templates" / "root").mkdir()
+    (tiny / "templates" / "root" / "robots.txt").symlink_to(secret / "leak.txt")
+    (tiny / "content" / "examples" / "more").symlink_to(secret, target_is_directory=True)
+    report = build(tiny)
+    outside = "a symbolic link leading outside the project; expected a regular file " \
+              "inside the project (a link is followed only to one)"
+    assert report.exit_code == 2
+    assert sorted(report.lines) == sorted([
+        "content/examples/more:1: a symbolic link leading outside the project; expected a "
+        "folder inside the project (a link is followed only to one)",
+        f"content/notes.md:1: {outside}",
+        f"templates/root/robots.txt:1: {outside}",
+        f"templates/static/leak.txt:1: {outside}",
+    ])
+    assert SECRET not in "\n".join(report.lines)
+    assert not (tiny / "site").exists()
+
+
+def test_the_examples_folder_linked_out_is_not_walked(tiny: Path, secret: Path) -> None:
+    shutil.rmtree(tiny / "content" / "examples")
+    (tiny / "content" / "examples").symlink_to(secret, target_is_directory=True)
+    cases = load_cases(tiny)
+    assert lines(cases.errors) == [
+        "content/examples:1: a symbolic link leading outside the project; expected a "
+        "folder inside the project (a link is followed only to one)"]
+    assert cases.files == ()
+
+
+def test_links_inside_the_project_are_followed_but_not_into_git_or_the_output(
+        tiny: Path) -> None:
+    shared = tiny / "shared"
+    shared.mkdir()
+    shutil.copy(tiny / "content" / "tiny.md", shared / "alias.md")
+    (tiny / "content" / "alias.md").symlink_to(Path("..", "shared", "alias.md"))
+    (tiny / ".git").mkdir()
+    (tiny / ".git" / "config.md").write_text("# Git\n", encoding="utf-8")
+    (tiny / "content" / "git.md").symlink_to(tiny / ".git" / "config.md")
+    (tiny / "site").mkdir()
+    (tiny / "site" / "old.md").write_text("# Old\n", encoding="utf-8")
+    (tiny / "content" / "old.md").symlink_to(tiny / "site" / "old.md")
+    pages, errors = load_pages(tiny)
+    assert sorted(p.slug for p in pages) == ["alias", "tiny"]
+    assert lines(errors) == [
+        "content/git.md:1: a symbolic link leading into .git/; expected a regular file "
+        "inside the project (a link is followed only to one)",
+        "content/old.md:1: a symbolic link leading into the output folder; expected a "
+        "regular file inside the project (a link is followed only to one)"]
+
+
+def test_link_loops_and_links_to_nothing(tiny: Path) -> None:
+    (tiny / "content" / "loop.md").symlink_to("loop.md")
+    (tiny / "content" / "gone.md").symlink_to("nowhere.md")
+    (tiny / "content" / "examples" / "up").symlink_to("..", target_is_directory=True)
+    with no_hang():
+        project = load_project(tiny)
+    assert lines(project.errors) == [
+        "content/examples/up/examples:1: a symbolic link to a folder already read (a loop, "
+        "or twice); expected each folder once",
+        "content/gone.md:1: a symbolic link to nothing; expected a regular file inside the "
+        "project",
+        "content/loop.md:1: a symbolic link loop; expected a regular file inside the "
+        "project"]
+
+
+# -- names -----------------------------------------------------------------------------
+
+def test_a_newline_in_a_page_name_is_refused_and_shown_escaped(tiny: Path) -> None:
+    (tiny / "content" / "evil\n.md").write_text("# Evil\n", encoding="utf-8")
+    report = build(tiny)
+    assert report.exit_code == 2
+    assert report.lines == ["content/evil\\n.md:1: the name holds a control character or a "
+                            "byte that is not UTF-8; expected a plain file name"]
+    assert not (tiny / "site").exists()
+
+
+def test_a_slug_is_matched_whole() -> None:
+    from generator.layout import is_locale_name
+    from generator.layout import is_slug
+
+    assert is_slug("first-meld") and not is_slug("evil\n") and not is_slug("-x")
+    assert is_locale_name("cs") and is_locale_name("de_AT") and is_locale_name("ca@valencia")
+    assert not is_locale_name("de@a\nb") and not is_locale_name('de@x" a="<script>')
+    assert not is_locale_name("cs\n")
+
+
+def test_a_locale_folder_with_a_newline_is_refused(tiny: Path) -> None:
+    po = tiny / "locales" / "sk" / "LC_MESSAGES" / "messages.po"
+    bad = tiny / "locales" / "de@a\nb" / "LC_MESSAGES"
+    bad.mkdir(parents=True)
+    shutil.copy(po, bad / "messages.po")
+    report = build(tiny)
+    assert report.exit_code == 2
+    assert report.lines == ["locales/de@a\\nb/LC_MESSAGES/messages.po:1: unknown locale "
+                            "'de@a\\nb'; expected a CLDR locale code such as cs, sk, et, de"]
+
+
+# -- templates/root --------------------------------------------------------------------
+
+def test_a_root_file_never_replaces_a_generated_one(tiny: Path) -> None:
+    root = tiny / "templates" / "root"
+    for rel in ("en/tiny/index.html", "index.html", "static/style.css", ".rules-site",
+                "sk/index.html/x", "CNAME"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("mine", encoding="utf-8")
+    report = build(tiny)
+    assert report.exit_code == 2
+    clash = "; expected a name the generator does not write (rename or remove it)"
+    assert sorted(report.lines) == [
+        f"templates/root/.rules-site:1: clashes with the generated file .rules-site{clash}",
+        f"templates/root/en/tiny/index.html:1: clashes with the generated file "
+        f"en/tiny/index.html{clash}",
+        f"templates/root/index.html:1: clashes with the generated file index.html{clash}",
+        f"templates/root/sk/index.html/x:1: clashes with the generated file "
+        f"sk/index.html{clash}",
+        "templates/root/static/style.css:1: publishes static/style.css, as "
+        "templates/static/style.css does; expected one file of each name in the site",
+    ]
+    for rel in ("en/tiny/index.html", "index.html", "static/style.css", ".rules-site",
+                "sk/index.html/x"):
+        (root / rel).unlink()
+    report = build(tiny)
+    assert report.exit_code == 0, report.lines
+    assert (tiny / "site" / "CNAME").read_text("utf-8") == "mine"
+    assert "mine" not in (tiny / "site" / "en" / "tiny" / "index.html").read_text("utf-8")
+
+
+# -- catalogs: atomic writes, nothing dropped ------------------------------------------
+
+def _catalogs(project: Path) -> dict[str, bytes]:
+    return {p.relative_to(project).as_posix(): p.read_bytes()
+            for p in sorted((project / "locales").rglob("*.po*"))}
+
+
+def test_a_full_disk_during_update_leaves_every_catalog_whole(
+        project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from babel.messages import pofile
+
+    from generator.i18n import extract
+
+    before = _catalogs(project)
+    real = pofile.write_po
+    calls = []
+
+    def half_then_full(fileobj: io.BufferedIOBase, catalog: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) < 3:
+            real(fileobj, catalog, **kwargs)
+            return
+        buffer = io.BytesIO()
+        real(buffer, catalog, **kwargs)
+        fileobj.write(buffer.getvalue()[: len(buffer.getvalue()) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(extract, "write_po", half_then_full)
+    (project / "content" / "rules.md").open("a", encoding="utf-8").write("\nA new line.\n")
+    code = cli.main(["i18n", "update", "--project", str(project)])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert out.splitlines() == [
+        "locales/de/LC_MESSAGES/messages.po:1: cannot be written: No space left on device; "
+        "the previous file is unchanged (written before it: locales/messages.pot, "
+        "locales/cs/LC_MESSAGES/messages.po)"]
+    after = _catalogs(project)
+    for rel in ("locales/de/LC_MESSAGES/messages.po", "locales/et/LC_MESSAGES/messages.po"):
+        assert after[rel] == before[rel]
+    assert after["locales/cs/LC_MESSAGES/messages.po"] != before[
+        "locales/cs/LC_MESSAGES/messages.po"]  # written whole before the disk filled
+    assert not [p for p in (project / "locales").rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_replace_file_keeps_the_old_file_when_the_write_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.layout import replace_file
+
+    path = tmp_path / "messages.po"
+    path.write_bytes(b"old catalog")
+    path.chmod(0o640)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        replace_file(path, b"new catalog" * 1000)
+    assert path.read_bytes() == b"old catalog"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["messages.po"]
+    monkeypatch.undo()
+    replace_file(path, b"new")
+    assert path.read_bytes() == b"new" and (path.stat().st_mode & 0o777) == 0o640
+
+
+def test_update_killed_at_any_moment_leaves_the_catalog_whole(project: Path) -> None:
+    """kill -9 while ``i18n update`` rewrites a large catalog: the old or the new one."""
+    po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    header, _, body = po.read_text("utf-8").partition("\n\n")
+    extra = "".join(f'#~ msgid "obsolete {n}"\n#~ msgstr "zastaralé {n}"\n\n'
+                    for n in range(20_000))
+    po.write_text(header + "\n\n" + body + extra, encoding="utf-8")
+    before = po.read_bytes()
+    import time
+
+    for delay in (0.8, 1.2, 1.6, 2.0, 2.4):
+        proc = subprocess.Popen([sys.executable, "-m", "generator", "i18n", "update",
+                                 "--project", str(project)], cwd=REPO,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.kill()
+        proc.wait(timeout=60)
+        now = po.read_bytes()
+        assert len(now) >= len(before) * 0.9, f"catalog cut to {len(now)} bytes at {delay} s"
+        assert now.endswith(b"\n") and b'msgstr "zastaral\xc3\xa9 19999"' in now
+
+
+def test_update_keeps_previous_msgid_lines(tiny: Path, capfd: pytest.CaptureFixture[str]
+                                           ) -> None:
+    po = tiny / "locales" / "sk" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text("utf-8") + '# translator\'s note\n#~| msgid "Older text"\n'
+                  '#~ msgid "Old text"\n#~ msgstr "Starý text"\n', encoding="utf-8")
+    assert cli.main(["i18n", "update", "--project", str(tiny)]) == 0
+    text = po.read_text("utf-8")
+    assert '# translator\'s note\n#~| msgid "Older text"\n#~ msgid "Old text"\n' \
+           '#~ msgstr "Starý text"\n' in text
+    assert "WARNING" not in capfd.readouterr().err
