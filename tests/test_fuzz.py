@@ -964,14 +964,20 @@ KINDS_OF_FILE = ["fifo", "link-out", "link-out-folder", "link-loop", "link-nothi
 NAMES = st.text(st.sampled_from("ab-z\n\r\t\x1b\x7f\x85é "), min_size=1, max_size=6)
 
 
+class Hang(BaseException):
+    """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
+    catches those must not swallow it)."""
+
+
 @contextlib.contextmanager
 def no_hang(seconds: float = 20) -> Iterator[None]:
-    """Fail (TimeoutError) instead of blocking forever on a FIFO."""
+    """Fail (:class:`Hang`) instead of blocking forever, e.g. on opening a FIFO; the
+    alarm repeats every second, should the code under test catch it."""
     def expire(signum: int, frame: object) -> None:
-        raise TimeoutError(f"blocked for {seconds} s")
+        raise Hang(f"blocked for more than {seconds} s (reading a FIFO?)")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:

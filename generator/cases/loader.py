@@ -100,7 +100,7 @@ def load_cases(project: Path | Layout) -> CaseSet:
     """
     layout = Layout.of(project)
     errors: list[InputError] = []
-    paths = sorted((rel for rel in layout.walk(EXAMPLES, errors, files_named=tuple(_MISNAMED))
+    paths = sorted((rel for rel in layout.walk(EXAMPLES, errors)
                     if PurePosixPath(rel).suffix.lower() in _MISNAMED),
                    key=lambda rel: PurePosixPath(rel).parts)
     cases: list[Case] = []
