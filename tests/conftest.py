@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,24 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
     index = text.index(old)
     path.write_text(text.replace(old, new, count), encoding="utf-8")
     return text.count("\n", 0, index) + 1
+
+
+class Hang(BaseException):
+    """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
+    catches those must not swallow it)."""
+
+
+@contextmanager
+def no_hang(seconds: float = 20) -> Iterator[None]:
+    """Fail (:class:`Hang`) instead of blocking forever, e.g. on opening a FIFO; the
+    alarm repeats every second, should the code under test catch it."""
+    def expire(signum: int, frame: object) -> None:
+        raise Hang(f"blocked for more than {seconds} s (reading a FIFO?)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -18,14 +18,12 @@ hundred inputs; ``RULES_EXTENDED=1`` fuzzes more than ten thousand.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import io
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -69,6 +67,7 @@ from generator.render.markdown import parse_page
 from generator.render.site import SiteInput
 from generator.render.site import render_locale
 from generator.verify import verify_all
+from tests.conftest import no_hang
 
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
@@ -962,27 +961,6 @@ PLACES = ["content/{}.md", "content/examples/{}.yaml", "templates/{}.html",
 KINDS_OF_FILE = ["fifo", "link-out", "link-out-folder", "link-loop", "link-nothing",
                  "link-git", "folder", "plain"]
 NAMES = st.text(st.sampled_from("ab-z\n\r\t\x1b\x7f\x85é "), min_size=1, max_size=6)
-
-
-class Hang(BaseException):
-    """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
-    catches those must not swallow it)."""
-
-
-@contextlib.contextmanager
-def no_hang(seconds: float = 20) -> Iterator[None]:
-    """Fail (:class:`Hang`) instead of blocking forever, e.g. on opening a FIFO; the
-    alarm repeats every second, should the code under test catch it."""
-    def expire(signum: int, frame: object) -> None:
-        raise Hang(f"blocked for more than {seconds} s (reading a FIFO?)")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _plant(path: Path, kind: str, outside: Path, git: Path) -> None:

@@ -14,11 +14,8 @@ import errno
 import io
 import os
 import shutil
-import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -29,30 +26,10 @@ from generator.build import load_project
 from generator.cases.loader import load_cases
 from generator.render.markdown import load_pages
 from tests.conftest import REPO
+from tests.conftest import no_hang
 from tests.test_i18n import _tiny
 
 SECRET = "top-secret-3f1c"
-
-
-class Hang(BaseException):
-    """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
-    catches those must not swallow it)."""
-
-
-@contextmanager
-def no_hang(seconds: float = 20) -> Iterator[None]:
-    """Fail (:class:`Hang`) instead of blocking forever, e.g. on opening a FIFO; the
-    alarm repeats every second, should the code under test catch it."""
-    def expire(signum: int, frame: object) -> None:
-        raise Hang(f"blocked for more than {seconds} s (reading a FIFO?)")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def run(*args: str, timeout: float = 60, env: dict[str, str] | None = None
