@@ -216,8 +216,8 @@ def test_a_locale_folder_with_a_newline_is_refused(tiny: Path) -> None:
     shutil.copy(po, bad / "messages.po")
     report = build(tiny)
     assert report.exit_code == 2
-    assert report.lines == ["locales/de@a\\nb/LC_MESSAGES/messages.po:1: unknown locale "
-                            "'de@a\\nb'; expected a CLDR locale code such as cs, sk, et, de"]
+    assert report.lines == ["locales/de@a\\nb:1: the folder name 'de@a\\nb' is not a locale "
+                            "Babel knows; expected a locale identifier such as cs or pt_BR"]
 
 
 # -- templates/root --------------------------------------------------------------------
