@@ -133,12 +133,12 @@ def template_errors(root: Path | Layout) -> list[InputError]:
             target = getattr(node, "template", None)
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
                     and target.value not in names \
-                    and not getattr(node, "ignore_missing", False):
-                found = "is a folder, not a file" if layout.path(
-                    f"{TEMPLATES_DIR}/{target.value}").is_dir() \
-                    else "not found"
+                    and not getattr(node, "ignore_missing", False) \
+                    and not layout.exists(f"{TEMPLATES_DIR}/{target.value}"):
+                # (one that exists but is not a template file, e.g. a folder named
+                # base.html, is reported at its own name by Layout.template_files)
                 errors.append(InputError(rel, node.lineno, None, f"template "
-                                         f"{target.value!r} {found}; expected one of: "
+                                         f"{target.value!r} not found; expected one of: "
                                          + ", ".join(sorted(names))))
     return errors
 
