@@ -189,6 +189,11 @@ def po_long_line(n: int) -> str:
     return head + "a" * max(0, n - len(head) - 2) + '"\n'
 
 
+def po_unterminated(n: int) -> str:
+    """A catalog whose one translation is one long line without its closing quote."""
+    return po_long_line(n)[:-2] + "\n"
+
+
 def load_cs(path: Path) -> tuple[int, list[str]]:
     """Read the catalog as the cs catalog: (messages, error lines)."""
     translator, errors = load_translator(path, "messages.po", "cs")
@@ -242,6 +247,7 @@ STAGES = [
     Stage("scenario", scenario, scenario_report, 20_000, _project, memory=PYYAML),
     Stage("po-continuations", po_continuations, load_cs, 50_000, _catalog, memory=BABEL),
     Stage("po-long-line", po_long_line, load_cs, 100_000, _catalog),
+    Stage("po-unterminated", po_unterminated, load_cs, 100_000, _catalog),
 ]
 
 
@@ -428,6 +434,16 @@ def test_catalog_continuations_and_a_long_line(tmp_path: Path) -> None:
     translator, errors = load_translator(path, "messages.po", "cs")
     assert errors == []
     assert translator.messages[(None, "Hello")] == "a" * (100_000 - len(PO_HEADER) - 24)
+
+
+def test_an_unterminated_long_line_is_one_error(tmp_path: Path) -> None:
+    text = po_unterminated(100_000)
+    translator, errors = load_translator(_catalog(tmp_path, "a", text), "messages.po", "cs")
+    line = text.count("\n")
+    assert [e.format() for e in errors] == [
+        f"messages.po:{line}: bad .po syntax: 'msgstr \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'; "
+        "expected a keyword (msgctxt, msgid, msgid_plural, msgstr, msgstr[N]) and a quoted "
+        '"string", or a quoted continuation line']
 
 
 def _big(path: Path, size: int) -> Path:
