@@ -40,6 +40,8 @@ from generator.cases import load_cases
 from generator.facts import facts
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
+from generator.i18n.catalog import source_translator
+from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
 from generator.render.markdown import parse_page
 from generator.report import disagreement_lines
@@ -106,10 +108,17 @@ def bad_anchor_page(n: int) -> bytes:
                    n).encode()
 
 
+def render_page(data: bytes) -> str:
+    """Parse the page and render it in English (the build's stage per locale)."""
+    page, _errors = _page(data)
+    renderer = PageRenderer(MD, source_translator(), KNOWN, lambda fence: "", str)
+    return renderer.render(page).html if page is not None else ""
+
+
 def check_anchors(data: bytes) -> list[str]:
     """Parse the page, check its links; the error lines as printed."""
     page, errors = _page(data)
-    errors.extend(_check_pages([page], CaseSet()))
+    errors.extend(_check_pages([page] if page is not None else [], CaseSet()))
     return [e.format() for e in errors]
 
 
@@ -146,8 +155,10 @@ def many_cases(n: int) -> str:
 
 
 def load_and_verify(root: Path) -> tuple[int, int]:
-    """Load and verify the cases: (cases, input errors)."""
+    """Load and verify the cases: (cases, input errors). Every case is valid, so the only
+    error may be a file over the size limit."""
     cases = load_cases(root)
+    assert all("more than the limit" in e.message for e in cases.errors), cases.errors[:1]
     results = verify_all(cases.cases)
     return len(results), len(cases.errors)
 
@@ -242,6 +253,7 @@ STAGES = [
     Stage("app-choice", app_choice_page, _page, 50_000, memory=MARKDOWN_IT),
     Stage("refdefs", refdef_page, _page, 50_000, memory=MARKDOWN_IT),
     Stage("bad-anchors", bad_anchor_page, check_anchors, 50_000, memory=MARKDOWN_IT),
+    Stage("render", refdef_page, render_page, 50_000, memory=MARKDOWN_IT),
     Stage("long-cards", long_cards, load_cases, 50_000, _project),
     Stage("many-cases", many_cases, load_and_verify, 50_000, _project, memory=PYYAML),
     Stage("scenario", scenario, scenario_report, 20_000, _project, memory=PYYAML),
@@ -352,6 +364,12 @@ def test_app_choice_containers_each_checked() -> None:
         "after the rule"]
 
 
+def test_a_page_of_reference_links_renders() -> None:
+    html = render_page(refdef_page(2_000))
+    assert html.count('<a href="#rule-') == refdef_page(2_000).count(b"]: #rule-") > 20
+    assert '<a href="#rule-0">rule 0</a>' in html
+
+
 def test_reference_definitions_each_at_its_line() -> None:
     data = refdef_page(5_000)
     page, errors = _page(data)
@@ -438,7 +456,7 @@ def test_catalog_continuations_and_a_long_line(tmp_path: Path) -> None:
 
 def test_an_unterminated_long_line_is_one_error(tmp_path: Path) -> None:
     text = po_unterminated(100_000)
-    translator, errors = load_translator(_catalog(tmp_path, "a", text), "messages.po", "cs")
+    _translator, errors = load_translator(_catalog(tmp_path, "a", text), "messages.po", "cs")
     line = text.count("\n")
     assert [e.format() for e in errors] == [
         f"messages.po:{line}: bad .po syntax: 'msgstr \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'; "
