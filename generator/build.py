@@ -30,6 +30,7 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
+from generator.layout import CONTENT
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import TEMPLATES
@@ -122,7 +123,7 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
         locales, (p.slug for p in pages), sitemap=config.site_url is not None)))
     pages.sort(key=lambda p: (p.order, p.slug))
     if not pages and not errors:
-        errors.append(InputError("content", 1, None, "no pages; expected Markdown "
+        errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
                                  "files content/<slug>.md"))
     return Project(root, cases, pages, locales, translators, results, errors, config)
 
@@ -260,7 +261,7 @@ def _template_error(exc: Exception, root: Path) -> str | None:
     """
     import traceback
 
-    templates = (root / "templates").resolve()
+    templates = (root / TEMPLATES).resolve()
     lineno = getattr(exc, "lineno", None)
     name = getattr(exc, "filename", None)
     if not name:
@@ -270,11 +271,11 @@ def _template_error(exc: Exception, root: Path) -> str | None:
             name, lineno = frames[-1].filename, frames[-1].lineno
         elif not isinstance(exc, TemplateError):
             return None
-    name = name or "templates"
+    name = name or TEMPLATES
     try:
         shown = Path(name).resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        shown = str(name) if str(name).startswith("templates") else f"templates/{name}"
+        shown = str(name) if str(name).startswith(TEMPLATES) else f"{TEMPLATES}/{name}"
     what = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
     return f"{shown}:{lineno or 1}: template error: {what}; expected a template that renders"
 

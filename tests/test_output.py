@@ -212,3 +212,14 @@ def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(tmp_path: Path) ->
         os.close(lock)
     write_site(out, {"index.html": b"a"})  # free again
     assert (tmp_path / ".site.lock").read_text("ascii").strip() == str(os.getpid())
+
+
+def test_a_name_with_a_newline_never_reaches_the_marker(tmp_path: Path) -> None:
+    """page-name-newline: the marker listed 'en/evil' and '/index.html', and no later
+    build could replace the site. Names are checked at the source (layout); the writer
+    refuses one that slips through, so the marker's list stays one name a line."""
+    with pytest.raises(OutputError, match=r"a file name holds a control character"):
+        write_site(tmp_path / "site", {"index.html": b"a", "en/evil\n/index.html": b"b"})
+    assert not (tmp_path / "site").exists()
+    write_site(tmp_path / "site", {"index.html": b"a"})
+    assert _listed(tmp_path / "site") == {"index.html"}

@@ -26,6 +26,7 @@ from babel.messages.pofile import read_po
 from markdown_it import MarkdownIt
 
 from generator.errors import InputError
+from generator.layout import LOCALES
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog as catalog_path
@@ -495,7 +496,7 @@ def locale_error(name: str) -> InputError | None:
                 return None
         except (UnknownLocaleError, ValueError):
             pass
-    return InputError(f"locales/{shown}", 1, None, f"the folder name '{shown}' is not a "
+    return InputError(f"{LOCALES}/{shown}", 1, None, f"the folder name '{shown}' is not a "
                       "locale Babel knows; expected a locale identifier such as cs or pt_BR")
 
 
