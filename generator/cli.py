@@ -2,7 +2,7 @@
 
     python -m generator build [--project DIR] [--out DIR] [--strict]
     python -m generator check [--project DIR] [--format text|json]
-    python -m generator i18n extract|update [--project DIR]
+    python -m generator i18n extract|update|stats [--project DIR]
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
@@ -21,16 +21,19 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.build import EXIT_INPUT
-from generator.build import EXIT_OK
-from generator.build import BuildReport
-from generator.build import build
-from generator.build import load_project
+from generator.commands.build import BuildReport
+from generator.commands.build import build
+from generator.commands.check import disagreement_lines
+from generator.commands.check import json_report
+from generator.commands.i18n import i18n
+from generator.commands.project import EXIT_INPUT
+from generator.commands.project import EXIT_OK
+from generator.commands.project import format_errors
+from generator.commands.project import load_project
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.layout import CONTENT
-from generator.report import disagreement_lines
-from generator.report import json_report
+from generator.layout import Layout
 
 
 def _plural(n: int, noun: str) -> str:
@@ -105,8 +108,7 @@ def _check(project_dir: Path, fmt: str) -> int:
     if fmt == "json":
         _emit([_json(json_report(project))])
         return project.exit_code
-    errors = sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0))
-    _emit([*(e.format() for e in errors), *disagreement_lines(project)])
+    _emit([*format_errors(project.errors), *disagreement_lines(project)])
     n = len(project.results)
     print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
           f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
@@ -144,73 +146,16 @@ def _build_summary(report: BuildReport, start: float) -> int:
 
 
 def _i18n(project_dir: Path, action: str) -> int:
-    from generator.i18n.catalog import check_catalog_syntax
-    from generator.i18n.catalog import locale_error
-    from generator.i18n.catalog import read_catalog_file
-    from generator.i18n.extract import extract
-    from generator.i18n.extract import update
-    from generator.i18n.extract import write_catalog
-    from generator.layout import POT
-    from generator.layout import Layout
-    from generator.layout import NotAnInput
-    from generator.layout import catalog as catalog_path
-
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
-    layout = Layout.of(project_dir)
-    catalog, errors = extract(layout)
-    locales = sorted({*layout.catalog_locales(), *layout.locale_folders()} - {"en"})
-    for locale in locales:  # read before anything is written (Babel would drop lines)
-        bad_name = locale_error(locale)
-        if bad_name is not None:
-            errors.append(bad_name)
-            continue
-        rel = catalog_path(locale)
-        if layout.exists(rel):
-            try:
-                data = read_catalog_file(layout.path(rel), rel, layout)
-            except NotAnInput as exc:
-                errors.append(exc.error)
-                continue
-            errors.extend(check_catalog_syntax(layout.path(rel), rel, data))
-    if errors:
-        _emit(e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0)))
-        print("nothing written", file=sys.stderr)
-        return EXIT_INPUT
-    if action != "stats":
-        targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
-        locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
-                  or (not t.exists() and not os.access(t.parent, os.W_OK)
-                      and t.parent.exists())]
-        if locked:
-            _emit([f"{layout.rel(t)}:1: cannot be written; expected a writable catalog"
-                   for t in locked])
-            print("nothing written", file=sys.stderr)
-            return EXIT_INPUT
-    if action == "stats":
-        from generator.i18n.stats import format_stats
-        from generator.i18n.stats import stats
+    return i18n(Layout.of(project_dir), action, _emit, _say)
 
-        _emit(format_stats(stats(catalog, layout, locales)))
-        return 0
-    written: list[str] = []
-    try:
-        write_catalog(catalog, layout.path(POT))
-        written.append(POT)
-        print(f"{POT}: {_plural(len(catalog), 'message')}", file=sys.stderr)
-        if action == "update":
-            for locale, fuzzy in update(layout, catalog, locales, written).items():
-                print(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy", file=sys.stderr)
-    except (OSError, NotAnInput) as exc:
-        failed = next(rel for rel in [POT, *map(catalog_path, locales)] if rel not in written)
-        why = exc.error.message if isinstance(exc, NotAnInput) else exc.strerror or str(exc)
-        _emit([f"{failed}:1: cannot be written: {why}; the previous file is unchanged"
-               + (f" (written before it: {', '.join(written)})" if written else
-                  " (nothing was written)")])
-        return EXIT_INPUT
-    return 0
+
+def _say(line: str) -> None:
+    """Print a progress or summary line to standard error."""
+    print(line, file=sys.stderr)
 
 
 def _escape_what_cannot_be_shown() -> None:

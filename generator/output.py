@@ -18,6 +18,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import fcntl
 import os
 import re
 import shutil
@@ -181,10 +182,6 @@ class _Lock:
         self.notify = notify
 
     def __enter__(self) -> _Lock:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX
-            return self
         flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(self.path, flags, 0o644)

@@ -26,6 +26,7 @@ from generator.cases.schema import CASE_SCHEMA
 from generator.cases.schema import FILE_SCHEMA
 from generator.cases.schema import KINDS
 from generator.cases.schema import MELD_REASONS
+from generator.content.extractors import extract_cases
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
@@ -35,7 +36,6 @@ from generator.engine.melds import MeldReason
 from generator.engine.opening import OpeningReason
 from generator.errors import InputError
 from generator.errors import InputErrors
-from generator.i18n.extractors import extract_cases
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.facts import facts
+from generator.content.rule_numbers import facts
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 

@@ -15,10 +15,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from generator.build import build
-from generator.build import load_project
 from generator.cases.loader import load_cases
 from generator.cli import main
+from generator.commands.build import build
+from generator.commands.project import load_project
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
 from tests.conftest import REPO
@@ -256,9 +256,9 @@ def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """fail-parallel-runtime: the worker's ZeroDivisionError crossed the process boundary
     without its template frames."""
-    import generator.build
+    import generator.commands.build
 
-    monkeypatch.setattr(generator.build, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(generator.commands.build, "PARALLEL_FROM", 0)
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     project = _tiny(tmp_path, "")
     line = _break_template(project, '{% if lang == "sk" %}{{ 1 // 0 }}{% endif %}')

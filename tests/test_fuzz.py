@@ -43,11 +43,15 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from generator.build import load_project
 from generator.cases.loader import load_cases
 from generator.cases.schema import KINDS
 from generator.cases.schema import MELD_REASONS
 from generator.cases.schema import OPENING_REASONS
+from generator.commands.project import load_project
+from generator.content.extractors import extract_cases
+from generator.content.pages import make_parser
+from generator.content.pages import parse_page
+from generator.content.rule_numbers import facts
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import all_cards
@@ -55,15 +59,11 @@ from generator.engine.cards import parse_card
 from generator.engine.cards import parse_cards
 from generator.engine.rules import GAMES
 from generator.errors import InputError
-from generator.facts import facts
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
-from generator.i18n.extract import template_messages
-from generator.i18n.extractors import extract_cases
-from generator.render.markdown import make_markdown
-from generator.render.markdown import parse_page
+from generator.i18n.templates import template_messages
 from generator.render.site import SiteInput
 from generator.render.site import render_locale
 from generator.verify import verify_all
@@ -556,7 +556,7 @@ def page_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-MD = make_markdown()
+MD = make_parser()
 
 
 @fuzz("pages")

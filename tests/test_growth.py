@@ -33,18 +33,18 @@ from typing import Any
 
 import pytest
 
-from generator.build import _check_pages
-from generator.build import load_project
 from generator.cases import CaseSet
 from generator.cases import load_cases
-from generator.facts import facts
+from generator.commands.check import disagreement_lines
+from generator.commands.project import load_project
+from generator.content.checks import check_pages
+from generator.content.pages import parse_page
+from generator.content.rule_numbers import facts
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import source_translator
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
-from generator.render.markdown import parse_page
-from generator.report import disagreement_lines
 from generator.verify import verify_all
 from tests.test_i18n import PO_HEADER
 
@@ -118,7 +118,7 @@ def render_page(data: bytes) -> str:
 def check_anchors(data: bytes) -> list[str]:
     """Parse the page, check its links; the error lines as printed."""
     page, errors = _page(data)
-    errors.extend(_check_pages([page] if page is not None else [], CaseSet()))
+    errors.extend(check_pages([page] if page is not None else [], CaseSet()))
     return [e.format() for e in errors]
 
 

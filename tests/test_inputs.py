@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from generator import cli
-from generator.build import build
-from generator.build import load_project
 from generator.cases.loader import load_cases
-from generator.render.markdown import load_pages
+from generator.commands.build import build
+from generator.commands.project import load_project
+from generator.content.pages import load_pages
 from tests.conftest import REPO
 from tests.conftest import no_hang
 from tests.test_i18n import _tiny
@@ -262,7 +262,7 @@ def test_a_full_disk_during_update_leaves_every_catalog_whole(
 ) -> None:
     from babel.messages import pofile
 
-    from generator.i18n import extract
+    from generator.commands import i18n as extract
 
     before = _catalogs(project)
     real = pofile.write_po

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from generator.build import build
+from generator.commands.build import build
 from tests.conftest import REPO
 from tests.test_i18n import PLURAL_OK
 from tests.test_i18n import PO_HEADER

@@ -141,7 +141,7 @@ def test_stale_folders_are_matched_by_exact_name(tmp_path: Path, name: str) -> N
 
 
 def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Path) -> None:
-    from generator.build import build
+    from generator.commands.build import build
 
     link = tmp_path / "link"
     link.symlink_to(project / "content", target_is_directory=True)
@@ -154,7 +154,7 @@ def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Pat
 
 def test_project_given_as_a_link_is_compared_by_real_path(project: Path, tmp_path: Path
                                                           ) -> None:
-    from generator.build import build
+    from generator.commands.build import build
 
     link = tmp_path / "link"
     link.symlink_to(project, target_is_directory=True)

@@ -7,8 +7,8 @@ from xml.etree import ElementTree
 
 from bs4 import BeautifulSoup
 
+from generator.content.rule_numbers import facts
 from generator.engine import rule_set
-from generator.facts import facts
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 

@@ -7,6 +7,7 @@ the build can count it (SITE.md, "Languages").
 
 from __future__ import annotations
 
+import gettext
 import io
 import re
 from collections.abc import Iterable
@@ -26,6 +27,7 @@ from babel.messages.pofile import read_po
 from markdown_it import MarkdownIt
 
 from generator.errors import InputError
+from generator.i18n.templates import template_messages
 from generator.layout import LOCALES
 from generator.layout import Layout
 from generator.layout import NotAnInput
@@ -62,9 +64,9 @@ def link_targets(text: str) -> frozenset[str]:
 
 @cache
 def _inline_markdown() -> MarkdownIt:
-    from generator.render.markdown import make_markdown  # that module imports this one
-
-    return make_markdown()
+    """CommonMark without raw HTML, as the pages are parsed: a block's links are its
+    inline tokens, which the pages' block-level plugins do not change."""
+    return MarkdownIt("commonmark", {"html": False})
 
 
 _FORM_HINTS = {
@@ -136,8 +138,6 @@ class PluralRule:
     """
 
     def __init__(self, expression: str, nplurals: int) -> None:
-        import gettext
-
         self.nplurals = nplurals
         self.expression = expression
         self._fn = gettext.c2py(expression)
@@ -419,7 +419,7 @@ def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None
         locale: the locale code (the folder name under ``locales/``).
         data: the file's bytes, when already read (through the project's layout).
         template_keys: the messages the templates use
-            (:func:`generator.i18n.extract.template_messages`): Jinja %-formats them, so
+            (:func:`generator.i18n.templates.template_messages`): Jinja %-formats them, so
             a lone ``%`` in their translations is an error.
 
     Returns:
@@ -510,8 +510,6 @@ def load_translators(
 ) -> tuple[dict[str, Translator], list[InputError]]:
     """Every locale's translator (English first, the source), with every catalog error;
     each catalog read through the project's layout (only a regular file inside it)."""
-    from generator.i18n.extract import template_messages
-
     layout = Layout.of(project)
     translators = {SOURCE_LOCALE: source_translator()}
     errors: list[InputError] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
+from generator.engine.cards import all_cards
 from generator.engine.rules import GAMES as GAMES_OF_THE_ENGINE
 from generator.engine.rules import rule_set
 
@@ -228,8 +229,6 @@ CONTEXTS = {
 def all_code_messages() -> list[tuple[str, str]]:
     """(msgctxt, msgid) of every coded message and card name, in a stable order."""
     out = [(ctx, msgid) for ctx, table in CONTEXTS.items() for msgid in table.values()]
-    from generator.engine.cards import all_cards
-
     out += [(CARD_CONTEXT, card_msgid(c)) for c in all_cards()]
     out += [(CARD_OBJECT_CONTEXT, card_msgid(c)) for c in all_cards()]
     out += [(RANK_CONTEXT, name) for name in RANK_NAMES.values()]

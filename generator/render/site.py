@@ -21,8 +21,10 @@ from jinja2 import nodes
 from markupsafe import Markup
 from markupsafe import escape
 
+from generator.content.pages import Fence
+from generator.content.pages import SourcePage
+from generator.content.rule_numbers import facts
 from generator.errors import InputError
-from generator.facts import facts
 from generator.i18n.catalog import Translator
 from generator.i18n.explain import Words
 from generator.layout import ROOT_INDEX
@@ -32,10 +34,8 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import home_output
 from generator.layout import page_output
-from generator.render.markdown import Fence
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
-from generator.render.markdown import SourcePage
 from generator.render.markdown import make_markdown
 from generator.render.views import View
 from generator.render.views import case_row
@@ -356,7 +356,7 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")
     layout = Layout.of(site.root)
-    errors: list[InputError] = []  # reported by the loading (build.load_project)
+    errors: list[InputError] = []  # reported by the loading (commands.project.load_project)
     for name, rel in layout.published_files(errors).items():
         if name not in files:
             try:

@@ -1,4 +1,5 @@
-"""The translators' workflow: extract ``messages.pot``, update and create ``.po`` files.
+"""The ``i18n`` command, the translators' workflow: extract ``messages.pot``, update and
+create ``.po`` files, show how complete each catalog is.
 
 Messages come from the content pages (one per Markdown block, as Sphinx does), the case
 titles and notes, the engine's code words and card names, the templates (Jinja's Babel
@@ -8,37 +9,48 @@ extractor, ``silent = false``) and the view code (Babel's Python extractor).
 from __future__ import annotations
 
 import io
+import os
+from collections.abc import Callable
+from collections.abc import Iterable
 from datetime import UTC
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
-from jinja2 import TemplateError
 
 from generator.cases.loader import load_cases
+from generator.commands.project import EXIT_INPUT
+from generator.commands.project import EXIT_OK
+from generator.commands.project import format_errors
+from generator.content.extractors import extract_cases
+from generator.content.extractors import extract_markdown
+from generator.content.pages import load_pages
 from generator.errors import InputError
 from generator.i18n import words
+from generator.i18n.catalog import check_catalog_syntax
+from generator.i18n.catalog import locale_error
+from generator.i18n.catalog import read_catalog_file
 from generator.i18n.catalog import read_for_update
 from generator.i18n.catalog import restore_previous_lines
+from generator.i18n.stats import format_stats
+from generator.i18n.stats import stats
+from generator.i18n.templates import TEMPLATE_EXTRACTOR
+from generator.i18n.templates import TEMPLATE_OPTIONS
 from generator.layout import EXAMPLES
+from generator.layout import POT
 from generator.layout import TEMPLATES
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog as catalog_path
 from generator.layout import replace_file
-from generator.render.markdown import load_pages
 from generator.render.site import template_errors
 
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Dates written into catalog headers: fixed, so that the same input gives the same bytes."""
-
-TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
-TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
-                    "extensions": "jinja2.ext.i18n"}
-"""How Babel reads the templates' messages (as ``babel.cfg`` says)."""
 
 _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
 
@@ -56,15 +68,6 @@ def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] 
         existing.locations.append(where)
         return
     catalog.add(msgid, locations=[where] if where else [], flags=flags, context=context)
-
-
-def _method(name: str, fallback: str) -> str:
-    """The extractor's entry-point name when the package is installed (``pip install
-    -e .``), else its import path (a plain source checkout)."""
-    from importlib.metadata import entry_points
-
-    found = {ep.name for ep in entry_points(group="babel.extractors")}
-    return name if name in found else fallback
 
 
 def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
@@ -87,10 +90,9 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
     broken_templates = template_errors(layout)
     errors.extend(broken_templates)  # reported once, as build and check report them
     templates = [] if broken_templates else layout.template_files([])
-    markdown = _method("rules_markdown", "generator.i18n.extractors:extract_markdown")
-    yaml_cases = _method("rules_cases", "generator.i18n.extractors:extract_cases")
-    sources = [*((page.rel, markdown, {}) for page in pages),
-               *((rel, yaml_cases, {}) for rel in cases.files),
+    sources: list[tuple[str, Callable[..., Any] | str, dict[str, str]]] = [
+        *((page.rel, extract_markdown, {}) for page in pages),
+        *((rel, extract_cases, {}) for rel in cases.files),
                *((rel, TEMPLATE_EXTRACTOR, TEMPLATE_OPTIONS) for rel in templates)]
     found: list[tuple[str, int, str | tuple[str, ...], str | None]] = []
     for rel, method, options in sources:
@@ -119,29 +121,6 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
     for context, msgid in words.all_code_messages():
         _add(catalog, msgid, None, context)
     return catalog, errors
-
-
-def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str]]:
-    """The (msgctxt, msgid) of every message the project's templates use
-    (:meth:`generator.layout.Layout.template_files`: ``templates/**/*.html`` but
-    ``static/`` and ``root/``; the singular of a plural message). Jinja's newstyle
-    gettext %-formats each of them whether or not it has placeholders, so a lone ``%``
-    in their translations would break the build: the catalog check decides by this set,
-    the messages' real use, not by the ``#:`` comments a translator can delete.
-
-    A template Jinja cannot parse, or that is not an input file, adds nothing (the
-    loading reports it, with its line)."""
-    layout = Layout.of(project)
-    found: set[tuple[str | None, str]] = set()
-    for rel in layout.template_files([]):
-        try:
-            fileobj = io.BytesIO(layout.read(rel))
-            for _line, message, _comments, context in babel_extract(
-                    TEMPLATE_EXTRACTOR, fileobj, options=TEMPLATE_OPTIONS):
-                found.add((context, message[0] if isinstance(message, tuple) else message))
-        except (TemplateError, UnicodeDecodeError, NotAnInput):
-            continue  # reported when the build loads the template
-    return frozenset(found)
 
 
 def catalog_bytes(catalog: Catalog) -> bytes:
@@ -206,3 +185,74 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
             written.append(rel)
         result[locale] = sum(1 for m in catalog if m.id and m.fuzzy)
     return result
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
+         say: Callable[[str], None]) -> int:
+    """Run ``i18n extract|update|stats`` on a project (SITE.md, "Command line").
+
+    Every catalog is read and checked before anything is written (Babel would drop the
+    lines it cannot parse); with an input error nothing is written.
+
+    Args:
+        layout: the project's layout.
+        action: ``extract`` (write ``locales/messages.pot``), ``update`` (also merge it
+            into every ``locales/<lang>/LC_MESSAGES/messages.po``) or ``stats``
+            (translated, fuzzy and untranslated messages per locale and page).
+        emit: prints report lines (standard output).
+        say: prints one progress or summary line (standard error).
+
+    Returns:
+        The exit status: 0, or 2 for an input error or a catalog that cannot be written.
+    """
+    catalog, errors = extract(layout)
+    locales = sorted({*layout.catalog_locales(), *layout.locale_folders()} - {"en"})
+    for locale in locales:  # read before anything is written (Babel would drop lines)
+        bad_name = locale_error(locale)
+        if bad_name is not None:
+            errors.append(bad_name)
+            continue
+        rel = catalog_path(locale)
+        if layout.exists(rel):
+            try:
+                data = read_catalog_file(layout.path(rel), rel, layout)
+            except NotAnInput as exc:
+                errors.append(exc.error)
+                continue
+            errors.extend(check_catalog_syntax(layout.path(rel), rel, data))
+    if errors:
+        emit(format_errors(errors))
+        say("nothing written")
+        return EXIT_INPUT
+    if action == "stats":
+        emit(format_stats(stats(catalog, layout, locales)))
+        return EXIT_OK
+    targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
+    locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
+              or (not t.exists() and not os.access(t.parent, os.W_OK)
+                  and t.parent.exists())]
+    if locked:
+        emit([f"{layout.rel(t)}:1: cannot be written; expected a writable catalog"
+              for t in locked])
+        say("nothing written")
+        return EXIT_INPUT
+    written: list[str] = []
+    try:
+        write_catalog(catalog, layout.path(POT))
+        written.append(POT)
+        say(f"{POT}: {_plural(len(catalog), 'message')}")
+        if action == "update":
+            for locale, fuzzy in update(layout, catalog, locales, written).items():
+                say(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy")
+    except (OSError, NotAnInput) as exc:
+        failed = next(rel for rel in [POT, *map(catalog_path, locales)] if rel not in written)
+        why = exc.error.message if isinstance(exc, NotAnInput) else exc.strerror or str(exc)
+        emit([f"{failed}:1: cannot be written: {why}; the previous file is unchanged"
+              + (f" (written before it: {', '.join(written)})" if written else
+                 " (nothing was written)")])
+        return EXIT_INPUT
+    return EXIT_OK

@@ -19,7 +19,12 @@ from typing import Any
 
 import yaml
 
+from generator.cases.loader import MAX_CASE_FILE_BYTES
 from generator.cases.yamlpos import is_number_text
+from generator.content.pages import MAX_PAGE_BYTES
+from generator.content.pages import make_parser
+from generator.content.pages import parse_page
+from generator.content.rule_numbers import facts
 
 Extracted = tuple[int, str, Any, list[str]]
 
@@ -31,14 +36,9 @@ def extract_markdown(
     """One message per Markdown block of a content page (title, summary, paragraphs,
     headings, list items, table cells), as Sphinx does. A block with ``{name}``
     placeholders is a plural message counted by its first placeholder."""
-    from generator.facts import facts
-    from generator.render.markdown import MAX_PAGE_BYTES
-    from generator.render.markdown import make_markdown
-    from generator.render.markdown import parse_page
-
     name = getattr(fileobj, "name", "page.md")
     # a page over the limit is read no further than the limit: parse_page refuses it
-    page, _errors = parse_page(Path(str(name)), str(name), make_markdown(), facts(),
+    page, _errors = parse_page(Path(str(name)), str(name), make_parser(), facts(),
                                data=fileobj.read(MAX_PAGE_BYTES + 1))
     if page is None:
         return
@@ -55,8 +55,6 @@ def extract_cases(
 ) -> Iterator[Extracted]:
     """The ``title`` and ``note`` of every case in a case file (a file that is not YAML
     yields nothing: the build reports it)."""
-    from generator.cases.loader import MAX_CASE_FILE_BYTES
-
     data = fileobj.read(MAX_CASE_FILE_BYTES + 1)
     if len(data) > MAX_CASE_FILE_BYTES:
         return  # the case loader reports the file

@@ -1,17 +1,15 @@
-"""Reports of a check: text lines (SITE.md format) and the JSON object."""
+"""The ``check`` command's reports: text lines (SITE.md format) and the JSON object, of
+what loading and verifying the project found (:func:`generator.commands.project.load_project`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from typing import Any
 
+from generator.commands.project import Project
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 from generator.i18n.explain import explain_disagreement
-
-if TYPE_CHECKING:
-    from generator.build import Project
-    from generator.verify import Disagreement
+from generator.verify import Disagreement
 
 NONE = "—"
 """How a value the engine does not give is shown."""

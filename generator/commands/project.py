@@ -1,0 +1,112 @@
+"""The stages every command shares: load the project and verify its cases (as mkdocs'
+``commands/build.py`` reads its stages). ``check`` reports what they find, ``build``
+renders and writes the site when they find nothing wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+from generator.cases.loader import load_cases
+from generator.cases.model import CaseSet
+from generator.config import Config
+from generator.config import load_config
+from generator.content.checks import check_pages
+from generator.content.checks import template_ids
+from generator.content.pages import SourcePage
+from generator.content.pages import load_pages
+from generator.errors import InputError
+from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Translator
+from generator.i18n.catalog import discover_locales
+from generator.i18n.catalog import load_translators
+from generator.layout import CONTENT
+from generator.layout import Layout
+from generator.layout import generated_files
+from generator.render.site import template_errors
+from generator.verify import CaseResult
+from generator.verify import Disagreement
+from generator.verify import verify_all
+
+EXIT_OK = 0
+EXIT_DISAGREE = 1
+EXIT_INPUT = 2
+
+
+@dataclass
+class Project:
+    """Everything loaded and verified, before rendering.
+
+    Attributes:
+        root: the project folder.
+        cases: the case files' cases and input errors.
+        pages: the content pages, parsed once, in navigation order.
+        locales: the locale codes, the source (en) first.
+        translators: each locale's messages.
+        results: the engine's result for every case, by case id.
+        errors: every input error (cases, pages, catalogs).
+    """
+
+    root: Path
+    cases: CaseSet
+    pages: list[SourcePage]
+    locales: list[str]
+    translators: dict[str, Translator]
+    results: dict[str, CaseResult]
+    errors: list[InputError] = field(default_factory=list)
+    config: Config = field(default_factory=Config)
+
+    @property
+    def disagreements(self) -> list[Disagreement]:
+        """Every disagreement, in case-file order."""
+        return [d for r in self.results.values() for d in r.disagreements]
+
+    @property
+    def exit_code(self) -> int:
+        """2 with any input error, else 1 with any disagreement, else 0."""
+        if self.errors:
+            return EXIT_INPUT
+        return EXIT_DISAGREE if self.disagreements else EXIT_OK
+
+
+def load_project(root: Path, *, out: Path | None = None) -> Project:
+    """The load and verify stages, shared by ``check`` and ``build`` (SITE.md: any input
+    error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
+    their links and case tables, templates (their syntax, without rendering) and
+    ``site.yaml``, then every case through the engine.
+
+    Args:
+        root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
+        out: the output folder (default ``<root>/site``): never read as an input.
+
+    Returns:
+        The :class:`Project`; its ``errors`` hold every input error found.
+    """
+    layout = Layout.of(root, out)
+    cases = load_cases(layout)
+    errors: list[InputError] = list(cases.errors)
+    results = {r.case.id: r for r in verify_all(cases.cases)}
+    locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
+    translators, catalog_errors = load_translators(layout, locales)
+    errors.extend(catalog_errors)
+    pages, page_errors = load_pages(layout)
+    errors.extend(page_errors)
+    errors.extend(check_pages(pages, cases, template_ids(layout)))
+    errors.extend(template_errors(layout))
+    config, config_errors = load_config(layout)
+    errors.extend(config_errors)
+    errors.extend(layout.publish_errors(generated_files(
+        locales, (p.slug for p in pages), sitemap=config.site_url is not None)))
+    pages.sort(key=lambda p: (p.order, p.slug))
+    if not pages and not errors:
+        errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
+                                 "files content/<slug>.md"))
+    return Project(root, cases, pages, locales, translators, results, errors, config)
+
+
+def format_errors(errors: Iterable[InputError]) -> list[str]:
+    """The errors as ``FILE:LINE:COL: what; expected`` lines, by file, line and column."""
+    return [e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))]

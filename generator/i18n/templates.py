@@ -1,0 +1,41 @@
+"""The messages the templates use, read with Jinja's Babel extractor (as ``babel.cfg``
+says): for the catalog check and for ``i18n extract``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.extract import extract as babel_extract
+from jinja2 import TemplateError
+
+from generator.layout import Layout
+from generator.layout import NotAnInput
+
+TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
+TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
+                    "extensions": "jinja2.ext.i18n"}
+"""How Babel reads the templates' messages (as ``babel.cfg`` says)."""
+
+
+def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str]]:
+    """The (msgctxt, msgid) of every message the project's templates use
+    (:meth:`generator.layout.Layout.template_files`: ``templates/**/*.html`` but
+    ``static/`` and ``root/``; the singular of a plural message). Jinja's newstyle
+    gettext %-formats each of them whether or not it has placeholders, so a lone ``%``
+    in their translations would break the build: the catalog check decides by this set,
+    the messages' real use, not by the ``#:`` comments a translator can delete.
+
+    A template Jinja cannot parse, or that is not an input file, adds nothing (the
+    loading reports it, with its line)."""
+    layout = Layout.of(project)
+    found: set[tuple[str | None, str]] = set()
+    for rel in layout.template_files([]):
+        try:
+            fileobj = io.BytesIO(layout.read(rel))
+            for _line, message, _comments, context in babel_extract(
+                    TEMPLATE_EXTRACTOR, fileobj, options=TEMPLATE_OPTIONS):
+                found.add((context, message[0] if isinstance(message, tuple) else message))
+        except (TemplateError, UnicodeDecodeError, NotAnInput):
+            continue  # reported when the build loads the template
+    return frozenset(found)

@@ -1,0 +1,1 @@
+"""Rendering: pages in one locale, case rows and tables, the whole site through Jinja."""
