@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 from generator.cases import Case
 from generator.cases import CaseSet
 from generator.cases import load_cases
+from generator.engine.best import BestOpening
 from generator.engine.cards import Card
 from generator.engine.cards import parse_card
 from generator.engine.game import Discard
@@ -29,7 +30,11 @@ from generator.engine.game import Meld
 from generator.engine.game import TakeJoker
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
-from generator.i18n.explain import explain_case
+from generator.kinds.joker_swap import SwapInput
+from generator.kinds.layoff import LayoffInput
+from generator.kinds.layoff import LayoffRun
+from generator.kinds.meld import CardsInput
+from generator.verify import explain_case
 from generator.verify import verify_all
 from generator.verify import verify_case
 from tests.conftest import REPO
@@ -94,11 +99,10 @@ def test_fixture_cases_agree_with_the_engine(fixture_cases: dict[str, Case]) -> 
 def test_hand_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["ace-and-joker-left"]
     assert (case.kind, case.game, case.rules) == ("hand", "rami51", "reference")
-    assert case.cards == cards("AH JK")
+    assert case.inputs == CardsInput(cards("AH JK"))
     assert dict(case.expect) == {"points": 36}
-    assert (case.meld, case.card, case.opened, case.hands) == (None, None, None, None)
     house = fixture_cases["ace-and-joker-left-house"]
-    assert (house.rules, house.cards) == ("house", cards("AH JK"))
+    assert (house.rules, house.inputs.cards) == ("house", cards("AH JK"))
     cardverse = fixture_cases["cardverse-hand-ace-high"]
     assert cardverse.options["ace_high"] is True
 
@@ -163,11 +167,11 @@ def test_hand_errors(tmp_path: Path) -> None:
 
 def test_layoff_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["nine-onto-joker-run"]
-    assert (case.kind, case.meld, case.cards, case.opened) == (
-        "layoff", cards("JK 7S 8S"), cards("9S"), True)
-    assert fixture_cases["lay-off-before-opening"].opened is False
+    assert (case.kind, case.inputs) == (
+        "layoff", LayoffInput(cards("JK 7S 8S"), cards("9S"), True))
+    assert fixture_cases["lay-off-before-opening"].inputs.opened is False
     cardverse = fixture_cases["cardverse-lay-off"]
-    assert (cardverse.rules, cardverse.opened) == (None, None)
+    assert (cardverse.rules, cardverse.inputs.opened) == (None, True)  # no opening
     assert case.field_positions["meld.0"].line == 30
     assert case.position_of("expect.points").line == 36
 
@@ -263,8 +267,8 @@ def test_layoff_of_several_cards_is_judged_on_the_finished_meld(
     result = verify_case(case)
     assert (result.values["verdict"], result.values["points"]) == (verdict, points)
     assert result.disagreements == ()
-    assert result.layoff is not None
-    finished = result.layoff.meld
+    assert isinstance(result.engine_result, LayoffRun)
+    finished = result.engine_result.layoff.meld
     assert (None if finished is None else " ".join(p.card.code for p in finished.placed)
             ) == after
 
@@ -364,8 +368,8 @@ def test_card_copies_count_across_every_card_of_the_case(tmp_path: Path) -> None
 
 def test_joker_swap_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["six-takes-the-joker"]
-    assert (case.kind, case.meld, case.card, case.opened) == (
-        "joker_swap", cards("JK 7S 8S"), parse_card("6S"), True)
+    assert (case.kind, case.inputs) == (
+        "joker_swap", SwapInput(cards("JK 7S 8S"), parse_card("6S"), True))
     assert case.expect["joker_stands_for"] == "6s"  # as documented
     assert case.field_positions["card"].line == 69
 
@@ -516,10 +520,10 @@ def test_joker_swap_errors(tmp_path: Path) -> None:
 def test_round_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["rami-round-seat-two-out"]
     assert case.kind == "round"
-    assert case.hands == (cards("5C 6C"), (), cards("JK AH"))
+    assert case.inputs.hands == (cards("5C 6C"), (), cards("JK AH"))
     assert case.expect["scores"] == (11, 0, 36)  # a tuple: the case stays immutable
     assert case.field_positions["hands.2.1"].line == 99
-    assert fixture_cases["cardverse-round-winner-collects"].hands == (
+    assert fixture_cases["cardverse-round-winner-collects"].inputs.hands == (
         cards("5C 6C"), (), cards("KH AH"))
 
 
@@ -658,9 +662,9 @@ def test_a_bad_case_drops_only_itself(tmp_path: Path) -> None:
 def test_best_opening_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["best-opening-rami51"]
     assert (case.kind, case.game, case.rules) == ("best_opening", "rami51", "reference")
-    assert case.cards == cards("QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H")
+    assert case.inputs.cards == cards("QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H")
     assert dict(case.expect) == {"verdict": "can_open", "points": 57}
-    assert len(fixture_cases["best-opening-two-sets-rami40"].cards or ()) == 14
+    assert len(fixture_cases["best-opening-two-sets-rami40"].inputs.cards) == 14
 
 
 @pytest.mark.parametrize(
@@ -675,7 +679,8 @@ def test_best_opening_values_from_the_engine(fixture_cases: dict[str, Case], cas
                                              verdict: str, points: int) -> None:
     result = verify_case(fixture_cases[case_id])
     assert dict(result.values) == {"verdict": verdict, "points": points}
-    assert result.best is not None and result.best.points == points
+    assert isinstance(result.engine_result, BestOpening)
+    assert result.engine_result.points == points
     assert result.disagreements == ()
 
 
@@ -743,25 +748,25 @@ def test_best_opening_errors(tmp_path: Path) -> None:
 
 def test_scenario_loads(fixture_cases: dict[str, Case]) -> None:
     case = fixture_cases["discard-the-taken-card"]
-    assert case.kind == "scenario" and case.start is not None
-    assert case.start.hands == (cards("5C 6C 7C KH KS KD 2D 9S 3H 4S 8D JC QS"),
+    assert case.kind == "scenario" and case.inputs.start is not None
+    assert case.inputs.start.hands == (cards("5C 6C 7C KH KS KD 2D 9S 3H 4S 8D JC QS"),
                                 cards("2C 3C 4D 6H 7H 9D 10D JD QD KC AC 8S 5D"))
-    assert (case.start.discard, case.start.stock) == (cards("QH"), cards("3D 4D 9C"))
-    assert (case.start.turn, case.start.opened) == (0, (False, False))
-    assert case.actions == (Draw("discard"), Discard(parse_card("QH")),
+    assert (case.inputs.start.discard, case.inputs.start.stock) == (cards("QH"), cards("3D 4D 9C"))
+    assert (case.inputs.start.turn, case.inputs.start.opened) == (0, (False, False))
+    assert case.inputs.actions == (Draw("discard"), Discard(parse_card("QH")),
                             Discard(parse_card("2D")))
     assert case.expect["results"] == ("legal", "discard_taken_card", "legal")
     assert dict(case.expect["end"]) == {"round_over": False}  # type: ignore[arg-type]
     going_out = fixture_cases["open-then-go-out"]
-    assert going_out.actions is not None
-    assert going_out.actions[1] == Meld(cards("QH KH AH"))
-    assert going_out.actions[3] == LayOff(cards("9S"), 1)  # meld 2 → index 1
+    assert going_out.inputs.actions is not None
+    assert going_out.inputs.actions[1] == Meld(cards("QH KH AH"))
+    assert going_out.inputs.actions[3] == LayOff(cards("9S"), 1)  # meld 2 → index 1
     joker = fixture_cases["take-back-the-joker"]
-    assert joker.start is not None and joker.actions is not None
-    assert joker.actions[1] == TakeJoker(0, parse_card("6S"))
-    assert [(m.cards, m.owner) for m in joker.start.table] == [(cards("JK 7S 8S"), 1)]
-    assert joker.start.opened == (True, True)
-    assert fixture_cases["cardverse-stock-runs-out"].start is not None
+    assert joker.inputs.start is not None and joker.inputs.actions is not None
+    assert joker.inputs.actions[1] == TakeJoker(0, parse_card("6S"))
+    assert [(m.cards, m.owner) for m in joker.inputs.start.table] == [(cards("JK 7S 8S"), 1)]
+    assert joker.inputs.start.opened == (True, True)
+    assert fixture_cases["cardverse-stock-runs-out"].inputs.start is not None
 
 
 @pytest.mark.parametrize(
@@ -1154,14 +1159,14 @@ def test_issue_scenarios_are_on_their_pages(case_id: str, page: str, game: str,
                                             actions: tuple[object, ...]) -> None:
     result = load_cases(REPO)
     [case] = [c for c in result.cases if c.id == case_id]
-    assert case.start is not None
-    assert (case.game, case.start.rules.game) == (game, game)
-    start = case.start
+    assert case.inputs.start is not None
+    assert (case.game, case.inputs.start.rules.game) == (game, game)
+    start = case.inputs.start
     assert (start.hands, start.discard, start.stock) == (
         (cards("5C 6C 7C"), cards("4D 6H 7H JD")), cards("9S"), cards("10D 4S"))
     assert tuple(" ".join(c.code for c in m.cards) for m in start.table) == table
     assert start.opened == (True, True)  # both seats opened (CardVerse: always)
-    assert case.actions == actions
+    assert case.inputs.actions == actions
     verified = verify_case(case)
     assert [verified.values[f"results[{n}]"] for n in (1, 2, 3)] == [
         "legal", "legal", "round_over"]

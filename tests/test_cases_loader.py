@@ -24,8 +24,6 @@ from generator.cases import yamlpos
 from generator.cases.schema import CASE_FIELDS
 from generator.cases.schema import CASE_SCHEMA
 from generator.cases.schema import FILE_SCHEMA
-from generator.cases.schema import KINDS
-from generator.cases.schema import MELD_REASONS
 from generator.content.extractors import extract_cases
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
@@ -36,6 +34,11 @@ from generator.engine.melds import MeldReason
 from generator.engine.opening import OpeningReason
 from generator.errors import InputError
 from generator.errors import InputErrors
+from generator.kinds import KINDS
+from generator.kinds.deck import PlayersInput
+from generator.kinds.first_meld import MeldsInput
+from generator.kinds.meld import MELD_REASONS
+from generator.kinds.meld import CardsInput
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -604,7 +607,7 @@ def test_too_many_copies_of_a_card(tmp_path: Path) -> None:
 def test_three_copies_in_rami_are_fine(tmp_path: Path) -> None:
     result = load_one(tmp_path, MELD.format(id="a", game="rami51", cards="7S 7s 7♠ JK"))
     assert result.errors == ()
-    assert result.cases[0].cards == (*cards("7S 7S 7S"), JOKER)
+    assert result.cases[0].inputs.cards == (*cards("7S 7S 7S"), JOKER)
 
 
 def test_too_many_jokers(tmp_path: Path) -> None:
@@ -1098,9 +1101,8 @@ def test_good_file_loads_with_the_right_values(tmp_path: Path) -> None:
     assert meld.game == "rami51"  # from defaults
     assert meld.rules == "house"  # from defaults
     assert meld.options == {}
-    assert meld.cards == (Card(Rank.QUEEN, Suit.HEARTS), Card(Rank.KING, Suit.HEARTS),
-                          Card(Rank.ACE, Suit.HEARTS))
-    assert meld.melds is None and meld.players is None
+    assert meld.inputs == CardsInput((Card(Rank.QUEEN, Suit.HEARTS),
+                                      Card(Rank.KING, Suit.HEARTS), Card(Rank.ACE, Suit.HEARTS)))
     assert meld.title == "Queen, king and ace"
     assert meld.note == "The ace is high."
     assert meld.expect == {"verdict": "valid", "type": "run", "points": 31}
@@ -1108,8 +1110,7 @@ def test_good_file_loads_with_the_right_values(tmp_path: Path) -> None:
     assert meld.rule_set().opening_threshold == 51
 
     assert opening.game == "rami40" and opening.rules == "reference"
-    assert opening.melds == (cards("5C 6C 7C"), cards("KH KS KD"))
-    assert opening.cards is None
+    assert opening.inputs == MeldsInput((cards("5C 6C 7C"), cards("KH KS KD")))
     assert opening.expect == {"verdict": "accepted", "points": 48}
     assert opening.note is None
 
@@ -1117,12 +1118,12 @@ def test_good_file_loads_with_the_right_values(tmp_path: Path) -> None:
     assert deck.game == "cardverse"
     assert deck.rules is None
     assert deck.options == {"ace_high": False, "discard_to_win": False}
-    assert deck.players == 4
+    assert deck.inputs == PlayersInput(4)
     assert deck.expect == {"decks": 1, "hand_size": 10}
     assert deck.rule_set().deck_for(4).hand_size == 10
 
     assert cardverse.options == {"ace_high": True, "discard_to_win": False}
-    assert cardverse.cards == cards("10S JS QS")
+    assert cardverse.inputs.cards == cards("10S JS QS")
     assert cardverse.rule_set().ace_high is True
 
 

@@ -75,8 +75,10 @@ def _template_syntax(project: Path) -> str:
 
 def _missing_include(project: Path) -> str:
     line = _insert_line(project / "templates/page.html", 2, '{% include "nope.html" %}')
-    names = ", ".join(sorted(p.name for pattern in ("*.html", "*.xml")
-                             for p in (project / "templates").glob(pattern)))
+    templates = project / "templates"
+    names = ", ".join(sorted(p.relative_to(templates).as_posix()
+                             for pattern in ("*.html", "*.xml") for p in templates.rglob(pattern)
+                             if p.relative_to(templates).parts[0] not in ("static", "root")))
     return (f"templates/page.html:{line}: template 'nope.html' not found; expected one of: "
             f"{names}")
 

@@ -44,9 +44,6 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from generator.cases.loader import load_cases
-from generator.cases.schema import KINDS
-from generator.cases.schema import MELD_REASONS
-from generator.cases.schema import OPENING_REASONS
 from generator.commands.project import load_project
 from generator.content.extractors import extract_cases
 from generator.content.pages import make_parser
@@ -64,6 +61,9 @@ from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
 from generator.i18n.templates import template_messages
+from generator.kinds import KINDS
+from generator.kinds.first_meld import OPENING_REASONS
+from generator.kinds.meld import MELD_REASONS
 from generator.render.site import SiteInput
 from generator.render.site import render_locale
 from generator.verify import verify_all

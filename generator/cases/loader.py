@@ -17,22 +17,19 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from functools import cache
 from itertools import islice
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
-from typing import TypeGuard
 
 from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
-from generator.cases.schema import ACTION_KEYS
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
-from generator.cases.schema import KINDS
-from generator.cases.schema import FieldSpec
 from generator.cases.schema import case_problems
 from generator.cases.schema import field_applies
 from generator.cases.schema import file_problems
@@ -44,28 +41,17 @@ from generator.cases.yamlpos import walk
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
-from generator.engine.game import Action
-from generator.engine.game import Discard
-from generator.engine.game import Draw
-from generator.engine.game import GameState
-from generator.engine.game import LayOff
-from generator.engine.game import Meld
-from generator.engine.game import SetupError
-from generator.engine.game import TableMeld
-from generator.engine.game import TakeJoker
-from generator.engine.game import start as start_round
-from generator.engine.melds import check_meld
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
-from generator.engine.rules import PlayerCountError
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
 from generator.engine.rules import is_rami
 from generator.engine.rules import rule_set
-from generator.engine.table import TableError
-from generator.engine.table import table_meld
 from generator.errors import InputError
+from generator.kinds import KINDS
+from generator.kinds import AnyKind
+from generator.kinds.fields import FieldSpec
 from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
@@ -261,8 +247,6 @@ class _CaseLoader:
         self.cards: list[tuple[Card, Mark]] = []
         self.parsed: dict[YamlPath, tuple[Card, ...]] = {}
         self.failed = False
-        self.start_state: GameState | None = None
-        self.actions: tuple[Action, ...] | None = None
 
     # -- positions ---------------------------------------------------------------
 
@@ -276,9 +260,18 @@ class _CaseLoader:
         full = self._full(rel)
         return self.doc.key_mark(full) if at_key else self.doc.mark(full)
 
-    def error(self, mark: Mark, message: str) -> None:
+    def report(self, mark: Mark, message: str) -> None:
+        """Report ``message`` at ``mark``; the case is dropped."""
         self.failed = True
         self.file.error(mark, message)
+
+    def error(self, rel: YamlPath, message: str, *, at_key: bool = False) -> None:
+        """Report ``message`` at ``rel`` within the case (its key with ``at_key``)."""
+        self.report(self.locate(rel, at_key), message)
+
+    def read_card(self, rel: YamlPath, code: str, *, count: bool = True) -> Card | None:
+        """The card of ``code`` at ``rel`` (see :meth:`card`)."""
+        return self.card(rel, code, self.locate(rel), count=count)
 
     # -- values ------------------------------------------------------------------
 
@@ -286,7 +279,7 @@ class _CaseLoader:
         value = self.value.get(name)
         return value if isinstance(value, str) else None
 
-    def _known(self, name: str, choices: tuple[str, ...] | dict[str, Any]) -> str | None:
+    def _known(self, name: str, choices: Collection[str]) -> str | None:
         value = self._text(name)
         return value if value in choices else None
 
@@ -294,24 +287,20 @@ class _CaseLoader:
 
     def load(self) -> Case | None:
         self.check_schema()
-        kind = self._known("kind", KINDS)
+        name = self._known("kind", KINDS)
+        kind = KINDS[name] if name is not None else None
         game = self._known("game", GAMES)
         rules = self._rule_set(game)
         self.check_cards(kind)
-        self.read_scenario_cards(kind)
+        if kind is not None:
+            kind.read(self)
         if rules is not None:
             self.check_card_counts(rules)
-            self.check_players(kind, rules)
-            self.check_table_meld(kind, rules)
-            self.check_hands(kind, rules)
-            self.check_hand_size(kind, rules)
-            self.check_scenario(kind, rules)
-        self.check_swap(kind)
-        self.check_expect(kind)
+        inputs = kind.check(self, rules) if kind is not None else None
         self.check_id()
-        if self.failed or kind is None or game is None:
+        if self.failed or kind is None or game is None or inputs is None:
             return None
-        return self.build(kind, game)
+        return self.build(kind, game, inputs)
 
     def check_schema(self) -> None:
         for problem in case_problems(self.value):
@@ -330,7 +319,7 @@ class _CaseLoader:
                 mark = self.mark
             else:
                 mark = self.locate(rel, problem.at_key)
-            self.error(mark, message)
+            self.report(mark, message)
 
     def _rule_set(self, game: str | None) -> RuleSet | None:
         if game is None:
@@ -346,7 +335,7 @@ class _CaseLoader:
         except UnknownGameError:  # pragma: no cover - game and preset are checked above
             return None
 
-    def _card_fields(self, kind: str | None) -> list[tuple[str, FieldSpec]]:
+    def _card_fields(self, kind: AnyKind | None) -> list[tuple[str, FieldSpec]]:
         """The input fields present that hold cards, with how to read them, in file order
         (so that a card used too often is reported where it is used once too often)."""
         found: list[tuple[str, FieldSpec]] = []
@@ -354,14 +343,14 @@ class _CaseLoader:
             if name not in INPUT_FIELDS:
                 continue
             if kind is not None:
-                spec = KINDS[kind].inputs.get(name)
+                spec = kind.inputs.get(name)
             else:  # unknown kind: still read the cards, to report every bad code
                 spec = next((k.inputs[name] for k in KINDS.values() if name in k.inputs), None)
             if spec is not None and spec.shape != "value":
                 found.append((name, spec))
         return found
 
-    def check_cards(self, kind: str | None) -> None:
+    def check_cards(self, kind: AnyKind | None) -> None:
         for name, spec in self._card_fields(kind):
             value = self.value[name]
             if spec.shape == "cards":
@@ -389,7 +378,7 @@ class _CaseLoader:
                 len(value) > most if isinstance(value, list)
                 else next(islice(_CODE.finditer(value), most, None), None) is not None):
             # not read card by card: a list that long is wrong whatever its cards
-            self.error(self.locate(rel), f"{what} has more than {most} cards; expected at "
+            self.report(self.locate(rel), f"{what} has more than {most} cards; expected at "
                        f"most {most} (the most cards in play in any game)")
             return
         if isinstance(value, list):
@@ -399,7 +388,7 @@ class _CaseLoader:
             start = self.locate(rel)
             if "," in value:
                 codes = [code for code in re.split(r"[\s,]+", value) if code]
-                self.error(start, f"{what} {value!r} is a list written with commas in one "
+                self.report(start, f"{what} {value!r} is a list written with commas in one "
                            f"string; expected the codes separated by spaces "
                            f"({' '.join(codes)}) or a YAML list ([{', '.join(codes)}])")
                 return
@@ -409,7 +398,7 @@ class _CaseLoader:
                 mark = Mark(start.line, column) if column is not None else start
                 items.append(((*rel, index), match.group(), mark))
             if not items and not may_be_empty:
-                self.error(start, f"{what} is empty; expected at least one card")
+                self.report(start, f"{what} is empty; expected at least one card")
         else:
             return  # the schema has said so
         cards: list[Card] = []
@@ -428,7 +417,7 @@ class _CaseLoader:
         try:
             card = parse_card(code)
         except CardCodeError as exc:
-            self.error(mark, str(exc))
+            self.report(mark, str(exc))
             return None
         if count:
             self.cards.append((card, mark))
@@ -440,11 +429,11 @@ class _CaseLoader:
         jokers = [mark for card, mark in self.cards if card.is_joker]
         if not rules.has_jokers:
             for mark in jokers:
-                self.error(mark, f"jokers are not used in {game}; expected natural cards only")
+                self.report(mark, f"jokers are not used in {game}; expected natural cards only")
         else:
             most = max(rule_set(game, preset).max_jokers for preset in PRESETS)
             if len(jokers) > most:
-                self.error(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
+                self.report(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
                            f"{most} ({game} is played with at most {most} jokers)")
         limit = rules.max_copies
         total = Counter(card for card, _ in self.cards if not card.is_joker)
@@ -455,322 +444,8 @@ class _CaseLoader:
                 continue
             seen[card] += 1
             if seen[card] == limit + 1:
-                self.error(mark, f"card {card.code} is used {total[card]} times in this case; "
+                self.report(mark, f"card {card.code} is used {total[card]} times in this case; "
                            f"expected at most {limit} ({game} is played with {decks})")
-
-    def check_players(self, kind: str | None, rules: RuleSet) -> None:
-        players = self.value.get("players")
-        if kind is None or "players" not in KINDS[kind].inputs:
-            return
-        if not isinstance(players, int) or isinstance(players, bool):
-            return  # the schema has said so
-        try:
-            rules.deck_for(players)
-        except PlayerCountError:
-            noun = "player" if players == 1 else "players"
-            self.error(self.locate(("players",)), f"{rules.game} does not allow {players} "
-                       f"{noun}; expected {rules.min_players} to {rules.max_players}")
-
-    def check_table_meld(self, kind: str | None, rules: RuleSet) -> None:
-        """A lay-off or a joker swap is made on a valid meld lying on the table."""
-        if kind is None or "meld" not in KINDS[kind].inputs:
-            return
-        meld = self.parsed.get(("meld",))
-        if meld is None or (not rules.has_jokers and any(c.is_joker for c in meld)):
-            return  # said already: a bad code, or jokers where the game has none
-        try:
-            table_meld(meld, rules)
-        except TableError as exc:
-            codes = " ".join(card.code for card in meld)
-            self.error(self.locate(("meld",)), f"meld {codes} is {exc}")
-
-    def check_hands(self, kind: str | None, rules: RuleSet) -> None:
-        """A round: one hand per seat, as many seats as the game allows players, and at
-        most one seat that went out (an empty hand)."""
-        hands = self.value.get("hands")
-        if kind is None or "hands" not in KINDS[kind].inputs or not isinstance(hands, list):
-            return
-        seats = len(hands)
-        if not rules.min_players <= seats <= rules.max_players:
-            self.error(self.locate(("hands",)),
-                       f"hands lists {_count(seats, 'seat')}; expected one hand per seat, "
-                       f"{rules.min_players} to {rules.max_players} seats ({rules.game} is "
-                       f"played by {rules.min_players} to {rules.max_players} players)")
-        first_empty: int | None = None
-        for index in range(seats):
-            hand = self.parsed.get(("hands", index))
-            if hand is None or hand:
-                continue
-            if first_empty is None:
-                first_empty = index
-                continue
-            self.error(self.locate(("hands", index)),
-                       f"hand {index + 1} is empty, and so is hand {first_empty + 1}; "
-                       "expected at most one empty hand (the seat that went out)")
-
-    def check_hand_size(self, kind: str | None, rules: RuleSet) -> None:
-        """A best opening is sought in a hand as dealt, or after drawing: 13 or 14 cards
-        in Rami."""
-        hand = self.parsed.get(("cards",))
-        if kind != "best_opening" or hand is None or rules.opening_threshold is None:
-            return  # CardVerse has no opening: the schema has said so
-        dealt = rules.deck_for(rules.min_players).hand_size
-        if len(hand) not in (dealt, dealt + 1):
-            self.error(self.locate(("cards",)),
-                       f"cards holds {_count(len(hand), 'card')}; expected {dealt} or "
-                       f"{dealt + 1} (a hand as dealt, or after drawing)")
-
-    def check_swap(self, kind: str | None) -> None:
-        """The card put in the joker's place is a natural card."""
-        card = self.parsed.get(("card",))
-        if kind == "joker_swap" and card is not None and card[0].is_joker:
-            self.error(self.locate(("card",)), "card is a joker; expected the natural card "
-                       "put in the joker's place (e.g. 6S)")
-
-    def check_expect(self, kind: str | None) -> None:
-        """What the schema cannot say about documented values: ``joker_stands_for`` names
-        a natural card; ``winner`` is a seat and ``scores`` has one entry per seat."""
-        expect = self.value.get("expect")
-        if kind is None or not isinstance(expect, dict):
-            return
-        if kind == "joker_swap" and isinstance(expect.get("joker_stands_for"), str):
-            where = self.locate(("expect", "joker_stands_for"))
-            try:
-                stands_for = parse_card(expect["joker_stands_for"])
-            except CardCodeError as exc:
-                self.error(where, f"joker_stands_for: {exc}")
-            else:
-                if stands_for.is_joker:
-                    self.error(where, "joker_stands_for is a joker; expected the natural "
-                               "card the joker stands for (e.g. 6S)")
-        hands = self.value.get("hands")
-        if kind == "round" and isinstance(hands, list):
-            self.check_seat_values(expect, ("expect",), len(hands), "hands")
-
-    # -- scenario ------------------------------------------------------------------
-
-    def read_scenario_cards(self, kind: str | None) -> None:
-        """The cards of a scenario: those of ``start`` are the cards in play (counted
-        for copies); those of ``actions`` name cards of the position (not counted)."""
-        if kind != "scenario":
-            return
-        start = self.value.get("start")
-        if isinstance(start, dict):
-            hands = start.get("hands")
-            if isinstance(hands, list):
-                for index, hand in enumerate(hands):
-                    self.card_list(hand, ("start", "hands", index), "hand")
-            for name in ("discard", "stock"):
-                if name in start:
-                    self.card_list(start[name], ("start", name), name, may_be_empty=True)
-            table = start.get("table")
-            if isinstance(table, list):
-                for index, meld in enumerate(table):
-                    if isinstance(meld, dict) and "cards" in meld:
-                        self.card_list(meld["cards"], ("start", "table", index, "cards"),
-                                       "cards")
-        actions = self.value.get("actions")
-        if not isinstance(actions, list):
-            return
-        for index, item in enumerate(actions):
-            if not isinstance(item, dict):
-                continue
-            for key in ("meld", "layoff"):
-                if key in item:
-                    self.card_list(item[key], ("actions", index, key), key, count=False)
-            for key in ("discard", "card"):
-                code = item.get(key)
-                if isinstance(code, str):
-                    rel = ("actions", index, key)
-                    card = self.card(rel, code, self.locate(rel), count=False)
-                    if card is not None:
-                        self.parsed[rel] = (card,)
-
-    def check_scenario(self, kind: str | None, rules: RuleSet) -> None:
-        """A scenario's start position (1-based seats and numbers, checked here with
-        their positions; the rest by :func:`generator.engine.game.start`), its actions
-        (one step each, with the fields that step needs) and that ``results`` has one
-        entry per action."""
-        if kind != "scenario":
-            return
-        start = self.value.get("start")
-        actions = self.value.get("actions")
-        seats = None
-        if isinstance(start, dict) and isinstance(start.get("hands"), list):
-            seats = len(start["hands"])
-            self.start_state = self.scenario_start(start, seats, rules)
-        if isinstance(actions, list):
-            self.actions = self.scenario_actions(actions)
-        expect = self.value.get("expect")
-        if not isinstance(expect, dict):
-            return
-        results = expect.get("results")
-        if isinstance(results, list) and isinstance(actions, list) and len(results) != len(
-                actions):
-            self.error(self.locate(("expect", "results")),
-                       f"results lists {_count(len(results), 'result')}; expected one per "
-                       f"action ({len(actions)}, as in actions)")
-        end = expect.get("end")
-        if isinstance(end, dict) and seats is not None:
-            self.check_seat_values(end, ("expect", "end"), seats, "start hands")
-
-    def check_seat_values(self, expect: dict[str, Any], rel: YamlPath, seats: int,
-                          source: str) -> None:
-        """A documented ``winner`` is a seat; documented ``scores`` have one per seat."""
-        winner = expect.get("winner")
-        if _is_int(winner) and winner > seats:
-            self.error(self.locate((*rel, "winner")),
-                       f"winner {winner} is not a seat of this round; expected a seat "
-                       f"number from 1 to {seats}")
-        scores = expect.get("scores")
-        if isinstance(scores, list) and len(scores) != seats:
-            self.error(self.locate((*rel, "scores")),
-                       f"scores lists {_count(len(scores), 'score')}; expected one per seat "
-                       f"({seats}, as in {source})")
-
-    def scenario_start(self, start: dict[str, Any], seats: int,
-                       rules: RuleSet) -> GameState | None:
-        """The start position as the engine's state, or ``None`` after an error."""
-        where = ("start",)
-        if not rules.min_players <= seats <= rules.max_players:
-            self.error(self.locate((*where, "hands")),
-                       f"hands lists {_count(seats, 'seat')}; expected one hand per seat, "
-                       f"{rules.min_players} to {rules.max_players} seats ({rules.game} is "
-                       f"played by {rules.min_players} to {rules.max_players} players)")
-        opened = start.get("opened")
-        if "opened" in start and rules.opening_threshold is None:
-            self.error(self.locate((*where, "opened"), at_key=True),
-                       f"field 'opened' in start does not apply to game {rules.game!r} "
-                       f"({rules.game} has no opening); expected it only with rami40 or "
-                       "rami51")
-        elif isinstance(opened, list) and len(opened) != seats:
-            self.error(self.locate((*where, "opened")),
-                       f"opened lists {_count(len(opened), 'flag')}; expected one per seat "
-                       f"({seats}, as in hands)")
-        turn = start.get("turn", 1)
-        if _is_int(turn) and turn > seats:
-            self.error(self.locate((*where, "turn")), f"turn {turn} is not a seat; expected "
-                       f"a seat number from 1 to {seats}")
-        table = self.scenario_table(start.get("table"), seats, rules)
-        reshuffles = start.get("reshuffles", 0)
-        if _is_int(reshuffles) and reshuffles > rules.max_reshuffles:
-            most = rules.max_reshuffles
-            expected = (f"0 ({rules.game} never reshuffles the stock)" if not most else
-                        f"0 to {most} ({rules.game} reshuffles the stock at most {most} "
-                        "times a round)")
-            self.error(self.locate((*where, "reshuffles")),
-                       f"reshuffles {reshuffles}; expected {expected}")
-        turns_played = start.get("turns_played", 0)
-        limit = rules.turn_limit
-        if _is_int(turns_played) and limit is not None and turns_played >= limit:
-            self.error(self.locate((*where, "turns_played")),
-                       f"turns_played {turns_played}; expected 0 to {limit - 1} (the round "
-                       f"ends after {limit} turns)")
-        hands = [self.parsed.get((*where, "hands", i)) for i in range(seats)]
-        discard = self.parsed.get((*where, "discard"))
-        stock = self.parsed.get((*where, "stock"))
-        if self.failed or table is None or discard is None or stock is None:
-            return None  # the case is dropped: said already
-        try:
-            return start_round(
-                rules, [h for h in hands if h is not None], discard, stock, table,
-                opened=tuple(opened) if isinstance(opened, list) else None,
-                turn=turn - 1, turns_played=turns_played, reshuffles=reshuffles,
-                seed=start.get("seed", 0),
-            )
-        except SetupError as exc:
-            self.error(self.locate(where), f"start: {exc}")
-            return None
-
-    def scenario_table(self, value: object, seats: int,
-                       rules: RuleSet) -> list[TableMeld] | None:
-        """The melds on the table at the start (owners 0-based), or ``None`` after an
-        error."""
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            return None
-        table: list[TableMeld] = []
-        ok = True
-        for index, meld in enumerate(value):
-            rel = ("start", "table", index)
-            seat = meld.get("seat") if isinstance(meld, dict) else None
-            cards = self.parsed.get((*rel, "cards"))
-            if not _is_int(seat) or cards is None:
-                ok = False
-                continue
-            if seat > seats:
-                ok = False
-                self.error(self.locate((*rel, "seat")), f"seat {seat} is not a seat of this "
-                           f"round; expected a seat number from 1 to {seats}")
-            if not rules.has_jokers and any(c.is_joker for c in cards):
-                ok = False
-                continue  # said already
-            result = check_meld(cards, rules)
-            if not result.valid:
-                assert result.reason is not None
-                ok = False
-                codes = " ".join(c.code for c in cards)
-                self.error(self.locate((*rel, "cards")),
-                           f"meld {codes} is not a valid meld ({result.reason.value}); "
-                           "expected a meld that could lie on the table")
-            table.append(TableMeld(cards, seat - 1))
-        return table if ok else None
-
-    def scenario_actions(self, actions: list[Any]) -> tuple[Action, ...] | None:
-        """The actions as the engine's, or ``None`` after an error (each reported)."""
-        steps: list[Action] = []
-        for index, item in enumerate(actions):
-            if not isinstance(item, dict):
-                continue  # the schema has said so
-            rel = ("actions", index)
-            keys = [key for key in item if key in ACTION_KEYS]
-            expected = ", ".join(ACTION_KEYS)
-            if not keys:
-                self.error(self.locate(rel), f"action names no step; expected one of: "
-                           f"{expected}")
-                continue
-            for extra in keys[1:]:
-                self.error(self.locate((*rel, extra), at_key=True),
-                           f"action has both {keys[0]!r} and {extra!r}; expected one step "
-                           "per action (one list item each)")
-            key = keys[0]
-            for field, owner in (("onto", "layoff"), ("card", "take_joker")):
-                if field in item and key != owner:
-                    self.error(self.locate((*rel, field), at_key=True),
-                               f"field {field!r} goes with {owner}, not {key}; expected it "
-                               f"only in a {owner} action")
-            if key == "layoff" and "onto" not in item:
-                self.error(self.locate(rel), "missing field 'onto' in layoff action; "
-                           "expected onto: <table meld number, 1-based>")
-            if key == "take_joker" and "card" not in item:
-                self.error(self.locate(rel), "missing field 'card' in take_joker action; "
-                           "expected card: <the card put in the joker's place, e.g. 6S>")
-            action = self.scenario_action(key, item, rel)
-            if action is not None:
-                steps.append(action)
-        return tuple(steps) if len(steps) == len(actions) else None
-
-    def scenario_action(self, key: str, item: dict[str, Any], rel: YamlPath) -> Action | None:
-        """One action as the engine's (table meld numbers made 0-based), or ``None``
-        where a value is wrong (reported by the schema or the card checks)."""
-        value = item[key]
-        onto = item.get("onto")
-        if key == "draw":
-            return Draw(value) if value in ("stock", "discard") else None
-        if key == "discard":
-            card = self.parsed.get((*rel, "discard"))
-            return Discard(card[0]) if card else None
-        if key == "meld":
-            cards = self.parsed.get((*rel, "meld"))
-            return Meld(cards) if cards else None
-        if key == "layoff":
-            cards = self.parsed.get((*rel, "layoff"))
-            return LayOff(cards, onto - 1) if cards and _is_int(onto) and onto >= 1 else None
-        card = self.parsed.get((*rel, "card"))
-        if card and _is_int(value) and value >= 1:
-            return TakeJoker(value - 1, card[0])
-        return None
 
     def check_id(self) -> None:
         case_id = self._text("id")
@@ -782,14 +457,14 @@ class _CaseLoader:
         first = self.file.ids.get(case_id)
         if first is not None:
             # the first definition stays; this case is dropped
-            self.error(self.locate(("id",)), f"duplicate case id {case_id!r} (first defined "
+            self.report(self.locate(("id",)), f"duplicate case id {case_id!r} (first defined "
                        f"at {first}); expected ids unique across all case files")
         else:
             self.file.ids[case_id] = here
 
     # -- the case ----------------------------------------------------------------
 
-    def build(self, kind: str, game: str) -> Case:
+    def build(self, kind: AnyKind, game: str, inputs: object) -> Case:
         value = self.value
         field_positions: dict[str, Position] = {}
         for rel in walk(value):
@@ -799,21 +474,10 @@ class _CaseLoader:
                     self.locate(rel, at_key))
         for dotted, mark in self.positions.items():
             field_positions[dotted] = self.file.position(mark)
-        case_cards = melds = hands = None
-        if kind in ("meld", "hand", "layoff", "best_opening"):
-            case_cards = self.parsed[("cards",)]
-        elif kind == "first_meld":
-            melds = tuple(self.parsed[("melds", i)] for i in range(len(value["melds"])))
-        elif kind == "round":
-            hands = tuple(self.parsed[("hands", i)] for i in range(len(value["hands"])))
-        meld = self.parsed.get(("meld",))
-        card = self.parsed.get(("card",))
-        opened = value.get("opened", True) if "opened" in KINDS[kind].inputs else None
         options = value.get("options", {})
-        players = value.get("players")
         return Case(
             id=value["id"],
-            kind=kind,
+            kind=kind.name,
             game=game,
             rules=value.get("rules", "reference") if is_rami(game) else None,
             options=frozen_mapping(
@@ -822,18 +486,10 @@ class _CaseLoader:
             ),
             title=value["title"],
             note=value.get("note"),
-            cards=case_cards,
-            melds=melds,
-            players=players if isinstance(players, int) else None,
+            inputs=inputs,
             expect=frozen_mapping({k: _frozen(v) for k, v in value["expect"].items()}),
             position=self.file.position(self.mark),
             field_positions=frozen_mapping(field_positions),
-            meld=meld,
-            card=card[0] if card else None,
-            opened=opened if is_rami(game) else None,
-            hands=hands,
-            start=self.start_state,
-            actions=self.actions,
         )
 
 
@@ -844,12 +500,3 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, dict):
         return frozen_mapping({k: _frozen(v) for k, v in value.items()})
     return value
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _count(n: int, noun: str) -> str:
-    """``"1 seat"``, ``"3 seats"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -11,24 +11,19 @@ from dataclasses import dataclass
 from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 from typing import TypeVar
 
-from generator.engine.cards import Card
-from generator.engine.game import Action
-from generator.engine.game import GameState
 from generator.engine.rules import RuleSet
 from generator.engine.rules import rule_set
 from generator.errors import InputError
+from generator.kinds import KINDS
+from generator.kinds import AnyKind
+from generator.kinds.base import Documented
+from generator.kinds.base import Leaf
 
 K = TypeVar("K")
 V = TypeVar("V")
-
-Leaf = str | int | bool | tuple[int, ...]
-"""A documented value: a code, a number, a flag, or a list of numbers (``scores``)."""
-
-Documented = Leaf | tuple[str, ...] | Mapping[str, Leaf]
-"""A documented ``expect`` value as the case holds it: YAML lists become tuples and
-mappings read-only mappings (``scores: [0, 35]`` → ``(0, 35)``)."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +52,7 @@ class Case:
 
     Attributes:
         id: unique across all case files, ``[a-z0-9-]+``.
-        kind: ``"meld"``, ``"first_meld"``, ``"deck"``, ``"hand"``, ``"layoff"``,
-            ``"joker_swap"``, ``"round"``, ``"best_opening"`` or ``"scenario"``.
+        kind: the name of one of :data:`generator.kinds.KINDS` (``"meld"``, ...).
         game: ``"rami40"``, ``"rami51"`` or ``"cardverse"``.
         rules: ``"reference"`` or ``"house"`` for Rami (``"reference"`` when not given);
             ``None`` for CardVerse.
@@ -66,10 +60,8 @@ class Case:
             (``False`` when not given); empty for Rami.
         title: English source text of the title.
         note: English source text of the note, or ``None``.
-        cards: the cards of a ``meld`` case, the hand of a ``hand`` case, the cards laid
-            off in a ``layoff`` case, in the listed order; ``None`` otherwise.
-        melds: the melds of a ``first_meld`` case; ``None`` otherwise.
-        players: the player count of a ``deck`` case; ``None`` otherwise.
+        inputs: what the kind reads from the case (its ``Inputs`` dataclass, e.g.
+            :class:`generator.kinds.meld.CardsInput`), checked by the loader.
         expect: the documented values by field name (``"verdict"``, ``"points"``, ...);
             only the fields the case file states; lists as tuples (``scores``).
         position: where the case's mapping starts (its first key).
@@ -81,18 +73,6 @@ class Case:
             from ``defaults`` have the default's position; fields filled in by the
             loader itself (``rules: reference``, CardVerse options) have none: use
             :meth:`position_of`.
-        meld: the meld on the table of a ``layoff`` or ``joker_swap`` case (a valid
-            meld, checked by the loader); ``None`` otherwise.
-        card: the card put in the joker's place (``joker_swap``); ``None`` otherwise.
-        opened: Rami ``layoff`` and ``joker_swap``: whether the player has opened
-            (``True`` when not given); ``None`` otherwise.
-        hands: the cards left in each seat's hand (``round``), seat 1 first; an empty
-            hand is the seat that went out; ``None`` otherwise.
-        start: the position a ``scenario`` starts from, built by
-            :func:`generator.engine.game.start` (0-based seats and table melds);
-            ``None`` otherwise.
-        actions: the steps of a ``scenario``, as engine actions (``LayOff.onto`` and
-            ``TakeJoker.onto`` 0-based); ``None`` otherwise.
     """
 
     id: str
@@ -102,18 +82,16 @@ class Case:
     options: Mapping[str, bool] = field(hash=False)
     title: str
     note: str | None
-    cards: tuple[Card, ...] | None
-    melds: tuple[tuple[Card, ...], ...] | None
-    players: int | None
+    inputs: Any = field(hash=False)
     expect: Mapping[str, Documented] = field(hash=False)
     position: Position
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
-    meld: tuple[Card, ...] | None = None
-    card: Card | None = None
-    opened: bool | None = None
-    hands: tuple[tuple[Card, ...], ...] | None = None
-    start: GameState | None = field(default=None, hash=False, repr=False)
-    actions: tuple[Action, ...] | None = None
+
+    @property
+    def spec(self) -> AnyKind:
+        """The case's kind (:data:`generator.kinds.KINDS`): what runs it, explains it and
+        draws its row."""
+        return KINDS[self.kind]
 
     def rule_set(self) -> RuleSet:
         """The rule set the case is played under:

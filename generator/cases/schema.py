@@ -1,12 +1,9 @@
 """The case-file schema (JSON Schema, draft 2020-12) and human messages for its errors.
 
-The schema is generated from two tables, so a new kind (issue #3: ``hand``,
-``layoff``, ``joker_swap``, ``round``, ``best_opening``, ``scenario``) is one more
-:data:`KINDS` entry:
-
-- :data:`COMMON_FIELDS`: the fields every case has, with the games each applies to;
-- :data:`KINDS`: per kind, the games it applies to, its input fields (``cards``,
-  ``melds``, ``players``) and its ``expect`` fields, each with the games it applies to.
+The schema is generated from the fields every case has (:data:`COMMON_FIELDS`, with the
+games each applies to) and from the kinds (:data:`generator.kinds.REGISTRY`: per kind,
+the games it applies to, its input fields and its ``expect`` fields, each with the games
+it applies to), so a new kind adds nothing here.
 
 Two schemas come out: :data:`FILE_SCHEMA` (the file: ``defaults`` and the list of
 ``cases``, each only checked to be a mapping) and :data:`CASE_SCHEMA` (one case,
@@ -25,11 +22,9 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from dataclasses import field
 from functools import cache
 from typing import Any
 from typing import Literal
-from typing import TypeAlias
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -41,185 +36,21 @@ from generator.cases.yamlpos import YamlPath
 from generator.cases.yamlpos import decimal_digits
 from generator.cases.yamlpos import describe
 from generator.cases.yamlpos import string_hint
-from generator.engine.game import EVENTS
-from generator.engine.game import REASONS as PLAY_REASONS
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
-from generator.engine.rules import is_rami
 from generator.errors import did_you_mean
-
-Schema: TypeAlias = dict[str, Any]
-"""A JSON Schema (or a part of one) as a dict."""
+from generator.kinds import KINDS
+from generator.kinds import AnyKind
+from generator.kinds.fields import RAMI_GAMES
+from generator.kinds.fields import FieldSpec
+from generator.kinds.fields import Schema
+from generator.kinds.fields import enum
+from generator.kinds.fields import string
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-RAMI_GAMES: tuple[str, ...] = tuple(game for game in GAMES if is_rami(game))
-"""``("rami40", "rami51")``."""
-
-MELD_REASONS = (
-    "too_few_cards",
-    "too_many_cards",
-    "not_a_meld",
-    "duplicate_suit",
-    "not_consecutive",
-    "wraps_around",
-    "too_many_jokers",
-    "ace_low_not_allowed",
-)
-"""The meld ``reason`` codes (SITE.md, listing order)."""
-
-OPENING_REASONS = ("invalid_meld", "no_pure_run", "below_threshold")
-"""The first-meld ``reason`` codes (SITE.md, order of precedence)."""
-
-LAYOFF_REASONS = ("not_opened", "breaks_meld")
-"""The lay-off ``reason`` codes (RULES.md, Order of reasons)."""
-
-SWAP_REASONS = ("no_joker", "not_opened", "set_needs_three_naturals", "wrong_card")
-"""The ``reason`` codes of taking back a joker (RULES.md, Order of reasons)."""
-
-SCENARIO_RESULTS: tuple[str, ...] = ("legal", *EVENTS, *PLAY_REASONS)
-"""What a ``scenario`` documents per action: ``legal``, an event of a legal action, or
-the reason code of an illegal one (``generator.engine.game``)."""
-
-END_REASONS = ("went_out", "stock_empty", "turn_limit")
-"""Why a round ended (``expect.end.reason`` of a ``scenario``)."""
-
-ACTION_KEYS = ("draw", "discard", "meld", "layoff", "take_joker")
-"""The steps of a ``scenario`` action, one per list item."""
-
 ID_CHARACTERS = "[a-z0-9-]"
-
-Shape = Literal["value", "card", "cards", "melds", "hands"]
-"""How the loader reads a field: as is, as one card code, as a card list, as a list of
-card lists (``melds``: none empty; ``hands``: an empty one is a seat that went out)."""
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One field of a case.
-
-    Attributes:
-        schema: the JSON Schema of its value (with ``x-`` annotations for messages).
-        games: the games the field applies to; elsewhere it is an input error.
-        shape: ``"card"`` for one card code, ``"cards"`` for a card list, ``"melds"``
-            and ``"hands"`` for a list of card lists (the loader parses the codes),
-            ``"value"`` otherwise.
-        note: added to the "does not apply to game" message, e.g.
-            ``" (cardverse has options: ace_high, discard_to_win)"``.
-        required: an input field the kind needs (``False``: optional, e.g. ``opened``).
-    """
-
-    schema: Schema
-    games: tuple[str, ...] = GAMES
-    shape: Shape = "value"
-    note: str = ""
-    required: bool = True
-
-
-@dataclass(frozen=True)
-class KindSpec:
-    """One kind of case.
-
-    Attributes:
-        games: the games the kind applies to.
-        inputs: its input fields (e.g. ``{"cards": ...}``), required unless their
-            spec says otherwise.
-        expect: its ``expect`` fields, in the order messages list them.
-        required_expect: the ``expect`` fields that must be present (``("verdict",)``).
-    """
-
-    games: tuple[str, ...]
-    inputs: Mapping[str, FieldSpec]
-    expect: Mapping[str, FieldSpec]
-    required_expect: tuple[str, ...] = field(default=())
-
-
-def _string(what: str, *, empty: str | None = None, example: str | None = None) -> Schema:
-    schema: Schema = {"type": "string", "x-what": what, "x-expected": "a string"}
-    if example is not None:
-        schema["x-example"] = example
-    if empty is not None:
-        schema["minLength"] = 1
-        schema["x-messages"] = {"minLength": f"{what} is empty; expected {empty}"}
-    return schema
-
-
-def _enum(what: str, values: tuple[str, ...], *, context: str = "") -> Schema:
-    schema: Schema = {"enum": list(values), "x-what": what}
-    if context:
-        schema["x-for"] = context
-    return schema
-
-
-INTEGER = "a plain decimal integer"
-"""What a number field expects (SITE.md, "numbers in case files")."""
-
-
-def _integer(what: str, *, minimum: int | None = 0, example: str | None = None) -> Schema:
-    schema: Schema = {"type": "integer", "x-what": what, "x-expected": INTEGER}
-    if example is not None:
-        schema["x-example"] = example
-    if minimum is not None:
-        schema["minimum"] = minimum
-    return schema
-
-
-def _card_list(what: str, *, may_be_empty: bool = False) -> Schema:
-    schema: Schema = {
-        "type": ["array", "string"],
-        "x-what": what,
-        "x-expected": "a list of card codes or one string of codes separated by spaces "
-        "(e.g. \"QH KH AH\")",
-        "x-example": "<card codes, e.g. QH KH AH>",
-        "items": {"type": "string", "x-what": "card", "x-expected": "a card code such as QH"},
-    }
-    if not may_be_empty:
-        schema["minItems"] = 1
-        schema["x-messages"] = {"minItems": f"{what} is empty; expected at least one card"}
-    return schema
-
-
-def _card(what: str, expected: str) -> Schema:
-    return {"type": "string", "x-what": what, "x-expected": expected,
-            "x-example": "<a card code, e.g. 6S>"}
-
-
-def _hand_list(what: str) -> Schema:
-    return {
-        "type": "array",
-        "x-what": what,
-        "x-expected": "a list of hands, one per seat in seat order, each a list of card "
-        "codes or a string of codes ([] for a seat that went out)",
-        "x-example": "<one card list per seat, seat 1 first, e.g. [5C 6C, [], JK AH]>",
-        "items": _card_list("hand", may_be_empty=True),
-    }
-
-
-def _boolean(what: str) -> Schema:
-    return {"type": "boolean", "x-what": what, "x-expected": "true or false"}
-
-
-def _integer_list(what: str, item: str) -> Schema:
-    return {
-        "type": "array",
-        "x-what": what,
-        "x-expected": "a list of integers, one per seat (e.g. [0, 35])",
-        "items": _integer(item),
-    }
-
-
-def _meld_list(what: str) -> Schema:
-    return {
-        "type": "array",
-        "x-what": what,
-        "x-expected": "a list of melds, each a list of card codes or a string of codes",
-        "x-example": "<a list of card lists, e.g. [QH KH AH, JK 7S 8S]>",
-        "items": _card_list("meld"),
-        "minItems": 1,
-        "x-messages": {"minItems": f"{what} is empty; expected at least one meld"},
-    }
-
 
 _OPTIONS_SCHEMA: Schema = {
     "type": "object",
@@ -249,10 +80,10 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
             "minLength": "case id is empty; expected lowercase letters, digits and hyphens",
         },
     }),
-    "kind": FieldSpec({}),  # filled in below, from KINDS
-    "game": FieldSpec(_enum("game", GAMES)),
+    "kind": FieldSpec(enum("kind", tuple(KINDS))),
+    "game": FieldSpec(enum("game", GAMES)),
     "rules": FieldSpec(
-        _enum("rules preset", PRESETS),
+        enum("rules preset", PRESETS),
         games=RAMI_GAMES,
         note=" (cardverse has options: " + ", ".join(CARDVERSE_OPTIONS) + ")",
     ),
@@ -261,249 +92,16 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
         games=("cardverse",),
         note=" (Rami games have rules: " + " or ".join(PRESETS) + ")",
     ),
-    "title": FieldSpec(_string("title", empty="the English title", example="<English text>")),
-    "note": FieldSpec(_string("note", empty="English text, or no note field")),
+    "title": FieldSpec(string("title", empty="the English title", example="<English text>")),
+    "note": FieldSpec(string("note", empty="English text, or no note field")),
 }
 """The fields every case may have, before the kind's input fields and ``expect``."""
-
-_START_SCHEMA: Schema = {
-    "type": "object",
-    "x-what": "start",
-    "x-expected": "a mapping of the position: hands, discard, stock (optionally table, "
-    "opened, turn, turns_played, reshuffles, seed)",
-    "x-example": "<hands, discard and stock, e.g. {hands: [5C 6C 7C, 2D 3D 4D], discard: QH, "
-    "stock: 3D 4D}>",
-    "x-name": "start",
-    "properties": {
-        "hands": {
-            "type": "array",
-            "x-what": "hands",
-            "x-expected": "a list of hands, one per seat in seat order, each a list of card "
-            "codes or a string of codes",
-            "x-example": "<one card list per seat, seat 1 first>",
-            "items": _card_list("hand"),
-        },
-        "discard": _card_list("discard", may_be_empty=True),
-        "stock": _card_list("stock", may_be_empty=True),
-        "table": {
-            "type": "array",
-            "x-what": "table",
-            "x-expected": "a list of melds on the table, each {seat: N, cards: ...}",
-            "items": {
-                "type": "object",
-                "x-what": "table meld",
-                "x-expected": "a mapping {seat: N, cards: ...}",
-                "x-name": "table meld",
-                "properties": {
-                    "seat": _integer("seat", minimum=1, example="<the seat that laid it>"),
-                    "cards": _card_list("cards"),
-                },
-                "required": ["seat", "cards"],
-                "additionalProperties": False,
-            },
-        },
-        "opened": {
-            "type": "array",
-            "x-what": "opened",
-            "x-expected": "a list of true or false, one per seat",
-            "items": _boolean("opened flag"),
-        },
-        "turn": _integer("turn", minimum=1),
-        "turns_played": _integer("turns_played"),
-        "reshuffles": _integer("reshuffles"),
-        "seed": _integer("seed"),
-    },
-    "required": ["hands", "discard", "stock"],
-    "additionalProperties": False,
-}
-"""``start`` of a ``scenario`` (DESIGN.md, "Case kind scenario")."""
-
-_ACTION_SCHEMA: Schema = {
-    "type": "object",
-    "x-what": "action",
-    "x-expected": "a mapping with one step: draw, discard, meld, layoff (with onto) or "
-    "take_joker (with card)",
-    "x-name": "action",
-    "properties": {
-        "draw": _enum("draw source", ("stock", "discard")),
-        "discard": _card("discard", "one card code such as QH"),
-        "meld": _card_list("meld"),
-        "layoff": _card_list("layoff"),
-        "onto": _integer("onto", minimum=1, example="<table meld number, 1-based>"),
-        "take_joker": _integer("take_joker", minimum=1,
-                               example="<table meld number, 1-based>"),
-        "card": _card("card", "one card code such as 6S (the card put in the joker's place)"),
-    },
-    "additionalProperties": False,
-}
-"""One item of ``actions`` (which keys go together the loader checks)."""
-
-_END_SCHEMA: Schema = {
-    "type": "object",
-    "x-what": "end",
-    "x-expected": "a mapping of round_over, reason, winner, scores",
-    "x-name": "end",
-    "properties": {
-        "round_over": _boolean("round_over"),
-        "reason": _enum("end reason", END_REASONS),
-        "winner": _integer("winner", minimum=1, example="<a seat number>"),
-        "scores": _integer_list("scores", "score"),
-    },
-    "additionalProperties": False,
-    "minProperties": 1,
-    "x-messages": {"minProperties": "end is empty; expected round_over, reason, winner or "
-                   "scores"},
-}
-"""``expect.end`` of a ``scenario``: the round after the last action."""
-
-_OPENED = FieldSpec(
-    _boolean("opened"),
-    games=RAMI_GAMES,
-    note=" (cardverse has no opening)",
-    required=False,
-)
-"""``opened`` (Rami: whether the player has opened; true when not given)."""
 
 DEFAULTABLE = ("kind", "game", "rules", "options")
 """The fields ``defaults`` may hold."""
 
 REQUIRED = ("id", "kind", "game", "title", "expect")
 """The fields every case needs (``kind``, ``game`` may come from ``defaults``)."""
-
-KINDS: dict[str, KindSpec] = {
-    "meld": KindSpec(
-        games=GAMES,
-        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
-        expect={
-            "verdict": FieldSpec(_enum("verdict", ("valid", "invalid"), context="meld")),
-            "type": FieldSpec(_enum("meld type", ("run", "set"))),
-            "points": FieldSpec(
-                _integer("points"),
-                games=RAMI_GAMES,
-                note=" (cardverse melds have no points)",
-            ),
-            "reason": FieldSpec(_enum("reason", MELD_REASONS, context="meld")),
-        },
-        required_expect=("verdict",),
-    ),
-    "first_meld": KindSpec(
-        games=RAMI_GAMES,
-        inputs={"melds": FieldSpec(_meld_list("melds"), shape="melds")},
-        expect={
-            "verdict": FieldSpec(
-                _enum("verdict", ("accepted", "rejected"), context="first_meld")
-            ),
-            "points": FieldSpec(_integer("points")),
-            "reason": FieldSpec(_enum("reason", OPENING_REASONS, context="first_meld")),
-        },
-        required_expect=("verdict",),
-    ),
-    "deck": KindSpec(
-        games=GAMES,
-        inputs={"players": FieldSpec(
-            _integer("players", minimum=None, example="<number of players>"))},
-        expect={
-            "decks": FieldSpec(_integer("decks")),
-            "jokers": FieldSpec(_integer("jokers")),
-            "cards": FieldSpec(_integer("cards")),
-            "hand_size": FieldSpec(_integer("hand_size")),
-        },
-    ),
-    "hand": KindSpec(
-        games=GAMES,
-        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
-        expect={"points": FieldSpec(_integer("points"))},
-        required_expect=("points",),
-    ),
-    "layoff": KindSpec(
-        games=GAMES,
-        inputs={
-            "meld": FieldSpec(_card_list("meld"), shape="cards"),
-            "cards": FieldSpec(_card_list("cards"), shape="cards"),
-            "opened": _OPENED,
-        },
-        expect={
-            "verdict": FieldSpec(_enum("verdict", ("valid", "invalid"), context="layoff")),
-            "points": FieldSpec(
-                _integer("points"),
-                games=RAMI_GAMES,
-                note=" (cardverse melds have no points)",
-            ),
-            "reason": FieldSpec(_enum("reason", LAYOFF_REASONS, context="layoff")),
-        },
-        required_expect=("verdict",),
-    ),
-    "joker_swap": KindSpec(
-        games=RAMI_GAMES,
-        inputs={
-            "meld": FieldSpec(_card_list("meld"), shape="cards"),
-            "card": FieldSpec(
-                _card("card", "one card code such as 6S (the card put in the joker's place)"),
-                shape="card",
-            ),
-            "opened": _OPENED,
-        },
-        expect={
-            "verdict": FieldSpec(
-                _enum("verdict", ("allowed", "rejected"), context="joker_swap")
-            ),
-            "joker_stands_for": FieldSpec(
-                _card("joker_stands_for", "a card code such as 6S")
-            ),
-            "reason": FieldSpec(_enum("reason", SWAP_REASONS, context="joker_swap")),
-        },
-        required_expect=("verdict",),
-    ),
-    "round": KindSpec(
-        games=GAMES,
-        inputs={"hands": FieldSpec(_hand_list("hands"), shape="hands")},
-        expect={
-            "winner": FieldSpec(_integer("winner", minimum=1, example="<a seat number>")),
-            "scores": FieldSpec(_integer_list("scores", "score")),
-        },
-    ),
-    "best_opening": KindSpec(
-        games=RAMI_GAMES,
-        inputs={"cards": FieldSpec(_card_list("cards"), shape="cards")},
-        expect={
-            "verdict": FieldSpec(
-                _enum("verdict", ("can_open", "cannot_open"), context="best_opening")
-            ),
-            "points": FieldSpec(_integer("points")),
-        },
-        required_expect=("verdict",),
-    ),
-    "scenario": KindSpec(
-        games=GAMES,
-        inputs={
-            "start": FieldSpec(_START_SCHEMA),
-            "actions": FieldSpec({
-                "type": "array",
-                "x-what": "actions",
-                "x-expected": "a list of actions, each a mapping with one step (draw, "
-                "discard, meld, layoff, take_joker)",
-                "x-example": "<a list of actions, e.g. [{draw: stock}, {discard: QH}]>",
-                "items": _ACTION_SCHEMA,
-                "minItems": 1,
-                "x-messages": {"minItems": "actions is empty; expected at least one action"},
-            }),
-        },
-        expect={
-            "results": FieldSpec({
-                "type": "array",
-                "x-what": "results",
-                "x-expected": "a list with one result per action",
-                "x-example": "<one result per action: legal, an event or a reason code>",
-                "items": _enum("result", SCENARIO_RESULTS, context="scenario"),
-            }),
-            "end": FieldSpec(_END_SCHEMA),
-        },
-        required_expect=("results",),
-    ),
-}
-"""The kinds of case, in the order messages list them."""
-
-COMMON_FIELDS["kind"] = FieldSpec(_enum("kind", tuple(KINDS)))
 
 INPUT_FIELDS: tuple[str, ...] = tuple(
     dict.fromkeys(name for kind in KINDS.values() for name in kind.inputs)
@@ -572,7 +170,7 @@ def _or(names: Iterable[str]) -> str:
     return _joined(names, "or")
 
 
-def _expect_schema(kind_name: str, kind: KindSpec) -> Schema:
+def _expect_schema(kind_name: str, kind: AnyKind) -> Schema:
     elsewhere = {
         name: f"does not apply to kind {kind_name!r}"
         for other in KINDS.values()
@@ -588,7 +186,7 @@ def _expect_schema(kind_name: str, kind: KindSpec) -> Schema:
     }
 
 
-def _inputs_text(kind: KindSpec, game: str | None = None) -> str:
+def _inputs_text(kind: AnyKind, game: str | None = None) -> str:
     """The kind's input fields (those that apply to ``game`` when given), as messages
     list them after ``expected``: ``meld, cards (optionally opened)``."""
     specs = {name: spec for name, spec in kind.inputs.items()
@@ -600,7 +198,7 @@ def _inputs_text(kind: KindSpec, game: str | None = None) -> str:
     return text
 
 
-def _kind_branch(kind_name: str, kind: KindSpec) -> Schema:
+def _kind_branch(kind_name: str, kind: AnyKind) -> Schema:
     properties: Schema = {name: spec.schema for name, spec in kind.inputs.items()}
     expected = _inputs_text(kind)
     for name in INPUT_FIELDS:
@@ -800,7 +398,7 @@ def _example(name: str, schema: object, container: dict[str, Any]) -> str:
     return f"<{schema.get('x-expected', 'a value')}>"
 
 
-def _expect_example(kind: KindSpec, game: object) -> str:
+def _expect_example(kind: AnyKind, game: object) -> str:
     """The ``expect`` fields of a kind (those that apply to ``game`` when it is known):
     ``<verdict (valid or invalid), optionally type, points, reason>``."""
     names = [name for name, spec in kind.expect.items()

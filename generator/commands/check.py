@@ -8,8 +8,8 @@ from typing import Any
 from generator.commands.project import Project
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
-from generator.i18n.explain import explain_disagreement
 from generator.verify import Disagreement
+from generator.verify import explain_disagreement
 
 NONE = "—"
 """How a value the engine does not give is shown."""

@@ -52,6 +52,9 @@ from generator.render.site import template_errors
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Dates written into catalog headers: fixed, so that the same input gives the same bytes."""
 
+VIEW_CODE = ("kinds", "render")
+"""The package folders whose Python code has messages (the rows' and tables' words)."""
+
 _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
 
 
@@ -114,10 +117,11 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
     for filename, lineno, message, context in found:
         _add(catalog, message, (filename, lineno), context)
     package = Path(__file__).resolve().parent.parent
-    for filename, lineno, message, _comments, context in extract_from_dir(
-        package / "render", method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,
-    ):
-        _add(catalog, message, (f"generator/render/{filename}", lineno), context)
+    for folder in VIEW_CODE:
+        for filename, lineno, message, _comments, context in extract_from_dir(
+            package / folder, method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,
+        ):
+            _add(catalog, message, (f"generator/{folder}/{filename}", lineno), context)
     for context, msgid in words.all_code_messages():
         _add(catalog, msgid, None, context)
     return catalog, errors

@@ -27,6 +27,7 @@ from generator.content.rule_numbers import facts
 from generator.errors import InputError
 from generator.i18n.catalog import Translator
 from generator.i18n.explain import Words
+from generator.kinds import REGISTRY
 from generator.layout import ROOT_INDEX
 from generator.layout import SITEMAP
 from generator.layout import TEMPLATES as TEMPLATES_DIR
@@ -168,7 +169,7 @@ class LocaleRenderer:
         view = self._rows.get(case_id)
         if view is None:
             view = case_row(self.results[case_id], self.words)
-            view["html"] = self.macros.case_row(view, view["kind"])
+            view["html"] = self.macros.case_row(view)
             self._rows[case_id] = view
         return view
 
@@ -180,8 +181,10 @@ class LocaleRenderer:
                                          if r[f"{text}_en"])
             html = self._tables.get(fence.case_ids)
             if html is None:
-                kind = rows[0]["kind"] if rows else "meld"
-                html = self._tables[fence.case_ids] = str(self.macros.cases_table(rows, kind))
+                kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
+                                  else (REGISTRY[0].name, REGISTRY[0].template))
+                html = self._tables[fence.case_ids] = str(
+                    self.macros.cases_table(rows, kind, template))
             return html
         if fence.info == "deck-table":
             head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),

@@ -1,61 +1,21 @@
-"""View models for the templates: case rows, cards and generated tables, in one locale.
+"""View models for the templates: case rows and generated tables, in one locale.
 
 Every value shown comes from the engine (a :class:`~generator.verify.CaseResult` or a
-rule set), never from the case file's ``expect`` (SITE.md, "Pages").
+rule set), never from the case file's ``expect`` (docs: "Pages"). A row's kind-specific
+parts come from its kind (:meth:`generator.kinds.base.Kind.row`); its template is the
+kind's (``kinds/<kind>.html``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from functools import lru_cache
-from typing import Any
-
-from babel.numbers import format_decimal as _format_decimal
-
-from generator.engine.cards import Card
 from generator.engine.rules import rule_set
-from generator.i18n import words
-from generator.i18n.explain import Step
 from generator.i18n.explain import Words
-from generator.i18n.explain import context_text
-from generator.i18n.explain import explain_case
-from generator.i18n.explain import explain_end
-from generator.i18n.explain import explain_seats
-from generator.i18n.explain import meld_text
-from generator.i18n.explain import refusal_reasons
-from generator.i18n.explain import scenario_steps
-from generator.i18n.explain import step_events
+from generator.i18n.numbers import format_decimal
+from generator.kinds.base import View
 from generator.verify import CaseResult
-from generator.verify import result_code
+from generator.verify import explain_case
 
-View = dict[str, Any]
-
-
-@lru_cache(maxsize=4096)
-def format_decimal(number: int, locale: str) -> str:
-    """``number`` written for ``locale`` (Babel), cached: the same few numbers recur."""
-    return str(_format_decimal(number, locale=locale))
-
-
-def card_view(card: Card, w: Words, context: str = words.CARD_CONTEXT) -> View:
-    """A card for the ``card`` macro: ``label`` (rank code), ``symbol``, ``red``,
-    ``joker``, ``name`` (the full localized name, for screen readers) and ``name_en``
-    (true when the name is not translated yet and is given in English).
-
-    ``context`` picks the grammatical form of the name: :data:`words.CARD_CONTEXT` as it
-    stands alone (a table cell), :data:`words.CARD_OBJECT_CONTEXT` as the object of a
-    verb in a sentence ("seat 1 discards …": Czech "srdcovou dámu")."""
-    name, ok = w.translator.gettext(words.card_msgid(card), context)
-    if not ok:
-        w.fallbacks += 1
-    view: View = {"name": name, "name_en": not ok}
-    if card.rank is None or card.suit is None:
-        view.update(label="JK", symbol="★", red=False, joker=True)
-    else:
-        view.update(label=card.rank.code, symbol=card.suit.symbol, red=card.suit.is_red,
-                    joker=False)
-    return view
+__all__ = ["View", "case_row", "deck_table", "format_decimal", "presets_table"]
 
 
 def _localized(w: Words, text: str | None) -> tuple[str, bool]:
@@ -67,191 +27,46 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
     return translated, not ok
 
 
-def _cards(cards: Iterable[Card], w: Words, context: str = words.CARD_CONTEXT) -> list[View]:
-    return [card_view(c, w, context) for c in cards]
-
-
-def _kind_view(result: CaseResult, w: Words) -> View:
-    """The parts of a row that only some kinds have (DESIGN.md, "Rendering contract"):
-    ``table_meld``, ``added``, ``result_meld``, ``state_text`` (lay-off); ``swap_card``,
-    ``stands_for`` (taking back a joker); ``seats``, ``winner_text`` (round);
-    ``best_melds``, ``left`` (best opening: the melds, the cards not melded);
-    ``start_seats``, ``start_discard``, ``start_stock``, ``start_table``, ``steps``,
-    ``end_reasoning``, and ``seats``, ``winner_text`` once the round is over (scenario);
-    ``data``
-    (more ``data-*`` attributes of the row) and ``points`` where the kind's points are
-    not an ``expect`` field called ``points`` (round: the total of the scores)."""
-    case = result.case
-    locale = w.translator.locale
-    view: View = {}
-    if case.meld is not None:
-        view["table_meld"] = _cards(case.meld, w)
-    if case.opened is False:
-        view["state_text"] = w.code("explanation", "not_opened_yet")
-    if result.layoff is not None:
-        assert case.cards is not None
-        view["added"] = _cards(case.cards, w)
-        after = result.layoff.meld
-        view["result_meld"] = _cards((p.card for p in after.placed), w) if after else []
-    if result.swap is not None:
-        assert case.card is not None
-        stands_for = result.swap.stands_for
-        view["swap_card"] = card_view(case.card, w)
-        view["stands_for"] = card_view(stands_for, w) if stands_for else None
-        if stands_for is not None:
-            view["data"] = {"stands-for": stands_for.code}
-    if result.round is not None and case.hands is not None:
-        r = result.round
-        view["seats"] = [
-            {
-                "seat": seat,
-                "label": w.text("Seat %(seat)s", seat=seat),
-                "cards": _cards(hand, w),
-                "out_text": "" if hand else w.text("went out"),
-                "value_text": format_decimal(value, locale=locale),
-                "score_text": format_decimal(score, locale=locale),
-                "winner": seat == r.winner,
-            }
-            for seat, (hand, value, score) in enumerate(
-                zip(case.hands, r.hand_values, r.scores, strict=True), start=1)
-        ]
-        view["winner_text"] = w.text("Seat %(seat)s", seat=r.winner)
-        view["points"] = sum(r.scores)
-        view["data"] = {"winner": str(r.winner), "scores": " ".join(map(str, r.scores))}
-    if result.best is not None:
-        view["best_melds"] = [_cards((p.card for p in m.placed), w) for m in result.best.melds]
-        view["left"] = _cards(result.best.left, w) if result.best.melds else []
-    if result.scenario is not None:
-        view.update(_scenario_view(result, w))
-    return view
-
-
-_CARDS_HERE = "\x00"
-"""Stands for the cards in an action's message until the template draws them there."""
-
-
-def _scenario_view(result: CaseResult, w: Words) -> View:
-    """A scenario's start position, its steps (what each seat did, the cards, allowed or
-    not and why) and its end (``seats``, ``winner_text`` when the round is over)."""
-    run = result.scenario
-    assert run is not None
-    locale = w.translator.locale
-    start = run.start
-    rami = start.rules.opening_threshold is not None
-    view: View = {
-        "start_seats": [
-            {"label": w.text("Seat %(seat)s", seat=seat + 1), "cards": _cards(hand, w),
-             "opened": rami and start.opened[seat], "turn": seat == start.turn}
-            for seat, hand in enumerate(start.hands)
-        ],
-        "start_discard": _cards(start.discard, w),
-        "start_stock": _cards(start.stock, w),
-        "start_table": [
-            {"num": num, "label": w.text("Seat %(seat)s", seat=meld.owner + 1),
-             "cards": _cards(meld.cards, w)}
-            for num, meld in enumerate(start.table, start=1)
-        ],
-    }
-    steps = []
-    for step in scenario_steps(run):
-        outcome = step.outcome
-        notes = step_events(step, w) if outcome.legal else refusal_reasons(step, w)
-        steps.append({
-            "num": step.num,
-            "parts": _action_parts(step, w),
-            "ok": outcome.legal,
-            "result_text": w.code("verdict", "allowed") if outcome.legal
-            else w.text("Not allowed"),
-            "notes": notes,
-        })
-    view["steps"] = steps
-    data = {"results": " ".join(result_code(o) for o in run.outcomes)}
-    final = run.final
-    end = final.end
-    if end is not None:
-        r = end.result
-        view["seats"] = [
-            {"seat": seat, "label": w.text("Seat %(seat)s", seat=seat),
-             "cards": _cards(hand, w), "out_text": "" if hand else w.text("went out"),
-             "value_text": format_decimal(value, locale=locale),
-             "score_text": format_decimal(score, locale=locale), "winner": seat == r.winner}
-            for seat, (hand, value, score) in enumerate(
-                zip(final.hands, r.hand_values, r.scores, strict=True), start=1)
-        ]
-        view["winner_text"] = w.text("Seat %(seat)s", seat=r.winner)
-        data.update(winner=str(r.winner), scores=" ".join(map(str, r.scores)))
-    view["data"] = data
-    hand_lines = set(explain_seats(final.hands, final.rules, w)) if end else set()
-    view["end_reasoning"] = [r for r in explain_end(run, w) if r not in hand_lines]
-    return view
-
-
 def case_row(result: CaseResult, w: Words) -> View:
-    """One row of a cases table (DESIGN.md, "Rendering contract")."""
+    """One row of a cases table: the parts every kind has (``id``, ``kind``,
+    ``template``, ``verdict``, ``points``, the title and note with ``*_en`` flags,
+    ``melds``, ``verdict_text``, ``type_text``, ``points_text``, ``context_text``,
+    ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes), then the
+    kind's own (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``,
+    ``points`` and ``data``."""
     case = result.case
+    kind = case.spec
+    rules = case.rule_set()
     title, title_en = _localized(w, case.title)
     note, note_en = _localized(w, case.note)
-    if case.melds is not None:
-        melds = [[card_view(c, w) for c in meld] for meld in case.melds]
-    elif case.cards is not None and case.kind != "layoff":
-        melds = [[card_view(c, w) for c in case.cards]]
-    else:
-        melds = []
     values = result.values
     verdict = result.verdict
     type_code = values.get("type")
     reason = values.get("reason")
-    extra = _kind_view(result, w)
+    extra = kind.row(case.inputs, result.engine_result, values, rules, w)
     points = extra.pop("points", result.points)
     reason_text = w.code("reason", str(reason)) if reason else ""
-    shown = {reason_text}  # sentences the row shows otherwise (the reason, a drawn meld)
-    if result.layoff is not None and result.layoff.meld is not None:
-        shown.add(w.code("explanation", "meld_becomes",
-                         meld=meld_text(result.layoff.meld.placed)))
-    if result.round is not None and case.hands is not None:  # the seats list shows these
-        shown.update(explain_seats(case.hands, case.rule_set(), w))
-    if result.scenario is not None:  # the steps and the end are shown on their own
-        shown.update(explain_case(result, w))
-    if result.best is not None and result.best.melds and result.best.left:  # drawn
-        shown.add(w.code("explanation", "cards_left",
-                         cards=" ".join(c.label for c in result.best.left)))
+    # sentences the row shows otherwise (the reason, a drawn meld, the seats, ...)
+    shown = {reason_text} | kind.shown(case.inputs, result.engine_result, rules, w)
     locale = w.translator.locale
     return {
         "id": case.id,
         "kind": case.kind,
+        "template": kind.template,
         "verdict": verdict,
         "points": points,
         "title": title,
         "title_en": title_en,
         "note": note,
         "note_en": note_en,
-        "melds": melds,
+        "melds": [],
         "verdict_text": w.code("verdict", verdict) if verdict else "",
         "type_text": w.code("meld type", str(type_code)) if type_code else "",
         "points_text": format_decimal(points, locale=locale) if points is not None else "—",
-        "context_text": context_text(result, w),
+        "context_text": kind.context(case.inputs, result.engine_result, rules, w),
         "reason_text": reason_text,
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
-        "cells": [format_decimal(v, locale=locale) for k, v in values.items()
-                  if isinstance(v, int)] if case.kind == "deck" else [],
         "data": {},
-        # kinds with more parts (see _kind_view); every row has every key
-        "table_meld": [],
-        "added": [],
-        "result_meld": [],
-        "state_text": "",
-        "swap_card": None,
-        "stands_for": None,
-        "seats": [],
-        "winner_text": "",
-        "best_melds": [],
-        "left": [],
-        "start_seats": [],
-        "start_discard": [],
-        "start_stock": [],
-        "start_table": [],
-        "steps": [],
-        "end_reasoning": [],
         **extra,
     }
 
@@ -325,23 +140,3 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
                      _points(ref.joker_hand_points, w, ""),
                      _points(house.joker_hand_points, w, "")])
     return head, rows
-
-
-_SEAT_HERE = "\x01"
-"""Stands for the seat's name in an action's message until the template shows it there."""
-
-
-def _action_parts(step: Step, w: Words) -> list[View]:
-    """An action's sentence in the order the language writes it, as parts for the
-    template: ``{"text"}``, ``{"seat"}`` (the seat's name as it opens a sentence) and
-    ``{"cards"}`` (card views, drawn where the message has ``%(cards)s``)."""
-    text = w.code("action", step.code, seat=_SEAT_HERE, cards=_CARDS_HERE, **step.params)
-    parts: list[View] = []
-    for piece in re.split(f"([{_SEAT_HERE}{_CARDS_HERE}])", text):
-        if piece == _SEAT_HERE:
-            parts.append({"seat": w.seat(step.seat, opens_sentence=True)})
-        elif piece == _CARDS_HERE:
-            parts.append({"cards": _cards(step.cards, w, words.CARD_OBJECT_CONTEXT)})
-        elif piece:
-            parts.append({"text": piece})
-    return parts

@@ -1,0 +1,260 @@
+"""What a case kind is: the :class:`Kind` base class and the :class:`Reader` it reads from.
+
+A kind module (``generator/kinds/<kind>.py``) states its games, its input and ``expect``
+fields (:mod:`generator.kinds.fields`), checks and parses its inputs through a
+:class:`Reader` (the loader implements it), runs the engine, gives the values it
+compares, its reasoning (through :class:`generator.i18n.explain.Words`) and its row's
+parts; its template is ``templates/kinds/<kind>.html`` (macros ``head(rows)`` and
+``row(row)``). Nothing outside ``generator/kinds/`` asks which kind a case is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import Protocol
+from typing import TypeGuard
+from typing import TypeVar
+
+from generator.engine.cards import Card
+from generator.engine.cards import CardCodeError
+from generator.engine.cards import parse_card
+from generator.engine.rules import GAMES
+from generator.engine.rules import RuleSet
+from generator.i18n import words
+from generator.i18n.explain import Words
+from generator.kinds.fields import FieldSpec
+
+Path = tuple[str | int, ...]
+"""A place within a case: ``("expect", "points")``, ``("hands", 2)``."""
+
+Value = str | int | bool | tuple[int, ...] | None
+"""An engine or documented value: a code (``"valid"``, ``"wraps_around"``), a card code
+(``"6S"``), a number of points or cards, a list of numbers (``scores``, a tuple), or
+``None`` where the engine gives none."""
+
+Leaf = str | int | bool | tuple[int, ...]
+"""A documented value: a code, a number, a flag, or a list of numbers (``scores``)."""
+
+Documented = Leaf | tuple[str, ...] | Mapping[str, Leaf]
+"""A documented ``expect`` value as the case holds it: YAML lists become tuples and
+mappings read-only mappings (``scores: [0, 35]`` → ``(0, 35)``)."""
+
+View = dict[str, Any]
+"""A view for the templates (a row, a card, a seat)."""
+
+I = TypeVar("I")  # noqa: E741 - the kind's inputs
+R = TypeVar("R")  # the engine's result
+
+
+class Reader(Protocol):
+    """One case as the loader reads it, for a kind's checks (paths within the case).
+
+    Attributes:
+        value: the case's fields, the file's defaults filled in (plain YAML values).
+        parsed: the card lists read so far, by path (``("cards",)``, ``("melds", 1)``).
+        failed: an error has been reported for the case.
+    """
+
+    @property
+    def value(self) -> Mapping[str, Any]: ...
+
+    @property
+    def parsed(self) -> dict[Path, tuple[Card, ...]]: ...
+
+    @property
+    def failed(self) -> bool: ...
+
+    def error(self, rel: Path, message: str, *, at_key: bool = False) -> None:
+        """Report ``message`` at ``rel`` (its key with ``at_key``); the case is dropped."""
+
+    def card_list(self, value: object, rel: Path, what: str, *, may_be_empty: bool = False,
+                  count: bool = True) -> None:
+        """Read a card list at ``rel`` into :attr:`parsed` (each bad code reported);
+        ``count=False``: its cards are not more cards in play."""
+
+    def read_card(self, rel: Path, code: str, *, count: bool = True) -> Card | None:
+        """The card of ``code`` at ``rel``, or ``None`` after an error."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A documented value the engine does not give.
+
+    Attributes:
+        field: what the report names: ``"points"``, ``"results[2]"``, ``"end.winner"``.
+        documented: the value the case file states.
+        engine: the engine's value; ``None`` when it gives none.
+        where: the dotted path of the documented value (``"expect.results.1"``).
+    """
+
+    field: str
+    documented: Value
+    engine: Value
+    where: str
+
+
+class Kind(Generic[I, R]):
+    """One kind of case. Subclasses set the class attributes and override the methods
+    their kind needs; one instance of each is in :data:`generator.kinds.REGISTRY`.
+
+    Attributes:
+        name: the ``kind`` code of case files (``"meld"``).
+        games: the games the kind applies to.
+        inputs: its input fields, required unless their spec says otherwise.
+        expect: its ``expect`` fields, in the order messages list them.
+        required_expect: the ``expect`` fields that must be present (``("verdict",)``).
+    """
+
+    name: ClassVar[str]
+    games: ClassVar[tuple[str, ...]] = GAMES
+    inputs: ClassVar[Mapping[str, FieldSpec]]
+    expect: ClassVar[Mapping[str, FieldSpec]]
+    required_expect: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def template(self) -> str:
+        """The kind's template, relative to the templates folder."""
+        return f"kinds/{self.name}.html"
+
+    # -- loading -------------------------------------------------------------------
+
+    def read(self, reader: Reader) -> None:
+        """Read the cards the input shapes do not say (a scenario's position)."""
+
+    def check(self, reader: Reader, rules: RuleSet | None) -> I | None:
+        """Check what the schema cannot say and build the inputs.
+
+        Args:
+            reader: the case, its card fields read (:attr:`Reader.parsed`).
+            rules: its rule set; ``None`` when the game or preset is wrong (then only
+                the checks that need no rules run).
+
+        Returns:
+            The inputs, or ``None`` when they cannot be built (an error was reported, or
+            is reported elsewhere).
+        """
+        raise NotImplementedError
+
+    # -- verifying -----------------------------------------------------------------
+
+    def run(self, inputs: I, rules: RuleSet) -> R:
+        """The engine's answer for the inputs."""
+        raise NotImplementedError
+
+    def values(self, inputs: I, result: R) -> dict[str, Value]:
+        """The engine's value of every ``expect`` field (``None`` where it gives none)."""
+        raise NotImplementedError
+
+    def mismatches(self, expect: Mapping[str, Documented], result: R,
+                   values: Mapping[str, Value]) -> Iterator[Mismatch]:
+        """The documented values the engine does not give, in field order."""
+        for name, documented in expect.items():
+            engine = values.get(name)
+            if not agrees(self.expect[name], documented, engine):
+                yield Mismatch(name, leaf(documented), engine, f"expect.{name}")
+
+    # -- words and rows -------------------------------------------------------------
+
+    def explain(self, inputs: I, result: R, rules: RuleSet, w: Words) -> list[str]:
+        """The engine's reasoning, as sentences in ``w``'s locale."""
+        return []
+
+    def explain_mismatch(self, field: str, inputs: I, result: R,
+                         values: Mapping[str, Value], rules: RuleSet,
+                         w: Words) -> list[str]:
+        """The reasoning ``check`` shows under a disagreement on ``field``: the case's
+        reasoning, and the reason when it does not say it already."""
+        return with_reason(self.explain(inputs, result, rules, w), values, w)
+
+    def context(self, inputs: I, result: R, rules: RuleSet, w: Words) -> str:
+        """The small print under the points: the preset (Rami) or the game."""
+        return preset_text(rules, w)
+
+    def row(self, inputs: I, result: R, values: Mapping[str, Value], rules: RuleSet,
+            w: Words) -> View:
+        """The kind's parts of its row (``melds``: the card lists shown, and whatever its
+        template reads); the generic parts are :func:`generator.render.views.case_row`'s."""
+        return {}
+
+    def shown(self, inputs: I, result: R, rules: RuleSet, w: Words) -> set[str]:
+        """Sentences of the reasoning the row shows otherwise (left out of it)."""
+        return set()
+
+
+def with_reason(lines: list[str], values: Mapping[str, Value], w: Words) -> list[str]:
+    """``lines``, and the words of the engine's ``reason`` value when they do not say it."""
+    reason = values.get("reason")
+    if isinstance(reason, str) and reason in words.REASONS:
+        because = w.code("reason", reason)
+        if because not in lines:  # a meld, lay-off or joker swap says it already
+            lines.append(because)
+    return lines
+
+
+def preset_text(rules: RuleSet, w: Words) -> str:
+    """The preset's name (Rami) or the game's (CardVerse)."""
+    return w.code("preset", rules.preset) if rules.preset else w.code("game", rules.game)
+
+
+def agrees(spec: FieldSpec, documented: Documented, engine: Value) -> bool:
+    """Whether a documented ``expect`` value is the engine's: a card field compares as
+    cards (``joker_stands_for: 6s`` is the engine's ``6S``), lists item by item, the rest
+    as values (``True`` is not ``1``)."""
+    if spec.shape == "card" and isinstance(documented, str) and engine is not None:
+        try:
+            return parse_card(documented).code == engine
+        except CardCodeError:  # pragma: no cover - the loader has checked the code
+            return False
+    return same(documented, engine)
+
+
+def same(documented: Documented, engine: Value) -> bool:
+    """``documented == engine``, where a flag is never a number."""
+    if isinstance(documented, bool) or isinstance(engine, bool):
+        return type(documented) is type(engine) and documented == engine
+    return documented == engine
+
+
+def leaf(documented: Documented) -> Value:
+    """A documented value as a :class:`Mismatch` holds it."""
+    if isinstance(documented, (str, int, bool)):
+        return documented
+    if isinstance(documented, tuple) and all(isinstance(v, int) for v in documented):
+        return tuple(v for v in documented if isinstance(v, int))
+    raise ValueError(f"not a single documented value: {documented!r}")
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """A YAML integer (not a flag)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def count(n: int, noun: str) -> str:
+    """``"1 seat"``, ``"3 seats"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def check_seat_count(reader: Reader, rel: Path, seats: int, rules: RuleSet) -> None:
+    """As many hands as the game allows players."""
+    if not rules.min_players <= seats <= rules.max_players:
+        reader.error(rel, f"hands lists {count(seats, 'seat')}; expected one hand per seat, "
+                     f"{rules.min_players} to {rules.max_players} seats ({rules.game} is "
+                     f"played by {rules.min_players} to {rules.max_players} players)")
+
+
+def check_seat_values(reader: Reader, expect: Mapping[str, Any], rel: Path, seats: int,
+                      source: str) -> None:
+    """A documented ``winner`` is a seat; documented ``scores`` have one per seat."""
+    winner = expect.get("winner")
+    if is_int(winner) and winner > seats:
+        reader.error((*rel, "winner"), f"winner {winner} is not a seat of this round; "
+                     f"expected a seat number from 1 to {seats}")
+    scores = expect.get("scores")
+    if isinstance(scores, list) and len(scores) != seats:
+        reader.error((*rel, "scores"), f"scores lists {count(len(scores), 'score')}; "
+                     f"expected one per seat ({seats}, as in {source})")

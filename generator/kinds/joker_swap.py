@@ -1,0 +1,145 @@
+"""Kind ``joker_swap``: may the joker be taken back from a meld on the table?"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from generator.engine.cards import Card
+from generator.engine.cards import CardCodeError
+from generator.engine.cards import parse_card
+from generator.engine.melds import MeldResult
+from generator.engine.melds import check_meld
+from generator.engine.rules import RuleSet
+from generator.engine.table import SwapReason
+from generator.engine.table import SwapResult
+from generator.engine.table import check_joker_swap
+from generator.i18n.explain import Words
+from generator.i18n.explain import joker_sentence
+from generator.i18n.explain import meld_text
+from generator.kinds import fields
+from generator.kinds.base import Kind
+from generator.kinds.base import Reader
+from generator.kinds.base import Value
+from generator.kinds.base import View
+from generator.kinds.layoff import opened
+from generator.kinds.layoff import table_meld_cards
+from generator.kinds.layoff import table_row
+from generator.kinds.views import card_view
+
+SWAP_REASONS = ("no_joker", "not_opened", "set_needs_three_naturals", "wrong_card")
+"""The ``reason`` codes of taking back a joker (docs, order of reasons)."""
+
+
+@dataclass(frozen=True)
+class SwapInput:
+    """Inputs of taking back a joker.
+
+    Attributes:
+        meld: the meld on the table (a valid meld).
+        card: the natural card put in the joker's place.
+        opened: whether the player has opened.
+    """
+
+    meld: tuple[Card, ...]
+    card: Card
+    opened: bool
+
+
+@dataclass(frozen=True)
+class SwapRun:
+    """The verdict on taking back the joker, and the meld on the table before."""
+
+    before: MeldResult
+    swap: SwapResult
+
+
+class JokerSwapKind(Kind[SwapInput, SwapRun]):
+    """Taking back a joker: ``meld``, ``card`` (``opened``) → verdict, the card the
+    joker stands for, reason."""
+
+    name = "joker_swap"
+    games = fields.RAMI_GAMES
+    inputs = fields.frozen({
+        "meld": fields.TABLE_MELD,
+        "card": fields.FieldSpec(
+            fields.card("card", "one card code such as 6S (the card put in the joker's "
+                        "place)"),
+            shape="card",
+        ),
+        "opened": fields.OPENED,
+    })
+    expect = fields.frozen({
+        "verdict": fields.verdict("joker_swap", "allowed", "rejected"),
+        "joker_stands_for": fields.FieldSpec(
+            fields.card("joker_stands_for", "a card code such as 6S"), shape="card"),
+        "reason": fields.reason("joker_swap", SWAP_REASONS),
+    })
+    required_expect = ("verdict",)
+
+    def check(self, reader: Reader, rules: RuleSet | None) -> SwapInput | None:
+        """The meld on the table; the card put in the joker's place, and the documented
+        card the joker stands for, are natural cards."""
+        meld = table_meld_cards(reader, rules)
+        card = reader.parsed.get(("card",))
+        if card is not None and card[0].is_joker:
+            reader.error(("card",), "card is a joker; expected the natural card put in the "
+                         "joker's place (e.g. 6S)")
+        expect = reader.value.get("expect")
+        if isinstance(expect, dict) and isinstance(expect.get("joker_stands_for"), str):
+            where = ("expect", "joker_stands_for")
+            try:
+                stands_for = parse_card(expect["joker_stands_for"])
+            except CardCodeError as exc:
+                reader.error(where, f"joker_stands_for: {exc}")
+            else:
+                if stands_for.is_joker:
+                    reader.error(where, "joker_stands_for is a joker; expected the natural "
+                                 "card the joker stands for (e.g. 6S)")
+        if meld is None or card is None:
+            return None
+        return SwapInput(meld, card[0], opened(reader, rules))
+
+    def run(self, inputs: SwapInput, rules: RuleSet) -> SwapRun:
+        return SwapRun(check_meld(inputs.meld, rules),
+                       check_joker_swap(inputs.meld, inputs.card, rules,
+                                        opened=inputs.opened))
+
+    def values(self, inputs: SwapInput, result: SwapRun) -> dict[str, Value]:
+        swap = result.swap
+        return {
+            "verdict": "allowed" if swap.allowed else "rejected",
+            "joker_stands_for": swap.stands_for.code if swap.stands_for else None,
+            "reason": swap.reason.value if swap.reason else None,
+        }
+
+    def explain(self, inputs: SwapInput, result: SwapRun, rules: RuleSet,
+                w: Words) -> list[str]:
+        """The card the joker stands for, then the meld it leaves or why not."""
+        swap = result.swap
+        if swap.reason is SwapReason.NO_JOKER:
+            return [w.code("reason", swap.reason.value)]
+        out: list[str] = []
+        joker = joker_sentence(result.before, w)
+        if joker is not None:
+            out.append(joker)
+        if swap.reason is not None:
+            out.append(w.code("reason", swap.reason.value))
+        elif swap.meld is not None:
+            out.append(w.code("explanation", "joker_taken", card=inputs.card.label,
+                              meld=meld_text(swap.meld.placed)))
+        return out
+
+    def row(self, inputs: SwapInput, result: SwapRun, values: Mapping[str, Value],
+            rules: RuleSet, w: Words) -> View:
+        """The meld on the table, the ``swap_card`` and what the joker ``stands_for``."""
+        stands_for = result.swap.stands_for
+        view: View = {**table_row(inputs.meld, inputs.opened, w),
+                      "swap_card": card_view(inputs.card, w),
+                      "stands_for": card_view(stands_for, w) if stands_for else None}
+        if stands_for is not None:
+            view["data"] = {"stands-for": stands_for.code}
+        return view
+
+
+KIND = JokerSwapKind()

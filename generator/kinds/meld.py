@@ -1,0 +1,87 @@
+"""Kind ``meld``: are these cards a valid meld, of which type, for how many points?"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from generator.engine.cards import Card
+from generator.engine.melds import MeldResult
+from generator.engine.melds import check_meld
+from generator.engine.rules import RuleSet
+from generator.i18n.explain import Words
+from generator.i18n.explain import explain_meld
+from generator.kinds import fields
+from generator.kinds.base import Kind
+from generator.kinds.base import Reader
+from generator.kinds.base import Value
+from generator.kinds.base import View
+from generator.kinds.views import cards_view
+
+MELD_REASONS = (
+    "too_few_cards",
+    "too_many_cards",
+    "not_a_meld",
+    "duplicate_suit",
+    "not_consecutive",
+    "wraps_around",
+    "too_many_jokers",
+    "ace_low_not_allowed",
+)
+"""The meld ``reason`` codes (docs, listing order)."""
+
+
+@dataclass(frozen=True)
+class CardsInput:
+    """Inputs of a kind that takes one card list.
+
+    Attributes:
+        cards: the cards, in the listed order.
+    """
+
+    cards: tuple[Card, ...]
+
+
+def cards_input(reader: Reader) -> CardsInput | None:
+    """The ``cards`` read, or ``None`` after an error in them."""
+    cards = reader.parsed.get(("cards",))
+    return CardsInput(cards) if cards is not None else None
+
+
+class MeldKind(Kind[CardsInput, MeldResult]):
+    """A meld: ``cards`` → verdict, type, points (Rami), reason."""
+
+    name = "meld"
+    inputs = fields.frozen({"cards": fields.CARDS})
+    expect = fields.frozen({
+        "verdict": fields.verdict("meld", "valid", "invalid"),
+        "type": fields.FieldSpec(fields.enum("meld type", ("run", "set"))),
+        "points": fields.RAMI_POINTS,
+        "reason": fields.reason("meld", MELD_REASONS),
+    })
+    required_expect = ("verdict",)
+
+    def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
+        return cards_input(reader)
+
+    def run(self, inputs: CardsInput, rules: RuleSet) -> MeldResult:
+        return check_meld(inputs.cards, rules)
+
+    def values(self, inputs: CardsInput, result: MeldResult) -> dict[str, Value]:
+        return {
+            "verdict": "valid" if result.valid else "invalid",
+            "type": result.type.value if result.type else None,
+            "points": result.points,
+            "reason": result.reason.value if result.reason else None,
+        }
+
+    def explain(self, inputs: CardsInput, result: MeldResult, rules: RuleSet,
+                w: Words) -> list[str]:
+        return explain_meld(result, w)
+
+    def row(self, inputs: CardsInput, result: MeldResult, values: Mapping[str, Value],
+            rules: RuleSet, w: Words) -> View:
+        return {"melds": [cards_view(inputs.cards, w)]}
+
+
+KIND = MeldKind()
