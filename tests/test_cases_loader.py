@@ -190,8 +190,8 @@ def test_unknown_kind(tmp_path: Path) -> None:
         """)
     assert formatted(result) == [
         "content/examples/x.yaml:3:11: unknown kind 'meldd'; expected one of: meld, "
-        "first_meld, deck, hand, layoff, joker_swap, round, best_opening, scenario (did "
-        "you mean 'meld'?)"]
+        "first_meld, deck, hand, layoff, joker_swap, round, best_opening, scenario, "
+        "hand_size (did you mean 'meld'?)"]
 
 
 def test_unknown_game(tmp_path: Path) -> None:
@@ -707,7 +707,7 @@ def test_unsupported_yaml_features(tmp_path: Path) -> None:
         "written out (use 'defaults' for values shared by the cases)",
         "content/examples/x.yaml:3:5: missing field 'kind' in case (nor in defaults); "
         "expected kind: meld, first_meld, deck, hand, layoff, joker_swap, round, "
-        f"best_opening or scenario{NEEDS}",
+        f"best_opening, scenario or hand_size{NEEDS}",
         "content/examples/x.yaml:3:5: missing field 'game' in case (nor in defaults); "
         f"expected game: rami40, rami51 or cardverse{NEEDS}",
         f"content/examples/x.yaml:3:5: missing field 'title' in case; expected title: "

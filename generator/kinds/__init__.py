@@ -17,6 +17,7 @@ from generator.kinds import best_opening
 from generator.kinds import deck
 from generator.kinds import first_meld
 from generator.kinds import hand
+from generator.kinds import hand_size
 from generator.kinds import joker_swap
 from generator.kinds import layoff
 from generator.kinds import meld
@@ -37,6 +38,7 @@ REGISTRY: tuple[AnyKind, ...] = (
     round.KIND,
     best_opening.KIND,
     scenario.KIND,
+    hand_size.KIND,
 )
 """Every kind, in the order messages list them."""
 
