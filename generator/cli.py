@@ -33,7 +33,10 @@ from generator.commands.project import load_project
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.layout import CONTENT
+from generator.layout import OUTPUT
 from generator.layout import Layout
+from generator.layout import output_path
+from generator.output import MARKER
 
 
 def _plural(n: int, noun: str) -> str:
@@ -180,14 +183,25 @@ def _json(report: object) -> str:
     return text
 
 
-def _interrupted(exc: KeyboardInterrupt, command: str) -> int:
-    """Say ``interrupted`` and what is in place (SITE.md); the exit status, 128 + the
-    signal's number (130 Ctrl-C, 143 SIGTERM)."""
+def _site_in_place(args: argparse.Namespace) -> str:
+    """What an unfinished build left in its output folder, said truthfully (SITE.md,
+    interrupts): the previous site, no site at all, or the folder as it was."""
+    out = output_path(args.out if args.out is not None else args.project / OUTPUT)
+    if (out / MARKER).is_file():
+        return "the previous site is untouched"
+    if not out.exists() and not out.is_symlink():
+        return "no site is in place (there was none before this build)"
+    return f"{out} is as it was"
+
+
+def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
+    """Say ``interrupted`` and, for ``build``, which site is in place (SITE.md); the exit
+    status, 128 + the signal's number (130 Ctrl-C, 143 SIGTERM)."""
     state = ""
-    if command == "build":
+    if args.command == "build":
         state = ("; the new site is in place (what is left of the previous one is removed "
                  "by the next build)" if getattr(exc, "new_site", False)
-                 else "; the previous site is untouched")
+                 else f"; {_site_in_place(args)}")
     print(f"interrupted{state}", file=sys.stderr)
     return 128 + int(getattr(exc, "signum", 2))
 
@@ -203,12 +217,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _i18n(args.project, args.action)
         return _build(args.project, args.out, args.strict)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
-        return _interrupted(exc, args.command)
+        return _interrupted(exc, args)
     except Exception as exc:  # never a traceback (SITE.md); GENERATOR_DEBUG=1 shows it
         if os.environ.get("GENERATOR_DEBUG"):
             raise
+        state = f", {_site_in_place(args)}" if args.command == "build" else ""
         _emit([f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
-               "written, the previous site is untouched (set GENERATOR_DEBUG=1 for details)"])
+               f"written{state} (set GENERATOR_DEBUG=1 for details)"])
         return EXIT_INPUT
 
 

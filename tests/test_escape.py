@@ -390,6 +390,18 @@ def test_sigterm_during_a_build_keeps_the_previous_site(tmp_path: Path) -> None:
     assert list(project.glob(".site.*-*")) == []
 
 
+def test_an_interrupted_first_build_says_no_site_is_in_place(tmp_path: Path) -> None:
+    """SIGTERM while the first site is written (there was none before): the message said
+    'the previous site is untouched'; it says no site is in place, and none is."""
+    project = _tiny(tmp_path, "")
+    result = _run_signalled("SIGTERM", None, "build", "--project", str(project),
+                            more=WRITE_SIGNALLED)
+    assert (result.returncode, result.stderr) == (
+        143, "interrupted; no site is in place (there was none before this build)\n")
+    assert not (project / "site").exists()
+    assert list(project.glob(".site.*-*")) == []
+
+
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_a_report_reaches_a_terminal_that_is_not_utf8_whole(tmp_path: Path,
                                                             encoding: str) -> None:
