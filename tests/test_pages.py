@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree import ElementTree
 
+import pytest
 from bs4 import BeautifulSoup
 
+from generator.content.pages import make_parser
+from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
 from generator.engine import rule_set
 from tests.conftest import replace_in
@@ -181,3 +184,31 @@ def test_bad_settings(project: Path) -> None:
     assert code == 2
     assert "site.yaml:2: unknown setting 'theme'; expected one of: site_url" in out
     assert "site.yaml:1: site_url 'rules.example.org' is not a web address" in out
+
+
+@pytest.mark.parametrize(("front", "order", "error"), [
+    ("order: 10", 10, None),
+    ("order: 010", 1000, "content/p.md:2:8: front matter order is 010; expected a whole "
+                         "number (write 10)"),
+    ("summary: x\norder: 3_1", 1000, "content/p.md:3:8: front matter order is 3_1; expected "
+                                     "a whole number (write 31)"),
+    ("order: 0x1F", 1000, "content/p.md:2:8: front matter order is 0x1F; expected a whole "
+                          "number"),
+    ("order: 1:48", 1000, "content/p.md:2:8: front matter order is 1:48; expected a whole "
+                          "number"),
+    ("order: '7'", 1000, "content/p.md:2:8: front matter order is string '7'; expected a "
+                         "whole number (write 7 without quotes)"),
+    ("order: 1\norder: 2", None, "content/p.md:3:1: bad front matter: duplicate key 'order' "
+                                 "(first at line 2, column 1); expected each key once in a "
+                                 "mapping"),
+])
+def test_front_matter_numbers_are_what_the_author_wrote(front: str, order: int | None,
+                                                        error: str | None) -> None:
+    """Issue 8 item 5 for pages: plain YAML read ``order: 010`` as 8 (octal) and
+    ``1:48`` as 108; numbers are what the author wrote or an input error saying what to
+    write, at the value's position, as in case files."""
+    data = f"---\n{front}\n---\n# Title\n\nText.\n".encode()
+    page, errors = parse_page(Path("content/p.md"), "content/p.md", make_parser(), facts(),
+                              data=data)
+    assert (page.order if page else None) == order
+    assert [e.format() for e in errors] == ([error] if error else [])

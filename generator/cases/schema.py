@@ -31,10 +31,9 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
-from generator.cases.yamlpos import NumberText
 from generator.cases.yamlpos import YamlPath
-from generator.cases.yamlpos import decimal_digits
 from generator.cases.yamlpos import describe
+from generator.cases.yamlpos import integer_hint
 from generator.cases.yamlpos import string_hint
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
@@ -368,19 +367,6 @@ _TYPE_WORDS = {
 }
 
 
-def _integer_hint(value: object) -> str:
-    """What to write instead of ``value`` where a plain decimal integer belongs, when the
-    author's digits say which: ``" (write 51)"`` for ``051`` or ``51.0``, ``" (write 4
-    without quotes)"`` for ``"4"``; ``""`` otherwise (``0x1F``, ``1:48``, ``true``)."""
-    if not isinstance(value, str):
-        return ""
-    digits = decimal_digits(value)
-    if digits is None:
-        return ""
-    return f" (write {digits})" if isinstance(value, NumberText) else \
-        f" (write {digits} without quotes)"
-
-
 def _example(name: str, schema: object, container: dict[str, Any]) -> str:
     """What a missing field ``name`` should hold, as its message shows it after
     ``expected name:`` (``valid or invalid``, ``<English text>``)."""
@@ -453,7 +439,7 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
         if "string" in types:
             hint = string_hint(value)
         elif "integer" in types:
-            hint = _integer_hint(value)
+            hint = integer_hint(value)
         else:
             hint = ""
         yield SchemaProblem(path, f"{what} must be {expected}; got {describe(value)}{hint}")

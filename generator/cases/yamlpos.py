@@ -83,6 +83,19 @@ def decimal_digits(text: str) -> str | None:
     return f"-{digits}" if found.group(1) == "-" and digits != "0" else digits
 
 
+def integer_hint(value: object) -> str:
+    """What to write instead of ``value`` where a plain decimal integer belongs, when the
+    author's digits say which: ``" (write 51)"`` for ``051`` or ``51.0``, ``" (write 4
+    without quotes)"`` for ``"4"``; ``""`` otherwise (``0x1F``, ``1:48``, ``true``)."""
+    if not isinstance(value, str):
+        return ""
+    digits = decimal_digits(value)
+    if digits is None:
+        return ""
+    return f" (write {digits})" if isinstance(value, NumberText) else \
+        f" (write {digits} without quotes)"
+
+
 @dataclass(frozen=True)
 class Mark:
     """A 1-based position in the text.

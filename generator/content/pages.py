@@ -14,11 +14,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.anchors import anchors_plugin
@@ -26,6 +26,10 @@ from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from generator.cases.yamlpos import YamlDocument
+from generator.cases.yamlpos import describe
+from generator.cases.yamlpos import integer_hint
+from generator.cases.yamlpos import parse_yaml
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
 from generator.errors import one_of
@@ -201,15 +205,15 @@ def parse_page(
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     meta: dict[str, Any] = {}
+    doc: YamlDocument | None = None
     if tokens and tokens[0].type == "front_matter":
-        try:
-            loaded = yaml.safe_load(tokens[0].content) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 2 if mark else 2
-            problem = getattr(exc, "problem", None) or "not YAML"
-            return None, [InputError(rel, line, None, f"bad front matter: {problem}; "
-                                     "expected YAML with order and summary")]
+        # read as case files are (numbers as written, duplicate keys found); the opening
+        # ``---`` line kept as an empty one, so that positions are the file's
+        doc, problems = parse_yaml("\n" + tokens[0].content, rel)
+        if doc is None or problems:
+            return None, [replace(e, message=f"bad front matter: {e.message}")
+                          for e in problems]
+        loaded = doc.value if doc.value is not None else {}
         if not isinstance(loaded, dict) or set(loaded) - {"order", "summary"}:
             return None, [InputError(rel, 2, None, "unknown front matter; expected the "
                                      "fields order (a number) and summary (text)")]
@@ -217,8 +221,10 @@ def parse_page(
         tokens = tokens[1:]
     order = meta.get("order", 1000)
     if not isinstance(order, int) or isinstance(order, bool):
-        errors.append(InputError(rel, 2, None, f"front matter order is {order!r}; "
-                                 "expected a whole number"))
+        mark = doc.marks[("order",)] if doc is not None else None
+        errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
+                                 f"front matter order is {describe(order)}; expected a "
+                                 f"whole number{integer_hint(order)}"))
         order = 1000
 
     title: Message | None = None
