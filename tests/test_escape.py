@@ -405,9 +405,9 @@ def test_an_interrupted_first_build_says_no_site_is_in_place(tmp_path: Path) -> 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_a_report_reaches_a_terminal_that_is_not_utf8_whole(tmp_path: Path,
                                                             encoding: str) -> None:
-    """io-ascii-check, io-latin1-check, io-ascii-json: the reasoning line with ♥ raised
-    UnicodeEncodeError: the rest of the report was lost, exit 2 instead of 1, and
-    --format json printed nothing."""
+    """io-ascii-check, io-latin1-check, io-ascii-json, io-ascii-build-error: the reasoning
+    line with ♥ raised UnicodeEncodeError: the rest of the report was lost, exit 2 instead
+    of 1 (check and build), and --format json printed nothing."""
     project = _tiny(tmp_path, "")
     cases = project / "content" / "examples" / "tiny.yaml"
     cases.write_text(cases.read_text("utf-8").replace("points: 31", "points: 30"), "utf-8")
@@ -418,6 +418,11 @@ def test_a_report_reaches_a_terminal_that_is_not_utf8_whole(tmp_path: Path,
     assert (text.returncode, text.stdout) == (1, (
         "content/examples/tiny.yaml:9: case tiny-run: points documented 30, engine 31\n"
         "    Q\\u2665 10 + K\\u2665 10 + A\\u2665 11 = 31\n"))
+    built = subprocess.run([sys.executable, "-m", "generator", "build", "--project",
+                            str(project)], capture_output=True, text=True, env=env,
+                           check=False, timeout=120)
+    assert (built.returncode, built.stdout) == (text.returncode, text.stdout)
+    assert not (project / "site").exists()
     as_json = subprocess.run([sys.executable, "-m", "generator", "check", "--format", "json",
                               "--project", str(project)], capture_output=True, text=True,
                              env=env, check=False, timeout=120)

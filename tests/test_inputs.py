@@ -197,6 +197,11 @@ def test_a_newline_in_a_page_name_is_refused_and_shown_escaped(tiny: Path) -> No
     assert report.lines == ["content/evil\\n.md:1: the name holds a control character or a "
                             "byte that is not UTF-8; expected a plain file name"]
     assert not (tiny / "site").exists()
+    # page-name-newline-rebuild, -removed: no site holds the name, so builds go on
+    assert build(tiny).exit_code == 2
+    (tiny / "content" / "evil\n.md").unlink()
+    assert build(tiny).exit_code == 0
+    assert build(tiny).exit_code == 0
 
 
 def test_a_slug_is_matched_whole() -> None:
@@ -218,6 +223,11 @@ def test_a_locale_folder_with_a_newline_is_refused(tiny: Path) -> None:
     assert report.exit_code == 2
     assert report.lines == ["locales/de@a\\nb:1: the folder name 'de@a\\nb' is not a locale "
                             "Babel knows; expected a locale identifier such as cs or pt_BR"]
+    assert not (tiny / "site").exists()
+    # locale-modifier-newline-rebuild: no site holds the name, so builds go on
+    shutil.rmtree(bad.parent)
+    assert build(tiny).exit_code == 0
+    assert build(tiny).exit_code == 0
 
 
 # -- templates/root --------------------------------------------------------------------
