@@ -150,7 +150,10 @@ MELD_CASE = """  - id: m-{i}
 
 
 def many_cases(n: int) -> str:
-    """A case file of many valid meld cases (no alias)."""
+    """A case file of many valid meld cases (no alias); none (``cases: []``) for the empty
+    input, which is then valid too."""
+    if n == 0:
+        return "cases: []\n"
     return _repeat("cases:\n", lambda i: MELD_CASE.format(i=i), n)
 
 
