@@ -180,3 +180,36 @@ def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_
 ])
 def test_a_numbered_meld_reason_is_one_sentence(site: Path, lang: str, expected: str) -> None:
     assert expected in _texts(site, lang, "first-meld", ".reasoning li")
+
+
+@pytest.mark.parametrize(("lang", "case", "badge"), [
+    ("pl", "queen-king-ace-hearts", "Prawidłowy sekwens"),
+    ("pl", "three-sevens-of-spades", "Nieprawidłowa grupa"),
+    ("cs", "three-kings", "Platná trojice nebo čtveřice"),
+    ("sk", "king-ace-two-hearts", "Zamietnutá postupka"),
+    ("de", "queen-king-ace-hearts", "Gültige Folge"),
+    ("en", "three-kings", "Valid set"),
+])
+def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, case: str,
+                                                       badge: str) -> None:
+    """Review pl S1: "Prawidłowy sekwens", not "Prawidłowe (sekwens)": the adjective
+    agrees with the type's gender, so the pair is one message (``meld verdict``)."""
+    soup = _soup(site / lang / "rules" / "index.html")
+    row = soup.find(id=case)
+    assert row is not None
+    verdict = row.select_one(".verdict")
+    assert verdict is not None
+    assert verdict.get_text().strip("✓✗") == badge
+    assert not row.select(".type")
+
+
+def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
+    """The home page shows no examples: its footer does not say "every example on this
+    page" (translation review, product notes); a rules page still does."""
+    for lang in ("en", "cs"):
+        home = _soup(site / lang / "index.html").select_one(".site-footer")
+        rules = _soup(site / lang / "rules" / "index.html").select_one(".site-footer")
+        assert home is not None and rules is not None
+        assert not home.select("p"), home
+        assert len(rules.select("p")) == 1
+    assert "Every example on this page" in _texts(site, "en", "rules", ".site-footer p")[0]

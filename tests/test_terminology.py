@@ -9,7 +9,7 @@ Data-driven guards over every msgstr of ``locales/<lang>/LC_MESSAGES/messages.po
   page for the same example (seeds 000 = Czech "První vyložení", 001 = Estonian CardVerse
   page, 003 = Slovak "Pravidlá hry Rami"), so players meet one word in the app and on the
   site, and the words whose loss changed a rule's meaning.
-* ``EXACT``: short labels whose whole translation is fixed (meld type names).
+* ``EXACT``: short labels whose whole translation is fixed (meld verdicts, options).
 * ``RANKS_IN_WORDS``: locales whose prose writes rank sequences out in words
   ("dáma, kráľ, eso"), never English rank letters ("Q-K-A").
 """
@@ -50,6 +50,7 @@ TERMS: tuple[Term, ...] = (
     # "skupina" (review cs T1).
     Term("cs", "set", r"\btrojic", (r"\bskupin",)),
     Term("cs", "rule preset", r"\bnastavení pravidel\b", (r"\bdvoj(?:í|ích|ím|ími) pravid",)),
+    Term("cs", "a few points", r"\bněkolik bodů\b", (r"\bpár bodů\b",)),  # review cs S13
     Term("cs", "every other player", r"\bostatní hráči\b", (r"\bkaždý další hráč",)),
     Term("cs", "equal points", r"\bstejný počet bodů\b", (r"\bstejně bodů\b",)),
     Term("cs", "the stock runs out", r"\bvyčerpa",
@@ -139,9 +140,13 @@ IN_MESSAGE: tuple[InMessage, ...] = (
 # (locale, msgctxt, msgid, the whole translation): the set's meld-type label is the
 # app's own ("Platná trojica alebo štvorica" on the Slovak page, seed 003).
 EXACT: tuple[tuple[str, str | None, str, str], ...] = (
-    ("cs", "meld type", "set", "trojice nebo čtveřice"),
-    ("sk", "meld type", "set", "trojica alebo štvorica"),
-    ("sk", "verdict", "Invalid", "Zamietnutá"),  # seed 003: "Zamietnutá postupka"
+    ("cs", "meld verdict", "Valid set", "Platná trojice nebo čtveřice"),
+    ("sk", "meld verdict", "Valid set", "Platná trojica alebo štvorica"),
+    ("sk", "meld verdict", "Invalid run", "Zamietnutá postupka"),  # seed 003
+    ("sk", "verdict", "Invalid", "Zamietnutá"),
+    # review pl S1: the adjective agrees with the type, in one message
+    ("pl", "meld verdict", "Valid run", "Prawidłowy sekwens"),
+    ("pl", "meld verdict", "Invalid set", "Nieprawidłowa grupa"),
     # The option as the prose names it, by its code (review cs T2).
     ("cs", "option", "ace high", "volba ace_high"),
     ("cs", "option", "discard to win", "volba discard_to_win"),

@@ -62,8 +62,15 @@ VERDICTS = {
 }
 """Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
 
-MELD_TYPES = {"run": "run", "set": "set"}
-"""Meld types → message (context ``meld type``)."""
+MELD_VERDICTS = {
+    "valid run": "Valid run",
+    "valid set": "Valid set",
+    "invalid run": "Invalid run",
+    "invalid set": "Invalid set",
+}
+"""A meld's verdict and type, ``"<verdict> <type>"`` → one message (context ``meld
+verdict``): a language whose adjective agrees with the type's gender writes the pair
+whole ("Prawidłowy sekwens", "Prawidłowa grupa"; review pl S1)."""
 
 REASONS = {
     "too_many_jokers": "Only one joker is allowed in a meld.",
@@ -210,7 +217,7 @@ several seat numbers joined as the language joins a list ("2, 3 a 4")."""
 
 CONTEXTS = {
     "verdict": VERDICTS,
-    "meld type": MELD_TYPES,
+    "meld verdict": MELD_VERDICTS,
     "reason": REASONS,
     "preset": PRESETS,
     "game": GAMES,

@@ -81,7 +81,10 @@ class MeldKind(Kind[CardsInput, MeldResult]):
 
     def row(self, inputs: CardsInput, result: MeldResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
-        return {"melds": [cards_view(inputs.cards, w)]}
+        view: View = {"melds": [cards_view(inputs.cards, w)]}
+        if values.get("type"):  # the verdict and the type as one message
+            view["verdict_text"] = w.code("meld verdict", f"{values['verdict']} {values['type']}")
+        return view
 
 
 KIND = MeldKind()

@@ -30,10 +30,10 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
 def case_row(result: CaseResult, w: Words) -> View:
     """One row of a cases table: the parts every kind has (``id``, ``kind``,
     ``template``, ``verdict``, ``points``, the title and note with ``*_en`` flags,
-    ``melds``, ``verdict_text``, ``type_text``, ``points_text``, ``context_text``,
+    ``melds``, ``verdict_text``, ``points_text``, ``context_text``,
     ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes), then the
     kind's own (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``,
-    ``points`` and ``data``."""
+    ``points``, ``verdict_text`` and ``data``."""
     case = result.case
     kind = case.spec
     rules = case.rule_set()
@@ -41,7 +41,6 @@ def case_row(result: CaseResult, w: Words) -> View:
     note, note_en = _localized(w, case.note)
     values = result.values
     verdict = result.verdict
-    type_code = values.get("type")
     reason = values.get("reason")
     extra = kind.row(case.inputs, result.engine_result, values, rules, w)
     points = extra.pop("points", result.points)
@@ -61,7 +60,6 @@ def case_row(result: CaseResult, w: Words) -> View:
         "note_en": note_en,
         "melds": [],
         "verdict_text": w.code("verdict", verdict) if verdict else "",
-        "type_text": w.code("meld type", str(type_code)) if type_code else "",
         "points_text": format_decimal(points, locale=locale) if points is not None else "—",
         "context_text": kind.context(case.inputs, result.engine_result, rules, w),
         "reason_text": reason_text,
