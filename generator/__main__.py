@@ -1,34 +1,45 @@
 """``python -m generator`` and the ``rules-site`` script: the command line of
 :mod:`generator.cli`, with interrupts handled from the first moment.
 
-SITE.md: interrupted (Ctrl-C, SIGTERM), the message ``interrupted``, exit 130 or 143, no
-traceback. The command line says which site is in place once it runs; a signal that
-comes earlier (while the generator's modules load, while the arguments are read) comes
-before anything is written, and is caught here.
+docs/site.md, interrupts: Ctrl-C or SIGTERM, the message ``interrupted``, exit 130 or
+143, no traceback. The command line says which site is in place once it runs; a signal
+that comes earlier (while the generator's modules load, while the arguments are read)
+comes before anything is written. While the modules load, SIGINT and SIGTERM are held
+(``pthread_sigmask``): a signal that comes then is delivered once the handlers are in
+place, inside the ``try`` below, never in the middle of a library's import (where
+Python 3.11 wraps it in a ``RuntimeError`` from ``__set_name__``, or an import lock's
+callback swallows it). Once the exit status is decided they are held again, so a late
+signal cannot turn it into a traceback. Python's own start-up (``site`` and the ``.pth``
+files, before this module runs) is out of the generator's reach.
 """
 
+import signal
 import sys
+
+_HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 def main() -> int:
     """Run the command line (arguments from ``sys.argv``); returns the exit status."""
-    # The only imports inside a function (tests/test_layers.py allows these alone): a
-    # measured start-up cost. Importing generator.cli takes about 0.17 s
-    # (``python -X importtime -c "import generator.cli"``, 2 cores); a Ctrl-C or SIGTERM
-    # in that time must already say "interrupted", so the handler is installed first and
-    # the imports run inside this ``try``.
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
-        import signal
-
+        # The only imports inside a function (tests/test_layers.py allows these alone): a
+        # measured start-up cost. Importing generator.cli takes about 0.17 s
+        # (``python -X importtime -c "import generator.cli"``, 2 cores); a Ctrl-C or
+        # SIGTERM in that time must already say "interrupted", so the handler is
+        # installed first and the imports run inside this ``try``, the signals held.
         from generator.errors import Interrupted
 
         signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)
         from generator.cli import main as command_line
 
-        return command_line()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # a held signal arrives here
+        status = command_line()
     except KeyboardInterrupt as exc:  # also Interrupted, for SIGTERM
         print("interrupted", file=sys.stderr)
-        return 128 + int(getattr(exc, "signum", 2))
+        status = 128 + int(getattr(exc, "signum", 2))
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # the status is decided
+    return status
 
 
 if __name__ == "__main__":

@@ -91,7 +91,10 @@ def one_of(word: str, names: Collection[str], *, noun: str = "names",
     """What an error expects instead of ``word``, bounded whatever the number of names:
     ``one of: a, b, c`` (sorted) for up to :data:`MAX_LISTED` names; else ``one of the
     N ids`` (``noun``) and, when ``suggest``, the closest few (:func:`did_you_mean`), or
-    when none is close, the first :data:`MAX_LISTED` in sorted order."""
+    when none is close, the first :data:`MAX_LISTED` in sorted order; with no names at
+    all, ``one of its ids, but it has none``."""
+    if not names:
+        return f"one of its {noun}, but it has none"
     if len(names) <= MAX_LISTED:
         return "one of: " + ", ".join(sorted(names))
     close = did_you_mean(word, names, n=3, cutoff=0.6) if suggest else ""

@@ -209,3 +209,15 @@ def test_a_misspelt_case_id_in_a_page_gets_a_did_you_mean(
         f"content/rules.md:{line}: unknown case id 'queen-king-ace-heart'; expected an id "
         "from content/examples/ (did you mean 'queen-king-ace-hearts'?)",
     ]
+
+
+def test_a_link_to_an_anchor_of_a_page_without_ids_says_it_has_none(
+        capsys: pytest.CaptureFixture[str], project: Path) -> None:
+    """hostile-input, md-bad-anchors (minor): the message ended "expected one of: " with
+    nothing after it when the page had no heading or case at all."""
+    (project / "content" / "plain.md").write_text(
+        "# Plain\n\nNo sections here; see [this](#nowhere).\n", "utf-8")
+    code, lines = _run(capsys, "check", "--project", str(project))
+    assert code == 2
+    assert ("content/plain.md:3: link '#nowhere': no heading or case 'nowhere' on page "
+            "plain; expected one of its ids, but it has none") in lines, lines
