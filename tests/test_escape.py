@@ -382,7 +382,7 @@ def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, nam
             time.sleep(0.0005)
         time.sleep(moment)
         proc.send_signal(number)
-        out, err = proc.communicate(timeout=120)
+        _out, err = proc.communicate(timeout=120)
         seen.append((round(moment, 3), proc.returncode, err.splitlines()[-1:]))
         assert proc.returncode == 128 + number, seen
         assert "Traceback" not in err and err.startswith("interrupted"), (seen, err)
