@@ -213,3 +213,13 @@ def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
         assert not home.select("p"), home
         assert len(rules.select("p")) == 1
     assert "Every example on this page" in _texts(site, "en", "rules", ".site-footer p")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "sk", "pl", "et", "hu", "de"])
+def test_column_headings_start_with_a_capital(site: Path, lang: str) -> None:
+    """Translation review, source-level notes: the deck table's preset columns were
+    headed "reference rules | house rules" in lower case, in every locale."""
+    headings = [h for page in ("rules", "first-meld", "cardverse")
+                for h in _texts(site, lang, page, "th")]
+    assert len(headings) > 10
+    assert [h for h in headings if h[:1].islower()] == []

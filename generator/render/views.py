@@ -69,6 +69,12 @@ def case_row(result: CaseResult, w: Words) -> View:
     }
 
 
+def _heading(text: str) -> str:
+    """``text`` as a column heading: its first letter upper case ("Reference rules"),
+    the rest as the translator wrote it (a preset's name is lower case within prose)."""
+    return text[:1].upper() + text[1:]
+
+
 def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
     """The deck table of ``game`` for every allowed player count, from the rule sets.
 
@@ -92,7 +98,7 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
                 for p in range(rules.min_players, rules.max_players + 1)]
         return head, rows
     presets = [rule_set(game, p) for p in ("reference", "house")]
-    head = [w.text("Players"), *(w.code("preset", str(r.preset)) for r in presets)]
+    head = [w.text("Players"), *(_heading(w.code("preset", str(r.preset))) for r in presets)]
     rows = []
     for p in range(presets[0].min_players, presets[0].max_players + 1):
         row = [format_decimal(p, locale=locale)]
@@ -120,7 +126,8 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
     Returns (head, rows); rows come from comparing the two rule sets' data.
     """
     ref, house = rule_set("rami51", "reference"), rule_set("rami51", "house")
-    head = [w.text("Rule"), w.code("preset", "reference"), w.code("preset", "house")]
+    head = [w.text("Rule"), _heading(w.code("preset", "reference")),
+            _heading(w.code("preset", "house"))]
     rows: list[list[str]] = []
     for a, b in zip(ref.deck, house.deck, strict=True):
         if a.jokers != b.jokers:
