@@ -419,9 +419,11 @@ class Layout:
         Args:
             errors: as :meth:`template_files`.
         """
-        found = {rel.removeprefix(f"{THEME_LABEL}/"): rel
-                 for rel in _theme_files(skip=(THEME_STATIC,))
-                 if rel.endswith(TEMPLATE_SUFFIXES)}
+        found = {name: rel for rel in _theme_files(skip=(THEME_STATIC,))
+                 if rel.endswith(TEMPLATE_SUFFIXES)
+                 and not self.exists(f"{TEMPLATES}/{(name := rel[len(THEME_LABEL) + 1:])}")}
+        # (anything at templates/NAME overrides the theme's NAME; what is not a template
+        # file, such as a folder, is an error of template_files, not the theme's file)
         found.update({rel.removeprefix(f"{TEMPLATES}/"): rel
                       for rel in self.template_files(errors)})
         return dict(sorted(found.items()))
@@ -619,9 +621,10 @@ class _TemplateLoader(BaseLoader):
         path = self.layout.path(rel)
         mtime = os.path.getmtime(path)
 
-        def uptodate() -> bool:
+        def uptodate() -> bool:  # also: no override added or removed since
             try:
-                return os.path.getmtime(path) == mtime
+                return os.path.getmtime(path) == mtime \
+                    and self.layout.template_label(template) == rel
             except OSError:
                 return False
 
