@@ -419,11 +419,13 @@ class Layout:
         Args:
             errors: as :meth:`template_files`.
         """
-        found = {name: rel for rel in _theme_files(skip=(THEME_STATIC,))
-                 if rel.endswith(TEMPLATE_SUFFIXES)
-                 and not self.exists(f"{TEMPLATES}/{(name := rel[len(THEME_LABEL) + 1:])}")}
-        # (anything at templates/NAME overrides the theme's NAME; what is not a template
-        # file, such as a folder, is an error of template_files, not the theme's file)
+        found: dict[str, str] = {}
+        for rel in _theme_files(skip=(THEME_STATIC,)):
+            name = rel.removeprefix(f"{THEME_LABEL}/")
+            # anything at templates/NAME overrides the theme's NAME; what is not a
+            # template file, such as a folder, is an error of template_files
+            if rel.endswith(TEMPLATE_SUFFIXES) and not self.exists(f"{TEMPLATES}/{name}"):
+                found[name] = rel
         found.update({rel.removeprefix(f"{TEMPLATES}/"): rel
                       for rel in self.template_files(errors)})
         return dict(sorted(found.items()))
