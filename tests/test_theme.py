@@ -153,3 +153,18 @@ def test_every_theme_file_is_package_data() -> None:
     files = [p.relative_to(package).as_posix() for p in THEME.rglob("*") if p.is_file()]
     assert files
     assert [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)] == []
+
+
+def test_a_render_error_in_the_theme_is_named_by_its_package_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.commands.build import build
+
+    theme = tmp_path / "theme"
+    shutil.copytree(THEME, theme)
+    page = theme / "page.html"
+    page.write_text("{{ 1 // 0 }}\n" + page.read_text("utf-8"), "utf-8")
+    monkeypatch.setattr(generator.layout, "THEME", theme)
+    report = build(_tiny(tmp_path, ""))
+    assert (report.exit_code, report.lines) == (2, [
+        "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
+        "or modulo by zero; expected a template that renders"])
