@@ -7,8 +7,8 @@ One home for every path the generator reads or writes inside a project, as Sphin
 =====================================  ============================================
 ``content/<slug>.md``                  the pages (English source)
 ``content/examples/**/*.yaml``         the case files
-``templates/*.html``                   the Jinja templates
-``templates/static/**``                assets copied to ``<out>/static/``
+``templates/**/*.html``, ``*.xml``     the project's own templates (optional)
+``templates/static/**``                the project's own assets (optional)
 ``templates/root/**``                  files published at the site's root
 ``locales/messages.pot``               the template catalog (``i18n extract``)
 ``locales/<lang>/LC_MESSAGES/messages.po``  each locale's catalog
@@ -24,6 +24,17 @@ is an input error at ``FILE:1``, never opened, read or published. Every reader g
 through :meth:`Layout.read` (which checks with ``stat`` before opening, opens without
 blocking and checks the opened file again) and every folder walk through
 :meth:`Layout.walk` (which follows a linked folder only into the project, once).
+
+**The theme.** The templates and assets ship in the package, in ``generator/theme/``
+(:data:`THEME`), as MkDocs' themes do; a project's ``templates/`` overrides them file by
+file, as MkDocs' ``custom_dir``: ``templates/NAME`` (anything there, even what is not an
+input, which is then reported) is used instead of the theme's ``NAME``, and
+``templates/static/X`` is published instead of the theme's ``static/X``. A project needs
+no ``templates/`` to build. The theme is trusted package data: read with the same
+:func:`read_regular`, but not bound to the project's folder. Messages name a theme file
+by its package path (:data:`THEME_LABEL`, ``generator/theme/page.html``), a project's
+file by its path in the project (``templates/page.html``); both are a file's *label*,
+and :meth:`Layout.read`, :meth:`Layout.problem` and :meth:`Layout.path` take either.
 
 **Names.** A page's slug and a locale folder's name are checked by *full* match
 (:func:`is_slug`, :func:`is_locale_name`): ``$`` would let a final newline through.
@@ -62,7 +73,13 @@ CONTENT = "content"
 EXAMPLES = "content/examples"
 """The case files' folder."""
 TEMPLATES = "templates"
-"""The templates' folder."""
+"""The project's own templates' folder (overriding the theme's, file by file)."""
+THEME = Path(__file__).resolve().parent / "theme"
+"""The theme shipped in the package: its templates, and its assets in ``static/``."""
+THEME_LABEL = "generator/theme"
+"""How messages and the template catalog's ``#:`` comments name :data:`THEME`."""
+THEME_STATIC = "static"
+"""The theme's assets' folder (in :data:`THEME`), copied to the site's ``static/``."""
 TEMPLATE_SUFFIXES = (".html", ".xml")
 """The templates' file names end in one of these (``page.html``, ``sitemap.xml``)."""
 STATIC = "templates/static"
@@ -208,8 +225,10 @@ class Layout:
     # -- paths -------------------------------------------------------------------------
 
     def path(self, rel: str) -> Path:
-        """The absolute path of ``rel`` (a POSIX path relative to the project)."""
-        return self.root / rel
+        """The absolute path of ``rel`` (a POSIX path relative to the project, or a theme
+        file's label, ``generator/theme/NAME``)."""
+        theme = _theme_rel(rel)
+        return THEME / theme if theme is not None else self.root / rel
 
     def rel(self, path: Path) -> str:
         """``path`` (below the project) as a POSIX path relative to it."""
@@ -255,7 +274,14 @@ class Layout:
 
     def problem(self, rel: str) -> InputError | None:
         """Why ``rel`` is not an input file (``FILE:1: what; expected``), or ``None``
-        when it is one. Never opens the file."""
+        when it is one (a theme file's label: whether it is a regular file). Never opens
+        the file."""
+        if _theme_rel(rel) is not None:
+            try:
+                kind = _kind_problem(os.stat(self.path(rel)).st_mode)
+            except OSError as exc:
+                kind = f"cannot read the file: {exc.strerror or exc}; expected a readable file"
+            return InputError(rel, 1, None, kind) if kind else None
         path = self.root / rel
         try:
             mode = os.stat(path).st_mode
@@ -292,7 +318,7 @@ class Layout:
         error = self.problem(rel)
         if error is not None:
             raise NotAnInput(error)
-        return read_regular(self.root / rel, rel, limit=limit, what=what, advice=advice)
+        return read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice)
 
     def read_text(self, rel: str) -> str:
         """The text of the input file ``rel``, read as UTF-8 (a byte that is not UTF-8
@@ -372,9 +398,9 @@ class Layout:
                 found.append(rel)
 
     def template_files(self, errors: list[InputError]) -> list[str]:
-        """The templates: every ``*.html`` and ``*.xml`` (:data:`TEMPLATE_SUFFIXES`)
-        below ``templates/`` but in ``static/`` and ``root/`` (published as they are),
-        relative to the project, sorted.
+        """The project's own templates: every ``*.html`` and ``*.xml``
+        (:data:`TEMPLATE_SUFFIXES`) below ``templates/`` but in ``static/`` and ``root/``
+        (published as they are), relative to the project, sorted.
 
         Args:
             errors: receives an error for a linked folder that leads out of the project
@@ -384,9 +410,54 @@ class Layout:
                                          files_named=TEMPLATE_SUFFIXES)
                 if rel.endswith(TEMPLATE_SUFFIXES)]
 
+    def templates(self, errors: list[InputError]) -> dict[str, str]:
+        """The templates the site is rendered from: every template name (``page.html``,
+        ``kinds/meld.html``) → its label, the project's ``templates/NAME``
+        (:meth:`template_files`) where there is one, else the theme's
+        ``generator/theme/NAME``; sorted by name.
+
+        Args:
+            errors: as :meth:`template_files`.
+        """
+        found: dict[str, str] = {}
+        for rel in _theme_files(skip=(THEME_STATIC,)):
+            name = rel.removeprefix(f"{THEME_LABEL}/")
+            # anything at templates/NAME overrides the theme's NAME; what is not a
+            # template file, such as a folder, is an error of template_files
+            if rel.endswith(TEMPLATE_SUFFIXES) and not self.exists(f"{TEMPLATES}/{name}"):
+                found[name] = rel
+        found.update({rel.removeprefix(f"{TEMPLATES}/"): rel
+                      for rel in self.template_files(errors)})
+        return dict(sorted(found.items()))
+
+    def template_label(self, name: str) -> str | None:
+        """The label of the template ``name`` the site uses: ``templates/NAME`` when
+        anything is there (an override; what is not an input is reported, never
+        replaced by the theme's), else the theme's, else ``None``."""
+        try:
+            parts = split_template_path(name)
+        except TemplateNotFound:  # a name with ``..``: none of the project's
+            return None
+        rel = "/".join([TEMPLATES, *parts])
+        if self.exists(rel):
+            return rel
+        theme = "/".join([THEME_LABEL, *parts])
+        return theme if os.path.isfile(self.path(theme)) else None
+
+    def label_of(self, filename: str) -> str | None:
+        """The label of a template's file (a Jinja frame's or error's ``filename``):
+        ``templates/…`` in the project, ``generator/theme/…`` in the theme, else
+        ``None``."""
+        path = Path(os.path.abspath(filename))
+        for base, label in ((THEME, THEME_LABEL), (self.root / TEMPLATES, TEMPLATES)):
+            if path.is_relative_to(base):
+                return f"{label}/{path.relative_to(base).as_posix()}"
+        return None
+
     def published_files(self, errors: list[InputError]) -> dict[str, str]:
-        """The input files published as they are: ``templates/static/**`` as
-        ``static/**`` and ``templates/root/**`` at the site's root.
+        """The files published as they are: the theme's ``static/**`` and the project's
+        ``templates/static/**`` (which replaces the theme's file of the same name) as
+        ``static/**``, and ``templates/root/**`` at the site's root.
 
         Args:
             errors: receives an error for every entry that is not an input file (a
@@ -394,21 +465,24 @@ class Layout:
                 name of a static asset; such entries are left out.
 
         Returns:
-            Site-relative POSIX path → the file's path relative to the project.
+            Site-relative POSIX path → the file's label (its path relative to the
+            project, or ``generator/theme/static/…``).
         """
         files: dict[str, str] = {}
+        for rel in _theme_files(THEME_STATIC):
+            files[f"{STATIC_OUT}/{rel.removeprefix(f'{THEME_LABEL}/{THEME_STATIC}/')}"] = rel
         for folder, prefix in ((STATIC, f"{STATIC_OUT}/"), (ROOT_FILES, "")):
             for rel in self.walk(folder, errors):
                 name = prefix + rel[len(folder) + 1:]
                 error = self.problem(rel)
                 if error is not None:
                     errors.append(error)
-                elif name in files:
+                elif name in files and (folder != STATIC or _theme_rel(files[name]) is None):
                     errors.append(InputError(rel, 1, None, f"publishes {name}, as "
                                              f"{files[name]} does; expected one file of "
                                              "each name in the site"))
                 else:
-                    files[name] = rel
+                    files[name] = rel  # a project's asset replaces the theme's
         return files
 
     def publish_errors(self, generated: AbstractSet[str]) -> list[InputError]:
@@ -436,8 +510,30 @@ class Layout:
         return errors
 
     def template_loader(self) -> BaseLoader:
-        """A Jinja loader of ``templates/`` that reads only input files."""
+        """A Jinja loader of the project's ``templates/`` (only input files), then of the
+        theme's templates (:data:`THEME`), file by file."""
         return _TemplateLoader(self)
+
+
+def _theme_rel(label: str) -> str | None:
+    """A theme file's path in :data:`THEME` from its label (``generator/theme/NAME``), or
+    ``None`` for a label that is a project's path."""
+    prefix = f"{THEME_LABEL}/"
+    return label[len(prefix):] if label.startswith(prefix) else None
+
+
+def _theme_files(folder: str = "", skip: tuple[str, ...] = ()) -> list[str]:
+    """The labels of the theme's files below ``folder`` (relative to :data:`THEME`;
+    ``""``: all), but in the folders ``skip``, sorted."""
+    base = THEME / folder if folder else THEME
+    found = []
+    for dirpath, dirnames, filenames in os.walk(base):
+        here = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))
+                       and (here / d).relative_to(THEME).as_posix() not in skip]
+        found += [f"{THEME_LABEL}/{(here / n).relative_to(THEME).as_posix()}"
+                  for n in filenames if not n.startswith(".")]
+    return sorted(found)
 
 
 def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
@@ -507,16 +603,18 @@ def output_path(path: Path) -> Path:
 
 
 class _TemplateLoader(BaseLoader):
-    """Jinja's ``FileSystemLoader``, but every template read through :meth:`Layout.read`
-    (a FIFO, a folder or a link out of the project is not loaded)."""
+    """Jinja's ``FileSystemLoader`` of two folders, the project's ``templates/`` first,
+    then the theme's (as MkDocs' ``custom_dir``), every template read through
+    :meth:`Layout.read` (a FIFO, a folder or a link out of the project is not loaded,
+    and not replaced by the theme's file either: it is an error to report)."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
 
     def get_source(self, environment: Environment, template: str
                    ) -> tuple[str, str, Callable[[], bool]]:
-        rel = "/".join([TEMPLATES, *split_template_path(template)])
-        if not self.layout.exists(rel):
+        rel = self.layout.template_label(template)
+        if rel is None:
             raise TemplateNotFound(template)
         try:
             data = self.layout.read(rel)
@@ -525,18 +623,17 @@ class _TemplateLoader(BaseLoader):
         path = self.layout.path(rel)
         mtime = os.path.getmtime(path)
 
-        def uptodate() -> bool:
+        def uptodate() -> bool:  # also: no override added or removed since
             try:
-                return os.path.getmtime(path) == mtime
+                return os.path.getmtime(path) == mtime \
+                    and self.layout.template_label(template) == rel
             except OSError:
                 return False
 
         return data.decode("utf-8"), str(path), uptodate
 
     def list_templates(self) -> list[str]:
-        errors: list[InputError] = []
-        return [rel.removeprefix(TEMPLATES + "/")
-                for rel in self.layout.walk(TEMPLATES, errors)]
+        return list(self.layout.templates([]))
 
 
 def replace_file(path: Path, data: bytes) -> None:

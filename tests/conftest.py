@@ -18,16 +18,28 @@ import pytest
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+THEME = REPO / "generator" / "theme"
+"""The package's theme (the templates and assets a project's ``templates/`` overrides)."""
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A fresh copy of the project's content, catalogs and templates."""
+    """A fresh copy of the project's content and catalogs (its look is the package's
+    theme: :func:`override` copies a theme file into its ``templates/`` to break)."""
     dest = tmp_path / "project"
     dest.mkdir()
-    for name in ("content", "locales", "templates"):
+    for name in ("content", "locales"):
         shutil.copytree(REPO / name, dest / name)
     return dest
+
+
+def override(project: Path, name: str) -> Path:
+    """Copy the theme's file ``name`` (``base.html``, ``static/style.css``) into the
+    project's ``templates/``, where it overrides the theme's; return the copy's path."""
+    path = project / "templates" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(THEME / name, path)
+    return path
 
 
 def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -1051,11 +1051,11 @@ def test_readme_examples_load_and_agree(tmp_path: Path) -> None:
 
 
 def _project(tmp_path: Path) -> Path:
-    """A copy of the fixture project with the repository's templates and catalogs."""
+    """A copy of the fixture project with the repository's catalogs (and the package's
+    theme)."""
     project = tmp_path / "kinds"
     shutil.copytree(FIXTURE, project)
-    for name in ("templates", "locales"):
-        shutil.copytree(REPO / name, project / name)
+    shutil.copytree(REPO / "locales", project / "locales")
     return project
 
 

@@ -15,6 +15,8 @@ from generator.cli import main
 from generator.content.rule_numbers import facts
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
+from tests.conftest import THEME
+from tests.conftest import override
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
@@ -68,17 +70,16 @@ def _unknown_case(project: Path) -> str:
 
 
 def _template_syntax(project: Path) -> str:
-    line = _insert_line(project / "templates/home.html", 2, "{{ page.title ( }}")
+    line = _insert_line(override(project, "home.html"), 2, "{{ page.title ( }}")
     return (f"templates/home.html:{line}: template syntax error: unexpected '}}', expected "
             "')'; expected a template Jinja can parse")
 
 
 def _missing_include(project: Path) -> str:
-    line = _insert_line(project / "templates/page.html", 2, '{% include "nope.html" %}')
-    templates = project / "templates"
-    names = ", ".join(sorted(p.relative_to(templates).as_posix()
-                             for pattern in ("*.html", "*.xml") for p in templates.rglob(pattern)
-                             if p.relative_to(templates).parts[0] not in ("static", "root")))
+    line = _insert_line(override(project, "page.html"), 2, '{% include "nope.html" %}')
+    names = ", ".join(sorted(p.relative_to(THEME).as_posix()  # the project's and the theme's
+                             for pattern in ("*.html", "*.xml") for p in THEME.rglob(pattern)
+                             if p.relative_to(THEME).parts[0] != "static"))
     return (f"templates/page.html:{line}: template 'nope.html' not found; expected one of: "
             f"{names}")
 
@@ -193,7 +194,7 @@ def test_files_published_as_they_are_are_no_templates(
     does not apply to them."""
     for folder in ("root", "static"):
         path = project / "templates" / folder / "verify.html"
-        path.parent.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("<p>{{ not Jinja {% at all</p>\n", encoding="utf-8")
     assert _run(capsys, "check", "--project", str(project)) == (0, [])
     assert _run(capsys, "i18n", "extract", "--project", str(project)) == (0, [])

@@ -25,6 +25,7 @@ from generator.commands.project import load_project
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
 from tests.conftest import REPO
+from tests.conftest import override
 from tests.test_i18n import CASES
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
@@ -56,7 +57,7 @@ def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
 def test_a_syntax_error_in_the_sitemap_template_is_found_without_rendering(
         tmp_path: Path) -> None:
     project = _tiny(tmp_path, "")
-    sitemap = project / "templates" / "sitemap.xml"
+    sitemap = override(project, "sitemap.xml")
     sitemap.write_text(sitemap.read_text("utf-8") + "{% for %}\n", "utf-8")
     line = sitemap.read_text("utf-8").count("\n")
     assert [e.format() for e in load_project(project).errors] == [
@@ -228,7 +229,7 @@ def test_two_ids_with_a_trailing_newline_are_duplicates(tmp_path: Path) -> None:
 
 def _break_template(project: Path, snippet: str) -> int:
     """Put ``snippet`` on a line of its own into templates/base.html; return its line."""
-    base = project / "templates" / "base.html"
+    base = override(project, "base.html")
     lines = base.read_text("utf-8").splitlines()
     lines.insert(3, snippet)
     base.write_text("\n".join(lines) + "\n", "utf-8")
@@ -276,8 +277,7 @@ def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
 def test_a_folder_named_like_a_template_is_an_input_error(tmp_path: Path) -> None:
     """dir-named-base-html: 'the generator failed: IsADirectoryError', no position."""
     project = _tiny(tmp_path, "")
-    (project / "templates" / "base.html").unlink()
-    (project / "templates" / "base.html").mkdir()
+    (project / "templates" / "base.html").mkdir(parents=True)
     assert [e.format() for e in load_project(project).errors] == [
         "templates/base.html:1: a folder where a file is expected; expected a regular file"]
 

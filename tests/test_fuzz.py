@@ -550,7 +550,7 @@ def page_source(draw: st.DrawFn) -> bytes:
 def page_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's project with one locale besides English (cs), for speed."""
     root = tmp_path_factory.mktemp("pages") / "project"
-    for name in ("content", "templates"):
+    for name in ("content",):
         shutil.copytree(REPO / name, root / name)
     shutil.copytree(REPO / "locales" / "cs", root / "locales" / "cs")
     return root
@@ -727,7 +727,7 @@ class Loaded:
 @pytest.fixture(scope="module")
 def po_project(tmp_path_factory: pytest.TempPathFactory) -> Loaded:
     root = tmp_path_factory.mktemp("catalogs") / "project"
-    for name in ("content", "templates"):
+    for name in ("content",):
         shutil.copytree(REPO / name, root / name)
     return Loaded(root)
 
@@ -808,7 +808,7 @@ def test_a_translation_cannot_add_a_link(po_project: Loaded, message: Message, l
 
 def _build_cs_with(tmp_path: Path, msgid: str, msgstr: str) -> tuple[Path, Path]:
     root = tmp_path / "project"
-    for name in ("content", "locales", "templates"):
+    for name in ("content", "locales"):
         shutil.copytree(REPO / name, root / name)
     po = root / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
     text = po.read_text("utf-8")
@@ -921,7 +921,7 @@ def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) 
     FUZZED["cli"] += 1
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
-        for name in ("content", "locales", "templates"):
+        for name in ("content", "locales"):
             shutil.copytree(REPO / name, root / name)
         for rel, data in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from bs4 import BeautifulSoup
 from generator.cli import main
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
-from tests.conftest import REPO
 from tests.conftest import run_cli
 
 
@@ -69,7 +67,6 @@ def _tiny(tmp_path: Path, po_body: str) -> Path:
     (project / "content" / "examples").mkdir(parents=True)
     (project / "content" / "tiny.md").write_text(PAGE, encoding="utf-8")
     (project / "content" / "examples" / "tiny.yaml").write_text(CASES, encoding="utf-8")
-    shutil.copytree(REPO / "templates", project / "templates")
     po = project / "locales" / "sk" / "LC_MESSAGES" / "messages.po"
     po.parent.mkdir(parents=True)
     po.write_text(PO_HEADER + po_body, encoding="utf-8")

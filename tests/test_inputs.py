@@ -99,8 +99,7 @@ def test_fifos_for_i18n_extract_update_and_stats(tiny: Path) -> None:
 
 
 def test_a_folder_named_like_a_template(tiny: Path) -> None:
-    (tiny / "templates" / "base.html").unlink()
-    (tiny / "templates" / "base.html").mkdir()
+    (tiny / "templates" / "base.html").mkdir(parents=True)
     report = build(tiny)
     assert report.exit_code == 2
     assert "templates/base.html:1: a folder where a file is expected; expected a regular " \
@@ -122,7 +121,7 @@ def test_a_folder_where_a_catalog_or_page_is_expected(tiny: Path) -> None:
 
 def test_links_out_of_the_project_are_never_published(tiny: Path, secret: Path) -> None:
     (tiny / "content" / "notes.md").symlink_to(secret / "notes.md")
-    (tiny / "templates" / "static").mkdir(exist_ok=True)
+    (tiny / "templates" / "static").mkdir(parents=True)
     (tiny / "templates" / "static" / "leak.txt").symlink_to(secret / "leak.txt")
     (tiny / "templates" / "root").mkdir()
     (tiny / "templates" / "root" / "robots.txt").symlink_to(secret / "leak.txt")
@@ -249,7 +248,7 @@ def test_a_root_file_never_replaces_a_generated_one(tiny: Path) -> None:
         f"templates/root/sk/index.html/x:1: clashes with the generated file "
         f"sk/index.html{clash}",
         "templates/root/static/style.css:1: publishes static/style.css, as "
-        "templates/static/style.css does; expected one file of each name in the site",
+        "generator/theme/static/style.css does; expected one file of each name in the site",
     ]
     for rel in ("en/tiny/index.html", "index.html", "static/style.css", ".rules-site",
                 "sk/index.html/x"):

@@ -74,7 +74,7 @@ def test_output_overlapping_the_project_is_refused(project: Path, inside: str) -
 
 
 def test_files_for_the_site_root(project: Path) -> None:
-    (project / "templates" / "root").mkdir()
+    (project / "templates" / "root").mkdir(parents=True)
     (project / "templates" / "root" / "CNAME").write_text("rules.example.org\n", "utf-8")
     code, out = _build(project)
     assert code == 0, out

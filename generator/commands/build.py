@@ -30,6 +30,7 @@ from generator.errors import Interrupted
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import TEMPLATES
+from generator.layout import Layout
 from generator.layout import catalog
 from generator.layout import output_path
 from generator.layout import real_path
@@ -53,31 +54,30 @@ class BuildReport:
 
 
 def _template_error(exc: Exception, root: Path) -> str | None:
-    """An error met while rendering, as ``FILE:LINE: what; expected`` (FILE relative to
-    the project): the position Jinja gives, or else the innermost frame of the traceback
-    that is a template's (Jinja rewrites tracebacks so that a template's frames carry its
-    file and line). A Python error (a division by zero, a recursion too deep) raised in a
-    template is the template's error too.
+    """An error met while rendering, as ``FILE:LINE: what; expected`` (FILE a template's
+    label: ``templates/NAME`` in the project, ``generator/theme/NAME`` in the theme): the
+    position Jinja gives, or else the innermost frame of the traceback that is a
+    template's (Jinja rewrites tracebacks so that a template's frames carry its file and
+    line). A Python error (a division by zero, a recursion too deep) raised in a template
+    is the template's error too.
 
     Returns:
         The line; ``None`` for an error that is not Jinja's and has no template frame
         (a fault of the generator, not of the templates).
     """
-    templates = (root / TEMPLATES).resolve()
+    layout = Layout.of(root)
     lineno = getattr(exc, "lineno", None)
     name = getattr(exc, "filename", None)
+    shown = layout.label_of(name) if name else None
     if not name:
-        frames = [f for f in traceback.extract_tb(exc.__traceback__)
-                  if Path(f.filename).resolve().is_relative_to(templates)]
+        frames = [(label, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
+                  if (label := layout.label_of(f.filename)) is not None]
         if frames:
-            name, lineno = frames[-1].filename, frames[-1].lineno
+            shown, lineno = frames[-1]
         elif not isinstance(exc, TemplateError):
             return None
-    name = name or TEMPLATES
-    try:
-        shown = Path(name).resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        shown = str(name) if str(name).startswith(TEMPLATES) else f"{TEMPLATES}/{name}"
+    if shown is None:  # a template's name (Jinja's, or none): where the site reads it
+        shown = (layout.template_label(str(name)) if name else None) or TEMPLATES
     what = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
     return f"{shown}:{lineno or 1}: template error: {what}; expected a template that renders"
 

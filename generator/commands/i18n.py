@@ -43,6 +43,7 @@ from generator.i18n.templates import TEMPLATE_OPTIONS
 from generator.layout import EXAMPLES
 from generator.layout import POT
 from generator.layout import TEMPLATES
+from generator.layout import THEME_LABEL
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog as catalog_path
@@ -92,7 +93,8 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
     errors.extend(cases.errors)
     broken_templates = template_errors(layout)
     errors.extend(broken_templates)  # reported once, as build and check report them
-    templates = [] if broken_templates else layout.template_files([])
+    # the templates the site uses: the project's overrides and the theme's others
+    templates = [] if broken_templates else list(layout.templates([]).values())
     sources: list[tuple[str, Callable[..., Any] | str, dict[str, str]]] = [
         *((page.rel, extract_markdown, {}) for page in pages),
         *((rel, extract_cases, {}) for rel in cases.files),
@@ -113,7 +115,8 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
                                      f"template cannot be read: {exc}; expected a template "
                                      "Jinja can parse"))
     found.sort(key=lambda x: (x[0].startswith(f"{EXAMPLES}/"),
-                              x[0].startswith(f"{TEMPLATES}/"), x[0], x[1]))
+                              x[0].startswith((f"{TEMPLATES}/", f"{THEME_LABEL}/")), x[0],
+                              x[1]))
     for filename, lineno, message, context in found:
         _add(catalog, message, (filename, lineno), context)
     package = Path(__file__).resolve().parent.parent

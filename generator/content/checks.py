@@ -13,7 +13,6 @@ from generator.content.pages import SourcePage
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
-from generator.layout import TEMPLATES
 from generator.layout import Layout
 
 
@@ -22,8 +21,8 @@ def template_ids(layout: Layout) -> set[str]:
     target): a heading or case may not take them."""
     found: set[str] = set()
     for name in ("base.html", "page.html"):
-        rel = f"{TEMPLATES}/{name}"
-        if layout.problem(rel) is None:  # what is not an input is reported elsewhere
+        rel = layout.template_label(name)  # the project's override, or the theme's
+        if rel is not None and layout.problem(rel) is None:  # else reported elsewhere
             found |= set(re.findall(r'\bid="([A-Za-z][\w-]*)"', layout.read_text(rel)))
     return found
 

@@ -19,9 +19,10 @@ TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
 
 
 def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str]]:
-    """The (msgctxt, msgid) of every message the project's templates use
-    (:meth:`generator.layout.Layout.template_files`: ``templates/**/*.html`` but
-    ``static/`` and ``root/``; the singular of a plural message). Jinja's newstyle
+    """The (msgctxt, msgid) of every message the templates the site uses hold
+    (:meth:`generator.layout.Layout.templates`: the project's ``templates/**/*.html``
+    but ``static/`` and ``root/``, and the theme's others; the singular of a plural
+    message). Jinja's newstyle
     gettext %-formats each of them whether or not it has placeholders, so a lone ``%``
     in their translations would break the build: the catalog check decides by this set,
     the messages' real use, not by the ``#:`` comments a translator can delete.
@@ -30,7 +31,7 @@ def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str
     loading reports it, with its line)."""
     layout = Layout.of(project)
     found: set[tuple[str | None, str]] = set()
-    for rel in layout.template_files([]):
+    for rel in layout.templates([]).values():
         try:
             fileobj = io.BytesIO(layout.read(rel))
             for _line, message, _comments, context in babel_extract(

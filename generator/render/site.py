@@ -57,11 +57,12 @@ class Coverage:
 
 
 def make_environment(project: Path | Layout) -> Environment:
-    """The one Jinja environment of a project's ``templates/`` (made once per process,
-    shared by every locale and inherited by forked workers): autoescape (HTML and XML
-    alike: ``page.html``, ``sitemap.xml``), i18n (newstyle gettext), strict undefined.
-    Templates are compiled once, on first use, and read through the project's layout
-    (only regular files inside the project)."""
+    """The one Jinja environment of a project's templates, its ``templates/`` over the
+    theme's, file by file (made once per process, shared by every locale and inherited
+    by forked workers): autoescape (HTML and XML alike: ``page.html``, ``sitemap.xml``),
+    i18n (newstyle gettext), strict undefined. Templates are compiled once, on first
+    use, and read through the project's layout (a project's: only regular files inside
+    the project; the theme's: from the package)."""
     return _environment(Layout.of(project))
 
 
@@ -83,33 +84,35 @@ TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
 
 
 def template_errors(root: Path | Layout) -> list[InputError]:
-    """Every input error of the templates that shows without rendering them (SITE.md,
-    ``check``): a template file that is not an input (a FIFO, a folder, a link out of
-    the project), a template the site needs that is missing, a template that is not
-    UTF-8, a Jinja syntax error, an ``extends``, ``include`` or ``import`` of a named
-    template that does not exist. The files of ``templates/static/`` and
-    ``templates/root/`` are published as they are, no templates
-    (:meth:`generator.layout.Layout.template_files`). Each template is compiled here,
-    once, in the shared environment (:func:`make_environment`), so rendering reuses it.
+    """Every input error of the templates the site uses that shows without rendering
+    them (SITE.md, ``check``): the project's overrides in ``templates/`` and the theme's
+    other templates (:meth:`generator.layout.Layout.templates`). A template file that is
+    not an input (a FIFO, a folder, a link out of the project), a template the site needs
+    that is missing, a template that is not UTF-8, a Jinja syntax error, an ``extends``,
+    ``include`` or ``import`` of a named template that does not exist. The files of
+    ``templates/static/`` and ``templates/root/`` are published as they are, no
+    templates. Each template is compiled here, once, in the shared environment
+    (:func:`make_environment`), so rendering reuses it.
 
     Args:
         root: the project folder (its ``templates/``) or its layout.
 
     Returns:
-        The errors, at ``templates/NAME:LINE`` (line 1 for a missing template); errors
-        only rendering can meet (an undefined variable, a division by zero) are not
-        among them.
+        The errors, at the template's label and line (``templates/NAME:LINE`` for a
+        project's template, ``generator/theme/NAME:LINE`` for the theme's; line 1 for a
+        missing template); errors only rendering can meet (an undefined variable, a
+        division by zero) are not among them.
     """
     layout = Layout.of(root)
     env = make_environment(layout)
     errors: list[InputError] = []
-    names = {rel.removeprefix(f"{TEMPLATES_DIR}/") for rel in layout.template_files(errors)}
+    used = layout.templates(errors)
+    names = set(used)
     errors += [InputError(f"{TEMPLATES_DIR}/{name}", 1, None, "the template is missing; "
-                          "expected the templates " + ", ".join(TEMPLATES) + " in templates/")
-               for name in TEMPLATES if name not in names and not layout.exists(
-                   f"{TEMPLATES_DIR}/{name}")]
-    for name in sorted(names):
-        rel = f"{TEMPLATES_DIR}/{name}"
+                          "expected the templates " + ", ".join(TEMPLATES) + " in templates/ "
+                          "or in the theme")
+               for name in TEMPLATES if layout.template_label(name) is None]
+    for name, rel in used.items():
         try:
             data = layout.read(rel)
         except NotAnInput as exc:
@@ -135,7 +138,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
                     and target.value not in names \
                     and not getattr(node, "ignore_missing", False) \
-                    and not layout.exists(f"{TEMPLATES_DIR}/{target.value}"):
+                    and layout.template_label(target.value) is None:
                 # (one that exists but is not a template file, e.g. a folder named
                 # base.html, is reported at its own name by Layout.template_files)
                 errors.append(InputError(rel, node.lineno, None, f"template "
@@ -339,7 +342,8 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
     """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``
-    (its template, with ``site_url``), ``static/`` (from ``templates/static/``) and the
+    (its template, with ``site_url``), ``static/`` (the theme's ``static/``, each file
+    replaced by the project's ``templates/static/`` file of its name) and the
     files of ``templates/root/`` at the site's root
     (:func:`generator.layout.Layout.published_files`; one that clashes with a generated
     file is an input error the loading reports, never published).

@@ -1,0 +1,170 @@
+"""The default theme in the package (issue 10): a project needs no ``templates/`` to build;
+its ``templates/`` overrides the theme's templates and assets file by file, as MkDocs'
+``custom_dir`` does."""
+
+from __future__ import annotations
+
+import fnmatch
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import generator.layout
+from generator.commands.project import load_project
+from generator.layout import Layout
+from tests.conftest import REPO
+from tests.conftest import THEME
+from tests.conftest import override
+from tests.conftest import run_cli
+from tests.test_i18n import _tiny
+
+MARKER = "<!-- theme-override-marker -->"
+
+
+def _build(project: Path) -> Path:
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "site"
+
+
+def test_a_project_of_content_and_locales_only_builds_with_the_themes_look(
+        tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    assert sorted(p.name for p in project.iterdir()) == ["content", "locales"]
+    site = _build(project)
+    for name in ("style.css", "lang.js"):
+        assert (site / "static" / name).read_bytes() == (THEME / "static" / name).read_bytes()
+    page = (site / "sk" / "tiny" / "index.html").read_text("utf-8")
+    assert 'class="skip-link"' in page  # base.html's
+    assert 'class="site-header"' in page
+    assert (site / "index.html").exists()  # root.html's
+
+
+def test_the_repository_keeps_no_copy_of_the_theme() -> None:
+    """Its look is the package's theme; templates/ would hold only real overrides."""
+    assert not (REPO / "templates").exists() or not any(
+        (REPO / "templates" / p.relative_to(THEME)).exists() for p in THEME.rglob("*")
+        if p.is_file())
+
+
+def test_an_overriding_template_is_used_and_the_theme_gives_the_others(
+        tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    base = override(project, "base.html")
+    base.write_text(base.read_text("utf-8").replace("<body>", f"<body>\n{MARKER}"), "utf-8")
+    site = _build(project)
+    page = (site / "sk" / "tiny" / "index.html").read_text("utf-8")
+    assert MARKER in page
+    assert 'class="site-header"' in page  # the rest of the override
+    assert (site / "static" / "style.css").read_bytes() == \
+        (THEME / "static" / "style.css").read_bytes()
+    assert Layout.of(project).templates([])["base.html"] == "templates/base.html"
+    assert Layout.of(project).templates([])["page.html"] == "generator/theme/page.html"
+
+
+def test_an_override_added_after_a_build_is_used_by_the_next(tmp_path: Path) -> None:
+    """The environment lives as long as the process: a theme template compiled before
+    is not reused once an override is there, nor an override once it is removed."""
+    project = _tiny(tmp_path, "")
+    _build(project)
+    (project / "templates").mkdir()
+    (project / "templates" / "home.html").write_text(f"{MARKER}\n", "utf-8")
+    assert (_build(project) / "sk" / "index.html").read_text("utf-8") == f"{MARKER}\n"
+    (project / "templates" / "home.html").unlink()
+    assert MARKER not in (_build(project) / "sk" / "index.html").read_text("utf-8")
+
+
+def test_an_overriding_static_asset_is_published_instead_of_the_themes(
+        tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    (project / "templates" / "static").mkdir(parents=True)
+    (project / "templates" / "static" / "style.css").write_text("body { color: red }\n",
+                                                                "utf-8")
+    (project / "templates" / "static" / "extra.svg").write_text("<svg/>\n", "utf-8")
+    site = _build(project)
+    assert (site / "static" / "style.css").read_text("utf-8") == "body { color: red }\n"
+    assert (site / "static" / "extra.svg").read_text("utf-8") == "<svg/>\n"
+    assert (site / "static" / "lang.js").read_bytes() == \
+        (THEME / "static" / "lang.js").read_bytes()
+
+
+def test_a_static_override_that_is_not_an_input_is_an_error(tmp_path: Path) -> None:
+    """The project's files keep every input check: a link out of the project does not
+    replace the theme's asset, it is an error."""
+    project = _tiny(tmp_path, "")
+    secret = tmp_path / "secret.css"
+    secret.write_text("secret\n", "utf-8")
+    (project / "templates" / "static").mkdir(parents=True)
+    (project / "templates" / "static" / "style.css").symlink_to(secret)
+    assert [e.format() for e in load_project(project).errors] == [
+        "templates/static/style.css:1: a symbolic link leading outside the project; "
+        "expected a regular file inside the project (a link is followed only to one)"]
+
+
+def test_check_names_a_syntax_error_in_an_override_at_its_line(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    page = override(project, "page.html")
+    lines = page.read_text("utf-8").splitlines()
+    lines.insert(2, "{% if %}")
+    page.write_text("\n".join(lines) + "\n", "utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        "templates/page.html:3: template syntax error: Expected an expression, got 'end of "
+        "statement block'; expected a template Jinja can parse"]
+
+
+def test_an_error_in_the_theme_is_named_by_its_package_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    theme = tmp_path / "theme"
+    shutil.copytree(THEME, theme)
+    macros = theme / "macros.html"
+    macros.write_text("{% endif %}\n" + macros.read_text("utf-8"), "utf-8")
+    monkeypatch.setattr(generator.layout, "THEME", theme)
+    project = _tiny(tmp_path, "")
+    assert [e.format() for e in load_project(project).errors] == [
+        "generator/theme/macros.html:1: template syntax error: Encountered unknown tag "
+        "'endif'; expected a template Jinja can parse"]
+
+
+def test_i18n_extract_reads_the_theme_and_an_override(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
+    pot = (project / "locales" / "messages.pot").read_text("utf-8")
+    assert "#: generator/theme/base.html:14\nmsgid \"Skip to content\"" in pot
+    base = override(project, "base.html")
+    base.write_text(base.read_text("utf-8").replace(
+        "<body>", '<body>{{ _("A message of my own") }}'), "utf-8")
+    assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
+    pot = (project / "locales" / "messages.pot").read_text("utf-8")
+    assert "templates/base.html:13\nmsgid \"A message of my own\"" in pot
+    assert "#: templates/base.html:14\nmsgid \"Skip to content\"" in pot
+    assert "generator/theme/base.html" not in pot
+    assert "#: generator/theme/page.html" in pot
+
+
+def test_every_theme_file_is_package_data() -> None:
+    """pyproject.toml's package-data globs ship the whole theme in the wheel."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["generator"]
+    package = REPO / "generator"
+    files = [p.relative_to(package).as_posix() for p in THEME.rglob("*") if p.is_file()]
+    assert files
+    assert [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)] == []
+
+
+def test_a_render_error_in_the_theme_is_named_by_its_package_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.commands.build import build
+
+    theme = tmp_path / "theme"
+    shutil.copytree(THEME, theme)
+    page = theme / "page.html"
+    page.write_text("{{ 1 // 0 }}\n" + page.read_text("utf-8"), "utf-8")
+    monkeypatch.setattr(generator.layout, "THEME", theme)
+    report = build(_tiny(tmp_path, ""))
+    assert (report.exit_code, report.lines) == (2, [
+        "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
+        "or modulo by zero; expected a template that renders"])
