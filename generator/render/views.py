@@ -69,10 +69,11 @@ def case_row(result: CaseResult, w: Words) -> View:
     }
 
 
-def _heading(text: str) -> str:
-    """``text`` as a column heading: its first letter upper case ("Reference rules"),
-    the rest as the translator wrote it (a preset's name is lower case within prose)."""
-    return text[:1].upper() + text[1:]
+def _heading(name: str) -> str:
+    """``name`` as a column heading: its first letter upper case ("Reference rules"),
+    the rest as the translator wrote it (a preset's name is lower case within prose).
+    (Not ``text``: Babel's extractor takes that keyword for a message.)"""
+    return name[:1].upper() + name[1:]
 
 
 def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
