@@ -33,6 +33,7 @@ from generator.layout import SITEMAP
 from generator.layout import TEMPLATES as TEMPLATES_DIR
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.layout import catalog
 from generator.layout import home_output
 from generator.layout import page_output
 from generator.render.markdown import LocalePage
@@ -54,6 +55,19 @@ class Coverage:
     missing: tuple[tuple[str, int, str], ...] = ()
     """Each message shown in English (for ``--strict``): its msgid, the ``.po`` line to
     fix (0 when the catalog lacks the message) and what is wrong there; in line order."""
+
+
+def strict_lines(locale: str, coverage: Coverage) -> list[str]:
+    """One line per message shown in English, at the line of the ``.po`` to fix (a fuzzy
+    message's msgid, an empty msgstr, a plural message's empty ``msgstr[N]``), or at
+    line 1 when the catalog lacks it (run ``i18n update``)."""
+    rel = catalog(locale)
+    lines = [f"{rel}:{line or 1}: {what} of {msgid[:60]!r} (--strict); expected it "
+             "translated" for msgid, line, what in coverage.missing[:20]]
+    if len(coverage.missing) > 20:
+        lines.append(f"{rel}:1: and {len(coverage.missing) - 20} more untranslated or "
+                     "fuzzy messages (--strict)")
+    return lines
 
 
 def make_environment(project: Path | Layout) -> Environment:
