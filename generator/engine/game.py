@@ -27,7 +27,6 @@ events: :class:`Event`.
 
 from __future__ import annotations
 
-import enum
 import functools
 import itertools
 import random
@@ -43,11 +42,16 @@ from generator.engine.cards import JOKER
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
+from generator.engine.codes import EndReason
+from generator.engine.codes import Event
+from generator.engine.codes import MeldReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import OpeningReason
+from generator.engine.codes import PlayReason
 from generator.engine.hand import RoundResult
 from generator.engine.hand import score_round
 from generator.engine.melds import HIGH_ACE
 from generator.engine.melds import MeldResult
-from generator.engine.melds import MeldType
 from generator.engine.melds import check_meld
 from generator.engine.opening import check_opening
 from generator.engine.rules import AcePlace
@@ -55,106 +59,12 @@ from generator.engine.rules import RuleSet
 from generator.engine.table import check_joker_swap
 from generator.engine.table import check_layoff
 
-
-class PlayReason(enum.Enum):
-    """Why an action is illegal (``Outcome.reason`` holds the value).
-
-    For one action the checks run in this order and the first that applies wins:
-    structural checks first (``round_ended``; ``must_draw`` / ``already_drew``;
-    ``empty_discard_pile``; ``no_such_meld``; ``card_not_in_hand``), then the rules in
-    RULES.md's "Order of reasons" (lay-off: ``not_opened``, ``breaks_meld``; taking back
-    a joker: ``no_joker``, ``not_opened``, ``set_needs_three_naturals``, ``wrong_card``),
-    then the end-of-turn rules (``final_discard_required``, ``no_discard_left``;
-    discard: ``discard_taken_card``, ``joker_must_be_laid``).
-    """
-
-    ROUND_ENDED = "round_ended"
-    """The round is over (``GameState.end`` is set): no action is possible any more."""
-    MUST_DRAW = "must_draw"
-    """A meld, lay-off, joker take-back or discard before the turn's draw (RULES.md, A
-    turn: 1. draw)."""
-    ALREADY_DREW = "already_drew"
-    """A second draw in one turn: a turn has exactly one draw."""
-    EMPTY_DISCARD_PILE = "empty_discard_pile"
-    """Drawing from the discard pile when it holds no card."""
-    NO_SUCH_MELD = "no_such_meld"
-    """A lay-off or joker take-back naming a table meld index that does not exist."""
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    """A card melded, laid off, given for a joker or discarded that the player does not
-    hold (as a multiset: two 7♠ need two 7♠ in hand)."""
-    INVALID_MELD = "invalid_meld"
-    """A new meld that is not a valid meld (``Outcome.detail``: the meld's own reason
-    code, e.g. ``wraps_around``)."""
-    NOT_OPENED = "not_opened"
-    """Rami: a lay-off or joker take-back by a player whose opening is not confirmed;
-    the opening is confirmed only at the end of its turn, so this holds in the opening
-    turn too (RULES.md, The opening)."""
-    BREAKS_MELD = "breaks_meld"
-    """A lay-off after which the table meld would not be valid (a run's joker keeps the
-    card it stands for: ``table.check_layoff``)."""
-    NO_JOKER = "no_joker"
-    """Taking back a joker from a table meld that holds none."""
-    SET_NEEDS_THREE_NATURALS = "set_needs_three_naturals"
-    """Taking back a joker from a set where it lies with only two natural cards."""
-    WRONG_CARD = "wrong_card"
-    """Taking back a joker with a card other than the one it stands for."""
-    FINAL_DISCARD_REQUIRED = "final_discard_required"
-    """CardVerse with ``discard_to_win``: a meld or lay-off of the last cards in hand
-    (going out needs a final discard, RULES.md, End of a round)."""
-    NO_DISCARD_LEFT = "no_discard_left"
-    """Rami (``rules.keep_taken_discard``): a meld or lay-off that would leave the hand
-    holding only the card just taken from the discard pile, which may not be discarded,
-    when that card could not then leave the hand either (laid off to go out, or given
-    for a table joker): the turn could not end (RULES.md, A turn, decided). A rule set
-    without the taken-card rule (CardVerse) never gives it."""
-    DISCARD_TAKEN_CARD = "discard_taken_card"
-    """Discarding the card taken from the discard pile in the same turn (RULES.md, A
-    turn: 3). Cards are values, so while the hand holds another equal card (held before
-    the draw, or a joker taken back since) one of the two may go (decided)."""
-    JOKER_MUST_BE_LAID = "joker_must_be_laid"
-    """Discarding while holding a joker taken back this turn that can be laid again
-    (RULES.md, Taking back a joker). It *can* be laid when a lay-off of that joker alone
-    onto some table meld, or a new meld of the joker and two natural cards from the
-    hand, would be a legal action now."""
-
-
-REASONS: tuple[str, ...] = tuple(r.value for r in PlayReason)
+REASONS: tuple[PlayReason, ...] = tuple(PlayReason)
 """Every reason code of an illegal action, in check order (see :class:`PlayReason`)."""
 
 
-class Event(enum.Enum):
-    """What a legal action caused besides itself (``Outcome.events`` holds the values,
-    in the order they happened)."""
-
-    RESHUFFLED = "reshuffled"
-    """Rami: a draw from the empty stock turned the discard pile but its top card into a
-    new stock, shuffled deterministically from the state's seed (RULES.md, End of a
-    round: at most ``rules.max_reshuffles`` times a round)."""
-    OPENED = "opened"
-    """Rami: the melds laid this turn met the opening and are confirmed (at the discard,
-    or when the player went out without one)."""
-    OPENING_RETURNED = "opening_returned"
-    """Rami: the melds laid this turn fell short of the opening (``Outcome.detail``:
-    ``no_pure_run`` or ``below_threshold``) and went back to the hand; a discard still
-    happens (RULES.md, The opening)."""
-    ROUND_OVER = "round_over"
-    """The round ended: see ``GameState.end`` for why, the winner and the scores."""
-
-
-EVENTS: tuple[str, ...] = tuple(e.value for e in Event)
+EVENTS: tuple[Event, ...] = tuple(Event)
 """Every event code (see :class:`Event`)."""
-
-
-class EndReason(enum.Enum):
-    """Why a round ended (``RoundEnd.reason`` holds the value)."""
-
-    WENT_OUT = "went_out"
-    """A player has no cards left after a legal action."""
-    STOCK_EMPTY = "stock_empty"
-    """A player drew from the empty stock and it could not be (or may no longer be)
-    refilled from the discard pile; the lowest hand value wins."""
-    TURN_LIMIT = "turn_limit"
-    """``rules.turn_limit`` turns were played; the lowest hand value wins."""
 
 
 class SetupError(ValueError):
@@ -244,7 +154,7 @@ class RoundEnd:
             of the lowest hand value go to the earliest seat after the dealer).
     """
 
-    reason: str
+    reason: EndReason
     result: RoundResult
 
 
@@ -328,11 +238,11 @@ class Outcome:
     """
 
     legal: bool
-    reason: str | None
-    events: tuple[str, ...]
+    reason: PlayReason | None
+    events: tuple[Event, ...]
     state: GameState
     action: Action
-    detail: str | None = None
+    detail: MeldReason | OpeningReason | None = None
 
 
 # --- setting up ------------------------------------------------------------------------
@@ -537,8 +447,8 @@ def run_joker_card(cards: Sequence[Card], rules: RuleSet) -> Card | None:
 
 
 def _illegal(state: GameState, action: Action, reason: PlayReason,
-             detail: str | None = None) -> Outcome:
-    return Outcome(False, reason.value, (), state, action, detail)
+             detail: MeldReason | None = None) -> Outcome:
+    return Outcome(False, reason, (), state, action, detail)
 
 
 def _end_turn_problem(state: GameState, rest: tuple[Card, ...],
@@ -574,7 +484,7 @@ def _end_turn_problem(state: GameState, rest: tuple[Card, ...],
 
 
 def _meld_problem(state: GameState, cards: tuple[Card, ...]
-                  ) -> tuple[PlayReason, str | None] | tuple[None, tuple[tuple[Card, ...],
+                  ) -> tuple[PlayReason, MeldReason | None] | tuple[None, tuple[tuple[Card, ...],
                                                                       TableMeld]]:
     """Why the new meld ``cards`` is illegal (and the meld's reason code for
     ``invalid_meld``), or ``None`` with the hand left and the meld as laid."""
@@ -584,7 +494,7 @@ def _meld_problem(state: GameState, cards: tuple[Card, ...]
     result = _check(cards, state.rules)
     if not result.valid:
         assert result.reason is not None
-        return PlayReason.INVALID_MELD, result.reason.value
+        return PlayReason.INVALID_MELD, result.reason
     laid = TableMeld(_canon_all(p.card for p in result.placed), state.turn)
     problem = _end_turn_problem(state, rest, (*state.table, laid))
     if problem is not None:
@@ -690,20 +600,20 @@ def _draw(state: GameState, action: Draw) -> Outcome:
         new = _evolve(state, hands=_with_hand(state, (*hand, card)),
                       discard=state.discard[:-1], drawn=True, taken=taken)
         return Outcome(True, None, (), new, action)
-    events: list[str] = []
+    events: list[Event] = []
     stock = state.stock
     discard = state.discard
     reshuffles = state.reshuffles
     if not stock:
         if reshuffles >= state.rules.max_reshuffles or len(discard) < 2:
             ended = _finish(state, EndReason.STOCK_EMPTY)
-            return Outcome(True, None, (Event.ROUND_OVER.value,), ended, action)
+            return Outcome(True, None, (Event.ROUND_OVER,), ended, action)
         reshuffles += 1
         cards = list(discard[:-1])
         random.Random(f"reshuffle:{state.seed}:{reshuffles}").shuffle(cards)
         stock = tuple(cards)
         discard = discard[-1:]
-        events.append(Event.RESHUFFLED.value)
+        events.append(Event.RESHUFFLED)
     new = _evolve(state, hands=_with_hand(state, (*hand, stock[0])), stock=stock[1:],
                   discard=discard, reshuffles=reshuffles, drawn=True, taken=None)
     return Outcome(True, None, tuple(events), new, action)
@@ -743,16 +653,17 @@ def _after_laying(state: GameState, action: Action) -> Outcome:
     opening, checked now, stands; if it falls short the cards laid this turn return)."""
     if state.hand:
         return Outcome(True, None, (), state, action)
-    events: list[str] = []
+    events: list[Event] = []
     state, detail = _confirm_opening(state, events)
     if state.hand:
         return Outcome(True, None, tuple(events), state, action, detail)
     state = _evolve(state, turns_played=state.turns_played + 1)
-    events.append(Event.ROUND_OVER.value)
+    events.append(Event.ROUND_OVER)
     return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT), action)
 
 
-def _confirm_opening(state: GameState, events: list[str]) -> tuple[GameState, str | None]:
+def _confirm_opening(state: GameState, events: list[Event]
+                     ) -> tuple[GameState, OpeningReason | None]:
     """The opening check at the end of the turn (RULES.md, The opening): confirm the melds
     laid this turn, or return them to the hand."""
     if state.opened[state.turn] or not state.laid:
@@ -760,17 +671,17 @@ def _confirm_opening(state: GameState, events: list[str]) -> tuple[GameState, st
     melds = [state.table[i].cards for i in state.laid]
     result = check_opening(melds, state.rules)
     if result.accepted:
-        events.append(Event.OPENED.value)
+        events.append(Event.OPENED)
         opened = list(state.opened)
         opened[state.turn] = True
         return _evolve(state, opened=tuple(opened)), None
-    events.append(Event.OPENING_RETURNED.value)
+    events.append(Event.OPENING_RETURNED)
     assert result.reason is not None
     keep = [m for i, m in enumerate(state.table) if i not in state.laid]
     back = [c for cards in melds for c in cards]
     new = _evolve(state, hands=_with_hand(state, (*state.hand, *back)), table=tuple(keep),
                   laid=())
-    return new, result.reason.value
+    return new, result.reason
 
 
 def _take_joker(state: GameState, action: TakeJoker) -> Outcome:
@@ -816,18 +727,18 @@ def _discard(state: GameState, action: Discard) -> Outcome:
         return _illegal(state, action, problem)
     rest = _remove(state.hand, (action.card,))
     assert rest is not None
-    events: list[str] = []
+    events: list[Event] = []
     state = _evolve(state, hands=_with_hand(state, rest),
                     discard=(*state.discard, _canon(action.card)))
     state, detail = _confirm_opening(state, events)
     state = _evolve(state, turns_played=state.turns_played + 1)
     if not state.hand:
-        events.append(Event.ROUND_OVER.value)
+        events.append(Event.ROUND_OVER)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT),
                        action, detail)
     limit = state.rules.turn_limit
     if limit is not None and state.turns_played >= limit:
-        events.append(Event.ROUND_OVER.value)
+        events.append(Event.ROUND_OVER)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.TURN_LIMIT),
                        action, detail)
     new = _evolve(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
@@ -848,7 +759,7 @@ def _finish(state: GameState, reason: EndReason) -> GameState:
         values[seat] = res.hand_values[k]
     result = RoundResult(order[res.winner - 1] + 1, tuple(scores), tuple(values),
                          res.went_out, tuple(order[t - 1] + 1 for t in res.tied))
-    return _evolve(state, end=RoundEnd(reason.value, result), drawn=False, taken=None,
+    return _evolve(state, end=RoundEnd(reason, result), drawn=False, taken=None,
                    laid=(), jokers_owed=0)
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
+from generator.engine.codes import SwapReason
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
-from generator.engine.table import SwapReason
 from generator.engine.table import SwapResult
 from generator.engine.table import check_joker_swap
 from generator.i18n.explain import Words

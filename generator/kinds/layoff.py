@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldType
 from generator.engine.melds import MeldResult
-from generator.engine.melds import MeldType
 from generator.engine.melds import Placed
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
-from generator.engine.table import LayoffReason
 from generator.engine.table import LayoffResult
 from generator.engine.table import TableError
 from generator.engine.table import check_layoff
