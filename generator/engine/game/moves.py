@@ -18,16 +18,16 @@ from generator.engine.game.actions import Draw
 from generator.engine.game.actions import LayOff
 from generator.engine.game.actions import Meld
 from generator.engine.game.actions import TakeJoker
-from generator.engine.game.cache import _CARDS
-from generator.engine.game.cache import _canon
-from generator.engine.game.cache import _check
-from generator.engine.game.cache import _key
+from generator.engine.game.cache import CARDS
+from generator.engine.game.cache import canon
+from generator.engine.game.cache import card_index
+from generator.engine.game.cache import meld_result
 from generator.engine.game.cache import run_joker_card
-from generator.engine.game.legality import _can_lay_joker
-from generator.engine.game.legality import _is_locked
-from generator.engine.game.legality import _layoff_problem
-from generator.engine.game.legality import _meld_problem
-from generator.engine.game.legality import _take_joker
+from generator.engine.game.legality import can_lay_joker
+from generator.engine.game.legality import is_locked
+from generator.engine.game.legality import layoff_problem
+from generator.engine.game.legality import meld_problem
+from generator.engine.game.legality import take_joker
 from generator.engine.game.state import GameState
 from generator.engine.melds import HIGH_ACE
 from generator.engine.opening import check_opening
@@ -48,12 +48,12 @@ def hand_melds(hand: Iterable[Card], rules: RuleSet) -> tuple[tuple[Card, ...], 
     Every meld of the hand holding at most one joker is among them (a subset of the
     hand's cards that is a valid meld is one of these shapes).
     """
-    return _hand_melds(tuple(sorted(_key(c) for c in hand)), rules)
+    return _hand_melds(tuple(sorted(card_index(c) for c in hand)), rules)
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _hand_melds(indices: tuple[int, ...], rules: RuleSet) -> tuple[tuple[Card, ...], ...]:
-    hand = [_CARDS[i] for i in indices]
+    hand = [CARDS[i] for i in indices]
     seen: set[tuple[int, ...]] = set()
     out: list[tuple[Card, ...]] = []
     jokers = sum(1 for c in hand if c.is_joker) if rules.jokers_per_meld else 0
@@ -77,26 +77,26 @@ def _hand_melds(indices: tuple[int, ...], rules: RuleSet) -> tuple[tuple[Card, .
             places.add(int(c.rank))
 
     def add(cards: tuple[Card, ...]) -> None:
-        key = tuple(sorted(_key(c) for c in cards))
+        key = tuple(sorted(card_index(c) for c in cards))
         if key not in seen:
             seen.add(key)
-            out.append(tuple(_CARDS[i] for i in key))
+            out.append(tuple(CARDS[i] for i in key))
 
     for rank, suits in by_rank.items():
         for size in (3, 4):
             for combo in itertools.combinations(suits, size):
-                add(tuple(_canon(Card(rank, s)) for s in combo))
+                add(tuple(canon(Card(rank, s)) for s in combo))
         if jokers:
             for size in (2, 3):
                 for combo in itertools.combinations(suits, size):
-                    add((*(_canon(Card(rank, s)) for s in combo), JOKER))
+                    add((*(canon(Card(rank, s)) for s in combo), JOKER))
     for suit, places in by_suit.items():
         for first in range(1, HIGH_ACE - 1):
             missing = 0
             held: list[Card] = []
             for last in range(first, HIGH_ACE + 1):
                 if last in places:
-                    held.append(_canon(Card(Rank(1 if last == HIGH_ACE else last), suit)))
+                    held.append(canon(Card(Rank(1 if last == HIGH_ACE else last), suit)))
                 else:
                     missing += 1
                     if missing > min(1, jokers):
@@ -116,20 +116,20 @@ def _hand_melds(indices: tuple[int, ...], rules: RuleSet) -> tuple[tuple[Card, .
 def _layoff_candidates(cards: tuple[Card, ...], rules: RuleSet) -> set[Card]:
     """Single cards (canonical) that might extend the valid meld ``cards`` (to be
     checked)."""
-    result = _check(cards, rules)
+    result = meld_result(cards, rules)
     out: set[Card] = set()
     has_joker = any(c.is_joker for c in cards)
     if rules.jokers_per_meld and not has_joker:
         out.add(JOKER)
     if result.type is MeldType.SET:
         rank = result.placed[0].rank
-        out.update(_canon(Card(rank, s)) for s in Suit)
+        out.update(canon(Card(rank, s)) for s in Suit)
         return out
     suit = result.placed[0].suit
     assert suit is not None
     for place in (result.placed[0].place - 1, result.placed[-1].place + 1):
         if 1 <= place <= HIGH_ACE:
-            out.add(_canon(Card(Rank(1 if place == HIGH_ACE else place), suit)))
+            out.add(canon(Card(Rank(1 if place == HIGH_ACE else place), suit)))
     return out
 
 
@@ -161,7 +161,7 @@ def legal_actions(state: GameState) -> list[Action]:
     hand = state.hand
     actions: list[Action] = []
     for cards in hand_melds(hand, rules):
-        problem, value = _meld_problem(state, cards)  # every meld of hand_melds is valid
+        problem, value = meld_problem(state, cards)  # every meld of hand_melds is valid
         if problem is not None or not isinstance(value, tuple):
             continue
         if not value[0] and not state.opened[state.turn]:
@@ -169,19 +169,19 @@ def legal_actions(state: GameState) -> list[Action]:
             if not check_opening(melds, rules).accepted:
                 continue
         actions.append(Meld(cards))
-    distinct = [_CARDS[i] for i in sorted({_key(c) for c in hand})]
+    distinct = [CARDS[i] for i in sorted({card_index(c) for c in hand})]
     held = set(distinct)
     if state.opened[state.turn]:
         for i, meld in enumerate(state.table):
-            for card in sorted(_layoff_candidates(meld.cards, rules) & held, key=_key):
-                if _layoff_problem(state, (card,), i)[0] is None:
+            for card in sorted(_layoff_candidates(meld.cards, rules) & held, key=card_index):
+                if layoff_problem(state, (card,), i)[0] is None:
                     actions.append(LayOff((card,), i))
             stands_for = run_joker_card(meld.cards, rules)
             if stands_for is not None and stands_for in held:
                 action = TakeJoker(i, stands_for)
-                if _take_joker(state, action).legal:
+                if take_joker(state, action).legal:
                     actions.append(action)
-    must_lay = bool(state.jokers_owed) and _can_lay_joker(state)
+    must_lay = bool(state.jokers_owed) and can_lay_joker(state)
     if not must_lay:
-        actions.extend(Discard(c) for c in distinct if not _is_locked(state, c))
+        actions.extend(Discard(c) for c in distinct if not is_locked(state, c))
     return actions

@@ -15,18 +15,18 @@ from generator.engine.game.actions import Draw
 from generator.engine.game.actions import LayOff
 from generator.engine.game.actions import Meld
 from generator.engine.game.actions import TakeJoker
-from generator.engine.game.cache import _canon
-from generator.engine.game.cache import _remove
-from generator.engine.game.legality import _discard_problem
-from generator.engine.game.legality import _illegal
-from generator.engine.game.legality import _layoff_problem
-from generator.engine.game.legality import _meld_problem
-from generator.engine.game.legality import _take_joker
+from generator.engine.game.cache import canon
+from generator.engine.game.cache import remove_cards
+from generator.engine.game.legality import discard_problem
+from generator.engine.game.legality import layoff_problem
+from generator.engine.game.legality import meld_problem
+from generator.engine.game.legality import refusal
+from generator.engine.game.legality import take_joker
 from generator.engine.game.state import GameState
 from generator.engine.game.state import Outcome
 from generator.engine.game.state import RoundEnd
-from generator.engine.game.state import _evolve
-from generator.engine.game.state import _with_hand
+from generator.engine.game.state import evolve
+from generator.engine.game.state import with_hand
 from generator.engine.hand import RoundResult
 from generator.engine.hand import score_round
 from generator.engine.opening import check_opening
@@ -40,31 +40,31 @@ def apply(state: GameState, action: Action) -> Outcome:
         that applies) and the unchanged state; legal → the new state and its events.
     """
     if state.end is not None:
-        return _illegal(state, action, PlayReason.ROUND_ENDED)
+        return refusal(state, action, PlayReason.ROUND_ENDED)
     if isinstance(action, Draw):
         return _draw(state, action)
     if not state.drawn:
-        return _illegal(state, action, PlayReason.MUST_DRAW)
+        return refusal(state, action, PlayReason.MUST_DRAW)
     if isinstance(action, Meld):
         return _meld(state, action)
     if isinstance(action, LayOff):
         return _lay_off(state, action)
     if isinstance(action, TakeJoker):
-        return _take_joker(state, action)
+        return take_joker(state, action)
     return _discard(state, action)
 
 
 def _draw(state: GameState, action: Draw) -> Outcome:
     if state.drawn:
-        return _illegal(state, action, PlayReason.ALREADY_DREW)
+        return refusal(state, action, PlayReason.ALREADY_DREW)
     hand = state.hand
     if action.source == "discard":
         if not state.discard:
-            return _illegal(state, action, PlayReason.EMPTY_DISCARD_PILE)
+            return refusal(state, action, PlayReason.EMPTY_DISCARD_PILE)
         card = state.discard[-1]
         taken = None if card in hand else card
-        new = _evolve(state, hands=_with_hand(state, (*hand, card)),
-                      discard=state.discard[:-1], drawn=True, taken=taken)
+        new = evolve(state, hands=with_hand(state, (*hand, card)),
+                     discard=state.discard[:-1], drawn=True, taken=taken)
         return Outcome(True, None, (), new, action)
     events: list[Event] = []
     stock = state.stock
@@ -80,21 +80,21 @@ def _draw(state: GameState, action: Draw) -> Outcome:
         stock = tuple(cards)
         discard = discard[-1:]
         events.append(Event.RESHUFFLED)
-    new = _evolve(state, hands=_with_hand(state, (*hand, stock[0])), stock=stock[1:],
-                  discard=discard, reshuffles=reshuffles, drawn=True, taken=None)
+    new = evolve(state, hands=with_hand(state, (*hand, stock[0])), stock=stock[1:],
+                 discard=discard, reshuffles=reshuffles, drawn=True, taken=None)
     return Outcome(True, None, tuple(events), new, action)
 
 
 def _meld(state: GameState, action: Meld) -> Outcome:
-    problem, value = _meld_problem(state, action.cards)
+    problem, value = meld_problem(state, action.cards)
     if problem is not None:
-        return _illegal(state, action, problem, value if isinstance(value, str) else None)
+        return refusal(state, action, problem, value if isinstance(value, str) else None)
     assert isinstance(value, tuple)
     rest, laid = value
     jokers = sum(1 for c in action.cards if c.is_joker)
-    new = _evolve(
+    new = evolve(
         state,
-        hands=_with_hand(state, rest),
+        hands=with_hand(state, rest),
         table=(*state.table, laid),
         laid=(*state.laid, len(state.table)),
         jokers_owed=max(0, state.jokers_owed - jokers),
@@ -103,14 +103,14 @@ def _meld(state: GameState, action: Meld) -> Outcome:
 
 
 def _lay_off(state: GameState, action: LayOff) -> Outcome:
-    problem, value = _layoff_problem(state, action.cards, action.onto)
+    problem, value = layoff_problem(state, action.cards, action.onto)
     if problem is not None:
-        return _illegal(state, action, problem)
+        return refusal(state, action, problem)
     assert value is not None
     rest, table = value
     jokers = sum(1 for c in action.cards if c.is_joker)
-    new = _evolve(state, hands=_with_hand(state, rest), table=table,
-                  jokers_owed=max(0, state.jokers_owed - jokers))
+    new = evolve(state, hands=with_hand(state, rest), table=table,
+                 jokers_owed=max(0, state.jokers_owed - jokers))
     return _after_laying(new, action)
 
 
@@ -123,7 +123,7 @@ def _after_laying(state: GameState, action: Action) -> Outcome:
     state, detail = _confirm_opening(state, events)
     if state.hand:
         return Outcome(True, None, tuple(events), state, action, detail)
-    state = _evolve(state, turns_played=state.turns_played + 1)
+    state = evolve(state, turns_played=state.turns_played + 1)
     events.append(Event.ROUND_OVER)
     return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT), action)
 
@@ -140,27 +140,27 @@ def _confirm_opening(state: GameState, events: list[Event]
         events.append(Event.OPENED)
         opened = list(state.opened)
         opened[state.turn] = True
-        return _evolve(state, opened=tuple(opened)), None
+        return evolve(state, opened=tuple(opened)), None
     events.append(Event.OPENING_RETURNED)
     assert result.reason is not None
     keep = [m for i, m in enumerate(state.table) if i not in state.laid]
     back = [c for cards in melds for c in cards]
-    new = _evolve(state, hands=_with_hand(state, (*state.hand, *back)), table=tuple(keep),
-                  laid=())
+    new = evolve(state, hands=with_hand(state, (*state.hand, *back)), table=tuple(keep),
+                 laid=())
     return new, result.reason
 
 
 def _discard(state: GameState, action: Discard) -> Outcome:
-    problem = _discard_problem(state, action.card)
+    problem = discard_problem(state, action.card)
     if problem is not None:
-        return _illegal(state, action, problem)
-    rest = _remove(state.hand, (action.card,))
+        return refusal(state, action, problem)
+    rest = remove_cards(state.hand, (action.card,))
     assert rest is not None
     events: list[Event] = []
-    state = _evolve(state, hands=_with_hand(state, rest),
-                    discard=(*state.discard, _canon(action.card)))
+    state = evolve(state, hands=with_hand(state, rest),
+                   discard=(*state.discard, canon(action.card)))
     state, detail = _confirm_opening(state, events)
-    state = _evolve(state, turns_played=state.turns_played + 1)
+    state = evolve(state, turns_played=state.turns_played + 1)
     if not state.hand:
         events.append(Event.ROUND_OVER)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.WENT_OUT),
@@ -170,8 +170,8 @@ def _discard(state: GameState, action: Discard) -> Outcome:
         events.append(Event.ROUND_OVER)
         return Outcome(True, None, tuple(events), _finish(state, EndReason.TURN_LIMIT),
                        action, detail)
-    new = _evolve(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
-                  laid=(), jokers_owed=0)
+    new = evolve(state, turn=(state.turn + 1) % state.players, drawn=False, taken=None,
+                 laid=(), jokers_owed=0)
     return Outcome(True, None, tuple(events), new, action, detail)
 
 
@@ -188,5 +188,5 @@ def _finish(state: GameState, reason: EndReason) -> GameState:
         values[seat] = res.hand_values[k]
     result = RoundResult(order[res.winner - 1] + 1, tuple(scores), tuple(values),
                          res.went_out, tuple(order[t - 1] + 1 for t in res.tied))
-    return _evolve(state, end=RoundEnd(reason, result), drawn=False, taken=None,
-                   laid=(), jokers_owed=0)
+    return evolve(state, end=RoundEnd(reason, result), drawn=False, taken=None,
+                  laid=(), jokers_owed=0)

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
-from generator.engine.game.cache import _CARDS
-from generator.engine.game.cache import _canon_all
-from generator.engine.game.cache import _check
-from generator.engine.game.cache import _ordered
+from generator.engine.game.cache import CARDS
+from generator.engine.game.cache import canon_all
+from generator.engine.game.cache import meld_order
+from generator.engine.game.cache import meld_result
 from generator.engine.game.state import GameState
 from generator.engine.game.state import TableMeld
 from generator.engine.rules import RuleSet
@@ -32,7 +32,7 @@ def full_deck(rules: RuleSet, players: int) -> tuple[Card, ...]:
         PlayerCountError: the game does not allow that many players.
     """
     row = rules.deck_for(players)
-    return _CARDS[:-1] * row.decks + (JOKER,) * row.jokers
+    return CARDS[:-1] * row.decks + (JOKER,) * row.jokers
 
 
 def deal(rules: RuleSet, players: int, seed: int, dealer: int | None = None) -> GameState:
@@ -113,7 +113,7 @@ def start(
     for m in table:
         if not 0 <= m.owner < players:
             raise SetupError(f"table meld owner {m.owner}; expected a seat 0 to {players - 1}")
-        result = _check(m.cards, rules)
+        result = meld_result(m.cards, rules)
         if not result.valid:
             assert result.reason is not None
             raise SetupError(f"table meld {' '.join(c.code for c in m.cards)} is not valid "
@@ -143,10 +143,10 @@ def start(
         raise SetupError(f"{turns_played} turns played; expected 0{upto}")
     return GameState(
         rules,
-        tuple(_canon_all(h) for h in hands),
-        _canon_all(stock),
-        _canon_all(discard),
-        tuple(TableMeld(_ordered(m.cards, rules), m.owner) for m in table),
+        tuple(canon_all(h) for h in hands),
+        canon_all(stock),
+        canon_all(discard),
+        tuple(TableMeld(meld_order(m.cards, rules), m.owner) for m in table),
         flags,
         players - 1,
         turn,

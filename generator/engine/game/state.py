@@ -139,7 +139,7 @@ class Outcome:
     detail: MeldReason | OpeningReason | None = None
 
 
-def _evolve(state: GameState, **changes: object) -> GameState:
+def evolve(state: GameState, **changes: object) -> GameState:
     """``dataclasses.replace`` for a state, without its cost (no ``__post_init__`` to
     run); only fields of :class:`GameState` may be changed."""
     assert changes.keys() <= _STATE_FIELDS, changes.keys() - _STATE_FIELDS
@@ -149,5 +149,6 @@ def _evolve(state: GameState, **changes: object) -> GameState:
     return new
 
 
-def _with_hand(state: GameState, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+def with_hand(state: GameState, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """``state.hands`` with the hand of the player whose turn it is replaced by ``hand``."""
     return (*state.hands[:state.turn], hand, *state.hands[state.turn + 1:])
