@@ -34,7 +34,7 @@ def table_meld(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
     result = check_meld(cards, rules)
     if not result.valid:
         assert result.reason is not None
-        raise TableError(f"not a valid meld ({result.reason.value}); expected a meld that "
+        raise TableError(f"not a valid meld ({result.reason}); expected a meld that "
                          "could lie on the table")
     return result
 

@@ -74,7 +74,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
         if result.left and result.melds:
             out.append(_cards_left(result, w))
         if result.reason is not None:
-            out.append(w.code("reason", result.reason.value))
+            out.append(w.code("reason", result.reason))
         return out
 
     def context(self, inputs: CardsInput, result: BestOpening, rules: RuleSet,

@@ -119,13 +119,13 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         """The card the joker stands for, then the meld it leaves or why not."""
         swap = result.swap
         if swap.reason is SwapReason.NO_JOKER:
-            return [w.code("reason", swap.reason.value)]
+            return [w.code("reason", swap.reason)]
         out: list[str] = []
         joker = joker_sentence(result.before, w)
         if joker is not None:
             out.append(joker)
         if swap.reason is not None:
-            out.append(w.code("reason", swap.reason.value))
+            out.append(w.code("reason", swap.reason))
         elif swap.meld is not None:
             out.append(w.code("explanation", "joker_taken", card=inputs.card.label,
                               meld=meld_text(swap.meld.placed)))

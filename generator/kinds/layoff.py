@@ -126,7 +126,7 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
         layoff = result.layoff
         out: list[str] = []
         if layoff.reason is not None:
-            out.append(w.code("reason", layoff.reason.value))
+            out.append(w.code("reason", layoff.reason))
         joker = run_joker(result.before)
         if (joker is not None and joker.stands_for is not None
                 and layoff.reason is not LayoffReason.NOT_OPENED):

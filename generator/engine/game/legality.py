@@ -96,7 +96,7 @@ def layoff_problem(state: GameState, cards: tuple[Card, ...], onto: int
                           opened=state.opened[state.turn])
     if not result.valid:
         assert result.reason is not None
-        return PlayReason(result.reason.value), None
+        return PlayReason(result.reason), None
     assert result.meld is not None
     cards_after = canon_all(p.card for p in result.meld.placed)
     if not meld_result(cards_after, state.rules).valid:
@@ -143,7 +143,7 @@ def take_joker(state: GameState, action: TakeJoker) -> Outcome:
                             opened=state.opened[state.turn])
     if not swap.allowed:
         assert swap.reason is not None
-        return refusal(state, action, PlayReason(swap.reason.value))
+        return refusal(state, action, PlayReason(swap.reason))
     assert swap.meld is not None
     table = list(state.table)
     table[action.onto] = TableMeld(canon_all(p.card for p in swap.meld.placed), meld.owner)

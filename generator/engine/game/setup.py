@@ -117,7 +117,7 @@ def start(
         if not result.valid:
             assert result.reason is not None
             raise SetupError(f"table meld {' '.join(c.code for c in m.cards)} is not valid "
-                             f"({result.reason.value}); expected a valid meld")
+                             f"({result.reason}); expected a valid meld")
     every = [c for h in hands for c in h] + list(discard) + list(stock)
     every += [c for m in table for c in m.cards]
     counts = Counter(every)
