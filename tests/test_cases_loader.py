@@ -30,8 +30,8 @@ from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
 from generator.engine.cards import parse_card
-from generator.engine.melds import MeldReason
-from generator.engine.opening import OpeningReason
+from generator.engine.codes import MeldReason
+from generator.engine.codes import OpeningReason
 from generator.errors import InputError
 from generator.errors import InputErrors
 from generator.kinds import KINDS

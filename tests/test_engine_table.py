@@ -8,11 +8,11 @@ import pytest
 from generator.engine import parse_card
 from generator.engine import parse_cards
 from generator.engine import rule_set
+from generator.engine.codes import LayoffReason
+from generator.engine.codes import SwapReason
 from generator.engine.hand import RoundError
 from generator.engine.hand import hand_value
 from generator.engine.hand import score_round
-from generator.engine.table import LayoffReason
-from generator.engine.table import SwapReason
 from generator.engine.table import TableError
 from generator.engine.table import check_joker_swap
 from generator.engine.table import check_layoff

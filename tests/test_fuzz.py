@@ -54,6 +54,7 @@ from generator.engine.cards import CardCodeError
 from generator.engine.cards import all_cards
 from generator.engine.cards import parse_card
 from generator.engine.cards import parse_cards
+from generator.engine.codes import Code
 from generator.engine.rules import GAMES
 from generator.errors import InputError
 from generator.i18n.catalog import check_catalog_syntax
@@ -356,13 +357,22 @@ def case_document(draw: st.DrawFn) -> object:
     return draw(st.sampled_from([doc] * 9 + [cases, draw(JUNK)]))
 
 
+class _CodeDumper(yaml.SafeDumper):
+    """``yaml.SafeDumper`` that writes the engine's codes (``StrEnum`` members, as the
+    kinds' games and reason lists hold them) as the plain strings they equal."""
+
+
+_CodeDumper.add_multi_representer(Code, yaml.representer.SafeRepresenter.represent_str)
+
+
 @st.composite
 def case_file(draw: st.DrawFn) -> bytes:
     """A case file's bytes: a generated document written as YAML (block or flow style),
     sometimes edited as text, sometimes in another encoding."""
     doc = draw(case_document())
-    text = yaml.safe_dump(doc, allow_unicode=draw(st.booleans()), sort_keys=False,
-                          default_flow_style=draw(st.sampled_from([False, False, None])))
+    text = yaml.dump(doc, Dumper=_CodeDumper, allow_unicode=draw(st.booleans()),
+                     sort_keys=False,
+                     default_flow_style=draw(st.sampled_from([False, False, None])))
     if draw(st.booleans()):
         text = draw(text_edits(text))
     return encoded(text, draw(ENCODINGS))

@@ -29,6 +29,8 @@ from generator.engine.bots import play_game
 from generator.engine.bots import play_round
 from generator.engine.bots import random_bot
 from generator.engine.cards import Card
+from generator.engine.codes import MeldType
+from generator.engine.codes import PlayReason
 from generator.engine.game import EVENTS
 from generator.engine.game import REASONS
 from generator.engine.game import Discard
@@ -37,7 +39,6 @@ from generator.engine.game import GameState
 from generator.engine.game import LayOff
 from generator.engine.game import Meld
 from generator.engine.game import Outcome
-from generator.engine.game import PlayReason
 from generator.engine.game import SetupError
 from generator.engine.game import TableMeld
 from generator.engine.game import TakeJoker
@@ -52,7 +53,6 @@ from generator.engine.game import record_round
 from generator.engine.game import run_joker_card
 from generator.engine.game import start
 from generator.engine.hand import hand_value
-from generator.engine.melds import MeldType
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
 

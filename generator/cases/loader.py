@@ -41,12 +41,13 @@ from generator.cases.yamlpos import walk
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
-from generator.engine.rules import CARDVERSE_OPTIONS
+from generator.engine.rules import DEFAULT_PRESET
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
 from generator.engine.rules import is_rami
+from generator.engine.rules import options_of
 from generator.engine.rules import rule_set
 from generator.errors import InputError
 from generator.kinds import KINDS
@@ -326,9 +327,9 @@ class _CaseLoader:
             return None
         options = self.value.get("options")
         flags: dict[str, bool] = {}
-        if game == "cardverse" and isinstance(options, dict):
+        if isinstance(options, dict):
             flags = {k: v for k, v in options.items()
-                     if k in CARDVERSE_OPTIONS and isinstance(v, bool)}
+                     if k in options_of(game) and isinstance(v, bool)}
         preset = self._known("rules", PRESETS) if is_rami(game) else None
         try:
             return rule_set(game, preset, **flags)
@@ -479,10 +480,9 @@ class _CaseLoader:
             id=value["id"],
             kind=kind.name,
             game=game,
-            rules=value.get("rules", "reference") if is_rami(game) else None,
+            rules=value.get("rules", DEFAULT_PRESET) if is_rami(game) else None,
             options=frozen_mapping(
-                {name: bool(options.get(name, False)) for name in CARDVERSE_OPTIONS}
-                if game == "cardverse" else {}
+                {name: bool(options.get(name, False)) for name in options_of(game)}
             ),
             title=value["title"],
             note=value.get("note"),

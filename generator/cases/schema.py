@@ -41,6 +41,7 @@ from generator.engine.rules import PRESETS
 from generator.errors import did_you_mean
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
+from generator.kinds.fields import OPTION_GAMES
 from generator.kinds.fields import RAMI_GAMES
 from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
@@ -84,11 +85,12 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
     "rules": FieldSpec(
         enum("rules preset", PRESETS),
         games=RAMI_GAMES,
-        note=" (cardverse has options: " + ", ".join(CARDVERSE_OPTIONS) + ")",
+        note=f" ({' and '.join(OPTION_GAMES)} has options: " + ", ".join(CARDVERSE_OPTIONS)
+        + ")",
     ),
     "options": FieldSpec(
         _OPTIONS_SCHEMA,
-        games=("cardverse",),
+        games=OPTION_GAMES,
         note=" (Rami games have rules: " + " or ".join(PRESETS) + ")",
     ),
     "title": FieldSpec(string("title", empty="the English title", example="<English text>")),

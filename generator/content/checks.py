@@ -10,6 +10,7 @@ from collections.abc import Set as AbstractSet
 
 from generator.cases.model import CaseSet
 from generator.content.pages import SourcePage
+from generator.engine.rules import GAMES
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
@@ -112,8 +113,9 @@ def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]
                                          + ", ".join(sorted(kinds)) + "); expected one kind"))
         elif fence.info == "deck-table":
             game = fence.body.strip().removeprefix("game:").strip()
-            if game not in ("rami40", "rami51", "cardverse"):
+            if game not in GAMES:
+                expected = [f"'game: {g}'" for g in GAMES]
                 errors.append(InputError(page.rel, fence.line, None,
-                                         f"deck-table for {game!r}; expected 'game: rami40', "
-                                         "'game: rami51' or 'game: cardverse'"))
+                                         f"deck-table for {game!r}; expected "
+                                         f"{', '.join(expected[:-1])} or {expected[-1]}"))
     return errors, {i for i, what in seen.items() if what != "the page template"}

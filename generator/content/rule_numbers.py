@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 from generator.engine.cards import Rank
+from generator.engine.codes import Game
+from generator.engine.codes import Preset
 from generator.engine.melds import HIGH_ACE
 from generator.engine.melds import MAX_RUN_CARDS
 from generator.engine.melds import MAX_SET_CARDS
@@ -38,11 +40,11 @@ def facts() -> dict[str, int]:
     Values are integers (points, cards, players, turns). Sources: RULES.md "Games and
     presets", "Cards and decks", "End of a round", "Scoring".
     """
-    r40 = rule_set("rami40")
-    r51 = rule_set("rami51")
-    house = rule_set("rami51", "house")
-    cv = rule_set("cardverse")
-    cv_high = rule_set("cardverse", ace_high=True)
+    r40 = rule_set(Game.RAMI40)
+    r51 = rule_set(Game.RAMI51)
+    house = rule_set(Game.RAMI51, Preset.HOUSE)
+    cv = rule_set(Game.CARDVERSE)
+    cv_high = rule_set(Game.CARDVERSE, ace_high=True)
     assert r51.opening_threshold is not None and r40.opening_threshold is not None
     assert house.joker_meld_points is not None and cv.target_score is not None
     assert r51.turn_limit is not None

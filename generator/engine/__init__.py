@@ -13,6 +13,10 @@ from generator.engine.cards import Rank
 from generator.engine.cards import Suit
 from generator.engine.cards import parse_card
 from generator.engine.cards import parse_cards
+from generator.engine.codes import MeldReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import OpeningReason
+from generator.engine.codes import PlayReason
 from generator.engine.deck import DeckResult
 from generator.engine.deck import deck
 from generator.engine.game import Action
@@ -23,7 +27,6 @@ from generator.engine.game import GameState
 from generator.engine.game import LayOff
 from generator.engine.game import Meld
 from generator.engine.game import Outcome
-from generator.engine.game import PlayReason
 from generator.engine.game import RoundEnd
 from generator.engine.game import SetupError
 from generator.engine.game import TableMeld
@@ -32,12 +35,9 @@ from generator.engine.game import apply
 from generator.engine.game import deal
 from generator.engine.game import legal_actions
 from generator.engine.game import start
-from generator.engine.melds import MeldReason
 from generator.engine.melds import MeldResult
-from generator.engine.melds import MeldType
 from generator.engine.melds import check_meld
 from generator.engine.opening import NoOpeningError
-from generator.engine.opening import OpeningReason
 from generator.engine.opening import OpeningResult
 from generator.engine.opening import check_opening
 from generator.engine.rules import PlayerCountError

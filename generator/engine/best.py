@@ -36,6 +36,8 @@ from generator.engine.cards import JOKER
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
+from generator.engine.codes import OpeningReason
+from generator.engine.codes import Verdict
 from generator.engine.melds import HIGH_ACE
 from generator.engine.melds import MAX_RUN_CARDS
 from generator.engine.melds import MAX_SET_CARDS
@@ -43,7 +45,6 @@ from generator.engine.melds import MIN_MELD_CARDS
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.opening import NoOpeningError
-from generator.engine.opening import OpeningReason
 from generator.engine.opening import check_opening
 from generator.engine.rules import RuleSet
 
@@ -83,9 +84,10 @@ class BestOpening:
     pure_run_needed: bool
 
     @property
-    def verdict(self) -> str:
-        """``"can_open"`` or ``"cannot_open"`` (the case kind's verdict codes)."""
-        return "can_open" if self.can_open else "cannot_open"
+    def verdict(self) -> Verdict:
+        """:attr:`Verdict.CAN_OPEN` or :attr:`Verdict.CANNOT_OPEN` (the case kind's
+        verdict codes)."""
+        return Verdict.CAN_OPEN if self.can_open else Verdict.CANNOT_OPEN
 
 
 def best_opening(cards: Iterable[Card], rules: RuleSet) -> BestOpening:

@@ -7,7 +7,6 @@ display only, the engine finds the arrangement.
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Sequence
@@ -16,6 +15,9 @@ from dataclasses import dataclass
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
+from generator.engine.codes import JokerWhy
+from generator.engine.codes import MeldReason
+from generator.engine.codes import MeldType
 from generator.engine.rules import AcePlace
 from generator.engine.rules import RuleSet
 
@@ -28,40 +30,6 @@ MAX_RUN_CARDS = 13
 
 HIGH_ACE = 14
 """The place of an ace after the king in a run (places run 1 = low ace … 14 = high ace)."""
-
-
-class MeldType(enum.Enum):
-    """What a group of cards is, or tries to be."""
-
-    RUN = "run"
-    """Cards of one suit in consecutive ranks."""
-    SET = "set"
-    """Cards of one rank, all suits different."""
-
-
-class MeldReason(enum.Enum):
-    """Why a meld is invalid; listed in the order in which they are checked (SITE.md)."""
-
-    TOO_MANY_JOKERS = "too_many_jokers"
-    """More jokers than the rule set allows in one meld (Rami: 1; CardVerse: 0)."""
-    TOO_FEW_CARDS = "too_few_cards"
-    """Fewer than three cards."""
-    NOT_A_MELD = "not_a_meld"
-    """The natural cards share neither one rank nor one suit."""
-    TOO_MANY_CARDS = "too_many_cards"
-    """A set of more than four cards, or a run of more than thirteen."""
-    DUPLICATE_SUIT = "duplicate_suit"
-    """A set holding two cards of one suit (e.g. 7♠ 7♠ 7♥)."""
-    WRAPS_AROUND = "wraps_around"
-    """A run that needs the ace both after the king and before the two (K-A-2): given
-    only when the cards would form a gap-free run of distinct ranks passing K-A-2, the
-    ace natural or a joker (K♥ A♥ 2♥, K♥ JK 2♥). A gap, a repeated rank, or no ace
-    between the king and the two (Q♥ K♥ 2♥ 3♥, K♥ A♥ 3♥) is ``not_consecutive``
-    (SITE.md, kind ``meld``, decided)."""
-    ACE_LOW_NOT_ALLOWED = "ace_low_not_allowed"
-    """A run that needs the ace before the two where the ace is only high (CardVerse)."""
-    NOT_CONSECUTIVE = "not_consecutive"
-    """A run whose ranks leave a gap the jokers cannot fill, or repeat a rank."""
 
 
 @dataclass(frozen=True)
@@ -99,14 +67,15 @@ class JokerChoice:
         rank, suit: the card the joker stands for (``suit`` ``None`` in a set of three).
         alternatives: other cards it could have stood for, each with the points the
             meld would then have had, e.g. ``((Card(9♠), 24),)`` for JK 7♠ 8♠.
-        why: ``"only_place"`` (one place fits), ``"fewer_points"`` (the place with fewer
-            points) or ``"lower_rank"`` (equal points, the lower rank).
+        why: a :class:`~generator.engine.codes.JokerWhy`: ``only_place`` (one place
+            fits), ``fewer_points`` (the place with fewer points) or ``lower_rank``
+            (equal points, the lower rank).
     """
 
     rank: Rank
     suit: Suit | None
     alternatives: tuple[tuple[Card, int], ...]
-    why: str
+    why: JokerWhy
 
 
 @dataclass(frozen=True)
@@ -216,7 +185,7 @@ def _check_set(
         suit = missing[0] if len(missing) == 1 else None
         placed.append(Placed(given[_joker_index(given)], rank, suit, int(rank),
                              _joker_points(value, rules)))
-        choice = JokerChoice(rank, suit, (), "only_place")
+        choice = JokerChoice(rank, suit, (), JokerWhy.ONLY_PLACE)
     points = sum(p.points for p in placed) if rules.meld_points else None
     return MeldResult(given, True, MeldType.SET, None, points, tuple(placed), choice)
 
@@ -309,11 +278,11 @@ def _check_run(
                   if _stood_for(other) != chosen]
         alternatives = tuple((_stood_for(other), pts) for other, pts in others)
         if not alternatives:
-            why = "only_place"
+            why = JokerWhy.ONLY_PLACE
         elif others[0][1] > options[0][1]:
-            why = "fewer_points"
+            why = JokerWhy.FEWER_POINTS
         else:
-            why = "lower_rank"
+            why = JokerWhy.LOWER_RANK
         choice = JokerChoice(joker.rank, joker.suit, alternatives, why)
     return MeldResult(
         given, True, MeldType.RUN, None, points if rules.meld_points else None,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import OpeningReason
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
@@ -14,17 +14,6 @@ from generator.engine.rules import RuleSet
 
 class NoOpeningError(ValueError):
     """The rule set has no opening (CardVerse: melds are allowed from the first turn)."""
-
-
-class OpeningReason(enum.Enum):
-    """Why a first meld is rejected; the first that applies wins (RULES.md, Order of reasons)."""
-
-    INVALID_MELD = "invalid_meld"
-    """One of the melds laid is not a valid meld."""
-    NO_PURE_RUN = "no_pure_run"
-    """Rami 51: none of the melds is a run without a joker."""
-    BELOW_THRESHOLD = "below_threshold"
-    """The melds together total fewer points than the threshold."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@ import enum
 from dataclasses import dataclass
 from dataclasses import replace
 
+from generator.engine.codes import Game
+from generator.engine.codes import Option
+from generator.engine.codes import Preset
+
 
 class UnknownGameError(ValueError):
     """A game id, preset or option that does not exist, or does not apply to the game."""
@@ -57,8 +61,9 @@ class RuleSet:
     """One game under one preset and options: everything the engine needs to know.
 
     Attributes:
-        game: ``"rami40"``, ``"rami51"`` or ``"cardverse"``.
-        preset: ``"reference"`` or ``"house"`` for Rami; ``None`` for CardVerse.
+        game: the game's id (:class:`~generator.engine.codes.Game`).
+        preset: the Rami preset (:class:`~generator.engine.codes.Preset`); ``None`` for
+            a game without presets (CardVerse).
         deck: deck rows covering every allowed player count, in order.
         ace_places: where an ace may stand in a run.
         jokers_per_meld: the most jokers one meld may hold (0 = no jokers in the game).
@@ -80,8 +85,8 @@ class RuleSet:
             in the same turn (Rami, RULES.md "A turn"; the CardVerse source is silent).
     """
 
-    game: str
-    preset: str | None
+    game: Game
+    preset: Preset | None
     deck: tuple[DeckRow, ...]
     ace_places: frozenset[AcePlace]
     jokers_per_meld: int
@@ -142,8 +147,8 @@ _RAMI_REFERENCE_DECK = (DeckRow(2, 4, 2, 4, 13), DeckRow(5, 6, 3, 4, 13))
 _RAMI_HOUSE_DECK = (DeckRow(2, 4, 2, 2, 13), DeckRow(5, 6, 3, 3, 13))
 
 _RAMI_REFERENCE = RuleSet(
-    game="rami51",
-    preset="reference",
+    game=Game.RAMI51,
+    preset=Preset.REFERENCE,
     deck=_RAMI_REFERENCE_DECK,
     ace_places=frozenset({AcePlace.LOW, AcePlace.HIGH}),
     jokers_per_meld=1,
@@ -159,18 +164,18 @@ _RAMI_REFERENCE = RuleSet(
     keep_taken_discard=True,
 )
 
-_PRESETS: dict[str, dict[str, object]] = {
-    "reference": {},
-    "house": {"deck": _RAMI_HOUSE_DECK, "joker_meld_points": 15, "joker_hand_points": 15},
+_PRESETS: dict[Preset, dict[str, object]] = {
+    Preset.REFERENCE: {},
+    Preset.HOUSE: {"deck": _RAMI_HOUSE_DECK, "joker_meld_points": 15, "joker_hand_points": 15},
 }
 
-_GAMES: dict[str, dict[str, object]] = {
-    "rami40": {"opening_threshold": 40, "opening_needs_pure_run": False},
-    "rami51": {"opening_threshold": 51, "opening_needs_pure_run": True},
+_GAMES: dict[Game, dict[str, object]] = {
+    Game.RAMI40: {"opening_threshold": 40, "opening_needs_pure_run": False},
+    Game.RAMI51: {"opening_threshold": 51, "opening_needs_pure_run": True},
 }
 
 _CARDVERSE = RuleSet(
-    game="cardverse",
+    game=Game.CARDVERSE,
     preset=None,
     deck=(DeckRow(2, 2, 1, 0, 7), DeckRow(3, 4, 1, 0, 10)),
     ace_places=frozenset({AcePlace.HIGH}),
@@ -187,19 +192,43 @@ _CARDVERSE = RuleSet(
     winner_collects=True,
 )
 
-GAMES = ("rami40", "rami51", "cardverse")
+GAMES: tuple[Game, ...] = tuple(Game)
 """The game ids, in the order the site lists them."""
 
-PRESETS = ("reference", "house")
-"""The Rami presets; ``reference`` is the app's default."""
+PRESETS: tuple[Preset, ...] = tuple(Preset)
+"""The Rami presets, in the order the site lists them."""
 
-CARDVERSE_OPTIONS = ("ace_high", "discard_to_win")
+DEFAULT_PRESET = Preset.REFERENCE
+"""The preset of a Rami game that names none (the app's default)."""
+
+CARDVERSE_OPTIONS: tuple[Option, ...] = tuple(Option)
 """The CardVerse options (booleans, default off)."""
+
+_GAME_OPTIONS: dict[Game, tuple[Option, ...]] = {Game.CARDVERSE: CARDVERSE_OPTIONS}
 
 
 def is_rami(game: str) -> bool:
     """True for the games that have presets (``rami40``, ``rami51``)."""
     return game in _GAMES
+
+
+def presets_of(game: str) -> tuple[Preset, ...]:
+    """The presets ``game`` is played under (:data:`PRESETS` for Rami); ``()`` for a game
+    without presets or an unknown id."""
+    return PRESETS if is_rami(game) else ()
+
+
+def options_of(game: str) -> tuple[Option, ...]:
+    """The options ``game`` takes (:data:`CARDVERSE_OPTIONS` for CardVerse); ``()`` for a
+    game without options or an unknown id."""
+    return next((options for g, options in _GAME_OPTIONS.items() if g == game), ())
+
+
+GAMES_WITH_PRESETS: tuple[Game, ...] = tuple(g for g in GAMES if presets_of(g))
+"""The games played under a preset (Rami)."""
+
+GAMES_WITH_OPTIONS: tuple[Game, ...] = tuple(g for g in GAMES if options_of(g))
+"""The games that take options (CardVerse)."""
 
 
 def rule_set(
@@ -213,8 +242,8 @@ def rule_set(
 
     Args:
         game: one of :data:`GAMES`.
-        preset: ``"reference"`` (default for Rami) or ``"house"``; must be ``None``
-            for CardVerse.
+        preset: one of :data:`PRESETS` for Rami (:data:`DEFAULT_PRESET` when ``None``);
+            must be ``None`` for CardVerse.
         ace_high, discard_to_win: CardVerse options; must be false for Rami.
 
     Raises:
@@ -223,17 +252,20 @@ def rule_set(
     """
     if game in _GAMES:
         if ace_high or discard_to_win:
-            raise UnknownGameError(f"options apply to cardverse only, not {game}")
-        preset = preset or "reference"
-        if preset not in _PRESETS:
-            raise UnknownGameError(f"unknown preset {preset!r}; expected reference or house")
-        changes: dict[str, object] = {"game": game, "preset": preset}
-        changes.update(_GAMES[game])
-        changes.update(_PRESETS[preset])
+            raise UnknownGameError(f"options apply to {' and '.join(GAMES_WITH_OPTIONS)} only, "
+                                   f"not {game}")
+        preset = preset or DEFAULT_PRESET
+        if preset not in PRESETS:
+            raise UnknownGameError(f"unknown preset {preset!r}; expected "
+                                   + " or ".join(PRESETS))
+        changes: dict[str, object] = {"game": Game(game), "preset": Preset(preset)}
+        changes.update(_GAMES[Game(game)])
+        changes.update(_PRESETS[Preset(preset)])
         return replace(_RAMI_REFERENCE, **changes)  # type: ignore[arg-type]
-    if game == "cardverse":
+    if game == Game.CARDVERSE:
         if preset is not None:
-            raise UnknownGameError("presets apply to rami40 and rami51 only, not cardverse")
+            raise UnknownGameError(f"presets apply to {' and '.join(GAMES_WITH_PRESETS)} only, "
+                                   f"not {game}")
         return replace(
             _CARDVERSE,
             ace_high=ace_high,

@@ -6,14 +6,15 @@ Sources: RULES.md "A turn" (lay off), "Taking back a joker", "Points of melded c
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import SwapReason
 from generator.engine.melds import MeldResult
-from generator.engine.melds import MeldType
 from generator.engine.melds import Placed
 from generator.engine.melds import check_meld
 from generator.engine.melds import rank_points
@@ -22,28 +23,6 @@ from generator.engine.rules import RuleSet
 
 class TableError(ValueError):
     """A meld given as lying on the table that is not a valid meld."""
-
-
-class LayoffReason(enum.Enum):
-    """Why a lay-off is refused; the first that applies wins (RULES.md, Order of reasons)."""
-
-    NOT_OPENED = "not_opened"
-    """Rami: the player has not opened yet (lay-offs come from the turn after the opening)."""
-    BREAKS_MELD = "breaks_meld"
-    """The meld would no longer be valid with the cards added."""
-
-
-class SwapReason(enum.Enum):
-    """Why taking back a joker is refused; the first that applies wins."""
-
-    NO_JOKER = "no_joker"
-    """The meld holds no joker."""
-    NOT_OPENED = "not_opened"
-    """The player has not opened yet."""
-    SET_NEEDS_THREE_NATURALS = "set_needs_three_naturals"
-    """A joker can be taken from a set only when it lies with three natural cards."""
-    WRONG_CARD = "wrong_card"
-    """The card offered is not the card the joker stands for."""
 
 
 def table_meld(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
@@ -55,7 +34,7 @@ def table_meld(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
     result = check_meld(cards, rules)
     if not result.valid:
         assert result.reason is not None
-        raise TableError(f"not a valid meld ({result.reason.value}); expected a meld that "
+        raise TableError(f"not a valid meld ({result.reason}); expected a meld that "
                          "could lie on the table")
     return result
 

@@ -17,6 +17,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from generator.engine.cards import Card
+from generator.engine.codes import JokerWhy
 from generator.engine.hand import RoundResult
 from generator.engine.hand import card_hand_points
 from generator.engine.hand import hand_value
@@ -87,6 +88,15 @@ def _term(placed: Placed) -> str:
     return placed.card.label
 
 
+JOKER_SENTENCES = {
+    JokerWhy.ONLY_PLACE: "joker_only_place",
+    JokerWhy.FEWER_POINTS: "joker_fewer_points",
+    JokerWhy.LOWER_RANK: "joker_lower_rank",
+}
+"""Why a joker stands for its card → the explanation's key in
+:data:`generator.i18n.words.EXPLANATIONS`."""
+
+
 def joker_sentence(result: MeldResult, w: Words) -> str | None:
     """Which card the meld's joker stands for, and why ("The joker stands for 6♠, not
     9♠: fewer points."); ``None`` without a joker."""
@@ -97,10 +107,10 @@ def joker_sentence(result: MeldResult, w: Words) -> str | None:
         return w.code("explanation", "joker_open_suit",
                       rank=w.text(words.RANK_NAMES[joker.rank], words.RANK_CONTEXT))
     card = Card(joker.rank, joker.suit).label
-    key = {"only_place": "joker_only_place", "fewer_points": "joker_fewer_points",
-           "lower_rank": "joker_lower_rank"}[joker.why]
+    key = JOKER_SENTENCES[joker.why]
     placed = next(p for p in result.placed if p.card.is_joker)
-    if key != "joker_only_place" and placed.points != rank_points(placed.rank, placed.place):
+    if (joker.why is not JokerWhy.ONLY_PLACE
+            and placed.points != rank_points(placed.rank, placed.place)):
         key = "joker_same_place"  # a flat joker value (house rules)
     other = joker.alternatives[0][0].label if joker.alternatives else ""
     return w.code("explanation", key, card=card, other=other)

@@ -7,10 +7,24 @@ Messages with placeholders are newstyle gettext (``%(name)s``; a literal % is %%
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
 from generator.engine.cards import all_cards
+from generator.engine.codes import EndReason
+from generator.engine.codes import Event
+from generator.engine.codes import Game
+from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import OpeningReason
+from generator.engine.codes import Option
+from generator.engine.codes import PlayReason
+from generator.engine.codes import Preset
+from generator.engine.codes import SwapReason
+from generator.engine.codes import Verdict
 from generator.engine.rules import GAMES as GAMES_OF_THE_ENGINE
 from generator.engine.rules import rule_set
 
@@ -51,66 +65,73 @@ def card_msgid(card: Card) -> str:
 RANK_CONTEXT = "rank"
 """msgctxt of rank names, for a joker whose suit stays open ("a nine")."""
 
-VERDICTS = {
-    "valid": "Valid",
-    "invalid": "Invalid",
-    "accepted": "Accepted",
-    "rejected": "Rejected",
-    "allowed": "Allowed",
-    "can_open": "Can open",
-    "cannot_open": "Cannot open",
+VERDICTS: dict[str, str] = {
+    Verdict.VALID: "Valid",
+    Verdict.INVALID: "Invalid",
+    Verdict.ACCEPTED: "Accepted",
+    Verdict.REJECTED: "Rejected",
+    Verdict.ALLOWED: "Allowed",
+    Verdict.CAN_OPEN: "Can open",
+    Verdict.CANNOT_OPEN: "Cannot open",
 }
 """Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
 
-MELD_VERDICTS = {
-    "valid run": "Valid run",
-    "valid set": "Valid set",
-    "invalid run": "Invalid run",
-    "invalid set": "Invalid set",
+
+def meld_verdict(verdict: Verdict, meld_type: MeldType) -> str:
+    """The key of a meld's verdict and type in :data:`MELD_VERDICTS`: ``"valid run"``."""
+    return f"{verdict} {meld_type}"
+
+
+MELD_VERDICTS: dict[str, str] = {
+    meld_verdict(Verdict.VALID, MeldType.RUN): "Valid run",
+    meld_verdict(Verdict.VALID, MeldType.SET): "Valid set",
+    meld_verdict(Verdict.INVALID, MeldType.RUN): "Invalid run",
+    meld_verdict(Verdict.INVALID, MeldType.SET): "Invalid set",
 }
 """A meld's verdict and type, ``"<verdict> <type>"`` → one message (context ``meld
 verdict``): a language whose adjective agrees with the type's gender writes the pair
 whole ("Prawidłowy sekwens", "Prawidłowa grupa"; review pl S1)."""
 
-REASONS = {
-    "too_many_jokers": "Only one joker is allowed in a meld.",
-    "too_few_cards": "A meld needs at least three cards.",
-    "not_a_meld": "The cards share neither a rank nor a suit.",
-    "too_many_cards": "Too many cards for this kind of meld.",
-    "duplicate_suit": "A set may not hold two cards of the same suit.",
-    "wraps_around": "The ace cannot be after the king and before the two at once.",
-    "ace_low_not_allowed": "The ace is only high here: it may not stand before the two.",
-    "not_consecutive": "The ranks do not follow each other without a gap.",
-    "invalid_meld": "One of the melds is not valid.",
-    "no_pure_run": "No pure run: one meld must be a run without a joker.",
-    "below_threshold": "The melds do not reach the threshold.",
-    "not_opened": "Only a player who has opened may do this.",
-    "breaks_meld": "The meld would not stay valid with these cards.",
-    "no_joker": "The meld holds no joker.",
-    "set_needs_three_naturals": "A joker can be taken from a set only when it lies with "
-    "three natural cards.",
-    "wrong_card": "Only the card the joker stands for can take its place.",
-    "round_ended": "The round is over already.",
-    "must_draw": "The player has to draw first.",
-    "already_drew": "The player has drawn once this turn already.",
-    "empty_discard_pile": "The discard pile is empty.",
-    "no_such_meld": "There is no such meld on the table.",
-    "card_not_in_hand": "The player does not hold that card.",
-    "final_discard_required": "Going out needs a final discard here.",
-    "no_discard_left": "Only the card just taken from the discard pile would be left, and "
-    "it cannot be discarded this turn.",
-    "discard_taken_card": "The card just taken from the discard pile cannot be discarded "
-    "in the same turn.",
-    "joker_must_be_laid": "The joker taken back has to be laid again this turn.",
+REASONS: dict[str, str] = {
+    MeldReason.TOO_MANY_JOKERS: "Only one joker is allowed in a meld.",
+    MeldReason.TOO_FEW_CARDS: "A meld needs at least three cards.",
+    MeldReason.NOT_A_MELD: "The cards share neither a rank nor a suit.",
+    MeldReason.TOO_MANY_CARDS: "Too many cards for this kind of meld.",
+    MeldReason.DUPLICATE_SUIT: "A set may not hold two cards of the same suit.",
+    MeldReason.WRAPS_AROUND: "The ace cannot be after the king and before the two at once.",
+    MeldReason.ACE_LOW_NOT_ALLOWED: "The ace is only high here: it may not stand before the "
+    "two.",
+    MeldReason.NOT_CONSECUTIVE: "The ranks do not follow each other without a gap.",
+    OpeningReason.INVALID_MELD: "One of the melds is not valid.",
+    OpeningReason.NO_PURE_RUN: "No pure run: one meld must be a run without a joker.",
+    OpeningReason.BELOW_THRESHOLD: "The melds do not reach the threshold.",
+    LayoffReason.NOT_OPENED: "Only a player who has opened may do this.",
+    LayoffReason.BREAKS_MELD: "The meld would not stay valid with these cards.",
+    SwapReason.NO_JOKER: "The meld holds no joker.",
+    SwapReason.SET_NEEDS_THREE_NATURALS: "A joker can be taken from a set only when it lies "
+    "with three natural cards.",
+    SwapReason.WRONG_CARD: "Only the card the joker stands for can take its place.",
+    PlayReason.ROUND_ENDED: "The round is over already.",
+    PlayReason.MUST_DRAW: "The player has to draw first.",
+    PlayReason.ALREADY_DREW: "The player has drawn once this turn already.",
+    PlayReason.EMPTY_DISCARD_PILE: "The discard pile is empty.",
+    PlayReason.NO_SUCH_MELD: "There is no such meld on the table.",
+    PlayReason.CARD_NOT_IN_HAND: "The player does not hold that card.",
+    PlayReason.FINAL_DISCARD_REQUIRED: "Going out needs a final discard here.",
+    PlayReason.NO_DISCARD_LEFT: "Only the card just taken from the discard pile would be "
+    "left, and it cannot be discarded this turn.",
+    PlayReason.DISCARD_TAKEN_CARD: "The card just taken from the discard pile cannot be "
+    "discarded in the same turn.",
+    PlayReason.JOKER_MUST_BE_LAID: "The joker taken back has to be laid again this turn.",
 }
 """Reason codes of melds, openings, lay-offs, taking back a joker and actions of a
 scenario → message (context ``reason``)."""
 
-EVENTS = {
-    "reshuffled": "The discard pile, except its top card, was shuffled into a new stock.",
-    "opened": "The player has opened.",
-    "opening_returned": "The opening fell short: the melds went back to the hand.",
-    "round_over": "The round is over.",
+EVENTS: dict[str, str] = {
+    Event.RESHUFFLED: "The discard pile, except its top card, was shuffled into a new stock.",
+    Event.OPENED: "The player has opened.",
+    Event.OPENING_RETURNED: "The opening fell short: the melds went back to the hand.",
+    Event.ROUND_OVER: "The round is over.",
 }
 """Events of a legal action in a scenario → message (context ``event``)."""
 
@@ -147,35 +168,36 @@ SEATS_WITHIN = {str(n): f"seat {n}" for n in range(1, MAX_SEATS + 1)}
 """Seat numbers → the seat's name within a sentence (context
 :data:`SEAT_WITHIN_CONTEXT`): Czech "hráč 2", Hungarian "a 2. játékos"."""
 
-END_REASONS = {
-    "stock_empty": "The stock ran out: the round is over.",
-    "turn_limit": "The turn limit was reached: the round is over.",
+END_REASONS: dict[str, str] = {
+    EndReason.STOCK_EMPTY: "The stock ran out: the round is over.",
+    EndReason.TURN_LIMIT: "The turn limit was reached: the round is over.",
 }
 """Why a round ended without a seat going out → message (context ``end``)."""
 
-PRESETS = {"reference": "reference rules", "house": "house rules"}
+PRESETS: dict[str, str] = {Preset.REFERENCE: "reference rules", Preset.HOUSE: "house rules"}
 """Rami presets → message (context ``preset``)."""
 
-GAMES = {"rami40": "Rami 40", "rami51": "Rami 51", "cardverse": "CardVerse"}
+GAMES: dict[str, str] = {Game.RAMI40: "Rami 40", Game.RAMI51: "Rami 51",
+                         Game.CARDVERSE: "CardVerse"}
 """Game ids → message (context ``game``)."""
 
-OPTIONS = {"ace_high": "ace high", "discard_to_win": "discard to win"}
+OPTIONS: dict[str, str] = {Option.ACE_HIGH: "ace high", Option.DISCARD_TO_WIN: "discard to win"}
 """CardVerse options (when on) → message (context ``option``)."""
 
-MELD_REASONS_NUMBERED = {
-    "too_many_jokers": "Meld %(num)s: only one joker is allowed in a meld.",
-    "too_few_cards": "Meld %(num)s: a meld needs at least three cards.",
-    "not_a_meld": "Meld %(num)s: the cards share neither a rank nor a suit.",
-    "too_many_cards": "Meld %(num)s: too many cards for this kind of meld.",
-    "duplicate_suit": "Meld %(num)s: a set may not hold two cards of the same suit.",
-    "wraps_around": "Meld %(num)s: the ace cannot be after the king and before the two "
+MELD_REASONS_NUMBERED: dict[str, str] = {
+    MeldReason.TOO_MANY_JOKERS: "Meld %(num)s: only one joker is allowed in a meld.",
+    MeldReason.TOO_FEW_CARDS: "Meld %(num)s: a meld needs at least three cards.",
+    MeldReason.NOT_A_MELD: "Meld %(num)s: the cards share neither a rank nor a suit.",
+    MeldReason.TOO_MANY_CARDS: "Meld %(num)s: too many cards for this kind of meld.",
+    MeldReason.DUPLICATE_SUIT: "Meld %(num)s: a set may not hold two cards of the same suit.",
+    MeldReason.WRAPS_AROUND: "Meld %(num)s: the ace cannot be after the king and before the two "
     "at once.",
-    "ace_low_not_allowed": "Meld %(num)s: the ace is only high here and may not stand "
+    MeldReason.ACE_LOW_NOT_ALLOWED: "Meld %(num)s: the ace is only high here and may not stand "
     "before the two.",
-    "not_consecutive": "Meld %(num)s: the ranks do not follow each other without a gap.",
+    MeldReason.NOT_CONSECUTIVE: "Meld %(num)s: the ranks do not follow each other without a gap.",
 }
 """Why the meld numbered ``%(num)s`` of a first meld is invalid → message (context
-``numbered meld``): each reason of :class:`~generator.engine.melds.MeldReason` as one
+``numbered meld``): each reason of :class:`~generator.engine.codes.MeldReason` as one
 sentence with the meld's number, so that each language writes what follows the number
 (a lower-case letter after a colon in Czech, Estonian, Hungarian)."""
 
@@ -215,7 +237,7 @@ EXPLANATIONS = {
 name (:data:`SEATS` where it opens the sentence, else :data:`SEATS_WITHIN`), ``%(seats)s``
 several seat numbers joined as the language joins a list ("2, 3 a 4")."""
 
-CONTEXTS = {
+CONTEXTS: dict[str, Mapping[str, str]] = {
     "verdict": VERDICTS,
     "meld verdict": MELD_VERDICTS,
     "reason": REASONS,

@@ -4,7 +4,7 @@ As markdown-it-py lists its rules, this package lists its kinds; everything abov
 (the loader, the schema, ``verify``, the rows and the templates) loops over the registry
 or asks :data:`KINDS` by name, and never asks which kind a case is. A new kind is a
 module here (a :class:`~generator.kinds.base.Kind` subclass and its ``KIND``), one line
-in :data:`REGISTRY`, its template ``templates/kinds/<kind>.html`` and its messages.
+in :data:`REGISTRY`, its template ``generator/theme/kinds/<kind>.html`` and its messages.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A kind module (``generator/kinds/<kind>.py``) states its games, its input and ``
 fields (:mod:`generator.kinds.fields`), checks and parses its inputs through a
 :class:`Reader` (the loader implements it), runs the engine, gives the values it
 compares, its reasoning (through :class:`generator.i18n.explain.Words`) and its row's
-parts; its template is ``templates/kinds/<kind>.html`` (macros ``head(rows)`` and
+parts; its template is ``generator/theme/kinds/<kind>.html`` (macros ``head(rows)`` and
 ``row(row)``). Nothing outside ``generator/kinds/`` asks which kind a case is.
 """
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from generator.engine.best import BestOpening
 from generator.engine.best import best_opening
+from generator.engine.codes import Verdict
 from generator.engine.rules import RuleSet
 from generator.i18n.explain import Words
 from generator.i18n.explain import explain_meld
@@ -32,7 +33,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
     games = fields.RAMI_GAMES
     inputs = fields.frozen({"cards": fields.CARDS})
     expect = fields.frozen({
-        "verdict": fields.verdict("best_opening", "can_open", "cannot_open"),
+        "verdict": fields.verdict("best_opening", Verdict.CAN_OPEN, Verdict.CANNOT_OPEN),
         "points": fields.POINTS,
     })
     required_expect = ("verdict",)
@@ -73,7 +74,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
         if result.left and result.melds:
             out.append(_cards_left(result, w))
         if result.reason is not None:
-            out.append(w.code("reason", result.reason.value))
+            out.append(w.code("reason", result.reason))
         return out
 
     def context(self, inputs: CardsInput, result: BestOpening, rules: RuleSet,

@@ -16,14 +16,24 @@ from typing import Any
 from typing import Literal
 from typing import TypeAlias
 
+from generator.engine.codes import Game
 from generator.engine.rules import GAMES
-from generator.engine.rules import is_rami
+from generator.engine.rules import GAMES_WITH_OPTIONS
+from generator.engine.rules import GAMES_WITH_PRESETS
+from generator.engine.rules import rule_set
 
 Schema: TypeAlias = dict[str, Any]
 """A JSON Schema (or a part of one) as a dict."""
 
-RAMI_GAMES: tuple[str, ...] = tuple(game for game in GAMES if is_rami(game))
-"""``("rami40", "rami51")``."""
+RAMI_GAMES: tuple[Game, ...] = GAMES_WITH_PRESETS
+"""The games played under a preset (``rami40``, ``rami51``)."""
+
+OPENING_GAMES: tuple[Game, ...] = tuple(
+    game for game in GAMES if rule_set(game).opening_threshold is not None)
+"""The games with an opening (``rami40``, ``rami51``)."""
+
+OPTION_GAMES: tuple[Game, ...] = GAMES_WITH_OPTIONS
+"""The games that take options (``cardverse``)."""
 
 Shape = Literal["value", "card", "cards", "melds", "hands"]
 """How the loader reads a field: as is, as one card code, as a card list, as a list of

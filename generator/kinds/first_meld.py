@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import OpeningReason
+from generator.engine.codes import Verdict
 from generator.engine.opening import OpeningResult
 from generator.engine.opening import check_opening
 from generator.engine.rules import RuleSet
@@ -20,7 +22,7 @@ from generator.kinds.base import preset_text
 from generator.kinds.base import with_reason
 from generator.kinds.views import cards_view
 
-OPENING_REASONS = ("invalid_meld", "no_pure_run", "below_threshold")
+OPENING_REASONS: tuple[OpeningReason, ...] = tuple(OpeningReason)
 """The first-meld ``reason`` codes (docs, order of precedence)."""
 
 
@@ -42,7 +44,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
     games = fields.RAMI_GAMES
     inputs = fields.frozen({"melds": fields.FieldSpec(fields.meld_list("melds"), shape="melds")})
     expect = fields.frozen({
-        "verdict": fields.verdict("first_meld", "accepted", "rejected"),
+        "verdict": fields.verdict("first_meld", Verdict.ACCEPTED, Verdict.REJECTED),
         "points": fields.POINTS,
         "reason": fields.reason("first_meld", OPENING_REASONS),
     })
@@ -62,9 +64,9 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
 
     def values(self, inputs: MeldsInput, result: OpeningResult) -> dict[str, Value]:
         return {
-            "verdict": "accepted" if result.accepted else "rejected",
+            "verdict": Verdict.ACCEPTED if result.accepted else Verdict.REJECTED,
             "points": result.points,
-            "reason": result.reason.value if result.reason else None,
+            "reason": result.reason,
         }
 
     def explain(self, inputs: MeldsInput, result: OpeningResult, rules: RuleSet,
@@ -73,7 +75,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
         out: list[str] = []
         for i, meld in enumerate(result.melds, start=1):
             if not meld.valid and meld.reason is not None:
-                out.append(w.code("numbered meld", meld.reason.value, num=i))
+                out.append(w.code("numbered meld", meld.reason, num=i))
             else:
                 out.extend(explain_meld(meld, w))
         return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from generator.engine.codes import Option
 from generator.engine.hand import hand_value
 from generator.engine.rules import RuleSet
 from generator.i18n.explain import Words
@@ -25,7 +26,7 @@ def hand_rules_text(rules: RuleSet, w: Words) -> str:
     preset = preset_text(rules, w)
     if rules.ace_high:
         return w.code("explanation", "rules_with_option", rules=preset,
-                      option=w.code("option", "ace_high"))
+                      option=w.code("option", Option.ACE_HIGH))
     return preset
 
 

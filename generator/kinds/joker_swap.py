@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
+from generator.engine.codes import SwapReason
+from generator.engine.codes import Verdict
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
-from generator.engine.table import SwapReason
 from generator.engine.table import SwapResult
 from generator.engine.table import check_joker_swap
 from generator.i18n.explain import Words
@@ -27,7 +28,7 @@ from generator.kinds.layoff import table_meld_cards
 from generator.kinds.layoff import table_row
 from generator.kinds.views import card_view
 
-SWAP_REASONS = ("no_joker", "not_opened", "set_needs_three_naturals", "wrong_card")
+SWAP_REASONS: tuple[SwapReason, ...] = tuple(SwapReason)
 """The ``reason`` codes of taking back a joker (docs, order of reasons)."""
 
 
@@ -70,7 +71,7 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         "opened": fields.OPENED,
     })
     expect = fields.frozen({
-        "verdict": fields.verdict("joker_swap", "allowed", "rejected"),
+        "verdict": fields.verdict("joker_swap", Verdict.ALLOWED, Verdict.REJECTED),
         "joker_stands_for": fields.FieldSpec(
             fields.card("joker_stands_for", "a card code such as 6S"), shape="card"),
         "reason": fields.reason("joker_swap", SWAP_REASONS),
@@ -108,9 +109,9 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
     def values(self, inputs: SwapInput, result: SwapRun) -> dict[str, Value]:
         swap = result.swap
         return {
-            "verdict": "allowed" if swap.allowed else "rejected",
+            "verdict": Verdict.ALLOWED if swap.allowed else Verdict.REJECTED,
             "joker_stands_for": swap.stands_for.code if swap.stands_for else None,
-            "reason": swap.reason.value if swap.reason else None,
+            "reason": swap.reason,
         }
 
     def explain(self, inputs: SwapInput, result: SwapRun, rules: RuleSet,
@@ -118,13 +119,13 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         """The card the joker stands for, then the meld it leaves or why not."""
         swap = result.swap
         if swap.reason is SwapReason.NO_JOKER:
-            return [w.code("reason", swap.reason.value)]
+            return [w.code("reason", swap.reason)]
         out: list[str] = []
         joker = joker_sentence(result.before, w)
         if joker is not None:
             out.append(joker)
         if swap.reason is not None:
-            out.append(w.code("reason", swap.reason.value))
+            out.append(w.code("reason", swap.reason))
         elif swap.meld is not None:
             out.append(w.code("explanation", "joker_taken", card=inputs.card.label,
                               meld=meld_text(swap.meld.placed)))

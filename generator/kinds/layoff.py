@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import Verdict
 from generator.engine.melds import MeldResult
-from generator.engine.melds import MeldType
 from generator.engine.melds import Placed
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
-from generator.engine.table import LayoffReason
 from generator.engine.table import LayoffResult
 from generator.engine.table import TableError
 from generator.engine.table import check_layoff
@@ -26,7 +27,7 @@ from generator.kinds.base import Value
 from generator.kinds.base import View
 from generator.kinds.views import cards_view
 
-LAYOFF_REASONS = ("not_opened", "breaks_meld")
+LAYOFF_REASONS: tuple[LayoffReason, ...] = tuple(LayoffReason)
 """The lay-off ``reason`` codes (docs, order of reasons)."""
 
 
@@ -93,7 +94,7 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
     inputs = fields.frozen({"meld": fields.TABLE_MELD, "cards": fields.CARDS,
                             "opened": fields.OPENED})
     expect = fields.frozen({
-        "verdict": fields.verdict("layoff", "valid", "invalid"),
+        "verdict": fields.verdict("layoff", Verdict.VALID, Verdict.INVALID),
         "points": fields.RAMI_POINTS,
         "reason": fields.reason("layoff", LAYOFF_REASONS),
     })
@@ -113,9 +114,9 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
     def values(self, inputs: LayoffInput, result: LayoffRun) -> dict[str, Value]:
         layoff = result.layoff
         return {
-            "verdict": "valid" if layoff.valid else "invalid",
+            "verdict": Verdict.VALID if layoff.valid else Verdict.INVALID,
             "points": layoff.points,
-            "reason": layoff.reason.value if layoff.reason else None,
+            "reason": layoff.reason,
         }
 
     def explain(self, inputs: LayoffInput, result: LayoffRun, rules: RuleSet,
@@ -125,7 +126,7 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
         layoff = result.layoff
         out: list[str] = []
         if layoff.reason is not None:
-            out.append(w.code("reason", layoff.reason.value))
+            out.append(w.code("reason", layoff.reason))
         joker = run_joker(result.before)
         if (joker is not None and joker.stands_for is not None
                 and layoff.reason is not LayoffReason.NOT_OPENED):

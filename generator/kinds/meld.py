@@ -6,9 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import MeldReason
+from generator.engine.codes import MeldType
+from generator.engine.codes import Verdict
 from generator.engine.melds import MeldResult
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
+from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.explain import explain_meld
 from generator.kinds import fields
@@ -18,15 +22,15 @@ from generator.kinds.base import Value
 from generator.kinds.base import View
 from generator.kinds.views import cards_view
 
-MELD_REASONS = (
-    "too_few_cards",
-    "too_many_cards",
-    "not_a_meld",
-    "duplicate_suit",
-    "not_consecutive",
-    "wraps_around",
-    "too_many_jokers",
-    "ace_low_not_allowed",
+MELD_REASONS: tuple[MeldReason, ...] = (
+    MeldReason.TOO_FEW_CARDS,
+    MeldReason.TOO_MANY_CARDS,
+    MeldReason.NOT_A_MELD,
+    MeldReason.DUPLICATE_SUIT,
+    MeldReason.NOT_CONSECUTIVE,
+    MeldReason.WRAPS_AROUND,
+    MeldReason.TOO_MANY_JOKERS,
+    MeldReason.ACE_LOW_NOT_ALLOWED,
 )
 """The meld ``reason`` codes (docs, listing order)."""
 
@@ -54,8 +58,8 @@ class MeldKind(Kind[CardsInput, MeldResult]):
     name = "meld"
     inputs = fields.frozen({"cards": fields.CARDS})
     expect = fields.frozen({
-        "verdict": fields.verdict("meld", "valid", "invalid"),
-        "type": fields.FieldSpec(fields.enum("meld type", ("run", "set"))),
+        "verdict": fields.verdict("meld", Verdict.VALID, Verdict.INVALID),
+        "type": fields.FieldSpec(fields.enum("meld type", (MeldType.RUN, MeldType.SET))),
         "points": fields.RAMI_POINTS,
         "reason": fields.reason("meld", MELD_REASONS),
     })
@@ -69,10 +73,10 @@ class MeldKind(Kind[CardsInput, MeldResult]):
 
     def values(self, inputs: CardsInput, result: MeldResult) -> dict[str, Value]:
         return {
-            "verdict": "valid" if result.valid else "invalid",
-            "type": result.type.value if result.type else None,
+            "verdict": Verdict.VALID if result.valid else Verdict.INVALID,
+            "type": result.type,
             "points": result.points,
-            "reason": result.reason.value if result.reason else None,
+            "reason": result.reason,
         }
 
     def explain(self, inputs: CardsInput, result: MeldResult, rules: RuleSet,
@@ -82,8 +86,10 @@ class MeldKind(Kind[CardsInput, MeldResult]):
     def row(self, inputs: CardsInput, result: MeldResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
         view: View = {"melds": [cards_view(inputs.cards, w)]}
-        if values.get("type"):  # the verdict and the type as one message
-            view["verdict_text"] = w.code("meld verdict", f"{values['verdict']} {values['type']}")
+        if result.type is not None:  # the verdict and the type as one message
+            verdict = Verdict.VALID if result.valid else Verdict.INVALID
+            view["verdict_text"] = w.code("meld verdict", words.meld_verdict(verdict,
+                                                                             result.type))
         return view
 
 

@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.engine.cards import Card
+from generator.engine.codes import EndReason
+from generator.engine.codes import Event
+from generator.engine.codes import PlayReason
+from generator.engine.codes import StepResult
+from generator.engine.codes import Verdict
 from generator.engine.game import EVENTS
 from generator.engine.game import REASONS as PLAY_REASONS
 from generator.engine.game import Action
@@ -51,11 +56,11 @@ from generator.kinds.base import same
 from generator.kinds.views import cards_view
 from generator.kinds.views import round_view
 
-SCENARIO_RESULTS: tuple[str, ...] = ("legal", *EVENTS, *PLAY_REASONS)
+SCENARIO_RESULTS: tuple[str, ...] = (StepResult.LEGAL, *EVENTS, *PLAY_REASONS)
 """What a ``scenario`` documents per action: ``legal``, an event of a legal action, or
 the reason code of an illegal one (``generator.engine.game``)."""
 
-END_REASONS = ("went_out", "stock_empty", "turn_limit")
+END_REASONS: tuple[EndReason, ...] = tuple(EndReason)
 """Why a round ended (``expect.end.reason``)."""
 
 ACTION_KEYS = ("draw", "discard", "meld", "layoff", "take_joker")
@@ -193,14 +198,14 @@ def result_code(outcome: Outcome) -> str:
     reason code of an illegal action, the events of a legal one joined by ``+``
     (``opened+round_over``), or ``legal``."""
     if not outcome.legal:
-        return outcome.reason or "illegal"
-    return "+".join(outcome.events) if outcome.events else "legal"
+        return outcome.reason or StepResult.ILLEGAL
+    return "+".join(outcome.events) if outcome.events else StepResult.LEGAL
 
 
 def result_agrees(documented: str, outcome: Outcome) -> bool:
     """A documented result agrees with an outcome when it is ``legal`` and the action is
     legal, an event the legal action caused, or the reason the action is illegal."""
-    if documented == "legal":
+    if documented == StepResult.LEGAL:
         return outcome.legal
     if outcome.legal:
         return documented in outcome.events
@@ -255,8 +260,8 @@ def _start(reader: Reader, start: dict[str, Any], seats: int,
     if "opened" in start and rules.opening_threshold is None:
         reader.error((*where, "opened"),
                      f"field 'opened' in start does not apply to game {rules.game!r} "
-                     f"({rules.game} has no opening); expected it only with rami40 or "
-                     "rami51", at_key=True)
+                     f"({rules.game} has no opening); expected it only with "
+                     + " or ".join(fields.OPENING_GAMES), at_key=True)
     elif isinstance(opened, list) and len(opened) != seats:
         reader.error((*where, "opened"), f"opened lists {count(len(opened), 'flag')}; "
                      f"expected one per seat ({seats}, as in hands)")
@@ -324,7 +329,7 @@ def _table(reader: Reader, value: object, seats: int,
             ok = False
             codes = " ".join(c.code for c in cards)
             reader.error((*rel, "cards"), f"meld {codes} is not a valid meld "
-                         f"({result.reason.value}); expected a meld that could lie on the "
+                         f"({result.reason}); expected a meld that could lie on the "
                          "table")
         table.append(TableMeld(cards, seat - 1))
     return table if ok else None
@@ -441,8 +446,8 @@ def scenario_step(run: ScenarioRun, index: int) -> Step:
 
 
 def _reason(code: str, w: Words) -> str:
-    """The words of a reason code; the code itself for one without words yet."""
-    return w.code("reason", code) if code in words.REASONS else code
+    """The words of a reason code (every code has them: ``tests/test_codes.py``)."""
+    return w.code("reason", code)
 
 
 def explain_step(step: Step, w: Words) -> list[str]:
@@ -464,7 +469,7 @@ def refusal_reasons(step: Step, w: Words) -> list[str]:
     reason (each a sentence of its own)."""
     outcome = step.outcome
     out = [_reason(outcome.reason, w)] if outcome.reason else []
-    if outcome.reason == "invalid_meld" and outcome.detail:
+    if outcome.reason is PlayReason.INVALID_MELD and outcome.detail:
         out.append(_reason(outcome.detail, w))
     return out
 
@@ -473,8 +478,8 @@ def step_events(step: Step, w: Words) -> list[str]:
     """The events of a legal action, in order (a returned opening with its reason)."""
     out: list[str] = []
     for event in step.outcome.events:
-        out.append(w.code("event", event) if event in words.EVENTS else event)
-        if event == "opening_returned" and step.outcome.detail:
+        out.append(w.code("event", event))
+        if event is Event.OPENING_RETURNED and step.outcome.detail:
             out.append(_reason(step.outcome.detail, w))
     return out
 
@@ -670,7 +675,7 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
                 "num": step.num,
                 "parts": _action_parts(step, w),
                 "ok": outcome.legal,
-                "result_text": w.code("verdict", "allowed") if outcome.legal
+                "result_text": w.code("verdict", Verdict.ALLOWED) if outcome.legal
                 else w.text("Not allowed"),
                 "notes": notes,
             })

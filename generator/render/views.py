@@ -8,6 +8,9 @@ kind's (``kinds/<kind>.html``).
 
 from __future__ import annotations
 
+from generator.engine.codes import tone
+from generator.engine.rules import GAMES_WITH_PRESETS
+from generator.engine.rules import presets_of
 from generator.engine.rules import rule_set
 from generator.i18n.explain import Words
 from generator.i18n.numbers import format_decimal
@@ -29,7 +32,9 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
 
 def case_row(result: CaseResult, w: Words) -> View:
     """One row of a cases table: the parts every kind has (``id``, ``kind``,
-    ``template``, ``verdict``, ``points``, the title and note with ``*_en`` flags,
+    ``template``, ``verdict``, ``tone`` (how the verdict looks: ``ok``, ``bad``,
+    ``none``; :attr:`generator.engine.codes.Verdict.tone`), ``points``, the title and
+    note with ``*_en`` flags,
     ``melds``, ``verdict_text``, ``points_text``, ``context_text``,
     ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes), then the
     kind's own (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``,
@@ -53,6 +58,7 @@ def case_row(result: CaseResult, w: Words) -> View:
         "kind": case.kind,
         "template": kind.template,
         "verdict": verdict,
+        "tone": tone(verdict),
         "points": points,
         "title": title,
         "title_en": title_en,
@@ -91,14 +97,14 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
             w.fallbacks += 1
         return text % {"num": format_decimal(n, locale=locale)}
 
-    if game == "cardverse":
+    if not presets_of(game):
         rules = rule_set(game)
         head = [w.text("Players"), w.text("Cards per player"), w.text("Cards in play")]
         rows = [[format_decimal(p, locale=locale), cards(rules.deck_for(p).hand_size),
                  cards(rules.deck_for(p).cards)]
                 for p in range(rules.min_players, rules.max_players + 1)]
         return head, rows
-    presets = [rule_set(game, p) for p in ("reference", "house")]
+    presets = [rule_set(game, p) for p in presets_of(game)]
     head = [w.text("Players"), *(_heading(w.code("preset", str(r.preset))) for r in presets)]
     rows = []
     for p in range(presets[0].min_players, presets[0].max_players + 1):
@@ -126,9 +132,10 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
 
     Returns (head, rows); rows come from comparing the two rule sets' data.
     """
-    ref, house = rule_set("rami51", "reference"), rule_set("rami51", "house")
-    head = [w.text("Rule"), _heading(w.code("preset", "reference")),
-            _heading(w.code("preset", "house"))]
+    # The presets change the same fields in every game played under them.
+    game = GAMES_WITH_PRESETS[-1]
+    ref, house = (rule_set(game, preset) for preset in presets_of(game))
+    head = [w.text("Rule"), *(_heading(w.code("preset", str(r.preset))) for r in (ref, house))]
     rows: list[list[str]] = []
     for a, b in zip(ref.deck, house.deck, strict=True):
         if a.jokers != b.jokers:
