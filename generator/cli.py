@@ -1,4 +1,4 @@
-"""The command line (SITE.md, "Command line"; fixed, scripts call it).
+"""The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict]
     python -m generator check [--project DIR] [--format text|json]
@@ -184,7 +184,7 @@ def _json(report: object) -> str:
 
 
 def _site_in_place(args: argparse.Namespace) -> str:
-    """What an unfinished build left in its output folder, said truthfully (SITE.md,
+    """What an unfinished build left in its output folder, said truthfully (docs/site.md,
     interrupts): the previous site, no site at all, or the folder as it was."""
     out = output_path(args.out if args.out is not None else args.project / OUTPUT)
     if (out / MARKER).is_file():
@@ -195,7 +195,7 @@ def _site_in_place(args: argparse.Namespace) -> str:
 
 
 def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
-    """Say ``interrupted`` and, for ``build``, which site is in place (SITE.md); the exit
+    """Say ``interrupted`` and, for ``build``, which site is in place (docs/site.md); the exit
     status, 128 + the signal's number (130 Ctrl-C, 143 SIGTERM)."""
     state = ""
     if args.command == "build":
@@ -207,7 +207,7 @@ def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (SITE.md)."""
+    """Run the command line; returns the exit status (docs/site.md)."""
     _escape_what_cannot_be_shown()
     args = _parser().parse_args(argv)
     try:
@@ -218,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _build(args.project, args.out, args.strict)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
-    except Exception as exc:  # never a traceback (SITE.md); GENERATOR_DEBUG=1 shows it
+    except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it
         if os.environ.get("GENERATOR_DEBUG"):
             raise
         state = f", {_site_in_place(args)}" if args.command == "build" else ""

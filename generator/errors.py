@@ -2,7 +2,7 @@
 
 Every stage that reads input (case files, pages, catalogs, templates) collects
 :class:`InputError` values instead of stopping at the first problem; the command
-line prints them all (SITE.md, "Command line") as ``FILE:LINE:COL: message`` and
+line prints them all (docs/site.md, "Command line") as ``FILE:LINE:COL: message`` and
 exits with status 2.
 """
 
@@ -133,7 +133,7 @@ def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
 
 
 class Interrupted(KeyboardInterrupt):
-    """The run was stopped by a signal: SIGINT (Ctrl-C) or SIGTERM (SITE.md: the message
+    """The run was stopped by a signal: SIGINT (Ctrl-C) or SIGTERM (docs/site.md: the message
     ``interrupted``, exit 128 + the signal's number, and a true statement of which site
     is in place). A plain :class:`KeyboardInterrupt` (Python's own, for SIGINT) means
     the same with ``signum`` 2.

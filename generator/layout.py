@@ -1,4 +1,4 @@
-"""The project's layout and what counts as one of its inputs (SITE.md, "Layout of the
+"""The project's layout and what counts as one of its inputs (docs/site.md, "Layout of the
 repository" and "Command line").
 
 One home for every path the generator reads or writes inside a project, as Sphinx's

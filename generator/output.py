@@ -1,6 +1,6 @@
 """Writing the site: to a fresh folder beside the output, swapped in at the end.
 
-SITE.md: a build killed at any moment leaves either the previous or the new site
+docs/site.md: a build killed at any moment leaves either the previous or the new site
 whole; a failing build leaves the previous one untouched; the build never deletes
 anything it did not write (an output folder it did not create is refused).
 
@@ -150,7 +150,7 @@ def _remove(folder: Path) -> None:
 
 
 LOCK_WAIT = 60.0
-"""Seconds a build waits for another build's lock before it gives up (SITE.md); the
+"""Seconds a build waits for another build's lock before it gives up (docs/site.md); the
 environment variable ``RULES_LOCK_WAIT`` overrides it (tests)."""
 
 

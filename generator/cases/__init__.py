@@ -1,6 +1,6 @@
 """Case files: YAML with positions, the schema, loading into :class:`Case` values.
 
-Use :func:`load_cases` (``load_cases(project) -> CaseSet``); DESIGN.md, "Case model".
+Use :func:`load_cases` (``load_cases(project) -> CaseSet``); docs/DESIGN.md, "Case model".
 """
 
 from generator.cases.loader import load_cases

@@ -1,4 +1,4 @@
-"""The loaded case values (DESIGN.md, "Case model").
+"""The loaded case values (docs/DESIGN.md, "Case model").
 
 Everything here is immutable: mappings are :class:`types.MappingProxyType` over
 dicts nobody else holds, sequences are tuples.

@@ -7,7 +7,7 @@ for every path into the value, the node and its 1-based start position. It
 rejects what the plain ``yaml.safe_load`` would let through silently: duplicate
 keys, keys that are not strings, merge keys.
 
-Numbers are what the author wrote (SITE.md, "numbers in case files"): only a plain
+Numbers are what the author wrote (docs/site.md, "numbers in case files"): only a plain
 decimal integer (``51``, ``-3``) becomes an ``int``. Any other unquoted scalar that
 YAML 1.1 would read as a number (``051`` octal 41, ``1:48`` sexagesimal 108, ``0x1F``
 and ``3_1`` both 31, ``51.0``, ``.inf``) or that only looks like one (``09``, ``1e3``)

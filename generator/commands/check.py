@@ -1,4 +1,4 @@
-"""The ``check`` command's reports: text lines (SITE.md format) and the JSON object, of
+"""The ``check`` command's reports: text lines (docs/site.md format) and the JSON object, of
 what loading and verifying the project found (:func:`generator.commands.project.load_project`)."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def disagreement_lines(project: Project) -> list[str]:
 
 
 def json_report(project: Project) -> dict[str, Any]:
-    """The ``--format json`` object: ``{"cases", "disagreements", "errors"}`` (SITE.md)."""
+    """The ``--format json`` object: ``{"cases", "disagreements", "errors"}`` (docs/site.md)."""
     w = Words(source_translator())
     return {
         "cases": len(project.results),

@@ -200,7 +200,7 @@ def _plural(n: int, noun: str) -> str:
 
 def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
          say: Callable[[str], None]) -> int:
-    """Run ``i18n extract|update|stats`` on a project (SITE.md, "Command line").
+    """Run ``i18n extract|update|stats`` on a project (docs/site.md, "Command line").
 
     Every catalog is read and checked before anything is written (Babel would drop the
     lines it cannot parse); with an input error nothing is written.

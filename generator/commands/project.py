@@ -73,7 +73,7 @@ class Project:
 
 
 def load_project(root: Path, *, out: Path | None = None) -> Project:
-    """The load and verify stages, shared by ``check`` and ``build`` (SITE.md: any input
+    """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
     ``site.yaml``, then every case through the engine.

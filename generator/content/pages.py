@@ -4,7 +4,7 @@ source, into its blocks, generated tables, heading ids and links (as mkdocs'
 
 Every block (paragraph, heading, list item, table cell) is one catalog message whose
 msgid is the block's inline Markdown source, as Sphinx does; per locale only the inline
-text is translated and rendered (:mod:`generator.render.markdown`; DESIGN.md,
+text is translated and rendered (:mod:`generator.render.markdown`; docs/DESIGN.md,
 "Content Markdown").
 """
 

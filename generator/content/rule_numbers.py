@@ -1,7 +1,7 @@
 """Named rule numbers for prose placeholders, computed from the engine's rule sets.
 
 A page writes ``{rami51.threshold}`` where a number of the rules stands, so the
-prose cannot disagree with the engine (DESIGN.md, "Content Markdown").
+prose cannot disagree with the engine (docs/DESIGN.md, "Content Markdown").
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _deck_facts(prefix: str, rules: RuleSet) -> dict[str, int]:
 def facts() -> dict[str, int]:
     """Every named rule number, e.g. ``{"rami51.threshold": 51, "rami.hand_size": 13, …}``.
 
-    Values are integers (points, cards, players, turns). Sources: RULES.md "Games and
+    Values are integers (points, cards, players, turns). Sources: docs/rules.md "Games and
     presets", "Cards and decks", "End of a round", "Scoring".
     """
     r40 = rule_set(Game.RAMI40)

@@ -1,6 +1,6 @@
 """The best opening a hand holds, Rami (case kind ``best_opening``).
 
-Sources: RULES.md "Melds", "Points of melded cards" and "The opening (first meld),
+Sources: docs/rules.md "Melds", "Points of melded cards" and "The opening (first meld),
 Rami". The best opening is the highest total of disjoint valid melds from the hand
 that meets every opening condition but the threshold (Rami 51: a pure run among the
 melds; Rami 40: none); it may use every card, since going out without a discard is
@@ -61,7 +61,7 @@ class BestOpening:
 
     Attributes:
         cards: the hand as given (a multiset; the order is the caller's).
-        points: total points of :attr:`melds` (RULES.md "Points of melded cards");
+        points: total points of :attr:`melds` (docs/rules.md "Points of melded cards");
             0 when no opening meets the conditions other than the threshold.
         melds: the chosen melds as :func:`check_meld` results, all valid, disjoint,
             together a sub-multiset of :attr:`cards`; empty when none.

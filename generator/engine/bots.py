@@ -209,7 +209,7 @@ def play_game(
     bots: Sequence[Bot],
     rounds: int | None = None,
 ) -> tuple[GameScore, list[GameState]]:
-    """Play a whole game (RULES.md, Scoring): Rami one round per player (each dealing
+    """Play a whole game (docs/rules.md, Scoring): Rami one round per player (each dealing
     once; ``rounds`` overrides), CardVerse until a total reaches ``rules.target_score``.
 
     Round ``k`` (0-based) is dealt with seed ``seed * 1000 + k`` by

@@ -1,7 +1,7 @@
 """Cards, ranks, suits and card codes.
 
 A card is an immutable value: a natural card has a rank and a suit, the joker
-has neither. Card codes are the ones SITE.md fixes for case files: rank
+has neither. Card codes are the ones docs/site.md fixes for case files: rank
 ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` also means 10) followed by suit
 ``C D H S`` (``♣ ♦ ♥ ♠`` also accepted), case-insensitive; ``JK`` is the joker.
 """
@@ -46,7 +46,7 @@ class Rank(enum.IntEnum):
     """The thirteen ranks; the value is the rank's place with the ace low (1) to king (13)."""
 
     ACE = 1
-    """Ace: low before the two or high after the king (RULES.md, Melds)."""
+    """Ace: low before the two or high after the king (docs/rules.md, Melds)."""
     TWO = 2
     """Two."""
     THREE = 3

@@ -6,8 +6,8 @@ way python-chess documents its ``Termination`` and ``Status`` members). A member
 pages see exactly the code words (``wraps_around``, ``can_open``); everything above the
 engine compares, stores and looks up the members, never the words typed again.
 
-Sources: RULES.md "Melds", "The opening (first meld), Rami", "A turn", "Taking back a
-joker", "End of a round" and "Order of reasons"; SITE.md for the case kinds' verdicts.
+Sources: docs/rules.md "Melds", "The opening (first meld), Rami", "A turn", "Taking back a
+joker", "End of a round" and "Order of reasons"; docs/site.md for the case kinds' verdicts.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MeldType(Code):
 
 
 class MeldReason(Code):
-    """Why a meld is invalid; listed in the order in which they are checked (SITE.md)."""
+    """Why a meld is invalid; listed in the order in which they are checked (docs/site.md)."""
 
     TOO_MANY_JOKERS = "too_many_jokers"
     """More jokers than the rule set allows in one meld (Rami: 1; CardVerse: 0)."""
@@ -89,7 +89,7 @@ class MeldReason(Code):
     only when the cards would form a gap-free run of distinct ranks passing K-A-2, the
     ace natural or a joker (K♥ A♥ 2♥, K♥ JK 2♥). A gap, a repeated rank, or no ace
     between the king and the two (Q♥ K♥ 2♥ 3♥, K♥ A♥ 3♥) is ``not_consecutive``
-    (SITE.md, kind ``meld``, decided)."""
+    (docs/site.md, "Meld reasons", decided)."""
     ACE_LOW_NOT_ALLOWED = "ace_low_not_allowed"
     """A run that needs the ace before the two where the ace is only high (CardVerse)."""
     NOT_CONSECUTIVE = "not_consecutive"
@@ -97,7 +97,8 @@ class MeldReason(Code):
 
 
 class OpeningReason(Code):
-    """Why a first meld is rejected; the first that applies wins (RULES.md, Order of reasons)."""
+    """Why a first meld is rejected; the first that applies wins (docs/rules.md, Order of
+    reasons)."""
 
     INVALID_MELD = "invalid_meld"
     """One of the melds laid is not a valid meld."""
@@ -108,7 +109,7 @@ class OpeningReason(Code):
 
 
 class LayoffReason(Code):
-    """Why a lay-off is refused; the first that applies wins (RULES.md, Order of reasons)."""
+    """Why a lay-off is refused; the first that applies wins (docs/rules.md, Order of reasons)."""
 
     NOT_OPENED = "not_opened"
     """Rami: the player has not opened yet (lay-offs come from the turn after the opening)."""
@@ -138,7 +139,7 @@ class PlayReason(Code):
     For one action the checks run in this order and the first that applies wins:
     structural checks first (``round_ended``; ``must_draw`` / ``already_drew``;
     ``empty_discard_pile``; ``no_such_meld``; ``card_not_in_hand``), then the rules in
-    RULES.md's "Order of reasons" (lay-off: ``not_opened``, ``breaks_meld``; taking back
+    docs/rules.md's "Order of reasons" (lay-off: ``not_opened``, ``breaks_meld``; taking back
     a joker: ``no_joker``, ``not_opened``, ``set_needs_three_naturals``, ``wrong_card``),
     then the end-of-turn rules (``final_discard_required``, ``no_discard_left``;
     discard: ``discard_taken_card``, ``joker_must_be_laid``).
@@ -147,7 +148,7 @@ class PlayReason(Code):
     ROUND_ENDED = "round_ended"
     """The round is over (``GameState.end`` is set): no action is possible any more."""
     MUST_DRAW = "must_draw"
-    """A meld, lay-off, joker take-back or discard before the turn's draw (RULES.md, A
+    """A meld, lay-off, joker take-back or discard before the turn's draw (docs/rules.md, A
     turn: 1. draw)."""
     ALREADY_DREW = "already_drew"
     """A second draw in one turn: a turn has exactly one draw."""
@@ -164,7 +165,7 @@ class PlayReason(Code):
     NOT_OPENED = "not_opened"
     """Rami: a lay-off or joker take-back by a player whose opening is not confirmed;
     the opening is confirmed only at the end of its turn, so this holds in the opening
-    turn too (RULES.md, The opening)."""
+    turn too (docs/rules.md, The opening)."""
     BREAKS_MELD = "breaks_meld"
     """A lay-off after which the table meld would not be valid (a run's joker keeps the
     card it stands for: ``table.check_layoff``)."""
@@ -176,20 +177,20 @@ class PlayReason(Code):
     """Taking back a joker with a card other than the one it stands for."""
     FINAL_DISCARD_REQUIRED = "final_discard_required"
     """CardVerse with ``discard_to_win``: a meld or lay-off of the last cards in hand
-    (going out needs a final discard, RULES.md, End of a round)."""
+    (going out needs a final discard, docs/rules.md, End of a round)."""
     NO_DISCARD_LEFT = "no_discard_left"
     """Rami (``rules.keep_taken_discard``): a meld or lay-off that would leave the hand
     holding only the card just taken from the discard pile, which may not be discarded,
     when that card could not then leave the hand either (laid off to go out, or given
-    for a table joker): the turn could not end (RULES.md, A turn, decided). A rule set
+    for a table joker): the turn could not end (docs/rules.md, A turn, decided). A rule set
     without the taken-card rule (CardVerse) never gives it."""
     DISCARD_TAKEN_CARD = "discard_taken_card"
-    """Discarding the card taken from the discard pile in the same turn (RULES.md, A
+    """Discarding the card taken from the discard pile in the same turn (docs/rules.md, A
     turn: 3). Cards are values, so while the hand holds another equal card (held before
     the draw, or a joker taken back since) one of the two may go (decided)."""
     JOKER_MUST_BE_LAID = "joker_must_be_laid"
     """Discarding while holding a joker taken back this turn that can be laid again
-    (RULES.md, Taking back a joker). It *can* be laid when a lay-off of that joker alone
+    (docs/rules.md, Taking back a joker). It *can* be laid when a lay-off of that joker alone
     onto some table meld, or a new meld of the joker and two natural cards from the
     hand, would be a legal action now."""
 
@@ -200,7 +201,7 @@ class Event(Code):
 
     RESHUFFLED = "reshuffled"
     """Rami: a draw from the empty stock turned the discard pile but its top card into a
-    new stock, shuffled deterministically from the state's seed (RULES.md, End of a
+    new stock, shuffled deterministically from the state's seed (docs/rules.md, End of a
     round: at most ``rules.max_reshuffles`` times a round)."""
     OPENED = "opened"
     """Rami: the melds laid this turn met the opening and are confirmed (at the discard,
@@ -208,7 +209,7 @@ class Event(Code):
     OPENING_RETURNED = "opening_returned"
     """Rami: the melds laid this turn fell short of the opening (``Outcome.detail``:
     ``no_pure_run`` or ``below_threshold``) and went back to the hand; a discard still
-    happens (RULES.md, The opening)."""
+    happens (docs/rules.md, The opening)."""
     ROUND_OVER = "round_over"
     """The round ended: see ``GameState.end`` for why, the winner and the scores."""
 
@@ -226,7 +227,7 @@ class EndReason(Code):
 
 
 class JokerWhy(Code):
-    """Why a joker stands for the card it does (``JokerChoice.why``; RULES.md "Points of
+    """Why a joker stands for the card it does (``JokerChoice.why``; docs/rules.md "Points of
     melded cards")."""
 
     ONLY_PLACE = "only_place"
@@ -252,7 +253,7 @@ class Tone(Code):
 
 
 class Verdict(Code):
-    """A case kind's verdict (``expect.verdict``; SITE.md, the kinds)."""
+    """A case kind's verdict (``expect.verdict``; docs/site.md, the kinds)."""
 
     VALID = "valid"
     """``meld``, ``layoff``: the cards form a meld, the lay-off is allowed."""

@@ -1,4 +1,4 @@
-"""Deck composition and hand size per player count (RULES.md "Cards and decks")."""
+"""Deck composition and hand size per player count (docs/rules.md "Cards and decks")."""
 
 from __future__ import annotations
 

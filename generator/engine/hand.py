@@ -1,4 +1,4 @@
-"""Hand values and round scoring (RULES.md "Scoring", "End of a round").
+"""Hand values and round scoring (docs/rules.md "Scoring", "End of a round").
 
 Hand value: the points of the cards left in a hand at the end of a round. Rami: 2-9 face
 value; 10, J, Q, K 10; ace 11; joker 25 (reference) or 15 (house). CardVerse: ace 1
@@ -17,7 +17,7 @@ from generator.engine.rules import RuleSet
 
 
 def card_hand_points(card: Card, rules: RuleSet) -> int:
-    """Points of one card left in a hand (RULES.md "Scoring")."""
+    """Points of one card left in a hand (docs/rules.md "Scoring")."""
     if card.rank is None:
         return rules.joker_hand_points
     if card.rank is Rank.ACE:

@@ -1,7 +1,7 @@
 """Meld validation: type, reason code, points and the card each joker stands for.
 
-Source: RULES.md "Melds" and "Points of melded cards"; the order of reason codes
-is SITE.md's (kind ``meld``). Cards are a multiset: the listed order is for
+Source: docs/rules.md "Melds" and "Points of melded cards"; the order of reason codes
+is docs/site.md's (kind ``meld``). Cards are a multiset: the listed order is for
 display only, the engine finds the arrangement.
 """
 
@@ -40,7 +40,7 @@ class Placed:
         card: the card as held (a natural card or the joker).
         rank: the rank it counts as (for a joker: the rank it stands for).
         suit: the suit it counts as; ``None`` for a joker in a set of three
-            (its suit stays open, RULES.md).
+            (its suit stays open, docs/rules.md).
         place: in a run, 1 (low ace) to 14 (high ace); in a set, the rank's value.
         points: its points when melded (0 where melds carry no points).
     """
@@ -61,7 +61,7 @@ class Placed:
 
 @dataclass(frozen=True)
 class JokerChoice:
-    """The reasoning behind a joker's place (RULES.md "Points of melded cards").
+    """The reasoning behind a joker's place (docs/rules.md "Points of melded cards").
 
     Attributes:
         rank, suit: the card the joker stands for (``suit`` ``None`` in a set of three).
@@ -85,7 +85,7 @@ class MeldResult:
     Attributes:
         cards: the cards as given.
         valid: whether they form a meld.
-        type: run or set (what the cards are, or try to be; SITE.md, kind ``meld``,
+        type: run or set (what the cards are, or try to be; docs/site.md, "Meld reasons",
             decided): ``set`` when the natural cards share one rank, also when they
             share the suit as well (copies of one card, 7♠ 7♠ 7♠ or 5♥ JK, are read as
             a set, so ``duplicate_suit`` or ``too_few_cards``); ``run`` when they share
@@ -110,7 +110,7 @@ class MeldResult:
 
     @property
     def pure(self) -> bool:
-        """True for a valid run without a joker (RULES.md, Melds: a pure run)."""
+        """True for a valid run without a joker (docs/rules.md, Melds: a pure run)."""
         return (
             self.valid
             and self.type is MeldType.RUN
@@ -119,7 +119,7 @@ class MeldResult:
 
 
 def rank_points(rank: Rank, place: int) -> int:
-    """Points of a melded card of ``rank`` at ``place`` (RULES.md "Points of melded cards").
+    """Points of a melded card of ``rank`` at ``place`` (docs/rules.md "Points of melded cards").
 
     2-9 face value; 10, J, Q, K 10; an ace 1 when low (place 1), 11 when high or in a set.
     """
@@ -233,7 +233,7 @@ def _wraps(naturals: Sequence[Card], length: int) -> bool:
 
     Ranks are taken on a circle (ace = 0 … king = 12); the arc must hold the king,
     the ace place and the two, i.e. the ace would be needed both after the king and
-    before the two (RULES.md, Melds).
+    before the two (docs/rules.md, Melds).
     """
     ranks = {int(c.rank) - 1 for c in naturals}  # type: ignore[arg-type]
     if len(ranks) != len(naturals):

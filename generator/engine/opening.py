@@ -1,4 +1,4 @@
-"""The opening (first meld) check, Rami (RULES.md "The opening (first meld), Rami")."""
+"""The opening (first meld) check, Rami (docs/rules.md "The opening (first meld), Rami")."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def check_opening(melds: Iterable[Iterable[Card]], rules: RuleSet) -> OpeningRes
     """Check a player's first meld: the melds laid in one turn.
 
     Args:
-        melds: the melds, each a group of cards (points: RULES.md "Points of melded cards").
+        melds: the melds, each a group of cards (points: docs/rules.md "Points of melded cards").
         rules: a rule set with an opening (Rami 40 or 51, either preset).
 
     Returns:

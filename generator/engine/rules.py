@@ -1,4 +1,4 @@
-"""The games as rule-set data (RULES.md, "Games and presets", "Cards and decks").
+"""The games as rule-set data (docs/rules.md, "Games and presets", "Cards and decks").
 
 Every difference between Rami 40, Rami 51 (presets ``reference`` and ``house``)
 and the CardVerse variant is a field of :class:`RuleSet`; the rest of the engine
@@ -25,7 +25,7 @@ class PlayerCountError(ValueError):
 
 
 class AcePlace(enum.Enum):
-    """Where an ace may stand in a run (RULES.md, Melds)."""
+    """Where an ace may stand in a run (docs/rules.md, Melds)."""
 
     LOW = "low"
     """Before the two (A-2-3); worth 1 point when melded."""
@@ -35,7 +35,7 @@ class AcePlace(enum.Enum):
 
 @dataclass(frozen=True)
 class DeckRow:
-    """Deck composition for a range of player counts (RULES.md, Cards and decks).
+    """Deck composition for a range of player counts (docs/rules.md, Cards and decks).
 
     Attributes:
         min_players, max_players: the inclusive range of player counts (players).
@@ -82,7 +82,7 @@ class RuleSet:
         winner_collects: the round's winner scores the others' hand values (CardVerse);
             otherwise every loser adds their own hand value (Rami).
         keep_taken_discard: the card just taken from the discard pile may not be discarded
-            in the same turn (Rami, RULES.md "A turn"; the CardVerse source is silent).
+            in the same turn (Rami, docs/rules.md "A turn"; the CardVerse source is silent).
     """
 
     game: Game

@@ -1,6 +1,6 @@
 """Working with melds on the table: laying off cards and taking back a joker.
 
-Sources: RULES.md "A turn" (lay off), "Taking back a joker", "Points of melded cards"
+Sources: docs/rules.md "A turn" (lay off), "Taking back a joker", "Points of melded cards"
 (a joker keeps the place it took when it was laid) and "Order of reasons".
 """
 
@@ -72,11 +72,11 @@ def check_layoff(
 ) -> LayoffResult:
     """Lay off ``added`` (cards from the hand) onto ``meld`` (a valid meld on the table).
 
-    Several cards laid off at once are judged on the finished meld (SITE.md, decided):
+    Several cards laid off at once are judged on the finished meld (docs/site.md, decided):
     they may go at either end, in any listed order, and a joker among them takes the
     place the finished meld needs (5♥ 6♥ 7♥ + 9♥ JK: the joker as 8♥).
 
-    A joker in a run keeps the card it stood for when laid (RULES.md: JK 7♠ 8♠ takes 9♠,
+    A joker in a run keeps the card it stood for when laid (docs/rules.md: JK 7♠ 8♠ takes 9♠,
     not 6♠: the joker is 6♠); in a set it stands for the rank.
 
     Args:
@@ -131,7 +131,7 @@ class SwapResult:
         reason: why not; ``None`` when allowed.
         stands_for: the card the joker stands for (``None`` when the meld has no joker, or
             for a set of two naturals and a joker, whose suit is open: a case that
-            documents a card there disagrees, ``engine —``; SITE.md, decided).
+            documents a card there disagrees, ``engine —``; docs/site.md, decided).
         meld: the meld after the swap (the card in the joker's place), when allowed.
     """
 
@@ -144,7 +144,7 @@ class SwapResult:
 def check_joker_swap(
     meld: Sequence[Card], card: Card, rules: RuleSet, *, opened: bool = True
 ) -> SwapResult:
-    """Take the joker from ``meld`` by putting ``card`` in its place (RULES.md, "Taking
+    """Take the joker from ``meld`` by putting ``card`` in its place (docs/rules.md, "Taking
     back a joker"): only once opened, only exactly the card the joker stands for, and
     from a set only when the joker lies with three natural cards.
 

@@ -2,7 +2,7 @@
 
 A message that is missing, empty or fuzzy in a locale falls back to the English
 source text; every lookup says whether it did, so pages can mark the passage and
-the build can count it (SITE.md, "Languages").
+the build can count it (docs/site.md, "Languages").
 """
 
 from __future__ import annotations
@@ -469,7 +469,7 @@ def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None
             elif forms and all(forms):
                 messages[key] = forms
             else:
-                # One empty form leaves the message untranslated as a whole (SITE.md).
+                # One empty form leaves the message untranslated as a whole (docs/site.md).
                 empty = next((i for i, f in enumerate(forms) if not f), 0)
                 unused[key] = (lines.get(empty, where), f"empty form msgstr[{empty}] in the "
                                "translation")

@@ -74,7 +74,7 @@ VERDICTS: dict[str, str] = {
     Verdict.CAN_OPEN: "Can open",
     Verdict.CANNOT_OPEN: "Cannot open",
 }
-"""Verdict codes (SITE.md kinds) → message (context ``verdict``)."""
+"""Verdict codes (docs/site.md, "Kinds and their fields") → message (context ``verdict``)."""
 
 
 def meld_verdict(verdict: Verdict, meld_type: MeldType) -> str:
@@ -162,7 +162,7 @@ MAX_SEATS = max(rule_set(game).max_players for game in GAMES_OF_THE_ENGINE)
 SEATS = {str(n): f"Seat {n}" for n in range(1, MAX_SEATS + 1)}
 """Seat numbers → the seat's name as it opens a sentence (context :data:`SEAT_CONTEXT`).
 One message per seat, so that each language writes what the number needs (Hungarian:
-"Az 1. játékos", "A 2. játékos"; SITE.md, "Languages")."""
+"Az 1. játékos", "A 2. játékos"; docs/site.md, "Languages")."""
 
 SEATS_WITHIN = {str(n): f"seat {n}" for n in range(1, MAX_SEATS + 1)}
 """Seat numbers → the seat's name within a sentence (context

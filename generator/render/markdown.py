@@ -1,6 +1,6 @@
 """Content pages rendered in one locale: each block's translation parsed inline and
 rendered, placeholders filled with the locale's numbers (the pages themselves are parsed
-once, in :mod:`generator.content.pages`; DESIGN.md, "Content Markdown").
+once, in :mod:`generator.content.pages`; docs/DESIGN.md, "Content Markdown").
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def fallback_html(html: str, translated: bool) -> str:
     """Inline HTML as the page shows it: when it is not translated, wrapped in the mark
     of an English fallback (``<span class="untranslated" lang="en">``), the same for a
     paragraph, a heading, a page title in the navigation or the table of contents
-    (SITE.md, "Languages")."""
+    (docs/site.md, "Languages")."""
     if translated:
         return html
     return f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'

@@ -1,4 +1,4 @@
-"""Rendering every locale, spread over worker processes where it pays (DESIGN.md,
+"""Rendering every locale, spread over worker processes where it pays (docs/DESIGN.md,
 "Rendering contract"): forked workers inherit the parsed pages, the catalogs and the one
 Jinja environment, render a locale each and write its files."""
 

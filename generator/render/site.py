@@ -99,7 +99,7 @@ TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
 
 def template_errors(root: Path | Layout) -> list[InputError]:
     """Every input error of the templates the site uses that shows without rendering
-    them (SITE.md, ``check``): the project's overrides in ``templates/`` and the theme's
+    them (docs/site.md, ``check``): the project's overrides in ``templates/`` and the theme's
     other templates (:meth:`generator.layout.Layout.templates`). A template file that is
     not an input (a FIFO, a folder, a link out of the project), a template the site needs
     that is missing, a template that is not UTF-8, a Jinja syntax error, an ``extends``,

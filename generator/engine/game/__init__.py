@@ -1,6 +1,6 @@
 """The whole game as a state machine: deal, actions, legality, round end and scoring.
 
-Sources: RULES.md "A turn", "Taking back a joker", "The opening (first meld), Rami",
+Sources: docs/rules.md "A turn", "Taking back a joker", "The opening (first meld), Rami",
 "End of a round", "Scoring" and "Order of reasons". Every difference between the games
 comes from the :class:`~generator.engine.rules.RuleSet` (``opening_threshold``,
 ``max_reshuffles``, ``turn_limit``, ``discard_to_win``, ``winner_collects``,

@@ -1,4 +1,4 @@
-"""The actions of a turn: one step of the player whose turn it is (RULES.md "A turn",
+"""The actions of a turn: one step of the player whose turn it is (docs/rules.md "A turn",
 "Taking back a joker")."""
 
 from __future__ import annotations

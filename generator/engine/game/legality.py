@@ -1,5 +1,5 @@
 """Whether an action is legal, and why not: the checks :func:`~generator.engine.game.play.apply`
-and :func:`~generator.engine.game.moves.legal_actions` share, in RULES.md's "Order of
+and :func:`~generator.engine.game.moves.legal_actions` share, in docs/rules.md's "Order of
 reasons" (see :class:`~generator.engine.codes.PlayReason`)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def refusal(state: GameState, action: Action, reason: PlayReason,
 def _end_turn_problem(state: GameState, rest: tuple[Card, ...],
                       table: tuple[TableMeld, ...]) -> PlayReason | None:
     """The reason a meld or lay-off leaving ``rest`` in hand and ``table`` on the table
-    is illegal, if any (RULES.md, A turn: an action that would leave the turn unable to
+    is illegal, if any (docs/rules.md, A turn: an action that would leave the turn unable to
     end legally is refused).
 
     Only two positions can leave a turn without a legal end: an empty hand where going
@@ -129,7 +129,7 @@ def can_lay_joker(state: GameState) -> bool:
 
 
 def take_joker(state: GameState, action: TakeJoker) -> Outcome:
-    """Take back the joker of table meld ``action.onto`` with ``action.card`` (RULES.md,
+    """Take back the joker of table meld ``action.onto`` with ``action.card`` (docs/rules.md,
     Taking back a joker): the outcome, legal or not. The end-of-turn check
     (``no_discard_left``) and :mod:`~generator.engine.game.moves` try it as it is
     applied."""

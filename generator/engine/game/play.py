@@ -1,5 +1,5 @@
 """Applying an action: the new state and its events, or the reason it is illegal and the
-state unchanged (RULES.md "A turn", "The opening (first meld), Rami", "End of a round")."""
+state unchanged (docs/rules.md "A turn", "The opening (first meld), Rami", "End of a round")."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def _after_laying(state: GameState, action: Action) -> Outcome:
 
 def _confirm_opening(state: GameState, events: list[Event]
                      ) -> tuple[GameState, OpeningReason | None]:
-    """The opening check at the end of the turn (RULES.md, The opening): confirm the melds
+    """The opening check at the end of the turn (docs/rules.md, The opening): confirm the melds
     laid this turn, or return them to the hand."""
     if state.opened[state.turn] or not state.laid:
         return state, None

@@ -1,4 +1,4 @@
-"""A whole game: the running score over rounds (RULES.md "Scoring")."""
+"""A whole game: the running score over rounds (docs/rules.md "Scoring")."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from generator.engine.rules import RuleSet
 
 @dataclass(frozen=True)
 class GameScore:
-    """The running score of a game (RULES.md, Scoring).
+    """The running score of a game (docs/rules.md, Scoring).
 
     Attributes:
         rules: the rule set.

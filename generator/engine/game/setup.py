@@ -1,5 +1,5 @@
 """Setting up a round: the full deck, a seeded deal, or a start position given card by
-card (RULES.md "Cards and decks")."""
+card (docs/rules.md "Cards and decks")."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def full_deck(rules: RuleSet, players: int) -> tuple[Card, ...]:
 
 
 def deal(rules: RuleSet, players: int, seed: int, dealer: int | None = None) -> GameState:
-    """Deal a round (RULES.md, Cards and decks).
+    """Deal a round (docs/rules.md, Cards and decks).
 
     The deck (:func:`full_deck`) is shuffled with ``random.Random(seed)``; each seat gets
     ``rules.deck_for(players).hand_size`` cards, one at a time starting left of the
