@@ -201,6 +201,13 @@ def preset_text(rules: RuleSet, w: Words) -> str:
     return w.code("preset", rules.preset) if rules.preset else w.code("game", rules.game)
 
 
+def threshold_context(threshold: int, rules: RuleSet, w: Words) -> str:
+    """The points cell's context of a kind judged against the opening threshold
+    (``first_meld``, ``best_opening``): "threshold 51, reference rules"."""
+    return w.code("explanation", "threshold_context", threshold=threshold,
+                  preset=preset_text(rules, w))
+
+
 def agrees(spec: FieldSpec, documented: Documented, engine: Value) -> bool:
     """Whether a documented ``expect`` value is the engine's: a card field compares as
     cards (``joker_stands_for: 6s`` is the engine's ``6S``), lists item by item, the rest

@@ -16,7 +16,7 @@ from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
 from generator.kinds.base import count
-from generator.kinds.base import preset_text
+from generator.kinds.base import threshold_context
 from generator.kinds.meld import CardsInput
 from generator.kinds.meld import cards_input
 from generator.kinds.views import cards_view
@@ -79,8 +79,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
 
     def context(self, inputs: CardsInput, result: BestOpening, rules: RuleSet,
                 w: Words) -> str:
-        return w.code("explanation", "threshold_context", threshold=result.threshold,
-                      preset=preset_text(rules, w))
+        return threshold_context(result.threshold, rules, w)
 
     def row(self, inputs: CardsInput, result: BestOpening, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:

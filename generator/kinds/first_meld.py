@@ -18,7 +18,7 @@ from generator.kinds.base import Kind
 from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
-from generator.kinds.base import preset_text
+from generator.kinds.base import threshold_context
 from generator.kinds.base import with_reason
 from generator.kinds.views import cards_view
 
@@ -92,8 +92,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
 
     def context(self, inputs: MeldsInput, result: OpeningResult, rules: RuleSet,
                 w: Words) -> str:
-        return w.code("explanation", "threshold_context", threshold=result.threshold,
-                      preset=preset_text(rules, w))
+        return threshold_context(result.threshold, rules, w)
 
     def row(self, inputs: MeldsInput, result: OpeningResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
