@@ -4,7 +4,8 @@
 
 Prints the median, fastest and slowest wall time of ``python -m generator build`` on
 the repository's project, then on a copy whose pages are repeated until the site has
-about ``--pages`` pages (every locale counted). ``benchmarks/hugo_baseline.sh`` builds
+about ``--pages`` pages (every locale counted), each copy with a paragraph of its own
+(``benchmarks/scaling.py``). ``benchmarks/hugo_baseline.sh`` builds
 the same scaled pages with Hugo on this machine, for comparison. Figures only: nothing
 here asserts a time.
 """
@@ -12,7 +13,6 @@ here asserts a time.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import subprocess
 import sys
@@ -20,7 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scaling import REPO
+from scaling import scale_project
 
 
 def _time_builds(project: Path, out: Path, runs: int) -> list[float]:
@@ -59,14 +62,7 @@ def main() -> None:
         _report("repository", _count_pages(out), times)
 
         big = base / "big"
-        for name in ("content", "locales", "templates"):
-            shutil.copytree(REPO / name, big / name)
-        sources = sorted((REPO / "content").glob("*.md"))
-        locales = 1 + len(list((REPO / "locales").glob("*/LC_MESSAGES/messages.po")))
-        copies = max(1, args.pages // (locales * len(sources)))
-        for src in sources:
-            for i in range(1, copies):
-                shutil.copy(src, big / "content" / f"{src.stem}-{i}.md")
+        scale_project(big, args.pages)
         big_out = base / "big-site"
         times = _time_builds(big, big_out, args.runs)
         _report("scaled copy", _count_pages(big_out), times)
