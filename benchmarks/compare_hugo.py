@@ -1,0 +1,307 @@
+"""Our builds against Hugo's on equal content, side by side in one run (issue 11, item 4).
+
+    PYTHONPATH=. python benchmarks/compare_hugo.py [--scales 100,700,7000] [--rounds 5]
+
+For each scale (pages in total, every locale counted) it writes, in a temporary folder,
+our project copied to that size (``benchmarks/scaling.py``: every page repeated, each
+copy with a paragraph of its own so that no cache can share work) and a Hugo site of the
+same shape (the same Markdown, every case table as a Markdown table, one content folder
+per language, minimal layouts). Then, ``--rounds`` times, it runs four scenarios, ours
+then Hugo's, alternately (A B A B), each build in a fresh subprocess:
+
+1. full build from nothing: no output folder, an empty cache folder (``XDG_CACHE_HOME``
+   points into the temporary folder) and ``--no-cache`` if ``build --help`` offers it
+   (then an untimed build follows so that the next scenarios find a cache);
+2. a build with nothing changed;
+3. a build after one case file changed (the title of the first case shown on
+   content/rules.md; for Hugo the same title in the table of content/en/rules.md);
+4. a build after one catalog entry changed (the German title of content/rules.md; for
+   Hugo the title in the front matter of content/de/rules.md).
+
+It prints the median wall time (``time.perf_counter``) and peak memory (``ru_maxrss`` of
+each build's own process from ``os.wait4``) of each side, the ratio ours/Hugo, the ratio
+to our own full build, and the issue's targets beside them; then ``python -m generator
+check`` alone on the repository. Figures only: nothing is asserted, the exit status is 0
+(unless a build fails). Installs nothing: without ``hugo`` on PATH (Debian:
+``apt-get install hugo``) it still runs our side and prints Hugo's columns as "—".
+
+Run on a quiet machine: other work on the same cores shows up in the figures. Duration
+on the 2-core development machine (Hugo 0.111): ``--scales 100 --rounds 1`` about 15 s;
+``--scales 100,700`` (5 rounds) about 2.5 min; the default run (with 7,000 pages) about
+25 min, most of it the 7,000-page row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scaling import REPO
+from scaling import hugo_site
+from scaling import scale_project
+
+SCENARIOS = ("full build", "nothing changed", "one case changed", "one catalog entry changed")
+# The issue's targets (issue 11, "Targets"): printed beside the figures, never asserted.
+TARGETS = {
+    "full build": "≤ 1.0× Hugo (700, 7,000)",
+    "nothing changed": "≤ 0.15× our full",
+    "one case changed": "≤ 0.25× our full",
+    "one catalog entry changed": "≤ 0.3× our full",
+}
+MEMORY_TARGET = "peak ≤ Hugo's (7,000)"
+DASH = "—"
+
+
+@dataclass
+class Run:
+    seconds: float
+    peak_mb: float
+
+
+@dataclass
+class Side:
+    """One builder's figures at one scale: runs per scenario."""
+
+    runs: dict[str, list[Run]] = field(default_factory=lambda: {s: [] for s in SCENARIOS})
+
+    def median_s(self, scenario: str) -> float | None:
+        runs = self.runs[scenario]
+        return statistics.median(r.seconds for r in runs) if runs else None
+
+    def median_mb(self, scenario: str) -> float | None:
+        runs = self.runs[scenario]
+        return statistics.median(r.peak_mb for r in runs) if runs else None
+
+
+def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> Run:
+    """Run ``cmd`` in a fresh process; its wall time and its own peak RSS (os.wait4)."""
+    with log.open("wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n"
+                 f"{log.read_text(encoding='utf-8', errors='replace')}")
+    return Run(seconds, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+
+
+def replace_once(path: Path, pattern: str, repl: Callable[[re.Match[str]], str]) -> None:
+    text = path.read_text(encoding="utf-8")
+    new, n = re.subn(pattern, repl, text, count=1, flags=re.M)
+    if n != 1:
+        sys.exit(f"{path}: no match for {pattern!r}")
+    path.write_text(new, encoding="utf-8")
+
+
+@dataclass
+class Edits:
+    """The edits of scenarios 3 and 4, on both sides, marked by the round's number."""
+
+    case_file: Path  # the YAML file holding the case
+    case_id: str
+    case_title: str
+    catalog: Path  # locales/de/LC_MESSAGES/messages.po
+    page_title: str  # the msgid: the H1 of content/rules.md
+    translated_title: str  # its msgstr
+
+    @classmethod
+    def find(cls, project: Path) -> Edits:
+        rules = (project / "content" / "rules.md").read_text(encoding="utf-8")
+        fences = re.findall(r"^```cases\n(.*?)^```", rules, flags=re.M | re.S)
+        ids = [line.strip() for f in fences for line in f.splitlines() if line.strip()]
+        for case_id in ids:
+            for yml in sorted((project / "content" / "examples").glob("*.yaml")):
+                block = re.search(rf"^  - id: {re.escape(case_id)}\n((?:    .*\n)+)",
+                                  yml.read_text(encoding="utf-8"), re.M)
+                title = block and re.search(r"^    title: ([^'\"\n].*)$", block.group(1), re.M)
+                if title:
+                    break
+            else:
+                continue
+            break
+        else:
+            sys.exit("no case with a plain title shown on content/rules.md")
+        h1 = re.search(r"^# (.+)$", rules, re.M)
+        assert h1 is not None
+        catalog = project / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+        po = catalog.read_text(encoding="utf-8")
+        entry = re.search(rf'^msgid "{re.escape(h1.group(1))}"\nmsgstr "(.+)"$', po, re.M)
+        if entry is None:
+            sys.exit(f"{catalog}: no translation of {h1.group(1)!r}")
+        return cls(yml, case_id, title.group(1), catalog, h1.group(1), entry.group(1))
+
+    def case_ours(self, n: int) -> None:
+        replace_once(self.case_file,
+                     rf"^(  - id: {re.escape(self.case_id)}\n(?:    .*\n)*?    title: ).*$",
+                     lambda m: f"{m.group(1)}{self.case_title} (edit {n})")
+
+    def case_hugo(self, site: Path, n: int) -> None:
+        replace_once(site / "content" / "en" / "rules.md",
+                     rf"\*\*{re.escape(self.case_title)}(?: \(edit \d+\))?\*\*",
+                     lambda m: f"**{self.case_title} (edit {n})**")
+
+    def catalog_ours(self, n: int) -> None:
+        replace_once(self.catalog,
+                     rf'^(msgid "{re.escape(self.page_title)}"\nmsgstr ").*"$',
+                     lambda m: f'{m.group(1)}{self.translated_title} ({n})"')
+
+    def catalog_hugo(self, site: Path, n: int) -> None:
+        replace_once(site / "content" / "de" / "rules.md",
+                     rf"^title: .*{re.escape(self.page_title)}.*$",
+                     lambda m: f"title: {self.page_title} ({n})")
+
+
+def has_no_cache(env: dict[str, str]) -> bool:
+    help_text = subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--help"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False,
+    ).stdout
+    return "--no-cache" in help_text
+
+
+def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
+                env: dict[str, str], no_cache: bool) -> tuple[Side, Side, str]:
+    """Both sides' figures at one scale, and a line describing the two sites."""
+    project, out, cache = base / "project", base / "site", base / "cache"
+    scale_project(project, pages)
+    edits = Edits.find(project)
+    ours_env = {**env, "XDG_CACHE_HOME": str(cache)}
+    build = [sys.executable, "-m", "generator", "build", "--project", str(project),
+             "--out", str(out)]
+    hsite = base / "hugo"
+    if hugo:
+        hsite.mkdir()
+        hugo_site(hsite, pages)
+    hugo_cmd = [hugo or "hugo", "--quiet"]
+    log = base / "build.log"
+    ours, theirs = Side(), Side()
+    for n in range(1, rounds + 1):
+        for scenario in SCENARIOS:
+            # A: ours
+            cmd = build
+            if scenario == "full build":
+                shutil.rmtree(out, ignore_errors=True)
+                shutil.rmtree(cache, ignore_errors=True)
+                cmd = [*build, "--no-cache"] if no_cache else build
+            elif scenario == "one case changed":
+                edits.case_ours(n)
+            elif scenario == "one catalog entry changed":
+                edits.catalog_ours(n)
+            ours.runs[scenario].append(run_timed(cmd, REPO, ours_env, log))
+            if scenario == "full build" and no_cache:
+                run_timed(build, REPO, ours_env, log)  # untimed: fills the cache
+            # B: Hugo
+            if not hugo:
+                continue
+            if scenario == "full build":
+                for name in ("public", "resources"):
+                    shutil.rmtree(hsite / name, ignore_errors=True)
+            elif scenario == "one case changed":
+                edits.case_hugo(hsite, n)
+            elif scenario == "one catalog entry changed":
+                edits.catalog_hugo(hsite, n)
+            theirs.runs[scenario].append(run_timed(hugo_cmd, hsite, env, log))
+    ours_pages = sum(1 for _ in out.rglob("index.html"))
+    hugo_pages = sum(1 for _ in (hsite / "public").rglob("index.html")) if hugo else None
+    desc = (f"{pages} pages: ours {ours_pages} index.html files, "
+            f"Hugo {hugo_pages if hugo else DASH}")
+    return ours, theirs, desc
+
+
+def fmt(value: float | None, spec: str, suffix: str = "") -> str:
+    return DASH if value is None else f"{value:{spec}}{suffix}"
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i < 2 or i == len(r) - 1 else c.rjust(w)
+                       for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+             for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--scales", default="100,700,7000",
+                        help="pages in total, every locale counted (default 100,700,7000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    args = parser.parse_args(argv)
+    scales = [int(s.replace("_", "")) for s in args.scales.split(",") if s.strip()]
+    started = time.perf_counter()
+
+    env = dict(os.environ)
+    hugo = shutil.which("hugo")
+    if hugo:
+        print(subprocess.run([hugo, "version"], capture_output=True, text=True,
+                             check=False).stdout.strip())
+    else:
+        print("hugo is not on PATH (Debian: apt-get install hugo): "
+              "running our side only, Hugo's columns are —")
+    no_cache = has_no_cache(env)
+    print(f"python -m generator build: {'--no-cache' if no_cache else 'no --no-cache option'} "
+          f"for the full build; {args.rounds} rounds, ours then Hugo's (A B A B)")
+
+    header = ["scale", "scenario", "ours s", "Hugo s", "ours/Hugo", "ours/our full",
+              "ours MB", "Hugo MB", "target"]
+    rows = [header]
+    for pages in scales:
+        with tempfile.TemporaryDirectory(prefix=f"compare-hugo-{pages}-") as tmp:
+            ours, theirs, desc = bench_scale(pages, args.rounds, hugo, Path(tmp), env,
+                                             no_cache)
+        print(desc, flush=True)
+        full = ours.median_s("full build")
+        for scenario in SCENARIOS:
+            o_s, h_s = ours.median_s(scenario), theirs.median_s(scenario)
+            o_mb, h_mb = ours.median_mb(scenario), theirs.median_mb(scenario)
+            target = TARGETS[scenario]
+            if pages >= 7000:
+                target += f"; {MEMORY_TARGET}"
+            rows.append([
+                f"{pages:,}", scenario, fmt(o_s, ".3f"), fmt(h_s, ".3f"),
+                fmt(ratio(o_s, h_s), ".2f", "×"),
+                DASH if scenario == "full build" else fmt(ratio(o_s, full), ".2f", "×"),
+                fmt(o_mb, ".0f"), fmt(h_mb, ".0f"), target,
+            ])
+
+    with tempfile.TemporaryDirectory(prefix="compare-hugo-check-") as tmp:
+        log = Path(tmp) / "check.log"
+        check_env = {**env, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+        checks = [run_timed([sys.executable, "-m", "generator", "check", "--project",
+                             str(REPO)], REPO, check_env, log) for _ in range(args.rounds)]
+
+    print()
+    print(table(rows))
+    print()
+    print(f"python -m generator check on the repository: median "
+          f"{statistics.median(r.seconds for r in checks):.3f} s, peak "
+          f"{statistics.median(r.peak_mb for r in checks):.0f} MB ({args.rounds} runs)")
+    print(f"(medians of {args.rounds} rounds; peak MB is ru_maxrss of each build's own "
+          f"process; whole run {time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
