@@ -18,10 +18,12 @@ then Hugo's, alternately (A B A B), each build in a fresh subprocess:
 4. a build after one catalog entry changed (the German title of content/rules.md; for
    Hugo the title in the front matter of content/de/rules.md).
 
-It prints the median wall time (``time.perf_counter``) and peak memory (``ru_maxrss`` of
-each build's own process from ``os.wait4``) of each side, the ratio ours/Hugo, the ratio
-to our own full build, and the issue's targets beside them; then ``python -m generator
-check`` alone on the repository. Figures only: nothing is asserted, the exit status is 0
+It prints the median wall time (``time.perf_counter``) and peak memory of each side, the
+ratio ours/Hugo, the ratio to our own full build, and the issue's targets beside them;
+then ``python -m generator check`` alone on the repository. Peak memory is the
+``ru_maxrss`` that ``os.wait4`` returns for each build's process: on Linux the largest
+resident set of that process and of its reaped descendants (our forked render workers),
+the largest one, not their sum. Figures only: nothing is asserted, the exit status is 0
 (unless a build fails). Installs nothing: without ``hugo`` on PATH (Debian:
 ``apt-get install hugo``) it still runs our side and prints Hugo's columns as "—".
 
