@@ -2,9 +2,10 @@
 ``best_opening``, ``scenario``.
 
 Loader tests (a good file loads with the right values; each input-error class with its
-exact ``FILE:LINE:COL`` and message), verify tests (a wrong documented value is a
-disagreement naming the engine's value; right values give none), the reasoning in
-English, and the rows of a built page. The example cases live in the fixture project
+exact ``FILE:LINE:COL`` and message is a fixture of ``tests/fixtures/loader/``), verify
+tests (a wrong documented value is a disagreement naming the engine's value: fixtures of
+``tests/fixtures/verify/``; right values give none), the reasoning in English, and the
+rows of a built page. The example cases live in the fixture project
 ``tests/fixtures/kinds`` (not in ``content/``).
 """
 
@@ -15,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 
 from generator.cases import Case
@@ -43,6 +45,7 @@ from tests.conftest import run_cli
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "kinds"
 KINDS_FILE = "content/examples/kinds.yaml"
+VERIFY_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "verify"
 
 def cards(codes: str) -> tuple[Card, ...]:
     return tuple(parse_card(code) for code in codes.split())
@@ -71,6 +74,28 @@ def fixture_cases() -> dict[str, Case]:
 
 def _words() -> Words:
     return Words(source_translator())
+
+
+# -- wrong documented values (tests/fixtures/verify/) ----------------------------------
+#
+# ``NAME.yaml`` is a case file of one case that loads without errors; ``NAME.expected``
+# lists its disagreements in order, each ``[field, documented, engine's value, line,
+# column]`` (YAML: a list is a tuple of the case, null the engine's empty value).
+
+
+def _as_tuple(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.stem for p in VERIFY_FIXTURES.glob("*.expected")))
+def test_disagreement_fixture(tmp_path: Path, name: str) -> None:
+    case = one_case(tmp_path, (VERIFY_FIXTURES / f"{name}.yaml").read_text(encoding="utf-8"))
+    rows = yaml.safe_load((VERIFY_FIXTURES / f"{name}.expected").read_text(encoding="utf-8"))
+    expected = [tuple(_as_tuple(value) for value in row) for row in rows]
+    found = [(d.field, d.documented, d.engine, d.position.line, d.position.column)
+             for d in verify_case(case).disagreements]
+    assert expected and found == expected
 
 
 # -- the fixture project: every kind loads, and every documented value agrees -------
@@ -113,22 +138,6 @@ def test_hand_value_from_the_engine(fixture_cases: dict[str, Case], case_id: str
     assert result.disagreements == ()
 
 
-def test_hand_wrong_points_is_a_disagreement(tmp_path: Path) -> None:
-    case = one_case(tmp_path, """
-        cases:
-          - id: h
-            kind: hand
-            game: cardverse
-            cards: AH KH 5C
-            title: T
-            expect:
-              points: 26
-        """)
-    [d] = verify_case(case).disagreements
-    assert (d.field, d.documented, d.engine) == ("points", 26, 16)  # ace 1 without ace_high
-    assert (d.position.line, d.position.column) == (8, 7)
-
-
 def test_hand_reasoning() -> None:
     result = verify_case(load_cases(FIXTURE).by_id["ace-and-joker-left"])
     assert explain_case(result, _words()) == ["A♥ 11 + JK 25 = 36"]
@@ -164,29 +173,6 @@ def test_layoff_values_from_the_engine(fixture_cases: dict[str, Case], case_id: 
     result = verify_case(fixture_cases[case_id])
     assert dict(result.values) == values
     assert result.disagreements == ()
-
-
-def test_layoff_wrong_values_are_disagreements(tmp_path: Path) -> None:
-    case = one_case(tmp_path, """
-        cases:
-          - id: l
-            kind: layoff
-            game: rami51
-            meld: JK 7S 8S
-            cards: 6S
-            title: T
-            expect:
-              verdict: valid
-              points: 27
-              reason: not_opened
-        """)
-    found = [(d.field, d.documented, d.engine, d.position.line)
-             for d in verify_case(case).disagreements]
-    assert found == [
-        ("verdict", "valid", "invalid", 9),
-        ("points", 27, None, 10),  # a documented field the engine leaves empty
-        ("reason", "not_opened", "breaks_meld", 11),
-    ]
 
 
 def test_layoff_reasoning(fixture_cases: dict[str, Case]) -> None:
@@ -245,17 +231,6 @@ def test_layoff_of_several_cards_is_judged_on_the_finished_meld(
             ) == after
 
 
-def test_joker_stands_for_of_a_set_of_three_is_absent(tmp_path: Path) -> None:
-    """SITE.md (decided): the joker of a set of three has an open suit, so a documented
-    card is a disagreement with the engine's empty value (``engine —``)."""
-    case = one_case(tmp_path, SWAP.format(
-        meld="9C 9D JK", card="9S", extra="",
-        expect="verdict: rejected\n      joker_stands_for: 9S\n"
-               "      reason: set_needs_three_naturals"))
-    found = [(d.field, d.documented, d.engine) for d in verify_case(case).disagreements]
-    assert found == [("joker_stands_for", "9S", None)]
-
-
 # -- joker_swap -----------------------------------------------------------------
 
 
@@ -306,16 +281,6 @@ def test_joker_stands_for_compares_as_a_card(tmp_path: Path, documented: str) ->
                                           expect=f"verdict: allowed\n      "
                                           f"joker_stands_for: {documented}"))
     assert verify_case(case).disagreements == ()
-
-
-def test_joker_swap_wrong_values_are_disagreements(tmp_path: Path) -> None:
-    case = one_case(tmp_path, SWAP.format(
-        meld="JK 7S 8S", card="9S", extra="opened: true",
-        expect="verdict: allowed\n      joker_stands_for: 9s"))
-    found = [(d.field, d.documented, d.engine, d.position.line)
-             for d in verify_case(case).disagreements]
-    assert found == [("verdict", "allowed", "rejected", 10),
-                     ("joker_stands_for", "9s", "6S", 11)]
 
 
 @pytest.mark.parametrize(
@@ -385,23 +350,6 @@ def test_round_values_from_the_engine(fixture_cases: dict[str, Case], case_id: s
     assert result.disagreements == ()
 
 
-def test_round_wrong_values_are_disagreements(tmp_path: Path) -> None:
-    case = one_case(tmp_path, """
-        cases:
-          - id: r
-            kind: round
-            game: cardverse
-            hands: [5C 6C, [], KH AH]
-            title: T
-            expect:
-              winner: 1
-              scores: [0, 21, 0]
-        """)
-    found = [(d.field, d.documented, d.engine, d.position.line)
-             for d in verify_case(case).disagreements]
-    assert found == [("winner", 1, 2, 8), ("scores", (0, 21, 0), (0, 22, 0), 9)]
-
-
 def test_round_reasoning(fixture_cases: dict[str, Case]) -> None:
     w = _words()
     out = verify_case(fixture_cases["rami-round-seat-two-out"])
@@ -449,23 +397,6 @@ def test_best_opening_values_from_the_engine(fixture_cases: dict[str, Case], cas
     assert isinstance(result.engine_result, BestOpening)
     assert result.engine_result.points == points
     assert result.disagreements == ()
-
-
-def test_best_opening_wrong_values_are_disagreements(tmp_path: Path) -> None:
-    case = one_case(tmp_path, """
-        cases:
-          - id: b
-            kind: best_opening
-            game: rami51
-            cards: QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H
-            title: T
-            expect:
-              verdict: cannot_open
-              points: 52
-        """)
-    found = [(d.field, d.documented, d.engine, d.position.line)
-             for d in verify_case(case).disagreements]
-    assert found == [("verdict", "cannot_open", "can_open", 8), ("points", 52, 57, 9)]
 
 
 def test_best_opening_reasoning(fixture_cases: dict[str, Case]) -> None:
@@ -568,31 +499,6 @@ def test_scenario_results_agree_by_code_event_or_legal(tmp_path: Path) -> None:
         case = one_case(tmp_path, SCENARIO.format(
             results=f"[legal, legal, legal, {fourth}, legal]", end="round_over: false"))
         assert verify_case(case).disagreements == ()
-
-
-def test_scenario_wrong_values_are_disagreements(tmp_path: Path) -> None:
-    case = one_case(tmp_path, SCENARIO.format(
-        results="[legal, invalid_meld, legal, round_over, discard_taken_card]",
-        end="round_over: true\n        winner: 2\n        scores: [0, 9]"))
-    found = [(d.field, d.documented, d.engine, d.position.line)
-             for d in verify_case(case).disagreements]
-    assert found == [
-        ("results[2]", "invalid_meld", "legal", 18),
-        ("results[4]", "round_over", "opened", 18),
-        ("results[5]", "discard_taken_card", "legal", 18),
-        ("end.round_over", True, False, 20),
-        ("end.winner", 2, None, 21),  # the round goes on: the engine gives no winner
-        ("end.scores", (0, 9), None, 22),
-    ]
-
-
-def test_scenario_results_positions_per_item(tmp_path: Path) -> None:
-    case = one_case(tmp_path, SCENARIO.format(
-        results="- legal\n        - legal\n        - legal\n        - legal\n"
-        "        - empty_discard_pile", end="round_over: false"))
-    [d] = verify_case(case).disagreements
-    assert (d.field, d.documented, d.engine) == ("results[5]", "empty_discard_pile", "legal")
-    assert (d.position.line, d.position.column) == (22, 11)
 
 
 def test_scenario_reasoning(fixture_cases: dict[str, Case]) -> None:
