@@ -18,6 +18,9 @@ import pytest
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+"""The extended round (``RULES_EXTENDED=1``): the tests marked ``extended`` run their big
+numbers of examples, rounds and repetitions; by default they run a few, for the code path."""
 
 
 @pytest.fixture
@@ -28,6 +31,17 @@ def project(tmp_path: Path) -> Path:
     for name in ("content", "locales", "templates"):
         shutil.copytree(REPO / name, dest / name)
     return dest
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's own project built once per test process, for the tests that only
+    read the site (do not change it: use ``project`` and build that)."""
+    out = tmp_path_factory.mktemp("built") / "site"
+    result = run_cli("build", "--project", str(REPO), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    return out
 
 
 def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -120,7 +120,8 @@ def built(project: Path) -> Path:
     return project / "site"
 
 
-def test_build_writes_every_page_in_every_locale(built: Path) -> None:
+def test_build_writes_every_page_in_every_locale(built_site: Path) -> None:
+    built = built_site
     assert (built / "index.html").is_file()
     for lang in LOCALES:
         home = built / lang / "index.html"
@@ -145,7 +146,8 @@ def _rows(path: Path) -> dict[str, dict[str, str]]:
             for tr in soup.select("tr[id]")}
 
 
-def test_case_rows_carry_the_engines_values(built: Path) -> None:
+def test_case_rows_carry_the_engines_values(built_site: Path) -> None:
+    built = built_site
     cases = {c.id: c for c in load_cases(REPO).cases}
     seen = 0
     for lang in LOCALES:
@@ -230,7 +232,8 @@ def test_rebuild_replaces_pages_of_removed_content(built: Path, project: Path) -
     assert (built / "en" / "rules" / "index.html").exists()
 
 
-def test_cards_have_localized_names_for_screen_readers(built: Path) -> None:
+def test_cards_have_localized_names_for_screen_readers(built_site: Path) -> None:
+    built = built_site
     soup = BeautifulSoup((built / "cs" / "first-meld" / "index.html").read_text("utf-8"),
                          "html.parser")
     row = soup.find(id="queen-king-ace-hearts")
