@@ -316,6 +316,7 @@ ORACLE_HANDS = 4000 if EXTENDED else 200
 ORACLE_SIZES = (8, 9, 10, 11, 12) if EXTENDED else (8, 9, 10)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize(
     "rules", [R40, R51, R40_HOUSE, R51_HOUSE],
     ids=["rami40-reference", "rami51-reference", "rami40-house", "rami51-house"],
@@ -342,6 +343,7 @@ def test_agrees_with_brute_force(rules: RuleSet) -> None:
     assert opened > ORACLE_HANDS // 10
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize(
     "rules", [R40, R51, R40_HOUSE, R51_HOUSE],
     ids=["rami40-reference", "rami51-reference", "rami40-house", "rami51-house"],

@@ -72,6 +72,7 @@ from tests.conftest import no_hang
 
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
 
 # Examples per test: (default, RULES_EXTENDED=1). Sum: 126 by default (a few inputs for
 # every code path, so that the default run stays under a minute), 11,560 extended.

@@ -878,6 +878,7 @@ def _play_checked(rules: RuleSet, players: int, seed: int, bots: Sequence[Bot],
     return state
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize(("name", "rules", "players"), CASES,
                          ids=[f"{n}-{p}p" for n, _, p in CASES])
 def test_whole_rounds_keep_every_invariant(name: str, rules: RuleSet, players: int) -> None:
@@ -888,6 +889,7 @@ def test_whole_rounds_keep_every_invariant(name: str, rules: RuleSet, players: i
                           verify_all=k == 0)
 
 
+@pytest.mark.extended
 def test_the_property_rounds_exercised_the_rules() -> None:
     """Runs after the property tests (file order): they saw every event and ending."""
     if TALLY.rounds < len(CASES) * sum(ROUNDS_PER_CASE.values()):

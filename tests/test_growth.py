@@ -49,6 +49,7 @@ from generator.verify import verify_all
 from tests.test_i18n import PO_HEADER
 
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
 
 MEMORY_FACTOR = 20
 """Peak memory above an empty input's, in multiples of the input's size."""

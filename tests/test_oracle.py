@@ -50,6 +50,7 @@ from generator.engine import check_meld
 from generator.engine import rule_set
 
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
 
 # -- the oracle's own cards ---------------------------------------------------------
 # A natural card is (rank, suit): rank 1 (ace) to 13 (king), suit 0-3 (C D H S).

@@ -14,6 +14,7 @@ from generator.content.rule_numbers import facts
 from generator.engine import rule_set
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import start_tags
 
 
 def _build(project: Path, *extra: str) -> tuple[int, str]:
@@ -119,25 +120,22 @@ def test_links_must_name_pages_and_anchors(project: Path) -> None:
 
 
 def test_links_work_from_disk(built_site: Path) -> None:
-    ids_of: dict[Path, set[str]] = {}  # each page parsed once, not once per link to it
-
-    def ids(html: Path) -> set[str]:
-        if html not in ids_of:
-            soup = BeautifulSoup(html.read_text("utf-8"), "html.parser")
-            ids_of[html] = {str(t["id"]) for t in soup.find_all(id=True)}
-        return ids_of[html]
-
-    checked = 0
+    # Each page read once: its ids, and the links it holds.
+    ids: dict[Path, set[str]] = {}
+    links: dict[Path, list[str]] = {}
     for html in built_site.rglob("*.html"):
         html = html.resolve()
-        soup = BeautifulSoup(html.read_text("utf-8"), "html.parser")
-        for a in soup.find_all("a", href=True):
-            href = str(a["href"])
+        tags = start_tags(html.read_text("utf-8"))
+        ids[html] = {attrs["id"] for _, attrs in tags if "id" in attrs}
+        links[html] = [attrs["href"] for tag, attrs in tags if tag == "a" and "href" in attrs]
+    checked = 0
+    for html, hrefs in links.items():
+        for href in hrefs:
             path, _, anchor = href.partition("#")
             target = (html.parent / path).resolve() if path else html
             assert target.is_file(), f"{html}: {href}"
             if anchor:
-                assert anchor in ids(target), href
+                assert anchor in ids[target], href
             checked += 1
     assert checked >= 400
 
