@@ -74,17 +74,17 @@ REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
 
-# Examples per test: (default, RULES_EXTENDED=1). Sum: 126 by default (a few inputs for
+# Examples per test: (default, RULES_EXTENDED=1). Sum: 117 by default (a few inputs for
 # every code path, so that the default run stays under a minute), 11,560 extended.
 BUDGET = {
     "card_codes": (40, 2_500),
     "case_files": (30, 2_500),
     "raw_case_files": (15, 1_500),
-    "pages": (10, 1_500),
+    "pages": (5, 1_500),
     "catalogs": (15, 2_000),
     "links": (6, 500),
     "cli": (2, 60),
-    "special_files": (8, 1_000),
+    "special_files": (4, 1_000),
 }
 FUZZED: Counter[str] = Counter()
 """Inputs fuzzed so far, per test (printed at the end of the module)."""
