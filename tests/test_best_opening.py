@@ -312,7 +312,7 @@ def random_hand(rng: random.Random, size: int) -> tuple[Card, ...]:
     return tuple(rng.sample(pool, min(size, len(pool))))
 
 
-ORACLE_HANDS = 4000 if EXTENDED else 80
+ORACLE_HANDS = 600 if EXTENDED else 80
 ORACLE_SIZES = (8, 9, 10, 11, 12) if EXTENDED else (8, 9, 10)
 
 
@@ -352,7 +352,7 @@ def test_full_hands_agree_with_brute_force(rules: RuleSet) -> None:
     # The hand-worked hands of 13 and 14 cards, and random ones of that size.
     rng = random.Random(f"full-hands-{rules.game}-{rules.preset}")
     hands = [parse_cards(h) for h in (TWO_SETS, LONG_RUN, ACES, ALL_FOURTEEN, NOTHING)]
-    hands += [random_hand(rng, rng.choice((13, 14))) for _ in range(300 if EXTENDED else 0)]
+    hands += [random_hand(rng, rng.choice((13, 14))) for _ in range(60 if EXTENDED else 0)]
     oracle = Oracle(rules)
     for hand in hands:
         result = best_opening(hand, rules)

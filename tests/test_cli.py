@@ -15,6 +15,7 @@ from generator.engine import check_opening
 from tests.conftest import REPO
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import start_tags
 
 LOCALES = ("en", "cs", "et", "sk")
 PAGES = ("rules", "first-meld", "cardverse")
@@ -127,23 +128,23 @@ def test_build_writes_every_page_in_every_locale(built_site: Path) -> None:
         home = built / lang / "index.html"
         assert home.is_file()
         for page in PAGES:
-            html = (built / lang / page / "index.html").read_text(encoding="utf-8")
-            soup = BeautifulSoup(html, "html.parser")
-            assert soup.html is not None and soup.html["lang"] == lang
-            links = {a.get("hreflang"): a.get("href") for a in soup.select("a[hreflang]")}
+            tags = start_tags((built / lang / page / "index.html").read_text(encoding="utf-8"))
+            html = next(attrs for tag, attrs in tags if tag == "html")
+            assert html.get("lang") == lang
+            links = {a.get("hreflang"): a.get("href") for tag, a in tags
+                     if tag == "a" and "hreflang" in a}
             assert set(LOCALES) <= set(links), links
             for other in LOCALES:
                 target = (built / lang / page / str(links[other])).resolve()
                 assert target == (built / other / page / "index.html").resolve()
-    root = BeautifulSoup((built / "index.html").read_text(encoding="utf-8"), "html.parser")
-    hrefs = {a["href"] for a in root.select("a[href]")}
+    root = start_tags((built / "index.html").read_text(encoding="utf-8"))
+    hrefs = {a["href"] for tag, a in root if tag == "a" and "href" in a}
     assert {f"{lang}/index.html" for lang in LOCALES} <= hrefs
 
 
 def _rows(path: Path) -> dict[str, dict[str, str]]:
-    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-    return {str(tr["id"]): {k: str(v) for k, v in tr.attrs.items()}
-            for tr in soup.select("tr[id]")}
+    return {tr["id"]: tr for tag, tr in start_tags(path.read_text(encoding="utf-8"))
+            if tag == "tr" and "id" in tr}
 
 
 def test_case_rows_carry_the_engines_values(built_site: Path) -> None:
