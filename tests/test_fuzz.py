@@ -13,7 +13,8 @@ Inputs are generated with Hypothesis, derandomized (the same inputs on every run
 structured ones (case files built field by field from the schema's vocabulary, pages
 built from Markdown blocks, catalogs built from the project's real messages) and raw
 ones (random bytes and text, real files with random edits). A default run fuzzes about
-a hundred inputs (every code path, a few times); ``RULES_EXTENDED=1`` fuzzes 1,700: run it with ``RULES_EXTENDED=1 python3 -m pytest -m extended`` (as .ci/run does).
+a hundred inputs (every code path, a few times); ``RULES_EXTENDED=1`` fuzzes 1,700: run
+it with ``RULES_EXTENDED=1 python3 -m pytest -m extended`` (as .ci/run does).
 """
 
 from __future__ import annotations
