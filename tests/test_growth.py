@@ -61,9 +61,8 @@ NOISE = 0.05
 """Seconds of CPU time below which a time is noise, not a measure of the stage's work."""
 
 TOP = 2_500_000
-"""The largest input of the extended round (sized so that the round stays near 8 minutes on
-2 cores: at 10 MB the bad-anchors stage alone took 4 minutes)."""
-"""The largest input of the extended run, in bytes."""
+"""The largest input of the extended run, in bytes (sized so that the round stays near 8
+minutes on 2 cores: at 10 MB the bad-anchors stage alone took 4 minutes)."""
 
 
 def _repeat(head: str, unit: Callable[[int], str], n: int, tail: str = "") -> str:
