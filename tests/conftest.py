@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ from generator.cli import main
 REPO = Path(__file__).resolve().parent.parent
 THEME = REPO / "generator" / "theme"
 """The package's theme (the templates and assets a project's ``templates/`` overrides)."""
+EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+"""The extended round (``RULES_EXTENDED=1``): the tests marked ``extended`` run their big
+numbers of examples, rounds and repetitions; by default they run a few, for the code path."""
 
 
 @pytest.fixture
@@ -40,6 +44,17 @@ def override(project: Path, name: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(THEME / name, path)
     return path
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's own project built once per test process, for the tests that only
+    read the site (do not change it: use ``project`` and build that)."""
+    out = tmp_path_factory.mktemp("built") / "site"
+    result = run_cli("build", "--project", str(REPO), "--out", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    return out
 
 
 def run_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -70,6 +85,25 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         os.chdir(previous)
     return subprocess.CompletedProcess(["generator", *args], code, out.getvalue(),
                                        err.getvalue())
+
+
+class _StartTags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {name: value or "" for name, value in attrs}))
+
+
+def start_tags(html: str) -> list[tuple[str, dict[str, str]]]:
+    """Every start tag of ``html`` with its attributes (the last of a repeated one), as
+    BeautifulSoup's ``html.parser`` reads them (the same tokenizer) without building a
+    tree: for the tests that scan every page of a site (several times faster)."""
+    parser = _StartTags()
+    parser.feed(html)
+    parser.close()
+    return parser.tags
 
 
 def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:

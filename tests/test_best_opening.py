@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -312,14 +313,20 @@ def random_hand(rng: random.Random, size: int) -> tuple[Card, ...]:
     return tuple(rng.sample(pool, min(size, len(pool))))
 
 
-ORACLE_HANDS = 4000 if EXTENDED else 200
+ORACLE_HANDS = 600 if EXTENDED else 80
 ORACLE_SIZES = (8, 9, 10, 11, 12) if EXTENDED else (8, 9, 10)
 
 
-@pytest.mark.parametrize(
-    "rules", [R40, R51, R40_HOUSE, R51_HOUSE],
-    ids=["rami40-reference", "rami51-reference", "rami40-house", "rami51-house"],
-)
+def brute_force(test: Callable[[RuleSet], None]) -> Callable[[RuleSet], None]:
+    """A test of each preset against the brute force: a few hands by default, many in the
+    extended round."""
+    presets = pytest.mark.parametrize(
+        "rules", [R40, R51, R40_HOUSE, R51_HOUSE],
+        ids=["rami40-reference", "rami51-reference", "rami40-house", "rami51-house"])
+    return pytest.mark.extended(presets(test))
+
+
+@brute_force
 def test_agrees_with_brute_force(rules: RuleSet) -> None:
     rng = random.Random(f"best-opening-{rules.game}-{rules.preset}")
     oracle = Oracle(rules)
@@ -342,15 +349,12 @@ def test_agrees_with_brute_force(rules: RuleSet) -> None:
     assert opened > ORACLE_HANDS // 10
 
 
-@pytest.mark.parametrize(
-    "rules", [R40, R51, R40_HOUSE, R51_HOUSE],
-    ids=["rami40-reference", "rami51-reference", "rami40-house", "rami51-house"],
-)
+@brute_force
 def test_full_hands_agree_with_brute_force(rules: RuleSet) -> None:
     # The hand-worked hands of 13 and 14 cards, and random ones of that size.
     rng = random.Random(f"full-hands-{rules.game}-{rules.preset}")
     hands = [parse_cards(h) for h in (TWO_SETS, LONG_RUN, ACES, ALL_FOURTEEN, NOTHING)]
-    hands += [random_hand(rng, rng.choice((13, 14))) for _ in range(300 if EXTENDED else 0)]
+    hands += [random_hand(rng, rng.choice((13, 14))) for _ in range(60 if EXTENDED else 0)]
     oracle = Oracle(rules)
     for hand in hands:
         result = best_opening(hand, rules)

@@ -15,6 +15,7 @@ from generator.engine import check_opening
 from tests.conftest import REPO
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import start_tags
 
 LOCALES = ("en", "cs", "et", "sk")
 PAGES = ("rules", "first-meld", "cardverse")
@@ -120,32 +121,34 @@ def built(project: Path) -> Path:
     return project / "site"
 
 
-def test_build_writes_every_page_in_every_locale(built: Path) -> None:
+def test_build_writes_every_page_in_every_locale(built_site: Path) -> None:
+    built = built_site
     assert (built / "index.html").is_file()
     for lang in LOCALES:
         home = built / lang / "index.html"
         assert home.is_file()
         for page in PAGES:
-            html = (built / lang / page / "index.html").read_text(encoding="utf-8")
-            soup = BeautifulSoup(html, "html.parser")
-            assert soup.html is not None and soup.html["lang"] == lang
-            links = {a.get("hreflang"): a.get("href") for a in soup.select("a[hreflang]")}
+            tags = start_tags((built / lang / page / "index.html").read_text(encoding="utf-8"))
+            html = next(attrs for tag, attrs in tags if tag == "html")
+            assert html.get("lang") == lang
+            links = {a.get("hreflang"): a.get("href") for tag, a in tags
+                     if tag == "a" and "hreflang" in a}
             assert set(LOCALES) <= set(links), links
             for other in LOCALES:
                 target = (built / lang / page / str(links[other])).resolve()
                 assert target == (built / other / page / "index.html").resolve()
-    root = BeautifulSoup((built / "index.html").read_text(encoding="utf-8"), "html.parser")
-    hrefs = {a["href"] for a in root.select("a[href]")}
+    root = start_tags((built / "index.html").read_text(encoding="utf-8"))
+    hrefs = {a["href"] for tag, a in root if tag == "a" and "href" in a}
     assert {f"{lang}/index.html" for lang in LOCALES} <= hrefs
 
 
 def _rows(path: Path) -> dict[str, dict[str, str]]:
-    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-    return {str(tr["id"]): {k: str(v) for k, v in tr.attrs.items()}
-            for tr in soup.select("tr[id]")}
+    return {tr["id"]: tr for tag, tr in start_tags(path.read_text(encoding="utf-8"))
+            if tag == "tr" and "id" in tr}
 
 
-def test_case_rows_carry_the_engines_values(built: Path) -> None:
+def test_case_rows_carry_the_engines_values(built_site: Path) -> None:
+    built = built_site
     cases = {c.id: c for c in load_cases(REPO).cases}
     seen = 0
     for lang in LOCALES:
@@ -230,7 +233,8 @@ def test_rebuild_replaces_pages_of_removed_content(built: Path, project: Path) -
     assert (built / "en" / "rules" / "index.html").exists()
 
 
-def test_cards_have_localized_names_for_screen_readers(built: Path) -> None:
+def test_cards_have_localized_names_for_screen_readers(built_site: Path) -> None:
+    built = built_site
     soup = BeautifulSoup((built / "cs" / "first-meld" / "index.html").read_text("utf-8"),
                          "html.parser")
     row = soup.find(id="queen-king-ace-hearts")

@@ -2,7 +2,7 @@
 with Hypothesis over generated melds: runs and sets (some with a joker, some spoiled)
 and arbitrary cards, under every game and preset.
 
-Default: a couple of hundred examples per property; ``RULES_EXTENDED=1``: thousands.
+Default: 60 examples per property; ``RULES_EXTENDED=1``: 1,000 (``-m extended``).
 Examples are derandomized, so every run checks the same melds.
 """
 
@@ -31,9 +31,10 @@ from generator.engine import rule_set
 from generator.engine.melds import Placed
 
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
+pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
 
 PROPERTY = settings(
-    max_examples=5_000 if EXTENDED else 250,
+    max_examples=1_000 if EXTENDED else 60,
     deadline=None,
     derandomize=True,
     database=None,

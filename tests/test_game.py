@@ -2,8 +2,8 @@
 opening", "End of a round", "Scoring", "Order of reasons").
 
 Unit tests build positions with ``game.start``; property tests play whole rounds with the
-bots and check every invariant after every action. ``RULES_EXTENDED=1`` plays at least
-10,000 rounds instead of a few hundred.
+bots and check every invariant after every action. ``RULES_EXTENDED=1`` plays 1,920
+rounds instead of 160.
 """
 
 from __future__ import annotations
@@ -691,10 +691,10 @@ MIXES: dict[str, Sequence[Bot]] = {
     "random": (random_bot,),
     "mixed": (greedy_bot, random_bot),
 }
-ROUNDS_PER_CASE = {"greedy": 106, "random": 106, "mixed": 106} if EXTENDED else {
-    "greedy": 3, "random": 2, "mixed": 3}
-"""Rounds per (rule set, player count) and bot mix: 32 cases × 318 = 10,176 rounds
-extended, 32 × 8 = 256 by default (random-only rounds are the long ones)."""
+ROUNDS_PER_CASE = {"greedy": 20, "random": 20, "mixed": 20} if EXTENDED else {
+    "greedy": 2, "random": 1, "mixed": 2}
+"""Rounds per (rule set, player count) and bot mix: 32 cases × 60 = 1,920 rounds
+extended, 32 × 5 = 160 by default (random-only rounds are the long ones)."""
 CASES = [(name, rules, players)
          for name, rules in RULE_SETS
          for players in range(rules.min_players, rules.max_players + 1)]
@@ -878,6 +878,7 @@ def _play_checked(rules: RuleSet, players: int, seed: int, bots: Sequence[Bot],
     return state
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize(("name", "rules", "players"), CASES,
                          ids=[f"{n}-{p}p" for n, _, p in CASES])
 def test_whole_rounds_keep_every_invariant(name: str, rules: RuleSet, players: int) -> None:
@@ -888,11 +889,12 @@ def test_whole_rounds_keep_every_invariant(name: str, rules: RuleSet, players: i
                           verify_all=k == 0)
 
 
+@pytest.mark.extended
 def test_the_property_rounds_exercised_the_rules() -> None:
     """Runs after the property tests (file order): they saw every event and ending."""
     if TALLY.rounds < len(CASES) * sum(ROUNDS_PER_CASE.values()):
         pytest.skip("the property tests did not all run in this session")
-    assert TALLY.rounds >= (10_000 if EXTENDED else 250)
+    assert TALLY.rounds >= (1_920 if EXTENDED else 160)
     for event in ("reshuffled", "opened", "opening_returned", "round_over"):
         assert TALLY.events[event] > 0, event
     for end in ("rami40:went_out", "rami51:went_out", "rami51:turn_limit",

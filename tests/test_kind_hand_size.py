@@ -9,7 +9,6 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator.cases import load_cases
-from generator.cli import main
 from generator.engine.rules import rule_set
 from generator.kinds import KINDS
 from generator.kinds.deck import PlayersInput
@@ -84,9 +83,8 @@ def _rows(path: Path) -> dict[str, tuple[dict[str, str], list[str]]]:
             for tr in soup.select("tr[id^=deal-]")}
 
 
-def test_the_pages_show_the_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "site"
-    assert main(["build", "--project", str(REPO), "--out", str(out)]) == 0
+def test_the_pages_show_the_deal(built_site: Path) -> None:
+    out = built_site
     rules = _rows(out / "en" / "rules" / "index.html")
     assert sorted(rules) == ["deal-rami-2", "deal-rami-4", "deal-rami-5", "deal-rami-house-4"]
     attrs, cells = rules["deal-rami-4"]

@@ -10,7 +10,6 @@ import pytest
 from bs4 import BeautifulSoup
 
 from generator.commands.build import build
-from tests.conftest import REPO
 from tests.test_i18n import PLURAL_OK
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
@@ -98,13 +97,11 @@ def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(project: Path
         assert notice is not None and notice.get_text().split()[0] == count, notice
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's site, built once for the tests of composed text."""
-    out = tmp_path_factory.mktemp("text") / "site"
-    report = build(REPO, out)
-    assert report.exit_code == 0, report.lines
-    return out
+@pytest.fixture
+def site(built_site: Path) -> Path:
+    """The project's site, built once (conftest's ``built_site``) for the tests of
+    composed text."""
+    return built_site
 
 
 def _texts(site: Path, lang: str, page: str, selector: str) -> list[str]:

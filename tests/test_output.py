@@ -16,6 +16,7 @@ from generator.output import MARKER
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import write_site
+from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import run_cli
 
@@ -70,8 +71,9 @@ def test_abort_leaves_the_previous_site(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".site.new")) == []
 
 
+@pytest.mark.extended
 def test_concurrent_builds_leave_a_whole_site(project: Path) -> None:
-    for _ in range(3):
+    for _ in range(3 if EXTENDED else 1):  # two builds at once; more rounds extended
         procs = [subprocess.Popen([sys.executable, "-m", "generator", "build", "--project",
                                    str(project)], cwd=REPO, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE) for _ in range(2)]
@@ -87,6 +89,13 @@ def test_concurrent_builds_leave_a_whole_site(project: Path) -> None:
     assert not list(project.glob(".site.new-*")) and not list(project.glob(".site.old-*"))
 
 
+KILL_DELAYS = ((0.05, 0.15, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.8) if EXTENDED
+               else (0.05, 0.3, 0.45, 0.6))
+"""Seconds after its start at which a build is killed: start-up, rendering, the move
+into place; every tenth of a second of a build in the extended round."""
+
+
+@pytest.mark.extended
 def test_a_build_killed_at_any_moment_leaves_a_whole_site(project: Path) -> None:
     assert run_cli("build", "--project", str(project)).returncode == 0
     old = _digest(project / "site")
@@ -98,7 +107,7 @@ def test_a_build_killed_at_any_moment_leaves_a_whole_site(project: Path) -> None
     new = _digest(project.parent / "expected")
     assert new != old
     seen = set()
-    for delay in (0.05, 0.15, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.8):
+    for delay in KILL_DELAYS:
         proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "--project",
                                  str(project)], cwd=REPO, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)

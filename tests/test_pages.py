@@ -14,6 +14,7 @@ from generator.content.rule_numbers import facts
 from generator.engine import rule_set
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import start_tags
 
 
 def _build(project: Path, *extra: str) -> tuple[int, str]:
@@ -62,28 +63,24 @@ def test_mixed_kinds_in_one_table(project: Path) -> None:
     assert "cases of different kinds in one table (first_meld, meld)" in out
 
 
-def test_rule_numbers_in_prose_come_from_the_engine(project: Path) -> None:
+def test_rule_numbers_in_prose_come_from_the_engine(built_site: Path) -> None:
     known = facts()
     assert known["rami51.threshold"] == rule_set("rami51").opening_threshold == 51
     assert known["rami.reshuffles"] == rule_set("rami51").max_reshuffles == 2
-    code, out = _build(project)
-    assert code == 0, out
-    text = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+    text = BeautifulSoup((built_site / "sk/rules/index.html").read_text("utf-8"),
                          "html.parser").get_text(" ")
     # CLDR plural forms: 13 → "kariet" (many), never the seed page's "3 kariet".
     assert "13 kariet" in text
     assert "3 kariet" not in text.replace("13 kariet", "")
-    cs = BeautifulSoup((project / "site/cs/rules/index.html").read_text("utf-8"),
+    cs = BeautifulSoup((built_site / "cs/rules/index.html").read_text("utf-8"),
                        "html.parser").get_text(" ")
     assert "13 karet" in cs
 
 
-def test_app_choice_is_marked_in_every_locale(project: Path) -> None:
-    code, out = _build(project)
-    assert code == 0, out
+def test_app_choice_is_marked_in_every_locale(built_site: Path) -> None:
     labels = {}
     for lang in ("en", "cs", "sk", "et"):
-        soup = BeautifulSoup((project / f"site/{lang}/rules/index.html").read_text("utf-8"),
+        soup = BeautifulSoup((built_site / f"{lang}/rules/index.html").read_text("utf-8"),
                              "html.parser")
         asides = soup.select("aside.app-choice")
         assert len(asides) >= 3
@@ -122,23 +119,23 @@ def test_links_must_name_pages_and_anchors(project: Path) -> None:
     assert "#the-threshold" not in out
 
 
-def test_links_work_from_disk(project: Path) -> None:
-    code, out = _build(project)
-    assert code == 0, out
-    site = project / "site"
+def test_links_work_from_disk(built_site: Path) -> None:
+    # Each page read once: its ids, and the links it holds.
+    ids: dict[Path, set[str]] = {}
+    links: dict[Path, list[str]] = {}
+    for html in built_site.rglob("*.html"):
+        html = html.resolve()
+        tags = start_tags(html.read_text("utf-8"))
+        ids[html] = {attrs["id"] for _, attrs in tags if "id" in attrs}
+        links[html] = [attrs["href"] for tag, attrs in tags if tag == "a" and "href" in attrs]
     checked = 0
-    for html in site.rglob("*.html"):
-        soup = BeautifulSoup(html.read_text("utf-8"), "html.parser")
-        ids = {str(t["id"]) for t in soup.find_all(id=True)}
-        for a in soup.find_all("a", href=True):
-            href = str(a["href"])
+    for html, hrefs in links.items():
+        for href in hrefs:
             path, _, anchor = href.partition("#")
             target = (html.parent / path).resolve() if path else html
             assert target.is_file(), f"{html}: {href}"
             if anchor:
-                target_soup = soup if not path else BeautifulSoup(
-                    target.read_text("utf-8"), "html.parser")
-                assert target_soup.find(id=anchor) is not None or anchor in ids, href
+                assert anchor in ids[target], href
             checked += 1
     assert checked >= 400
 
@@ -152,11 +149,9 @@ def test_unknown_container(project: Path) -> None:
     assert f"content/rules.md:{text.count(chr(10)) + 2}:1: unknown block '::: warning'" in out
 
 
-def test_alternates_and_sitemap(project: Path) -> None:
-    code, out = _build(project)
-    assert code == 0, out
-    assert not (project / "site" / "sitemap.xml").exists()  # needs site_url
-    soup = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+def test_alternates_and_sitemap(built_site: Path, project: Path) -> None:
+    assert not (built_site / "sitemap.xml").exists()  # needs site_url
+    soup = BeautifulSoup((built_site / "sk/rules/index.html").read_text("utf-8"),
                          "html.parser")
     alternates = {str(link["hreflang"]): str(link["href"])
                   for link in soup.select('link[rel="alternate"]')}
