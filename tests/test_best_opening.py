@@ -1,7 +1,7 @@
 """best_opening (engine/best.py): hand-worked cases, and a brute-force oracle written
 here, independently of the search, on many random small hands.
 
-Sources: RULES.md "Melds", "Points of melded cards", "The opening (first meld), Rami".
+Sources: docs/rules.md "Melds", "Points of melded cards", "The opening (first meld), Rami".
 Set ``RULES_EXTENDED=1`` for many more random hands (and larger ones).
 """
 
@@ -64,7 +64,7 @@ def melds_of(result: BestOpening) -> list[list[str]]:
 
 
 # ---------------------------------------------------------------------------
-# Hand-worked cases (points worked out by hand from RULES.md's point rules).
+# Hand-worked cases (points worked out by hand from docs/rules.md's point rules).
 # ---------------------------------------------------------------------------
 
 # Two sets (K♥ K♠ K♦ 30, Q♣ Q♦ Q♠ 30) and nothing else that melds.
@@ -78,7 +78,7 @@ def test_two_sets_open_rami40_not_rami51() -> None:
     assert melds_of(result) == [["KD", "KH", "KS"], ["QC", "QD", "QS"]]
     assert codes(result.left) == codes(parse_cards("2C 5D 9H 4S 7C JH 3D"))
 
-    # RULES.md: two sets are never enough for Rami 51, however many points.
+    # docs/rules.md: two sets are never enough for Rami 51, however many points.
     result = best_opening(parse_cards(TWO_SETS), R51)
     assert_consistent(result, R51)
     assert (result.points, result.melds, result.can_open) == (0, (), False)
@@ -182,7 +182,7 @@ def test_nothing_melds(rules: RuleSet, reason: OpeningReason) -> None:
 
 
 def test_pure_run_below_threshold() -> None:
-    # RULES.md's checked opening 5♣ 6♣ 7♣ + K♥ K♠ K♦ = 48, here as a hand.
+    # docs/rules.md's checked opening 5♣ 6♣ 7♣ + K♥ K♠ K♦ = 48, here as a hand.
     hand = parse_cards("5C 6C 7C KH KS KD 2D 9H 4S 10D JS 3H 8D")
     result = best_opening(hand, R51)
     assert_consistent(result, R51)
@@ -194,7 +194,7 @@ def test_pure_run_below_threshold() -> None:
 
 
 def test_rami40_exactly_forty_uses_every_card() -> None:
-    # RULES.md's checked opening 5♣ 6♣ 7♣ + 4♦ 4♠ 4♣ + A♥ 2♥ 3♥ 4♥ = 40; every way of
+    # docs/rules.md's checked opening 5♣ 6♣ 7♣ + 4♦ 4♠ 4♣ + A♥ 2♥ 3♥ 4♥ = 40; every way of
     # melding all ten cards gives 40.
     result = best_opening(parse_cards("5C 6C 7C 4D 4S 4C AH 2H 3H 4H"), R40)
     assert_consistent(result, R40)

@@ -220,7 +220,7 @@ cases:
 def test_layoff_of_several_cards_is_judged_on_the_finished_meld(
         tmp_path: Path, meld: str, added: str, verdict: str, points: int | None,
         after: str | None) -> None:
-    """SITE.md (decided): a lay-off of several cards is judged on the finished meld."""
+    """docs/site.md (decided): a lay-off of several cards is judged on the finished meld."""
     case = one_case(tmp_path, LAYOFF.format(meld=meld, cards=added, verdict=verdict))
     result = verify_case(case)
     assert (result.values["verdict"], result.values["points"]) == (verdict, points)

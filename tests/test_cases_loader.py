@@ -626,7 +626,7 @@ def test_pure_python_parser_gives_the_same_result(monkeypatch: pytest.MonkeyPatc
     ("no", "points must be a plain decimal integer; got boolean false"),
 ])
 def test_numbers_are_what_the_author_wrote(tmp_path: Path, written: str, message: str) -> None:
-    """SITE.md, numbers in case files: YAML 1.1 would read 051 as 41, 1:48 as 108, 0x1F
+    """docs/site.md, numbers in case files: YAML 1.1 would read 051 as 41, 1:48 as 108, 0x1F
     and 3_1 as 31; each is an input error saying what to write."""
     result = load_one(tmp_path, f"""
         cases:

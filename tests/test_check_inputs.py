@@ -1,4 +1,4 @@
-"""``check`` is as strict as ``build`` (SITE.md, "Command line"), and what it says.
+"""``check`` is as strict as ``build`` (docs/site.md, "Command line"), and what it says.
 
 In process: :func:`generator.cli.main` with arguments, its output captured.
 """

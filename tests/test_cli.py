@@ -1,4 +1,4 @@
-"""``check`` and ``build`` end to end, through the command line (SITE.md contracts)."""
+"""``check`` and ``build`` end to end, through the command line (docs/site.md contracts)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The engine against every checked value of RULES.md (tables "Checked values" and
-"Checked openings", "Cards and decks") and SITE.md's reason order."""
+"""The engine against every checked value of docs/rules.md (tables "Checked values" and
+"Checked openings", "Cards and decks") and docs/site.md, "Meld reasons"."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from generator.engine.opening import NoOpeningError
 RAMI = rule_set("rami51")
 CARDVERSE = rule_set("cardverse")
 
-# RULES.md, "Points of melded cards", checked values (reference preset).
+# docs/rules.md, "Points of melded cards", checked values (reference preset).
 CHECKED_MELDS = [
     ("Q♥ K♥ A♥", True, "run", None, 31, None),
     ("A♥ 2♥ 3♥", True, "run", None, 6, None),
@@ -67,7 +67,7 @@ def test_listed_order_does_not_matter() -> None:
 
 
 def test_joker_takes_the_place_with_fewer_points() -> None:
-    # RULES.md: JK Q♥ K♥ is J♥, 30 points, not A♥ (31).
+    # docs/rules.md: JK Q♥ K♥ is J♥, 30 points, not A♥ (31).
     result = check_meld(parse_cards("JK QH KH"), RAMI)
     assert result.points == 30
     assert result.joker is not None
@@ -77,7 +77,7 @@ def test_joker_takes_the_place_with_fewer_points() -> None:
 
 
 def test_joker_on_equal_points_takes_the_lower_rank() -> None:
-    # RULES.md: JK J♥ Q♥ is 10♥ (10 points either way).
+    # docs/rules.md: JK J♥ Q♥ is 10♥ (10 points either way).
     result = check_meld(parse_cards("JK JH QH"), RAMI)
     assert result.joker is not None
     assert (result.joker.rank, result.joker.why) == (Rank.TEN, "lower_rank")
@@ -163,7 +163,7 @@ def test_pure_run() -> None:
     assert not check_meld(parse_cards("KH KS KD"), RAMI).pure
 
 
-# RULES.md, "Checked openings from the source pages".
+# docs/rules.md, "Checked openings from the source pages".
 CHECKED_OPENINGS = [
     (["QH KH AH", "JK 7S 8S"], "rami51", "reference", 52, None),
     (["KH KS KD", "QC QD QS"], "rami51", "reference", 60, "no_pure_run"),
@@ -200,7 +200,7 @@ def test_cardverse_has_no_opening() -> None:
         check_opening([parse_cards("QH KH AH")], CARDVERSE)
 
 
-# RULES.md, "Cards and decks".
+# docs/rules.md, "Cards and decks".
 @pytest.mark.parametrize(
     ("game", "preset", "players", "decks", "jokers", "cards", "hand"),
     [
@@ -253,7 +253,7 @@ def test_rule_set_fields() -> None:
     assert rule_set("cardverse", ace_high=True).ace_hand_points == 11
 
 
-# SITE.md, kind meld (decided): what `type` says when the cards could be read both ways,
+# docs/site.md, "Meld reasons": what `type` says when the cards could be read both ways,
 # or not at all.
 @pytest.mark.parametrize(
     ("cards", "type_", "reason"),
@@ -278,7 +278,7 @@ def test_type_of_copies_and_of_melds_without_a_type(cards: str, type_: str | Non
         False, MeldType(type_) if type_ else None, MeldReason(reason))
 
 
-# SITE.md, kind meld (decided): wraps_around only for a gap-free run of distinct ranks
+# docs/site.md, "Meld reasons": wraps_around only for a gap-free run of distinct ranks
 # passing K-A-2; a gap, a repeated rank or no ace between the king and the two is
 # not_consecutive.
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Properties of the meld engine (RULES.md "Melds", "Points of melded cards"), checked
+"""Properties of the meld engine (docs/rules.md "Melds", "Points of melded cards"), checked
 with Hypothesis over generated melds: runs and sets (some with a joker, some spoiled)
 and arbitrary cards, under every game and preset.
 
@@ -104,7 +104,7 @@ def placements(result: MeldResult) -> Counter[tuple[object, ...]]:
 
 
 def placed_value(p: Placed, rules: RuleSet, meld_type: MeldType) -> int:
-    """A placed card's points from RULES.md: 2-9 face value, 10/J/Q/K 10, the ace 1
+    """A placed card's points from docs/rules.md: 2-9 face value, 10/J/Q/K 10, the ace 1
     when low (place 1) and 11 when high or in a set; a joker the value of the card it
     stands for (reference) or 15 (house)."""
     if p.card.is_joker and rules.preset == "house":

@@ -1,4 +1,4 @@
-"""Hand values, round scoring, lay-offs and taking back a joker (RULES.md "Scoring",
+"""Hand values, round scoring, lay-offs and taking back a joker (docs/rules.md "Scoring",
 "A turn", "Taking back a joker", "Order of reasons")."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ CV_HIGH = rule_set("cardverse", ace_high=True)
     ("cards", "rules", "points"),
     [
         ("2C 9D 10H JS QC KD", REF, 2 + 9 + 40),
-        ("AH JK", REF, 11 + 25),  # RULES.md Scoring (decided): ace 11, joker 25
+        ("AH JK", REF, 11 + 25),  # docs/rules.md Scoring (decided): ace 11, joker 25
         ("AH JK", HOUSE, 11 + 15),  # house preset: joker 15
         ("AH KH 5C", CV, 1 + 10 + 5),  # CardVerse: ace 1
         ("AH KH 5C", CV_HIGH, 11 + 10 + 5),  # ace_high: ace 11

@@ -1,5 +1,5 @@
 """Fuzzing every input the generator reads: case files, card codes, Markdown pages and
-``.po`` catalogs (SITE.md: exit 0, 1 or 2, errors as ``FILE:LINE:COL: what; expected``,
+``.po`` catalogs (docs/site.md: exit 0, 1 or 2, errors as ``FILE:LINE:COL: what; expected``,
 never a traceback).
 
 Most inputs go through the stages in this process (``load_cases`` and ``verify_all``,
@@ -966,7 +966,7 @@ def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) 
         assert DISAGREEMENT_LINE.search(result.stdout), output
 
 
-# -- special files and hostile names (SITE.md: inputs are the project's regular files) --
+# -- special files and hostile names (docs/site.md: inputs are the project's regular files) --
 
 SECRET = "fuzz-secret-9d2e"
 PLACES = ["content/{}.md", "content/examples/{}.yaml", "templates/{}.html",

@@ -1,4 +1,4 @@
-"""The game state machine and the bots (RULES.md "A turn", "Taking back a joker", "The
+"""The game state machine and the bots (docs/rules.md "A turn", "Taking back a joker", "The
 opening", "End of a round", "Scoring", "Order of reasons").
 
 Unit tests build positions with ``game.start``; property tests play whole rounds with the
@@ -211,7 +211,7 @@ def test_invalid_meld_gives_the_meld_reason() -> None:
 
 
 def test_opening_below_the_threshold_goes_back_to_the_hand() -> None:
-    # 5♣ 6♣ 7♣ + K♥ K♠ K♦ = 48 < 51 (RULES.md, checked openings).
+    # 5♣ 6♣ 7♣ + K♥ K♠ K♦ = 48 < 51 (docs/rules.md, checked openings).
     state = rami(HANDS)
     outcome = play(state, Draw("stock"), Meld(C("5C 6C 7C")), Meld(C("KH KS KD")),
                    Discard(card("2D")))
@@ -905,7 +905,7 @@ def test_the_property_rounds_exercised_the_rules() -> None:
 
 
 def test_cardverse_may_discard_the_card_just_taken() -> None:
-    """RULES.md states the rule for Rami only: rule-set data, not a game branch."""
+    """docs/rules.md states the rule for Rami only: rule-set data, not a game branch."""
     rules = rule_set("cardverse")
     assert not rules.keep_taken_discard and rule_set("rami40").keep_taken_discard
     state = start(rules, [C("2C 3C 4C 9D 10D JS KH"), C("5H 6H 7H 8S 9S QD KD")],
@@ -914,7 +914,7 @@ def test_cardverse_may_discard_the_card_just_taken() -> None:
     assert apply(state, Discard(card("QH"))).legal
 
 
-# --- the turn must be able to end (RULES.md, A turn, decided) ---------------------------
+# --- the turn must be able to end (docs/rules.md, A turn, decided) ---------------------------
 
 
 TURN_HANDS = ["5C 6C 7C", "4D 6H 7H JD"]
@@ -997,7 +997,7 @@ def test_rami_a_lay_off_of_several_cards_leaving_the_taken_card() -> None:
 
 def test_rami_an_identical_copy_of_the_taken_card_may_be_discarded() -> None:
     # Two decks: the hand held 9♠ before taking the other 9♠; the copies cannot be told
-    # apart, so after the meld one 9♠ may be discarded (RULES.md, A turn, decided).
+    # apart, so after the meld one 9♠ may be discarded (docs/rules.md, A turn, decided).
     state = start(R51, [C("5C 6C 7C 9S"), C(TURN_HANDS[1])], C("9S"), C("10D 4S"), (),
                   [True, True])
     state = apply(state, Draw("discard")).state

@@ -1,4 +1,4 @@
-"""What counts as a project input (SITE.md, "Command line"; generator/layout.py): the
+"""What counts as a project input (docs/site.md, "Command line"; generator/layout.py): the
 regular files inside the project. A link out of it, a loop, a FIFO, a device or a folder
 where a file is expected is an input error at ``FILE:1``: never opened, read or
 published, and never a hang. Names are checked by full match. Files the user keeps

@@ -1,5 +1,5 @@
 """Kind hand_size: the cards dealt to each player and the stock after the deal, from the
-rule sets (RULES.md "Cards and decks"), and the rows the pages show of it."""
+rule sets (docs/rules.md "Cards and decks"), and the rows the pages show of it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Text in every language: untranslated titles and plural forms are marked fallbacks,
 lists are joined the locale's way, and sentences with a seat or a number are whole
-messages (SITE.md, "Languages")."""
+messages (docs/site.md, "Languages")."""
 
 from __future__ import annotations
 

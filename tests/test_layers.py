@@ -1,4 +1,4 @@
-"""The import layers (pyproject.toml, ``[tool.importlinter]``; DESIGN.md, "Layers"): the
+"""The import layers (pyproject.toml, ``[tool.importlinter]``; docs/DESIGN.md, "Layers"): the
 contract holds, it fails on an upward import, and no module imports inside a function."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The meld engine against an independent brute-force oracle.
 
-The oracle below is written from RULES.md ("Melds", "Points of melded cards") and
-SITE.md (the meld ``reason`` codes and their order) only; it never calls the engine.
+The oracle below is written from docs/rules.md ("Melds", "Points of melded cards") and
+docs/site.md (the meld ``reason`` codes and their order) only; it never calls the engine.
 Instead of reasoning about windows and arcs it tries every concrete card each joker
 could be (52 possibilities) and judges the resulting plain cards:
 
@@ -69,7 +69,7 @@ POOL_JOKERS = 4
 
 @dataclass(frozen=True)
 class Spec:
-    """One game and preset as RULES.md states it (not the engine's rule sets)."""
+    """One game and preset as docs/rules.md states it (not the engine's rule sets)."""
 
     name: str
     jokers_per_meld: int  # Rami 1, CardVerse 0
@@ -90,7 +90,7 @@ SPECS = (
     Spec("rami51/reference", 1, True, False, True, "rami51", "reference"),
     Spec("rami51/house", 1, True, True, True, "rami51", "house"),
     Spec("cardverse", 0, False, False, False, "cardverse", None),
-    # the ace_high option changes hand values only, never a meld (RULES.md)
+    # the ace_high option changes hand values only, never a meld (docs/rules.md)
     Spec("cardverse/ace_high", 0, False, False, False, "cardverse", None, True),
 )
 
@@ -385,7 +385,7 @@ def test_engine_agrees_with_the_brute_force_oracle(spec: Spec) -> None:
     assert not disagreements, f"{len(disagreements)} disagreements:\n{shown}"
 
 
-# -- the oracle itself against RULES.md's checked values ---------------------------
+# -- the oracle itself against docs/rules.md's checked values ---------------------------
 
 
 def _parse(text: str) -> tuple[OCard, ...]:
