@@ -36,7 +36,8 @@ def main() -> int:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # a held signal arrives here
         status = command_line()
     except KeyboardInterrupt as exc:  # also Interrupted, for SIGTERM
-        print("interrupted", file=sys.stderr)
+        # Before the command line runs nothing is written: whatever site was there stays.
+        print("interrupted before anything was written", file=sys.stderr)
         status = 128 + int(getattr(exc, "signum", 2))
     signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # the status is decided
     return status
