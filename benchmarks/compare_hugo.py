@@ -27,10 +27,12 @@ the largest one, not their sum. Figures only: nothing is asserted, the exit stat
 (unless a build fails). Installs nothing: without ``hugo`` on PATH (Debian:
 ``apt-get install hugo``) it still runs our side and prints Hugo's columns as "—".
 
-Run on a quiet machine: other work on the same cores shows up in the figures. Duration
-on the 2-core development machine (Hugo 0.111): ``--scales 100 --rounds 1`` about 15 s;
-``--scales 100,700`` (5 rounds) about 2.5 min; the default run (with 7,000 pages) about
-25 min, most of it the 7,000-page row.
+Run on a quiet machine: other work on the same cores shows up in the figures. Measured
+on the 2-core development machine (Hugo 0.111, other sessions' load of 3-5):
+``--scales 100 --rounds 1`` 9 s; ``--scales 100,700`` (5 rounds) 2 min 46 s;
+``--scales 7000 --rounds 2`` 22 min (Hugo peaks at about 5.6 GB there, and removing the
+temporary 1.7 GB takes a minute or two); the default run, not measured whole, about
+50 min by extrapolation, nearly all of it the 7,000-page row.
 """
 
 from __future__ import annotations
