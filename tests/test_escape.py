@@ -24,13 +24,12 @@ from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.config import load_config
 from generator.i18n.catalog import plural_rule
+from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import override
 from tests.test_i18n import CASES
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
-
-EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 
 SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9",
            "x": "http://www.w3.org/1999/xhtml"}
@@ -367,6 +366,7 @@ def _holds_signals(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc (Linux)")
+@pytest.mark.extended
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
 def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, name: str) -> None:
     """kill-serial-int, kill-parallel-int: a signal at a random moment in the first half
@@ -374,7 +374,7 @@ def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, nam
     and the ``.pth`` files, comes before it and is out of its reach), gives
     ``interrupted`` and 128 + the signal, never a traceback, a swallowed signal or a
     death by the signal. Before the fix 11 of 40 gave a traceback, 1 built anyway."""
-    rounds = 30 if EXTENDED else 3
+    rounds = 30 if EXTENDED else 2
     number = getattr(signal_module, name)
     seen = []
     for moment in (random.Random(number).uniform(0, 0.5) for _ in range(rounds)):

@@ -90,7 +90,7 @@ def test_concurrent_builds_leave_a_whole_site(project: Path) -> None:
 
 
 KILL_DELAYS = ((0.05, 0.15, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.8) if EXTENDED
-               else (0.05, 0.3, 0.45, 0.6))
+               else (0.05, 0.3, 0.6))
 """Seconds after its start at which a build is killed: start-up, rendering, the move
 into place; every tenth of a second of a build in the extended round."""
 

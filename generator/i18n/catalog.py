@@ -14,7 +14,9 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -427,7 +429,6 @@ def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None
         and the input errors found: bad syntax, unknown locale, a wrong number of plural
         forms, placeholders that differ from the source.
     """
-    errors: list[InputError] = []
     bad_name = locale_error(locale)
     if bad_name is not None:
         return source_translator(), [bad_name]
@@ -435,6 +436,25 @@ def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None
         data = read_catalog_file(path, rel) if data is None else data
     except NotAnInput as exc:
         return source_translator(), [exc.error]
+    translator, found = _compiled(rel, locale, data, frozenset(template_keys))
+    # A fresh translator each time: what a build looks up is its own.
+    return replace(translator, fallbacks=set(), seen=set()), list(found)
+
+
+@lru_cache(maxsize=32)
+def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
+              ) -> tuple[Translator, tuple[InputError, ...]]:
+    """A catalog's bytes compiled once per content (and per set of template messages):
+    a second build in one process (tests, a rebuild) reuses it. The translator's
+    ``messages`` are never changed after this; callers copy its lookup sets."""
+    translator, errors = _compile(rel, locale, data, template_keys)
+    return translator, tuple(errors)
+
+
+def _compile(rel: str, locale: str, data: bytes, template_keys: AbstractSet[Key]
+             ) -> tuple[Translator, list[InputError]]:
+    """:func:`load_translator`'s work on a catalog's bytes."""
+    errors: list[InputError] = []
     entries, errors = _lex(data, rel, locale)
     if errors:
         return source_translator(), errors

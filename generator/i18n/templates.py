@@ -4,6 +4,7 @@ says): for the catalog check and for ``i18n extract``."""
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.extract import extract as babel_extract
@@ -33,10 +34,21 @@ def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str
     found: set[tuple[str | None, str]] = set()
     for rel in layout.templates([]).values():
         try:
-            fileobj = io.BytesIO(layout.read(rel))
-            for _line, message, _comments, context in babel_extract(
-                    TEMPLATE_EXTRACTOR, fileobj, options=TEMPLATE_OPTIONS):
-                found.add((context, message[0] if isinstance(message, tuple) else message))
+            found |= _messages_in(layout.read(rel))
         except (TemplateError, UnicodeDecodeError, NotAnInput):
             continue  # reported when the build loads the template
     return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def _messages_in(source: bytes) -> frozenset[tuple[str | None, str]]:
+    """The (msgctxt, msgid) of one template's source, extracted once per content (a
+    second load in one process, a rebuild or a test, reuses it).
+
+    Raises:
+        TemplateError, UnicodeDecodeError: Jinja cannot parse it.
+    """
+    return frozenset(
+        (context, message[0] if isinstance(message, tuple) else message)
+        for _line, message, _comments, context in babel_extract(
+            TEMPLATE_EXTRACTOR, io.BytesIO(source), options=TEMPLATE_OPTIONS))
