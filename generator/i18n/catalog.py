@@ -443,17 +443,11 @@ def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None
 
 @lru_cache(maxsize=32)
 def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
-              ) -> tuple[Translator, tuple[InputError, ...]]:
-    """A catalog's bytes compiled once per content (and per set of template messages):
-    a second build in one process (tests, a rebuild) reuses it. The translator's
-    ``messages`` are never changed after this; callers copy its lookup sets."""
-    translator, errors = _compile(rel, locale, data, template_keys)
-    return translator, tuple(errors)
-
-
-def _compile(rel: str, locale: str, data: bytes, template_keys: AbstractSet[Key]
-             ) -> tuple[Translator, list[InputError]]:
-    """:func:`load_translator`'s work on a catalog's bytes."""
+              ) -> tuple[Translator, list[InputError]]:
+    """:func:`load_translator`'s work on a catalog's bytes, done once per content (and
+    per set of template messages): a second build in one process (tests, a rebuild)
+    reuses it. Neither the translator's ``messages`` nor the list is changed after
+    this; callers copy the lookup sets and the list."""
     errors: list[InputError] = []
     entries, errors = _lex(data, rel, locale)
     if errors:

@@ -31,26 +31,18 @@ from generator.i18n.catalog import Translator
 
 @dataclass
 class Words:
-    """Localized words for one locale, counting every message that fell back to English.
+    """Localized words for one locale (what fell back to English is counted by its
+    :class:`Translator`, ``fallbacks``).
 
     Attributes:
         translator: the locale's messages.
-        fallbacks: how many lookups fell back to English since the last :meth:`reset`.
     """
 
     translator: Translator
-    fallbacks: int = 0
-
-    def reset(self) -> int:
-        """Return the fallback count and start again from zero."""
-        n, self.fallbacks = self.fallbacks, 0
-        return n
 
     def text(self, msgid: str, context: str | None = None, **params: object) -> str:
         """The translation of ``msgid`` with ``%(name)s`` placeholders filled in."""
-        text, ok = self.translator.gettext(msgid, context)
-        if not ok:
-            self.fallbacks += 1
+        text, _ok = self.translator.gettext(msgid, context)
         return text % params if params else text
 
     def code(self, table: str, code: str, **params: object) -> str:

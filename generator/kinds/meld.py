@@ -87,7 +87,7 @@ class MeldKind(Kind[CardsInput, MeldResult]):
             rules: RuleSet, w: Words) -> View:
         view: View = {"melds": [cards_view(inputs.cards, w)]}
         if result.type is not None:  # the verdict and the type as one message
-            verdict = Verdict.VALID if result.valid else Verdict.INVALID
+            verdict = Verdict(str(values["verdict"]))
             view["verdict_text"] = w.code("meld verdict", words.meld_verdict(verdict,
                                                                              result.type))
         return view

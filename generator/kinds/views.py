@@ -25,8 +25,6 @@ def card_view(card: Card, w: Words, context: str = words.CARD_CONTEXT) -> View:
     stands alone (a table cell), :data:`words.CARD_OBJECT_CONTEXT` as the object of a
     verb in a sentence ("seat 1 discards …": Czech "srdcovou dámu")."""
     name, ok = w.translator.gettext(words.card_msgid(card), context)
-    if not ok:
-        w.fallbacks += 1
     view: View = {"name": name, "name_en": not ok}
     if card.rank is None or card.suit is None:
         view.update(label="JK", symbol="★", red=False, joker=True)

@@ -220,9 +220,7 @@ def _install(env: Environment, w: Words) -> None:
         return escape(w.text(msgid))
 
     def ngettext(singular: str, plural: str, n: int) -> Markup:
-        text, ok = w.translator.ngettext(singular, plural, n)
-        if not ok:
-            w.fallbacks += 1
+        text, _ok = w.translator.ngettext(singular, plural, n)
         return escape(text)
 
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]

@@ -25,8 +25,6 @@ def _localized(w: Words, text: str | None) -> tuple[str, bool]:
     if text is None:
         return "", False
     translated, ok = w.translator.gettext(text)
-    if not ok:
-        w.fallbacks += 1
     return translated, not ok
 
 
@@ -92,9 +90,7 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
     t = w.translator
 
     def cards(n: int) -> str:
-        text, ok = t.ngettext("%(num)s card", "%(num)s cards", n)
-        if not ok:
-            w.fallbacks += 1
+        text, _ok = t.ngettext("%(num)s card", "%(num)s cards", n)
         return text % {"num": format_decimal(n, locale=locale)}
 
     if not presets_of(game):
@@ -121,9 +117,7 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
 def _points(n: int | None, w: Words, none: str) -> str:
     if n is None:
         return none
-    text, ok = w.translator.ngettext("%(num)s point", "%(num)s points", n)
-    if not ok:
-        w.fallbacks += 1
+    text, _ok = w.translator.ngettext("%(num)s point", "%(num)s points", n)
     return text % {"num": format_decimal(n, locale=w.translator.locale)}
 
 
