@@ -101,9 +101,7 @@ def _check(project_dir: Path, fmt: str) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
-            _emit([_json({"cases": 0, "disagreements": [], "errors": [
-                {"file": missing.file, "line": missing.line, "column": None,
-                 "message": missing.message}]})])
+            _emit([_json({"cases": 0, "disagreements": [], "errors": [missing.as_dict()]})])
         else:
             _emit([missing.format()])
         return EXIT_INPUT

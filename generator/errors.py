@@ -62,9 +62,10 @@ class InputError:
             "message": self.message,
         }
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        """A key that orders errors by file, line, column (unknown first), message."""
-        return (self.file, self.line, self.column or 0, self.message)
+    def sort_key(self) -> tuple[str, int, int]:
+        """A key that orders errors by file, line, column (unknown first); errors at one
+        place keep the order they were found in (a stable sort)."""
+        return (self.file, self.line, self.column or 0)
 
     def __str__(self) -> str:
         return self.format()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.commands.project import Project
+from generator.errors import InputError
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 from generator.verify import Disagreement
@@ -62,7 +63,6 @@ def json_report(project: Project) -> dict[str, Any]:
             for d in project.disagreements
         ],
         "errors": [
-            {"file": e.file, "line": e.line, "column": e.column, "message": e.message}
-            for e in sorted(project.errors, key=lambda e: (e.file, e.line, e.column or 0))
+            e.as_dict() for e in sorted(project.errors, key=InputError.sort_key)
         ],
     }

@@ -109,4 +109,4 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
 
 def format_errors(errors: Iterable[InputError]) -> list[str]:
     """The errors as ``FILE:LINE:COL: what; expected`` lines, by file, line and column."""
-    return [e.format() for e in sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))]
+    return [e.format() for e in sorted(errors, key=InputError.sort_key)]
