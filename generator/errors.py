@@ -104,18 +104,6 @@ def one_of(word: str, names: Collection[str], *, noun: str = "names",
     return f"one of the {len(names)} {noun}{close}"
 
 
-class InputErrors(Exception):
-    """Raised by code that cannot go on because its input is wrong.
-
-    Attributes:
-        errors: every error found, in the order found (at least one).
-    """
-
-    def __init__(self, errors: Iterable[InputError]) -> None:
-        self.errors: tuple[InputError, ...] = tuple(errors)
-        super().__init__("\n".join(e.format() for e in self.errors))
-
-
 def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
                  cutoff: float = 0.75) -> str:
     """The hint an error message ends with when ``word`` is close to one of ``choices``

@@ -35,7 +35,6 @@ from generator.engine.cards import parse_card
 from generator.engine.codes import MeldReason
 from generator.engine.codes import OpeningReason
 from generator.errors import InputError
-from generator.errors import InputErrors
 from generator.kinds import KINDS
 from generator.kinds.deck import PlayersInput
 from generator.kinds.first_meld import MeldsInput
@@ -93,13 +92,6 @@ def test_input_error_format_with_and_without_column() -> None:
         "content/examples/a.yaml:1: bad; good")
     assert InputError("a.yaml", 2, None, "m").as_dict() == {
         "file": "a.yaml", "line": 2, "column": None, "message": "m"}
-
-
-def test_input_errors_exception_carries_the_errors() -> None:
-    errors = (InputError("a.yaml", 1, 2, "one"), InputError("b.yaml", 3, None, "two"))
-    exc = InputErrors(errors)
-    assert exc.errors == errors
-    assert str(exc) == "a.yaml:1:2: one\nb.yaml:3: two"
 
 
 # -- one fixture per input-error class (tests/fixtures/loader/) -----------------

@@ -383,21 +383,3 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
             except NotAnInput:
                 continue  # reported by the loading
     return files
-
-
-def render_site(site: SiteInput) -> tuple[dict[str, bytes], dict[str, Coverage]]:
-    """Render the whole site in this process: every locale, then the shared files.
-
-    Returns:
-        (files by site-relative POSIX path, coverage by locale).
-
-    Raises:
-        jinja2.TemplateError: a template that does not load or render.
-    """
-    files: dict[str, bytes] = {}
-    coverage: dict[str, Coverage] = {}
-    for lang in site.locales:
-        locale_files, coverage[lang] = render_locale(site, lang)
-        files.update(locale_files)
-    files.update(render_common(site))
-    return files, coverage
