@@ -9,6 +9,7 @@ for :mod:`generator.i18n.explain`) and the disagreements with the documented val
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -18,8 +19,8 @@ from generator.cases.model import Position
 from generator.i18n.explain import Words
 from generator.kinds.base import Value
 
-__all__ = ["CaseResult", "Disagreement", "Value", "explain_case", "explain_disagreement",
-           "verify_all", "verify_case"]
+__all__ = ["CaseResult", "Disagreement", "Results", "Value", "explain_case",
+           "explain_disagreement", "verify_all", "verify_case"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,53 @@ def verify_case(case: Case) -> CaseResult:
 def verify_all(cases: Iterable[Case]) -> tuple[CaseResult, ...]:
     """Verify every case, in the given order."""
     return tuple(verify_case(c) for c in cases)
+
+
+class Results(Mapping[str, CaseResult]):
+    """The engine's result of every case, by id, each verified once, when first needed.
+
+    The cases a build cache knows to agree with the engine (their
+    :attr:`generator.cases.model.Case.digest` among ``agreeing``, under this generator's
+    source hash) are verified only when a page that shows them is rendered; every other
+    case is verified at once, so :attr:`disagreements` is whole from the start.
+
+    Args:
+        cases: every loaded case, in case-file order.
+        agreeing: digests of cases known to agree (default: none; every case verified
+            at once).
+    """
+
+    def __init__(self, cases: Iterable[Case], agreeing: frozenset[str] = frozenset()) -> None:
+        self._cases = {c.id: c for c in cases}
+        self._done: dict[str, CaseResult] = {}
+        for case in self._cases.values():
+            if not agreeing or case.digest not in agreeing:
+                self._done[case.id] = verify_case(case)
+        self.deferred = len(self._cases) - len(self._done)
+        """How many cases were known to agree, and not verified up front."""
+
+    def __getitem__(self, case_id: str) -> CaseResult:
+        found = self._done.get(case_id)
+        if found is None:
+            found = self._done[case_id] = verify_case(self._cases[case_id])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cases)
+
+    def __len__(self) -> int:
+        return len(self._cases)
+
+    @property
+    def disagreements(self) -> list[Disagreement]:
+        """Every disagreement, in case-file order (a deferred case has none)."""
+        return [d for i in self._cases if i in self._done for d in self._done[i].disagreements]
+
+    def agreeing(self) -> frozenset[str]:
+        """The digests of every case known to agree: verified without a disagreement,
+        or deferred as known."""
+        return frozenset(c.digest for i, c in self._cases.items()
+                         if i not in self._done or not self._done[i].disagreements)
 
 
 def explain_case(result: CaseResult, w: Words) -> list[str]:

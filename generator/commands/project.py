@@ -30,9 +30,8 @@ from generator.layout import CONTENT
 from generator.layout import Layout
 from generator.layout import generated_files
 from generator.render.site import template_errors
-from generator.verify import CaseResult
 from generator.verify import Disagreement
-from generator.verify import verify_all
+from generator.verify import Results
 
 
 @dataclass
@@ -45,7 +44,8 @@ class Project:
         pages: the content pages, parsed once, in navigation order.
         locales: the locale codes, the source (en) first.
         translators: each locale's messages.
-        results: the engine's result for every case, by case id.
+        results: the engine's result for every case, by case id (each verified when
+            first needed: :class:`generator.verify.Results`).
         errors: every input error (cases, pages, catalogs).
     """
 
@@ -54,14 +54,14 @@ class Project:
     pages: list[SourcePage]
     locales: list[str]
     translators: dict[str, Translator]
-    results: dict[str, CaseResult]
+    results: Results
     errors: list[InputError] = field(default_factory=list)
     config: Config = field(default_factory=Config)
 
     @property
     def disagreements(self) -> list[Disagreement]:
         """Every disagreement, in case-file order."""
-        return [d for r in self.results.values() for d in r.disagreements]
+        return self.results.disagreements
 
     @property
     def exit_code(self) -> int:
@@ -71,7 +71,8 @@ class Project:
         return EXIT_DISAGREE if self.disagreements else EXIT_OK
 
 
-def load_project(root: Path, *, out: Path | None = None) -> Project:
+def load_project(root: Path, *, out: Path | None = None,
+                 agreeing: frozenset[str] = frozenset()) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -80,6 +81,8 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
     Args:
         root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
         out: the output folder (default ``<root>/site``): never read as an input.
+        agreeing: digests of cases the build cache knows to agree with the engine
+            (:class:`generator.verify.Results`): verified only when a page shows them.
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -87,7 +90,7 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
     layout = Layout.of(root, out)
     cases = load_cases(layout)
     errors: list[InputError] = list(cases.errors)
-    results = {r.case.id: r for r in verify_all(cases.cases)}
+    results = Results(cases.cases, agreeing)
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
     translators, catalog_errors = load_translators(layout, locales)
     errors.extend(catalog_errors)
