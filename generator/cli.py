@@ -25,6 +25,8 @@ from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.commands.check import disagreement_lines
 from generator.commands.check import json_report
+from generator.commands.check import summary_line
+from generator.commands.fix import fix
 from generator.commands.i18n import i18n
 from generator.commands.project import EXIT_INPUT
 from generator.commands.project import EXIT_OK
@@ -63,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    _add_fix_argument(c)
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
     i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
@@ -70,6 +73,34 @@ def _parser() -> argparse.ArgumentParser:
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     return parser
+
+
+def _add_fix_argument(check: argparse.ArgumentParser) -> None:
+    """``check --fix`` (docs/site.md, "check --fix")."""
+    check.add_argument("--fix", action="store_true",
+                       help="rewrite each disagreeing case's documented values to the "
+                       "engine's (exact edits, every other byte kept) and print the diff")
+
+
+def _check_fix(project_dir: Path, fmt: str) -> int:
+    """``check --fix``: the diff of what it rewrote, what it could not fix, then the
+    report of the check run again on the fixed files."""
+    missing = _project_error(project_dir)
+    if missing is None and fmt != "text":
+        missing = InputError("--format", 1, None, f"--fix prints a diff, not {fmt}; "
+                             "expected --fix without --format")
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
+    report = fix(project_dir, _say)
+    _emit(["".join(report.diff).rstrip("\n")] if report.diff else [])
+    project = report.project
+    if project is not None:
+        _emit([*format_errors(project.errors), *disagreement_lines(project)])
+    _emit(report.lines)
+    if project is not None:
+        _say(summary_line(project))
+    return report.exit_code
 
 
 def _emit(lines: Iterable[str]) -> None:
@@ -110,9 +141,7 @@ def _check(project_dir: Path, fmt: str) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    n = len(project.results)
-    print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
-          f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
+    print(summary_line(project), file=sys.stderr)
     return project.exit_code
 
 
@@ -209,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_what_cannot_be_shown()
     args = _parser().parse_args(argv)
     try:
+        if args.command == "check" and args.fix:
+            return _check_fix(args.project, args.format)
         if args.command == "check":
             return _check(args.project, args.format)
         if args.command == "i18n":

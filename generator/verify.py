@@ -15,11 +15,15 @@ from dataclasses import field
 
 from generator.cases.model import Case
 from generator.cases.model import Position
+from generator.engine.codes import CaseStatus
 from generator.i18n.explain import Words
 from generator.kinds.base import Value
 
-__all__ = ["CaseResult", "Disagreement", "Value", "explain_case", "explain_disagreement",
-           "verify_all", "verify_case"]
+__all__ = ["STATUS_FIELD", "CaseResult", "Disagreement", "Value", "explain_case",
+           "explain_disagreement", "verify_all", "verify_case"]
+
+STATUS_FIELD = "status"
+"""The field a stale ``known_disagreement`` is reported on (every value now agrees)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,12 @@ class Disagreement:
     engine: Value
     position: Position
 
+    @property
+    def failing(self) -> bool:
+        """Whether it fails the check: its case has no ``status``, or it is a stale
+        ``known_disagreement``'s (on :data:`STATUS_FIELD`)."""
+        return self.case.status is None or self.field == STATUS_FIELD
+
 
 @dataclass(frozen=True)
 class CaseResult:
@@ -59,6 +69,35 @@ class CaseResult:
     values: Mapping[str, Value]
     engine_result: object = field(default=None, repr=False)
     disagreements: tuple[Disagreement, ...] = field(default=())
+
+    @property
+    def status(self) -> str | None:
+        """The case's ``status`` (:class:`generator.engine.codes.CaseStatus`), or ``None``."""
+        return self.case.status
+
+    @property
+    def stale(self) -> bool:
+        """A ``known_disagreement`` whose documented values all agree now: it fails the
+        check (docs/site.md, "Case status"), so the status cannot go stale."""
+        return self.status == CaseStatus.KNOWN_DISAGREEMENT and not self.disagreements
+
+    @property
+    def failing(self) -> tuple[Disagreement, ...]:
+        """What fails the check: the disagreements of a case without a status; none of a
+        ``pending`` case or of a ``known_disagreement`` still disagreeing; for a stale
+        ``known_disagreement``, one on :data:`STATUS_FIELD` (documented
+        ``known_disagreement``, engine ``None``) at its ``status`` field."""
+        if self.stale:
+            case = self.case
+            return (Disagreement(case, STATUS_FIELD, case.status, None,
+                                 case.position_of(STATUS_FIELD)),)
+        return () if self.status is not None else self.disagreements
+
+    @property
+    def reported(self) -> tuple[Disagreement, ...]:
+        """Every disagreement a report lists: :attr:`failing`, and those its status keeps
+        from failing."""
+        return self.failing if self.stale else self.disagreements
 
     @property
     def verdict(self) -> str | None:
@@ -108,5 +147,7 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
     """The reasoning ``check`` shows under one disagreement: for a scenario, the action
     it is about or the end; otherwise the case's reasoning and its reason."""
     case = result.case
+    if d.field == STATUS_FIELD:
+        return [w.code("explanation", "status_stale")]
     return case.spec.explain_mismatch(d.field, case.inputs, result.engine_result, result.values,
                                       case.rule_set(), w)

@@ -27,6 +27,7 @@ from generator.engine.rules import GAMES
 from generator.engine.rules import RuleSet
 from generator.i18n import words
 from generator.i18n.explain import Words
+from generator.kinds.fields import Argument
 from generator.kinds.fields import FieldSpec
 
 Path = tuple[str | int, ...]
@@ -108,6 +109,10 @@ class Kind(Generic[I, R]):
         inputs: its input fields, required unless their spec says otherwise.
         expect: its ``expect`` fields, in the order messages list them.
         required_expect: the ``expect`` fields that must be present (``("verdict",)``).
+        arguments: its inputs as ``explain`` takes them on the command line; none for a
+            kind whose input does not fit there (``scenario``: a case file's text).
+        with_verdict: the ``expect`` fields ``check --fix`` adds when it flips a documented
+            verdict and the engine gives them (a ``reason`` for a now-invalid meld).
     """
 
     name: ClassVar[str]
@@ -115,6 +120,8 @@ class Kind(Generic[I, R]):
     inputs: ClassVar[Mapping[str, FieldSpec]]
     expect: ClassVar[Mapping[str, FieldSpec]]
     required_expect: ClassVar[tuple[str, ...]] = ()
+    arguments: ClassVar[tuple[Argument, ...]] = ()
+    with_verdict: ClassVar[tuple[str, ...]] = ("points", "reason")
 
     @property
     def template(self) -> str:
@@ -157,6 +164,14 @@ class Kind(Generic[I, R]):
             engine = values.get(name)
             if not agrees(self.expect[name], documented, engine):
                 yield Mismatch(name, leaf(documented), engine, f"expect.{name}")
+
+    def documented(self, inputs: I, result: R, values: Mapping[str, Value]) -> dict[str, Any]:
+        """The engine's values as a case file writes its ``expect`` (plain YAML values,
+        lists for tuples), the fields the engine gives no value left out: what
+        ``explain`` prints and ``check --fix`` writes (docs/site.md, "Kinds and their
+        fields")."""
+        return {name: plain(values[name]) for name in self.expect
+                if values.get(name) is not None}
 
     # -- words and rows -------------------------------------------------------------
 
@@ -234,6 +249,15 @@ def leaf(documented: Documented) -> Value:
     if isinstance(documented, tuple) and all(isinstance(v, int) for v in documented):
         return tuple(v for v in documented if isinstance(v, int))
     raise ValueError(f"not a single documented value: {documented!r}")
+
+
+def plain(value: Value) -> Any:
+    """An engine value as YAML writes it: a code as its word, a tuple as a list."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, str):
+        return str(value)
+    return value
 
 
 def is_int(value: object) -> TypeGuard[int]:
