@@ -20,20 +20,28 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.commands.check import disagreement_lines
 from generator.commands.check import json_report
 from generator.commands.check import summary_line
+from generator.commands.explain import ExplainRequest
+from generator.commands.explain import command_line_arguments
+from generator.commands.explain import explain
 from generator.commands.fix import fix
 from generator.commands.i18n import i18n
 from generator.commands.project import EXIT_INPUT
 from generator.commands.project import EXIT_OK
 from generator.commands.project import format_errors
 from generator.commands.project import load_project
+from generator.engine.rules import CARDVERSE_OPTIONS
+from generator.engine.rules import GAMES
+from generator.engine.rules import PRESETS
 from generator.errors import InputError
 from generator.errors import Interrupted
+from generator.kinds import KINDS
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
 from generator.layout import Layout
@@ -66,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     c.add_argument("--format", choices=("text", "json"), default="text")
     _add_fix_argument(c)
+    _add_explain_parser(sub)
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
     i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
@@ -73,6 +82,59 @@ def _parser() -> argparse.ArgumentParser:
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     return parser
+
+
+def _add_explain_parser(sub: Any) -> None:
+    """``explain`` (docs/site.md, "explain"): the common fields, each kind's command-line
+    inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
+    e = sub.add_parser("explain", help="print a case with the engine's values and "
+                       "reasoning, ready to paste into a case file")
+    e.add_argument("--kind", choices=list(KINDS), default=None,
+                   help=f"the kind of case (default {next(iter(KINDS))})")
+    e.add_argument("--game", choices=list(GAMES), default=None)
+    e.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="the Rami preset (default reference)")
+    e.add_argument("--option", action="append", default=[], choices=list(CARDVERSE_OPTIONS),
+                   help="a CardVerse option to turn on (repeatable)")
+    for argument in command_line_arguments():
+        nargs = "+" if argument.shape == "card lists" else None
+        if argument.flag:
+            e.add_argument(argument.flag, dest=f"input_{argument.field}", nargs=nargs,
+                           metavar=argument.metavar, help=argument.help, default=None)
+        else:
+            e.add_argument(f"input_{argument.field}", nargs="*", metavar=argument.metavar,
+                           help=argument.help)
+    e.add_argument("--case", default=None, metavar="FILE",
+                   help="read the case (expect left out) from FILE, or - for standard input")
+    e.add_argument("--id", dest="case_id", default=None, help="the case's id")
+    e.add_argument("--title", default=None, help="the case's title (English)")
+    e.add_argument("--lang", default="en", help="the language of the reasoning (default en)")
+    e.add_argument("--project", type=Path, default=Path("."),
+                   help="project folder whose catalogs give the words (default .)")
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``explain``: the case on standard output, or its input errors."""
+    given: dict[str, list[str]] = {}
+    for argument in command_line_arguments():
+        words = getattr(args, f"input_{argument.field}", None)
+        if words:
+            given[argument.field] = [words] if isinstance(words, str) else list(words)
+    request = ExplainRequest(
+        kind=args.kind, game=args.game, rules=args.rules, options=args.option, given=given,
+        case=args.case, case_id=args.case_id, title=args.title, lang=args.lang,
+        project=args.project,
+        stdin=sys.stdin.buffer.read() if args.case == "-" else b"")
+    report = explain(request)
+    if report.exit_code != EXIT_OK:
+        _emit(report.errors)
+        return report.exit_code
+    try:
+        sys.stdout.write(report.text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return EXIT_OK
 
 
 def _add_fix_argument(check: argparse.ArgumentParser) -> None:
@@ -242,6 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check_fix(args.project, args.format)
         if args.command == "check":
             return _check(args.project, args.format)
+        if args.command == "explain":
+            return _explain(args)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
         return _build(args.project, args.out, args.strict)

@@ -10,6 +10,7 @@ reached through an alias, a field that shares its line with another) raises
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -226,7 +227,7 @@ class TextEditor:
             CannotEdit: two edits overlap.
         """
         edits = sorted(self.edits, key=lambda e: (e.start, e.end))
-        for a, b in zip(edits, edits[1:], strict=False):
+        for a, b in itertools.pairwise(edits):
             if b.start < a.end:
                 raise CannotEdit("two edits overlap")
         out = self.text

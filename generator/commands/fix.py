@@ -78,12 +78,11 @@ def _path(where: str) -> YamlPath:
 def _lookup(values: Any, path: YamlPath) -> Any:
     """The value at ``path`` within the engine's documented form, or :data:`_MISSING`."""
     for step in path:
-        if isinstance(values, dict) and isinstance(step, str) and step in values:
-            values = values[step]
-        elif isinstance(values, list) and isinstance(step, int) and step < len(values):
-            values = values[step]
-        else:
+        in_mapping = isinstance(values, dict) and isinstance(step, str) and step in values
+        in_list = isinstance(values, list) and isinstance(step, int) and step < len(values)
+        if not (in_mapping or in_list):
             return _MISSING
+        values = values[step]
     return values
 
 
@@ -232,14 +231,14 @@ def _fix_file(rel: str, data: bytes, results: list[CaseResult],
         return candidate if candidate != text else None
     new = text
     for result, _index in located:
-        doc, _errors = parse_yaml(new, rel)
-        index = _case_index(doc, result) if doc is not None else None
-        if doc is None or index is None:
+        reparsed, _errors = parse_yaml(new, rel)
+        at = _case_index(reparsed, result) if reparsed is not None else None
+        if reparsed is None or at is None:
             continue
-        editor = TextEditor(new, doc)
+        editor = TextEditor(new, reparsed)
         pos = result.case.position
         try:
-            plan_case(editor, index, result)
+            plan_case(editor, at, result)
             candidate = editor.apply()
         except CannotEdit as exc:
             report.lines.append(f"{pos.file}:{pos.line}: case {result.case.id}: not fixed: "

@@ -206,7 +206,7 @@ def documented_result(outcome: Outcome) -> str:
     """What a case file documents for one action, agreeing with the engine: the reason
     code of an illegal action, the first event of a legal one, or ``legal``."""
     if not outcome.legal:
-        return outcome.reason or StepResult.ILLEGAL
+        return str(outcome.reason or StepResult.ILLEGAL)
     return str(outcome.events[0]) if outcome.events else str(StepResult.LEGAL)
 
 
@@ -632,10 +632,10 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
                    values: Mapping[str, Value]) -> Iterator[Mismatch]:
         """Each documented result against its action's outcome, then each documented
         ``end`` field; a mismatch names ``results[N]`` (N from 1) or ``end.FIELD``."""
-        results = expect.get("results", ())
+        results = expect.get("results", ())  # none: a case explain fills in
         assert isinstance(results, tuple)
         for index, (documented, outcome) in enumerate(
-                zip(results, result.outcomes, strict=True)):
+                zip(results, result.outcomes, strict=bool(results))):
             if isinstance(documented, str) and not result_agrees(documented, outcome):
                 yield Mismatch(f"results[{index + 1}]", documented, result_code(outcome),
                                f"expect.results.{index}")
