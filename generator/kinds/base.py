@@ -20,6 +20,8 @@ from typing import Protocol
 from typing import TypeGuard
 from typing import TypeVar
 
+from babel.lists import format_list
+
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -27,6 +29,7 @@ from generator.engine.rules import GAMES
 from generator.engine.rules import RuleSet
 from generator.i18n import words
 from generator.i18n.explain import Words
+from generator.i18n.numbers import format_decimal
 from generator.kinds.fields import Argument
 from generator.kinds.fields import FieldSpec
 
@@ -174,6 +177,37 @@ class Kind(Generic[I, R]):
                 if values.get(name) is not None}
 
     # -- words and rows -------------------------------------------------------------
+
+    def field_label(self, field: str, w: Words) -> str:
+        """The name of a reported ``expect`` field on a page (a ``known_disagreement``'s
+        values side by side): ``Points``; ``results[2]``: "Result of action 2"."""
+        name, _, rest = field.partition("[")
+        if rest.endswith("]") and rest[:-1].isdigit():
+            return w.code("expect field", name, num=int(rest[:-1]))
+        if field in words.EXPECT_FIELDS:
+            return w.code("expect field", field)
+        return field
+
+    def value_text(self, field: str, value: Value, w: Words) -> str:
+        """A documented or engine value as a page shows it: ``—`` for none, numbers for
+        the locale, a verdict, reason or event in words, a card as its label, a list of
+        numbers joined as the locale joins lists."""
+        locale = w.translator.locale
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return w.text("Yes") if value else w.text("No")
+        if isinstance(value, int):
+            return format_decimal(value, locale)
+        if isinstance(value, tuple):
+            return str(format_list([format_decimal(v, locale) for v in value], locale=locale))
+        for table in ("verdict", "reason", "event"):
+            if value in words.CONTEXTS[table]:
+                return w.code(table, value)
+        try:
+            return parse_card(value).label
+        except CardCodeError:
+            return value
 
     def explain(self, inputs: I, result: R, rules: RuleSet, w: Words) -> list[str]:
         """The engine's reasoning, as sentences in ``w``'s locale."""
