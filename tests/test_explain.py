@@ -45,8 +45,8 @@ EXPLAINED: list[tuple[tuple[str, ...], dict[str, object]]] = [
      {"verdict": "allowed", "joker_stands_for": "6S"}),
     (("--game", "rami51", "--kind", "round", "--hands", "5C 6C", "-", "JK AH"),
      {"winner": 2, "scores": [11, 0, 36]}),
-    (("--game", "rami51", "--kind", "best_opening", *"QH KH AH JK 7S 8S 2C 2D 9C 4D 5S KC 3H"
-      .split()), {"verdict": "can_open", "points": 57}),
+    (("--game", "rami51", "--kind", "best_opening", "QH", "KH", "AH", "JK", "7S", "8S", "2C",
+      "2D", "9C", "4D", "5S", "KC", "3H"), {"verdict": "can_open", "points": 57}),
     (("--game", "rami51", "--kind", "hand_size", "--players", "4"), {"dealt": 13, "stock": 55}),
     (("--game", "rami40", "--rules", "house", "QH", "KH", "2H"),
      {"verdict": "invalid", "type": "run", "reason": "not_consecutive"}),

@@ -95,6 +95,10 @@ def test_fix_rewrites_the_values_and_keeps_every_other_byte(tmp_path: Path) -> N
     assert again.returncode == 0 and again.stdout == ""
 
 
+HAND_OFF_BY_35 = "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect: {points: 1}\n"
+"""A hand worth 36 documented as 1."""
+
+
 def _one_case(body: str) -> str:
     return f"cases:\n  - id: x\n    title: X\n{body}"
 
@@ -186,7 +190,7 @@ def test_a_known_disagreement_still_disagreeing_is_left_alone(tmp_path: Path) ->
 
 
 def test_fix_writes_nothing_while_an_input_error_stands(tmp_path: Path) -> None:
-    text = _one_case("    kind: hand\n    game: rami51\n    cards: AH JK\n    expect: {points: 1}\n")
+    text = _one_case(HAND_OFF_BY_35)
     root = small_project(tmp_path, text)
     bad = "cases:\n  - id: y\n    kind: hand\n    game: rami51\n    cards: AX\n" \
         "    title: Y\n    expect: {points: 1}\n"
@@ -201,7 +205,7 @@ def test_fix_writes_nothing_while_an_input_error_stands(tmp_path: Path) -> None:
 
 def test_fix_refuses_a_file_changed_since_it_was_read(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    text = _one_case("    kind: hand\n    game: rami51\n    cards: AH JK\n    expect: {points: 1}\n")
+    text = _one_case(HAND_OFF_BY_35)
     root = small_project(tmp_path, text)
     changed = text + "# the author saved again\n"
 
@@ -218,7 +222,7 @@ def test_fix_refuses_a_file_changed_since_it_was_read(tmp_path: Path,
 
 
 def test_fix_replaces_a_linked_file_s_target_atomically(tmp_path: Path) -> None:
-    text = _one_case("    kind: hand\n    game: rami51\n    cards: AH JK\n    expect: {points: 1}\n")
+    text = _one_case(HAND_OFF_BY_35)
     root = small_project(tmp_path, "cases: []\n")
     (root / CASES).unlink()
     (root / "content/real.yaml").write_text(text, encoding="utf-8")
