@@ -1,7 +1,9 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict]
-    python -m generator check [--project DIR] [--format text|json]
+    python -m generator check [--project DIR] [--format text|json] [--fix]
+    python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
+                                [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR]
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
