@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -97,16 +98,21 @@ def test_a_scenario_from_a_file_passes_check(tmp_path: Path) -> None:
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_a_case_from_standard_input_with_the_reasoning_in_czech(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "generator", "explain", "--case", "-", "--lang", "cs",
-         "--project", str(REPO)],
-        input=SCENARIO.replace("QS\n", "QS\n", 1), capture_output=True, text=True,
-        cwd=REPO, timeout=120, check=False)
+def test_a_case_from_standard_input_with_the_reasoning_in_czech(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(SCENARIO.encode("utf-8")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    result = run_cli("explain", "--case", "-", "--lang", "cs", "--project", str(REPO))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "    # Kolo pokračuje: na tahu je hráč 2.\n" in result.stdout
     check = _check_with(tmp_path, result.stdout)
     assert check.returncode == 0, check.stdout + check.stderr
+    path = tmp_path / "bad.yaml"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        SCENARIO.replace("JC QS", "JC QX").encode("utf-8")), encoding="utf-8"))
+    bad = run_cli("explain", "--case", "-")
+    assert bad.returncode == 2 and not path.exists()
+    assert bad.stdout.startswith("<stdin>:5:43: unknown card 'QX'"), bad.stdout
 
 
 def test_the_reasoning_in_czech_from_the_command_line() -> None:
