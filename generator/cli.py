@@ -1,7 +1,9 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
-    python -m generator check [--project DIR] [--format text|json]
+    python -m generator check [--project DIR] [--format text|json] [--fix]
+    python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
+                                [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR]
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
@@ -20,6 +22,7 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from generator.commands.build import BuildReport
 from generator.commands.build import build
@@ -43,7 +46,15 @@ def _prog() -> str:
     return "python -m generator" if name in ("", "__main__.py", "-c") else name
 
 
-def _parser() -> argparse.ArgumentParser:
+# Each command imports what it needs where it runs, not here: a build taken whole from
+# the cache needs none of the loading, rendering or engine, and importing them is most
+# of its time (measured: python -X importtime; docs/DESIGN.md, "The build cache").
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``command`` is the command the arguments name (the first one
+    that is no option): ``explain``'s inputs, drawn from the kinds registry, are added
+    only for it."""
     parser = argparse.ArgumentParser(
         prog=_prog(),
         description="Rules-explainer site generator: re-checks every example case with "
@@ -60,6 +71,11 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    _add_fix_argument(c)
+    if command == "explain":
+        _add_explain_parser(sub)
+    else:
+        sub.add_parser("explain", help=EXPLAIN_HELP)
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
     i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
@@ -67,6 +83,106 @@ def _parser() -> argparse.ArgumentParser:
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     return parser
+
+
+EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
+                "a case file")
+
+
+def _add_explain_parser(sub: Any) -> None:
+    """``explain`` (docs/site.md, "explain"): the common fields, each kind's command-line
+    inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
+    # Only for explain (see _parser): the registry imports the engine.
+    from generator.commands.explain import command_line_arguments
+    from generator.engine.rules import CARDVERSE_OPTIONS
+    from generator.engine.rules import GAMES
+    from generator.engine.rules import PRESETS
+    from generator.kinds import KINDS
+
+    e = sub.add_parser("explain", help=EXPLAIN_HELP)
+    e.add_argument("--kind", choices=list(KINDS), default=None,
+                   help=f"the kind of case (default {next(iter(KINDS))})")
+    e.add_argument("--game", choices=list(GAMES), default=None)
+    e.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="the Rami preset (default reference)")
+    e.add_argument("--option", action="append", default=[], choices=list(CARDVERSE_OPTIONS),
+                   help="a CardVerse option to turn on (repeatable)")
+    for argument in command_line_arguments():
+        nargs = "+" if argument.shape == "card lists" else None
+        if argument.flag:
+            e.add_argument(argument.flag, dest=f"input_{argument.field}", nargs=nargs,
+                           metavar=argument.metavar, help=argument.help, default=None)
+        else:
+            e.add_argument(f"input_{argument.field}", nargs="*", metavar=argument.metavar,
+                           help=argument.help)
+    e.add_argument("--case", default=None, metavar="FILE",
+                   help="read the case (expect left out) from FILE, or - for standard input")
+    e.add_argument("--id", dest="case_id", default=None, help="the case's id")
+    e.add_argument("--title", default=None, help="the case's title (English)")
+    e.add_argument("--lang", default="en", help="the language of the reasoning (default en)")
+    e.add_argument("--project", type=Path, default=Path("."),
+                   help="project folder whose catalogs give the words (default .)")
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``explain``: the case on standard output, or its input errors."""
+    from generator.commands.explain import ExplainRequest  # only here: see _parser
+    from generator.commands.explain import command_line_arguments
+    from generator.commands.explain import explain
+
+    given: dict[str, list[str]] = {}
+    for argument in command_line_arguments():
+        words = getattr(args, f"input_{argument.field}", None)
+        if words:
+            given[argument.field] = [words] if isinstance(words, str) else list(words)
+    request = ExplainRequest(
+        kind=args.kind, game=args.game, rules=args.rules, options=args.option, given=given,
+        case=args.case, case_id=args.case_id, title=args.title, lang=args.lang,
+        project=args.project,
+        stdin=sys.stdin.buffer.read() if args.case == "-" else b"")
+    report = explain(request)
+    if report.exit_code != EXIT_OK:
+        _emit(report.errors)
+        return report.exit_code
+    try:
+        sys.stdout.write(report.text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return EXIT_OK
+
+
+def _add_fix_argument(check: argparse.ArgumentParser) -> None:
+    """``check --fix`` (docs/site.md, "check --fix")."""
+    check.add_argument("--fix", action="store_true",
+                       help="rewrite each disagreeing case's documented values to the "
+                       "engine's (exact edits, every other byte kept) and print the diff")
+
+
+def _check_fix(project_dir: Path, fmt: str) -> int:
+    """``check --fix``: the diff of what it rewrote, what it could not fix, then the
+    report of the check run again on the fixed files."""
+    missing = _project_error(project_dir)
+    if missing is None and fmt != "text":
+        missing = InputError("--format", 1, None, f"--fix prints a diff, not {fmt}; "
+                             "expected --fix without --format")
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
+    from generator.commands.check import disagreement_lines  # only here: see _parser
+    from generator.commands.check import summary_line
+    from generator.commands.fix import fix
+    from generator.commands.project import format_errors
+
+    report = fix(project_dir, _say)
+    _emit(["".join(report.diff).rstrip("\n")] if report.diff else [])
+    project = report.project
+    if project is not None:
+        _emit([*format_errors(project.errors), *disagreement_lines(project)])
+    _emit(report.lines)
+    if project is not None:
+        _say(summary_line(project))
+    return report.exit_code
 
 
 def _emit(lines: Iterable[str]) -> None:
@@ -102,10 +218,9 @@ def _check(project_dir: Path, fmt: str) -> int:
         else:
             _emit([missing.format()])
         return EXIT_INPUT
-    # Imported by the command that needs them: a build taken from the cache needs none
-    # of the loading (measured: python -X importtime; commands.build, _build).
-    from generator.commands.check import disagreement_lines
+    from generator.commands.check import disagreement_lines  # only here: see _parser
     from generator.commands.check import json_report
+    from generator.commands.check import summary_line
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
 
@@ -114,9 +229,7 @@ def _check(project_dir: Path, fmt: str) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    n = len(project.results)
-    print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
-          f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
+    print(summary_line(project), file=sys.stderr)
     return project.exit_code
 
 
@@ -156,7 +269,7 @@ def _i18n(project_dir: Path, action: str) -> int:
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
-    from generator.commands.i18n import i18n  # only here: see _check
+    from generator.commands.i18n import i18n  # only here: see _parser
 
     return i18n(Layout.of(project_dir), action, _emit, _say)
 
@@ -214,10 +327,15 @@ def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (docs/site.md)."""
     _escape_what_cannot_be_shown()
-    args = _parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = _parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
     try:
+        if args.command == "check" and args.fix:
+            return _check_fix(args.project, args.format)
         if args.command == "check":
             return _check(args.project, args.format)
+        if args.command == "explain":
+            return _explain(args)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
         return _build(args.project, args.out, args.strict, not args.no_cache)

@@ -16,11 +16,15 @@ from dataclasses import field
 
 from generator.cases.model import Case
 from generator.cases.model import Position
+from generator.engine.codes import CaseStatus
 from generator.i18n.explain import Words
 from generator.kinds.base import Value
 
-__all__ = ["CaseResult", "Disagreement", "Results", "Value", "explain_case",
+__all__ = ["STATUS_FIELD", "CaseResult", "Disagreement", "Results", "Value", "explain_case",
            "explain_disagreement", "verify_all", "verify_case"]
+
+STATUS_FIELD = "status"
+"""The field a stale ``known_disagreement`` is reported on (every value now agrees)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,12 @@ class Disagreement:
     engine: Value
     position: Position
 
+    @property
+    def failing(self) -> bool:
+        """Whether it fails the check: its case has no ``status``, or it is a stale
+        ``known_disagreement``'s (on :data:`STATUS_FIELD`)."""
+        return self.case.status is None or self.field == STATUS_FIELD
+
 
 @dataclass(frozen=True)
 class CaseResult:
@@ -60,6 +70,35 @@ class CaseResult:
     values: Mapping[str, Value]
     engine_result: object = field(default=None, repr=False)
     disagreements: tuple[Disagreement, ...] = field(default=())
+
+    @property
+    def status(self) -> str | None:
+        """The case's ``status`` (:class:`generator.engine.codes.CaseStatus`), or ``None``."""
+        return self.case.status
+
+    @property
+    def stale(self) -> bool:
+        """A ``known_disagreement`` whose documented values all agree now: it fails the
+        check (docs/site.md, "Case status"), so the status cannot go stale."""
+        return self.status == CaseStatus.KNOWN_DISAGREEMENT and not self.disagreements
+
+    @property
+    def failing(self) -> tuple[Disagreement, ...]:
+        """What fails the check: the disagreements of a case without a status; none of a
+        ``pending`` case or of a ``known_disagreement`` still disagreeing; for a stale
+        ``known_disagreement``, one on :data:`STATUS_FIELD` (documented
+        ``known_disagreement``, engine ``None``) at its ``status`` field."""
+        if self.stale:
+            case = self.case
+            return (Disagreement(case, STATUS_FIELD, case.status, None,
+                                 case.position_of(STATUS_FIELD)),)
+        return () if self.status is not None else self.disagreements
+
+    @property
+    def reported(self) -> tuple[Disagreement, ...]:
+        """Every disagreement a report lists: :attr:`failing`, and those its status keeps
+        from failing."""
+        return self.failing if self.stale else self.disagreements
 
     @property
     def verdict(self) -> str | None:
@@ -133,16 +172,20 @@ class Results(Mapping[str, CaseResult]):
     def __len__(self) -> int:
         return len(self._cases)
 
-    @property
-    def disagreements(self) -> list[Disagreement]:
-        """Every disagreement, in case-file order (a deferred case has none)."""
-        return [d for i in self._cases if i in self._done for d in self._done[i].disagreements]
+    def verified(self) -> Iterator[CaseResult]:
+        """The results verified so far, in case-file order: every case but those known to
+        agree (which have no disagreement to report)."""
+        return (self._done[i] for i in self._cases if i in self._done)
+
+    def cases(self) -> Iterator[Case]:
+        """Every case, in case-file order (without verifying any)."""
+        return iter(self._cases.values())
 
     def agreeing(self) -> frozenset[str]:
-        """The digests of every case known to agree: verified without a disagreement,
-        or deferred as known."""
+        """The digests of every case known to agree: verified with nothing to report
+        (no disagreement, not a stale ``known_disagreement``), or deferred as known."""
         return frozenset(c.digest for i, c in self._cases.items()
-                         if i not in self._done or not self._done[i].disagreements)
+                         if i not in self._done or not self._done[i].reported)
 
 
 def explain_case(result: CaseResult, w: Words) -> list[str]:
@@ -156,5 +199,7 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
     """The reasoning ``check`` shows under one disagreement: for a scenario, the action
     it is about or the end; otherwise the case's reasoning and its reason."""
     case = result.case
+    if d.field == STATUS_FIELD:
+        return [w.code("explanation", "status_stale")]
     return case.spec.explain_mismatch(d.field, case.inputs, result.engine_result, result.values,
                                       case.rule_set(), w)

@@ -82,7 +82,10 @@ ALLOWED_INSIDE_FUNCTIONS = {
     # Babel, markdown-it, the engine): generator.commands.build, _build.
     ("generator/commands/build.py", "_build"),
     ("generator/commands/build.py", "_render_and_write"),
+    ("generator/cli.py", "_add_explain_parser"),
     ("generator/cli.py", "_check"),
+    ("generator/cli.py", "_check_fix"),
+    ("generator/cli.py", "_explain"),
     ("generator/cli.py", "_i18n"),
     ("generator/layout.py", "template_label"),
 }

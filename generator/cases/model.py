@@ -77,6 +77,11 @@ class Case:
             from ``defaults`` have the default's position; fields filled in by the
             loader itself (``rules: reference``, CardVerse options) have none: use
             :meth:`position_of`.
+        status: ``"pending"``, ``"known_disagreement"``
+            (:class:`generator.engine.codes.CaseStatus`) or ``None`` (docs/site.md, "Case
+            status").
+        because: English source text of why a ``known_disagreement`` disagrees, or
+            ``None``.
     """
 
     id: str
@@ -90,6 +95,8 @@ class Case:
     expect: Mapping[str, Documented] = field(hash=False)
     position: Position
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
+    status: str | None = None
+    because: str | None = None
 
     @cached_property
     def digest(self) -> str:
@@ -137,11 +144,15 @@ class CaseSet:
         errors: every input error of the run, by file (sorted path order), then line
             and column.
         files: every case file read, relative to the project, POSIX separators, sorted.
+        digests: the SHA-256 (hex) of each file's bytes as read, by file: ``check --fix``
+            refuses to rewrite a file that changed since.
     """
 
     cases: tuple[Case, ...] = ()
     errors: tuple[InputError, ...] = ()
     files: tuple[str, ...] = ()
+    digests: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}),
+                                       hash=False)
 
     @cached_property
     def by_id(self) -> Mapping[str, Case]:

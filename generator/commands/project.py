@@ -18,6 +18,7 @@ from generator.content.checks import check_pages
 from generator.content.checks import template_ids
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
+from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
@@ -60,12 +61,28 @@ class Project:
 
     @property
     def disagreements(self) -> list[Disagreement]:
-        """Every disagreement, in case-file order."""
-        return self.results.disagreements
+        """Every disagreement that fails the check, in case-file order: those of the
+        cases without a ``status``, and a stale ``known_disagreement``'s
+        (:attr:`generator.verify.CaseResult.failing`)."""
+        return [d for r in self.results.verified() for d in r.failing]
+
+    @property
+    def reported(self) -> list[Disagreement]:
+        """Every disagreement a report lists, in case-file order: the failing ones and
+        those a ``status`` keeps from failing (:attr:`generator.verify.CaseResult.reported`)."""
+        return [d for r in self.results.verified() for d in r.reported]
+
+    def status_counts(self) -> dict[str, int]:
+        """How many cases have each ``status`` (every status, 0 included)."""
+        counts = dict.fromkeys(CaseStatus, 0)
+        for case in self.results.cases():
+            if case.status is not None:
+                counts[CaseStatus(case.status)] += 1
+        return {str(status): n for status, n in counts.items()}
 
     @property
     def exit_code(self) -> int:
-        """2 with any input error, else 1 with any disagreement, else 0."""
+        """2 with any input error, else 1 with any failing disagreement, else 0."""
         if self.errors:
             return EXIT_INPUT
         return EXIT_DISAGREE if self.disagreements else EXIT_OK

@@ -8,6 +8,7 @@ kind's (``kinds/<kind>.html``).
 
 from __future__ import annotations
 
+from generator.engine.codes import CaseStatus
 from generator.engine.codes import tone
 from generator.engine.rules import GAMES_WITH_PRESETS
 from generator.engine.rules import presets_of
@@ -18,7 +19,7 @@ from generator.kinds.base import View
 from generator.verify import CaseResult
 from generator.verify import explain_case
 
-__all__ = ["View", "case_row", "deck_table", "format_decimal", "presets_table"]
+__all__ = ["View", "case_row", "deck_table", "format_decimal", "presets_table", "status_view"]
 
 
 def _localized(w: Words, text: str | None) -> tuple[str, bool]:
@@ -69,8 +70,32 @@ def case_row(result: CaseResult, w: Words) -> View:
         "reason_text": reason_text,
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "data": {},
+        **status_view(result, w),
         **extra,
     }
+
+
+def status_view(result: CaseResult, w: Words) -> View:
+    """A row's ``status`` parts (docs/site.md, "Case status"): ``status`` (the code or
+    ``None``), ``status_text`` (its badge) and, for a ``known_disagreement``,
+    ``known``: each documented value beside the engine's, a sentence each, and
+    ``because_text`` (translated, ``because_en`` when shown in English)."""
+    case = result.case
+    if case.status is None:
+        return {"status": None, "status_text": "", "known": [], "because_text": "",
+                "because_en": False}
+    kind = case.spec
+    known: list[str] = []
+    because, because_en = "", False
+    if case.status == CaseStatus.KNOWN_DISAGREEMENT:
+        known = [w.code("explanation", "status_differs", field=kind.field_label(d.field, w),
+                        documented=kind.value_text(d.field, d.documented, w),
+                        engine=kind.value_text(d.field, d.engine, w))
+                 for d in result.disagreements]
+        text, because_en = _localized(w, case.because)
+        because = w.code("explanation", "status_because", because=text)
+    return {"status": case.status, "status_text": w.code("case status", case.status),
+            "known": known, "because_text": because, "because_en": because_en}
 
 
 def _heading(name: str) -> str:
