@@ -1,8 +1,10 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict]
-    python -m generator check [--project DIR] [--format text|json]
+    python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
     python -m generator i18n extract|update|stats [--project DIR]
+    python -m generator schema
+    python -m generator init DIR
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
@@ -21,21 +23,30 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
 
+from generator.cases.editor_schema import editor_schema
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.commands.check import disagreement_lines
 from generator.commands.check import json_report
 from generator.commands.i18n import i18n
+from generator.commands.init import Refused
+from generator.commands.init import init_project
 from generator.commands.project import EXIT_INPUT
 from generator.commands.project import EXIT_OK
+from generator.commands.project import Project
 from generator.commands.project import format_errors
 from generator.commands.project import load_project
+from generator.commands.report_formats import FORMATS
+from generator.commands.report_formats import error_command
+from generator.commands.report_formats import github_lines
+from generator.commands.report_formats import junit_xml
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
+from generator.layout import replace_file
 from generator.output import MARKER
 
 
@@ -62,14 +73,27 @@ def _parser() -> argparse.ArgumentParser:
                    help="also fail on untranslated or fuzzy messages")
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json", *FORMATS), default="text",
+                   help="text (default), json, github (GitHub Actions annotations) or "
+                   "junit (JUnit XML)")
+    c.add_argument("--output", type=Path, default=None, metavar="FILE",
+                   help="write the report to FILE instead of standard output")
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
     i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    _add_start_commands(sub)
     return parser
+
+
+def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``schema`` and ``init``: what an author or a team starts with."""
+    sub.add_parser("schema", help="print the JSON Schema of case files, for editors")
+    n = sub.add_parser("init", help="start a new rules site: a minimal project in DIR")
+    n.add_argument("dir", type=Path, metavar="DIR",
+                   help="the new project's folder (created; must be empty if it exists)")
 
 
 def _emit(lines: Iterable[str]) -> None:
@@ -97,7 +121,9 @@ def _project_error(project_dir: Path) -> InputError | None:
     return None
 
 
-def _check(project_dir: Path, fmt: str) -> int:
+def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
+    if fmt in FORMATS or output is not None:
+        return _check_to(project_dir, fmt, output)
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
@@ -110,10 +136,71 @@ def _check(project_dir: Path, fmt: str) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    n = len(project.results)
-    print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
-          f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
+    print(_check_summary(project), file=sys.stderr)
     return project.exit_code
+
+
+def _check_summary(project: Project) -> str:
+    """The last line of ``check``: ``130 cases checked: 0 disagreements, 0 input errors``."""
+    return (f"{_plural(len(project.results), 'case')} checked: "
+            f"{_plural(len(project.disagreements), 'disagreement')}, "
+            f"{_plural(len(project.errors), 'input error')}")
+
+
+def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
+    """``check`` in any format, written to ``output`` (standard output when ``None``;
+    a file is replaced whole); the summary on standard error."""
+    missing = _project_error(project_dir)
+    project = None if missing is not None else load_project(project_dir)
+    errors = [missing] if missing is not None else project.errors if project else []
+    prefix = os.path.relpath(project_dir) if project_dir.is_absolute() else str(project_dir)
+    if fmt == "junit":
+        data = junit_xml(project.results.values() if project else (), errors)
+    elif fmt == "github":
+        lines = (github_lines(project, prefix) if project
+                 else [error_command(e, prefix) for e in errors])
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    elif fmt == "json":
+        report = json_report(project) if project else {
+            "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors]}
+        data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    else:
+        lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    if output is None:
+        _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
+    else:
+        try:
+            replace_file(output, data)
+        except OSError as exc:
+            print(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
+                  "written", file=sys.stderr)
+            return EXIT_INPUT
+    if project is not None and fmt != "json":
+        print(_check_summary(project), file=sys.stderr)
+    return project.exit_code if project is not None else EXIT_INPUT
+
+
+def _schema() -> int:
+    """``schema``: the case files' JSON Schema on standard output (for editors)."""
+    _emit([_json(editor_schema())])
+    return EXIT_OK
+
+
+def _init(target: Path) -> int:
+    """``init DIR``: a new project in ``DIR``; what to do next on standard error."""
+    try:
+        made = init_project(target)
+    except Refused as exc:  # a folder that is not empty, a file in the way
+        _emit([exc.error.format()])
+        return EXIT_INPUT
+    except OSError as exc:
+        _emit([f"{target}:1: cannot create the project: {exc.strerror or exc}; nothing was "
+               "written"])
+        return EXIT_INPUT
+    print(f"created {target} ({_plural(len(made), 'file')}); next: "
+          f"python -m generator build --project {target}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
@@ -210,9 +297,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "check":
-            return _check(args.project, args.format)
+            return _check(args.project, args.format, args.output)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
+        if args.command == "schema":
+            return _schema()
+        if args.command == "init":
+            return _init(args.dir)
         return _build(args.project, args.out, args.strict)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
