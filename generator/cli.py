@@ -158,7 +158,7 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
         data = junit_xml(project.results.values() if project else (), errors)
     elif fmt == "github":
         lines = (github_lines(project, prefix) if project
-                 else [error_command(e, prefix) for e in errors])
+                 else [error_command(e) for e in errors])  # already the folder's path
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     elif fmt == "json":
         report = json_report(project) if project else {
