@@ -95,12 +95,14 @@ def test_the_pre_commit_hook_has_the_manifests_form() -> None:
         assert not files.search(path), path
 
 
-def test_the_hooks_entry_is_our_check(project: Path) -> None:
+def test_the_hooks_entry_is_our_check(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    assert run_cli("init", str(project)).returncode == 0
     script, *args = _hook()["entry"].split()
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
     assert scripts[script] == "generator.__main__:main"
     assert run_cli(*args, cwd=project).returncode == 0
-    replace_in(project / "content" / "examples" / "melds-rami.yaml", "      points: 31\n",
+    replace_in(project / "content" / "examples" / "melds.yaml", "      points: 31\n",
                "      points: 30\n")
     failed = run_cli(*args, cwd=project)
     assert failed.returncode == 1

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
+from functools import cache
 
 from jsonschema import Draft202012Validator
 
@@ -229,11 +230,16 @@ def editor_schema() -> Schema:
     """The JSON Schema (draft 2020-12) of a whole case file, for editors.
 
     Returns:
-        A schema dict (JSON-serialisable, the same for the same kinds): the file's
+        A new schema dict (JSON-serialisable, the same for the same kinds): the file's
         frame (:data:`~generator.cases.schema.FILE_SCHEMA`), and each case checked by
         :data:`~generator.cases.schema.CASE_SCHEMA` as the file's ``defaults`` fill it in
         (``$defs``: ``case``, ``case-game=G``, ``case-kind=K``, ``case-kind=K,game=G``).
     """
+    return copy.deepcopy(_editor_schema())
+
+
+@cache
+def _editor_schema() -> Schema:
     kinds: list[str | None] = [None, *KINDS]
     games: list[str | None] = [None, *GAMES]
     defs: Schema = {}
