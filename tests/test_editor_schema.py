@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from jsonschema import Draft202012Validator
 
 from generator.cases.editor_schema import editor_schema
 from generator.cases.loader import load_cases
+from generator.kinds import KINDS
 from tests.conftest import REPO
 from tests.conftest import run_cli
 
@@ -170,3 +173,20 @@ def test_patterns_are_ecma_262_and_messages_are_the_loaders() -> None:
     assert ("field 'rules' does not apply to game 'cardverse' (cardverse has options: "
             "ace_high, discard_to_win); expected it only with rami40 or rami51") in text
     assert '"deprecationMessage"' in text and "x-what" not in text
+
+
+def test_check_jsonschema_reads_it_as_an_editor_does(tmp_path: Path) -> None:
+    """check-jsonschema parses YAML 1.2 and matches patterns as ECMA-262 (regress), as
+    the YAML language server does: the shipped files pass, a wrong kind fails."""
+    schema = tmp_path / "case-file.schema.json"
+    schema.write_text(run_cli("schema").stdout, encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cases:\n  - {id: a, kind: meldd, game: rami51, cards: QH, title: A, "
+                   "expect: {verdict: valid}}\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema),
+         *map(str, SHIPPED), str(bad)],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 1
+    assert [line.strip() for line in result.stdout.splitlines() if "::$" in line] == [
+        f"{bad}::$.cases[0].kind: 'meldd' is not one of {list(KINDS)}"]
