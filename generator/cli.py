@@ -1,6 +1,6 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
-    python -m generator build [--project DIR] [--out DIR] [--strict]
+    python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
     python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
     python -m generator i18n extract|update|stats [--project DIR]
     python -m generator schema
@@ -22,24 +22,12 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator.cases.editor_schema import editor_schema
 from generator.commands.build import BuildReport
 from generator.commands.build import build
-from generator.commands.check import disagreement_lines
-from generator.commands.check import json_report
-from generator.commands.i18n import i18n
-from generator.commands.init import Refused
-from generator.commands.init import init_project
-from generator.commands.project import EXIT_INPUT
-from generator.commands.project import EXIT_OK
-from generator.commands.project import Project
-from generator.commands.project import format_errors
-from generator.commands.project import load_project
-from generator.commands.report_formats import FORMATS
-from generator.commands.report_formats import error_command
-from generator.commands.report_formats import github_lines
-from generator.commands.report_formats import junit_xml
+from generator.errors import EXIT_INPUT
+from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.layout import CONTENT
@@ -48,6 +36,12 @@ from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import replace_file
 from generator.output import MARKER
+
+if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
+    from generator.commands.project import Project
+
+CI_FORMATS = ("github", "junit")
+"""The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
 
 
 def _plural(n: int, noun: str) -> str:
@@ -71,9 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=None, help="output folder (default PROJECT/site)")
     b.add_argument("--strict", action="store_true",
                    help="also fail on untranslated or fuzzy messages")
+    b.add_argument("--no-cache", action="store_true",
+                   help="build everything again, without reading or writing the build cache")
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
-    c.add_argument("--format", choices=("text", "json", *FORMATS), default="text",
+    c.add_argument("--format", choices=("text", "json", *CI_FORMATS), default="text",
                    help="text (default), json, github (GitHub Actions annotations) or "
                    "junit (JUnit XML)")
     c.add_argument("--output", type=Path, default=None, metavar="FILE",
@@ -122,7 +118,7 @@ def _project_error(project_dir: Path) -> InputError | None:
 
 
 def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
-    if fmt in FORMATS or output is not None:
+    if fmt in CI_FORMATS or output is not None:
         return _check_to(project_dir, fmt, output)
     missing = _project_error(project_dir)
     if missing is not None:
@@ -131,6 +127,13 @@ def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
         else:
             _emit([missing.format()])
         return EXIT_INPUT
+    # Imported by the command that needs them: a build taken from the cache needs none
+    # of the loading (measured: python -X importtime; commands.build, _build).
+    from generator.commands.check import disagreement_lines
+    from generator.commands.check import json_report
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+
     project = load_project(project_dir)
     if fmt == "json":
         _emit([_json(json_report(project))])
@@ -150,6 +153,15 @@ def _check_summary(project: Project) -> str:
 def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     """``check`` in any format, written to ``output`` (standard output when ``None``;
     a file is replaced whole); the summary on standard error."""
+    # only here: see _check
+    from generator.commands.check import disagreement_lines
+    from generator.commands.check import json_report
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+    from generator.commands.report_formats import error_command
+    from generator.commands.report_formats import github_lines
+    from generator.commands.report_formats import junit_xml
+
     missing = _project_error(project_dir)
     project = None if missing is not None else load_project(project_dir)
     errors = [missing] if missing is not None else project.errors if project else []
@@ -183,12 +195,17 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
 
 def _schema() -> int:
     """``schema``: the case files' JSON Schema on standard output (for editors)."""
+    from generator.cases.editor_schema import editor_schema  # only here: see _check
+
     _emit([_json(editor_schema())])
     return EXIT_OK
 
 
 def _init(target: Path) -> int:
     """``init DIR``: a new project in ``DIR``; what to do next on standard error."""
+    from generator.commands.init import Refused  # only here: see _check
+    from generator.commands.init import init_project
+
     try:
         made = init_project(target)
     except Refused as exc:  # a folder that is not empty, a file in the way
@@ -203,13 +220,13 @@ def _init(target: Path) -> int:
     return EXIT_OK
 
 
-def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
+def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     start = time.perf_counter()
-    report = build(project_dir, out, strict=strict)
+    report = build(project_dir, out, strict=strict, cache=cache)
     try:
         return _build_summary(report, start)
     except KeyboardInterrupt as exc:  # the build is done: its site is in place
@@ -228,8 +245,9 @@ def _build_summary(report: BuildReport, start: float) -> int:
             print(f"{loc}: {done} of the {cov.used} messages the site uses are translated "
                   f"({share}%), {state}", file=sys.stderr)
     if report.exit_code == 0:
+        cached = f" ({report.cached} of them from the cache)" if report.cached else ""
         print(f"{_plural(report.cases, 'case')} checked; built {_plural(report.pages, 'file')}"
-              f" in {time.perf_counter() - start:.2f} s", file=sys.stderr)
+              f"{cached} in {time.perf_counter() - start:.2f} s", file=sys.stderr)
     return report.exit_code
 
 
@@ -238,6 +256,8 @@ def _i18n(project_dir: Path, action: str) -> int:
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
+    from generator.commands.i18n import i18n  # only here: see _check
+
     return i18n(Layout.of(project_dir), action, _emit, _say)
 
 
@@ -304,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _schema()
         if args.command == "init":
             return _init(args.dir)
-        return _build(args.project, args.out, args.strict)
+        return _build(args.project, args.out, args.strict, not args.no_cache)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
     except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it

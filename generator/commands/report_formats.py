@@ -32,9 +32,6 @@ from generator.errors import InputError
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 
-FORMATS = ("github", "junit")
-"""The CI formats of ``check --format``, beside ``text`` and ``json``."""
-
 SUITES_NAME = "rules-site check"
 """The ``name`` of the JUnit ``<testsuites>``."""
 
