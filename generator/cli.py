@@ -1,10 +1,13 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
-    python -m generator check [--project DIR] [--format text|json] [--fix]
+    python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
+                              [--fix]
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
                                 [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR]
+    python -m generator schema
+    python -m generator init DIR
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
@@ -22,6 +25,7 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any
 
 from generator.commands.build import BuildReport
@@ -34,7 +38,14 @@ from generator.layout import CONTENT
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
+from generator.layout import replace_file
 from generator.output import MARKER
+
+if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
+    pass
+
+CI_FORMATS = ("github", "junit")
+"""The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
 
 
 def _plural(n: int, noun: str) -> str:
@@ -70,7 +81,11 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="build everything again, without reading or writing the build cache")
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json", *CI_FORMATS), default="text",
+                   help="text (default), json, github (GitHub Actions annotations) or "
+                   "junit (JUnit XML)")
+    c.add_argument("--output", type=Path, default=None, metavar="FILE",
+                   help="write the report to FILE instead of standard output")
     _add_fix_argument(c)
     if command == "explain":
         _add_explain_parser(sub)
@@ -82,6 +97,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    _add_start_commands(sub)
     return parser
 
 
@@ -185,6 +201,14 @@ def _check_fix(project_dir: Path, fmt: str) -> int:
     return report.exit_code
 
 
+def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``schema`` and ``init``: what an author or a team starts with."""
+    sub.add_parser("schema", help="print the JSON Schema of case files, for editors")
+    n = sub.add_parser("init", help="start a new rules site: a minimal project in DIR")
+    n.add_argument("dir", type=Path, metavar="DIR",
+                   help="the new project's folder (created; must be empty if it exists)")
+
+
 def _emit(lines: Iterable[str]) -> None:
     """Print to standard output; a reader that went away (``| head``) is not an error."""
     try:
@@ -210,7 +234,9 @@ def _project_error(project_dir: Path) -> InputError | None:
     return None
 
 
-def _check(project_dir: Path, fmt: str) -> int:
+def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
+    if fmt in CI_FORMATS or output is not None:
+        return _check_to(project_dir, fmt, output)
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
@@ -231,6 +257,77 @@ def _check(project_dir: Path, fmt: str) -> int:
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
     print(summary_line(project), file=sys.stderr)
     return project.exit_code
+
+
+def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
+    """``check`` in any format, written to ``output`` (standard output when ``None``;
+    a file is replaced whole); the summary on standard error."""
+    # only here: see _check
+    from generator.commands.check import disagreement_lines
+    from generator.commands.check import json_report
+    from generator.commands.check import summary_line
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+    from generator.commands.report_formats import error_command
+    from generator.commands.report_formats import github_lines
+    from generator.commands.report_formats import junit_xml
+
+    missing = _project_error(project_dir)
+    project = None if missing is not None else load_project(project_dir)
+    errors = [missing] if missing is not None else project.errors if project else []
+    prefix = os.path.relpath(project_dir) if project_dir.is_absolute() else str(project_dir)
+    if fmt == "junit":
+        data = junit_xml(project.results.values() if project else (), errors)
+    elif fmt == "github":
+        lines = (github_lines(project, prefix) if project
+                 else [error_command(e) for e in errors])  # already the folder's path
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    elif fmt == "json":
+        report = json_report(project) if project else {
+            "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors]}
+        data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    else:
+        lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    if output is None:
+        _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
+    else:
+        try:
+            replace_file(output, data)
+        except OSError as exc:
+            print(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
+                  "written", file=sys.stderr)
+            return EXIT_INPUT
+    if project is not None and fmt != "json":
+        print(summary_line(project), file=sys.stderr)
+    return project.exit_code if project is not None else EXIT_INPUT
+
+
+def _schema() -> int:
+    """``schema``: the case files' JSON Schema on standard output (for editors)."""
+    from generator.cases.editor_schema import editor_schema  # only here: see _check
+
+    _emit([_json(editor_schema())])
+    return EXIT_OK
+
+
+def _init(target: Path) -> int:
+    """``init DIR``: a new project in ``DIR``; what to do next on standard error."""
+    from generator.commands.init import Refused  # only here: see _check
+    from generator.commands.init import init_project
+
+    try:
+        made = init_project(target)
+    except Refused as exc:  # a folder that is not empty, a file in the way
+        _emit([exc.error.format()])
+        return EXIT_INPUT
+    except OSError as exc:
+        _emit([f"{target}:1: cannot create the project: {exc.strerror or exc}; nothing was "
+               "written"])
+        return EXIT_INPUT
+    print(f"created {target} ({_plural(len(made), 'file')}); next: "
+          f"python -m generator build --project {target}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True) -> int:
@@ -333,11 +430,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check" and args.fix:
             return _check_fix(args.project, args.format)
         if args.command == "check":
-            return _check(args.project, args.format)
+            return _check(args.project, args.format, args.output)
         if args.command == "explain":
             return _explain(args)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
+        if args.command == "schema":
+            return _schema()
+        if args.command == "init":
+            return _init(args.dir)
         return _build(args.project, args.out, args.strict, not args.no_cache)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)

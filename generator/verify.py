@@ -160,6 +160,15 @@ class Results(Mapping[str, CaseResult]):
         self.deferred = len(self._cases) - len(self._done)
         """How many cases were known to agree, and not verified up front."""
 
+    @classmethod
+    def of(cls, results: Iterable[CaseResult]) -> Results:
+        """The results already verified (each case's own, in that order)."""
+        done = list(results)
+        made = cls(())
+        made._cases = {r.case.id: r.case for r in done}
+        made._done = {r.case.id: r for r in done}
+        return made
+
     def __getitem__(self, case_id: str) -> CaseResult:
         found = self._done.get(case_id)
         if found is None:
