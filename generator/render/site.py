@@ -427,7 +427,8 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     names = site.names()
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None, languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
+        not_found=False, base_href=None,
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
     # The root 404: each language's "Page not found", linking to its home.
     root_404 = env.get_template("root.html").render(

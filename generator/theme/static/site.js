@@ -63,7 +63,7 @@
     } else if (link.hasAttribute("data-copy-link") && navigator.clipboard) {
       event.preventDefault();
       var url = location.href.split("#")[0] + link.getAttribute("href"),
-          done = doc.body.getAttribute("data-copied") || "";
+          done = doc.getElementById("content").getAttribute("data-copied") || "";
       navigator.clipboard.writeText(url).then(function () {
         link.setAttribute("data-state", "copied"); status.textContent = done;
         setTimeout(function () { link.removeAttribute("data-state"); status.textContent = ""; }, 2000);
