@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -38,6 +39,7 @@ from generator.i18n.catalog import Translator
 from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
+from generator.layout import NOT_FOUND
 from generator.layout import ROOT_INDEX
 from generator.layout import SITEMAP
 from generator.layout import TEMPLATES as TEMPLATES_DIR
@@ -45,6 +47,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog
 from generator.layout import home_output
+from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
@@ -127,7 +130,7 @@ def _environment(layout: Layout) -> Environment:
     )
 
 
-TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
+TEMPLATES = ("page.html", "home.html", "404.html", "cases.html", "root.html")
 """The templates the site is rendered from (each may extend, include or import others)."""
 
 
@@ -210,38 +213,47 @@ class LocaleRenderer:
         self.results = results
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
-        self._rows: dict[str, tuple[View, Lookups]] = {}
+        self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
         self._tables: dict[tuple[str, ...], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
 
-    def row(self, case_id: str) -> View:
-        """The view of a case's row, its HTML rendered once (its lookups replayed each
-        time it is shown again: :meth:`Translator.record`)."""
-        hit = self._rows.get(case_id)
+    def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
+        """The view of a case's row, its HTML rendered once per variant (its lookups
+        replayed each time it is shown again: :meth:`Translator.record`): ``context``
+        false leaves out the small print under the points (the table says it once),
+        ``points`` false the points cell (no row of the table has points)."""
+        key = (case_id, context, points)
+        hit = self._rows.get(key)
         if hit is None:
             with self.translator.record() as lookups:
-                view = case_row(self.results[case_id], self.words)
+                base = self._rows.get((case_id, True, True))
+                plain = base[0] if base is not None else case_row(self.results[case_id],
+                                                                  self.words)
+                if base is not None:
+                    self.translator.replay(base[1])
+                view = {**plain, "context_text": plain["context_text"] if context else "",
+                        "points_column": points}
                 view["html"] = self.macros.case_row(view)
-            hit = self._rows[case_id] = (view, lookups)
+            hit = self._rows[key] = (view, lookups)
         else:
             self.translator.replay(hit[1])
         return hit[0]
 
-    def fence(self, fence: Fence) -> str:
-        """The HTML of a generated block."""
+    def fence(self, fence: Fence, caption: str = "") -> str:
+        """The HTML of a generated block; ``caption``: the plain text of the heading it
+        stands under (the table's caption, for screen readers)."""
         if fence.info == "cases":
-            rows = [self.row(i) for i in fence.case_ids]
-            self.shown_in_english.update(r[text] for r in rows for text in ("title", "note")
+            plain = [self.row(i) for i in fence.case_ids]
+            self.shown_in_english.update(r[text] for r in plain for text in ("title", "note")
                                          if r[f"{text}_en"])
-            hit = self._tables.get(fence.case_ids)
+            key = (*fence.case_ids, caption)
+            hit = self._tables.get(key)
             if hit is None:
-                kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
-                                  else (REGISTRY[0].name, REGISTRY[0].template))
                 with self.translator.record() as lookups:
-                    html = str(self.macros.cases_table(rows, kind, template))
-                hit = self._tables[fence.case_ids] = (html, lookups)
+                    html = self._cases_table(fence.case_ids, plain, caption)
+                hit = self._tables[key] = (html, lookups)
             else:
                 self.translator.replay(hit[1])
             return hit[0]
@@ -250,7 +262,28 @@ class LocaleRenderer:
                                      self.words)
         else:
             head, cells = presets_table(self.words)
-        return str(self.macros.table(head, cells))
+        return str(self.macros.table(head, cells, caption))
+
+    def _cases_table(self, ids: Sequence[str], plain: list[View], caption: str) -> str:
+        """A cases table: what its rows share said once above them (the most frequent
+        context, the kinds' ``table_note``), each row's context only where it differs,
+        no points column when no row has points."""
+        contexts = Counter(r["context_text"] for r in plain if r["context_text"])
+        common = max(contexts, key=lambda c: (contexts[c], -_first(plain, c))) \
+            if contexts else ""
+        has_points = any(r["points"] is not None for r in plain)
+        rows = [self.row(i, context=r["context_text"] != common, points=has_points)
+                for i, r in zip(ids, plain, strict=True)]
+        notes = list(dict.fromkeys(r["table_note"] for r in plain if r.get("table_note")))
+        kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
+                          else (REGISTRY[0].name, REGISTRY[0].template))
+        return str(self.macros.cases_table(rows, kind, template, {
+            "caption": caption, "context": common, "mixed": len(contexts) > 1,
+            "notes": notes}))
+
+
+def _first(rows: list[View], context: str) -> int:
+    return next(i for i, r in enumerate(rows) if r["context_text"] == context)
 
 
 def _install(env: Environment, w: Words) -> None:
@@ -305,6 +338,13 @@ class SiteInput:
         tail = "" if self.site_url else "index.html"
         links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
+
+    def canonical(self, alternates: Sequence[Mapping[str, str]], lang: str) -> str | None:
+        """The page's own address among its ``alternates`` (``lang``'s), for ``<link
+        rel=canonical>``: only with ``site_url`` (a canonical address is absolute)."""
+        if self.site_url is None:
+            return None
+        return next(link["url"] for link in alternates if link["code"] == lang)
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
@@ -431,7 +471,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
-    for page in pages:
+    for index, page in enumerate(pages):
         if page.slug not in lookups:
             continue  # from the cache
         lp = rendered[page.slug]
@@ -440,8 +480,10 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         untranslated = len(english[page.slug].union(
             *({p.title.msgid} for p in pages if rendered[p.slug].title_en)))
         with translator.record() as shown:
+            alternates = site.alternates(page.slug, "../../")
             html = page_tpl.render(
-                alternates=site.alternates(page.slug, "../../"),
+                alternates=alternates, canonical=site.canonical(alternates, lang),
+                description=Markup(lp.summary).striptags(),
                 lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
                       "slug": page.slug, "html": Markup(lp.html),
@@ -450,6 +492,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, current_slug=page.slug, untranslated=untranslated,
+                pager={"prev": nav[index - 1] if index else None,
+                       "next": nav[index + 1] if index + 1 < len(nav) else None},
             )
         data = files[page_output(lang, page.slug)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
@@ -475,6 +519,24 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
             out.blobs[home_output(lang)] = _keep(
                 cache, f"home/{lang}", site.keys.home(lang),
                 LocalePage("", "", False, "", False, "", [], frozenset()), shown, data)
+    # A web server shows it at any missing address: with site_url its links are absolute
+    # (<base>), without they are relative to <lang>/ (from disk, or served at its place).
+    # It depends on what the home page does (the pages' titles and summaries).
+    rel = not_found_output(lang)
+    kept = None
+    if cache is not None and site.keys is not None:
+        kept = _from_cache(cache, f"404/{lang}", site.keys.home(lang))
+    if kept is not None:
+        _lp, found, out.links[rel], out.blobs[rel] = kept
+        translator.replay(found)
+    else:
+        with translator.record() as shown:
+            html = _render_not_found(env, site, lang, names, rendered, nav)
+        data = files[rel] = html.encode("utf-8")
+        if cache is not None and site.keys is not None:
+            out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
+                                   LocalePage("", "", False, "", False, "", [], frozenset()),
+                                   shown, data)
     missing = tuple(sorted(
         ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
@@ -488,8 +550,10 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
                  rendered: Mapping[str, LocalePage], nav: list[dict[str, Any]]) -> str:
     """A locale's home page: the page list with each page's summary."""
     pages = site.pages
+    alternates = site.alternates("", "../")
     return home_tpl.render(
-        alternates=site.alternates("", "../"),
+        alternates=alternates, canonical=site.canonical(alternates, lang),
+        description="",  # home.html's own: its introduction
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
@@ -506,8 +570,29 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
     )
 
 
+def _render_not_found(env: Environment, site: SiteInput, lang: str,
+                      names: Mapping[str, str], rendered: Mapping[str, LocalePage],
+                      nav: list[dict[str, Any]]) -> str:
+    """A locale's "page not found" page (``404.html``): the locale's pages."""
+    return env.get_template("404.html").render(
+        alternates=[], canonical=None, description="",
+        base_href=f"{site.site_url}{lang}/" if site.site_url else None,
+        lang=lang, lang_name=names[lang], root="../", home_url="index.html",
+        pages=[{"title": rendered[p.slug].title,
+                "title_html": Markup(rendered[p.slug].title_html),
+                "url": f"{p.slug}/index.html",
+                "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
+        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+                    "current": o == lang} for o in site.locales],
+        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        untranslated=0,
+        page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
+    )
+
+
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``
+    """The files every locale shares: ``index.html`` (the languages), ``404.html`` (the
+    languages, each saying "Page not found" in its own words), ``sitemap.xml``
     (its template, with ``site_url``), ``static/`` (the theme's ``static/``, each file
     replaced by the project's ``templates/static/`` file of its name) and the
     files of ``templates/root/`` at the site's root
@@ -522,9 +607,16 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     names = site.names()
     root_html = env.get_template("root.html").render(
+        not_found=False, base_href=None,
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
-    files = {ROOT_INDEX: root_html.encode("utf-8")}
+    # The root 404: each language's "Page not found", linking to its home.
+    root_404 = env.get_template("root.html").render(
+        not_found=True, base_href=site.site_url,
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
+                    "not_found": Words(site.translators[loc]).text("Page not found")}
+                   for loc in site.locales])
+    files = {ROOT_INDEX: root_html.encode("utf-8"), NOT_FOUND: root_404.encode("utf-8")}
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")
