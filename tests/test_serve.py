@@ -106,6 +106,12 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     assert f'new EventSource("{EVENTS}")' in script and "location.reload()" in script
     status, kind, _ = running.get("/static/style.css")
     assert (status, kind) == (200, "text/css")
+    status, _, page = running.get("/cs/no-such-page/")  # the locale's own 404 page
+    not_found = (running.preview.site / "cs" / "404.html").read_text(encoding="utf-8")
+    assert status == 404
+    assert page.replace(page[page.index(f'<script src="{SCRIPT}"'):
+                             page.index("</script>", page.index(SCRIPT)) + 9], "") == not_found
+    assert running.get("/.rules-site/")[0] == 404  # the build's marker folder is not served
 
     melds = project / "content" / "examples" / "melds-rami.yaml"
     replace_in(melds, "title: Queen, king and ace of hearts",

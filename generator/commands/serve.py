@@ -48,8 +48,10 @@ from generator.errors import Interrupted
 from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import LOCALES
+from generator.layout import NOT_FOUND
 from generator.layout import OUTPUT
 from generator.layout import TEMPLATES
+from generator.layout import not_found_output
 from generator.layout import real_path
 
 EVENTS = "/__serve__/events"
@@ -353,13 +355,17 @@ class _Handler(SimpleHTTPRequestHandler):
             self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/html; charset=utf-8",
                        error_page(shown, self.preview.session), head)
             return
+        status = HTTPStatus.OK
+        if page is None and _is_page_path(path) \
+                and not Path(self.translate_path(path)).exists():
+            page, status = self._not_found(path), HTTPStatus.NOT_FOUND
         if page is not None:
             try:
                 data = page.read_bytes()
             except OSError:  # swapped out just now: the browser asks again on reload
                 self.send_error(HTTPStatus.SERVICE_UNAVAILABLE)
                 return
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
+            self._send(status, "text/html; charset=utf-8",
                        inject(data, shown, self.preview.session), head)
             return
         if head:
@@ -377,6 +383,17 @@ class _Handler(SimpleHTTPRequestHandler):
         if path.endswith("/"):
             local = local / "index.html"
         return local if local.suffix == ".html" and local.is_file() else None
+
+    def _not_found(self, path: str) -> Path | None:
+        """The site's "page not found" page for a missing ``path``: its locale's
+        (``<lang>/404.html``, the first folder of ``path``), else the root one, as a web
+        host told to show them would; ``None`` when the site has neither."""
+        first = path.strip("/").split("/", 1)[0]
+        for rel in ([not_found_output(first)] if first else []) + [NOT_FOUND]:
+            local = self.preview.site / rel
+            if local.is_file():
+                return local
+        return None
 
     def _send(self, status: HTTPStatus, kind: str, body: bytes, head: bool) -> None:
         self.send_response(status)
