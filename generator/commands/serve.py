@@ -231,7 +231,10 @@ class Preview:
         for found in changes:
             if not found:  # an idle wait ended
                 continue
-            names = sorted({os.path.relpath(path, self.root) for _, path in found})
+            added = {path for change, path in found if change == watchfiles.Change.added}
+            gone = {path for change, path in found if change == watchfiles.Change.deleted}
+            names = sorted({os.path.relpath(path, self.root) for _, path in found
+                            if path not in added & gone} or {"(a file made and removed)"})
             more = f" and {len(names) - 3} more" if len(names) > 3 else ""
             self.say(f"changed: {', '.join(names[:3])}{more}")
             self.rebuild()
