@@ -211,6 +211,9 @@ class LocaleRenderer:
                  results: Mapping[str, CaseResult]) -> None:
         self.words = words
         self.results = results
+        self.env = env
+        self._kinds: dict[str, Any] = {}
+        env.globals["kind_module"] = self.kind_module
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
@@ -218,6 +221,16 @@ class LocaleRenderer:
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
+
+    def kind_module(self, template: str) -> Any:
+        """A kind's template (``kinds/<kind>.html``) as a module, made once per locale
+        (``cases.html`` calls its macros): Jinja's ``import ... with context`` would make
+        it again for every row. Made after this locale's gettext callables are
+        installed, it is this locale's alone."""
+        module = self._kinds.get(template)
+        if module is None:
+            module = self._kinds[template] = self.env.get_template(template).make_module()
+        return module
 
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
         """The view of a case's row, its HTML rendered once per variant (its lookups
