@@ -141,6 +141,12 @@ class BuildCache:
         """Whether lookups can hit and results are kept."""
         return self.folder is not None
 
+    @property
+    def spare_site(self) -> Path | None:
+        """Where the output keeps a replaced site's folders for the next build
+        (:class:`generator.output.SiteWriter`, ``spare``); ``None`` without a cache."""
+        return None if self.folder is None else self.folder / "spare-site"
+
     def _entry_path(self, slot: str) -> Path:
         assert self.folder is not None
         return self.folder / "entries" / f"{digest(slot)[:32]}.json"

@@ -149,6 +149,47 @@ def _remove(folder: Path) -> None:
     folder.rmdir()
 
 
+def _take_spare(spare: Path | None, fresh: Path) -> bool:
+    """Make ``spare`` (folders only, kept by :func:`_keep_spare`) the fresh folder
+    ``fresh``; ``False`` when there is none, or it holds anything but folders (then it is
+    not used: a file there is never published)."""
+    if spare is None or spare.is_symlink() or not spare.is_dir():
+        return False
+    for base, dirs, files in os.walk(spare):
+        if files or any(os.path.islink(os.path.join(base, d)) for d in dirs):
+            return False
+    try:
+        os.rename(spare, fresh)
+    except OSError:
+        return False
+    return True
+
+
+def _keep_spare(old: Path, spare: Path | None) -> bool:
+    """Empty the replaced site ``old`` of its files and keep its folders as ``spare`` for
+    the next build (:func:`_take_spare`); ``False`` when that cannot be done (another
+    file system, a spare already there): then ``old`` is to be removed."""
+    if spare is None or os.path.lexists(spare):
+        return False
+    for base, _dirs, files in os.walk(old):
+        for name in files:
+            os.unlink(os.path.join(base, name))
+    try:
+        spare.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(old, spare)
+    except OSError:
+        return False
+    return True
+
+
+def _remove_empty_folders(folder: Path) -> None:
+    """Remove the folders below ``folder`` that hold no file (left from a spare folder
+    by pages this site no longer has)."""
+    for base, _dirs, files in os.walk(folder, topdown=False):
+        if base != str(folder) and not files and not os.listdir(base):
+            os.rmdir(base)
+
+
 LOCK_WAIT = 60.0
 """Seconds a build waits for another build's lock before it gives up (docs/site.md); the
 environment variable ``RULES_LOCK_WAIT`` overrides it (tests)."""
@@ -251,7 +292,12 @@ class SiteWriter:
     """
 
     def __init__(self, out: Path, *, forbidden: tuple[Path, ...] = (),
-                 wait: float | None = None) -> None:
+                 wait: float | None = None, spare: Path | None = None) -> None:
+        self.spare = spare
+        """Where the folders of a replaced site are kept, emptied of files, to be the next
+        build's fresh folder (:func:`_take_spare`): creating and removing a site's
+        hundreds of folders is most of an incremental build's writing on some file
+        systems. ``None``: fresh folders are made and old ones removed."""
         absolute = Path(os.path.abspath(out))
         # links in the parent resolved (not in the output itself: a link is refused)
         out = Path(os.path.realpath(absolute.parent)) / absolute.name
@@ -291,7 +337,8 @@ class SiteWriter:
                         self.warnings.append(f"{stale}: could not remove what an earlier "
                                              f"build left: {exc}")
             self.tmp = parent / f".{out.name}.new-{os.getpid()}"
-            self.tmp.mkdir()
+            if not _take_spare(spare, self.tmp):
+                self.tmp.mkdir()
             (self.tmp / MARKER).write_text(MARKER_HEADER, encoding="utf-8")
         except OutputError:
             self._lock.__exit__(None, None, None)
@@ -387,6 +434,7 @@ class SiteWriter:
         """
         out, tmp = self.out, self.tmp
         try:
+            _remove_empty_folders(tmp)  # a spare folder's that this site does not use
             listing = "".join(f"{f}\n" for f in _entries(tmp, folders=False))
             (tmp / MARKER).write_text(MARKER_HEADER + listing, encoding="utf-8")
             with _signals_held():  # the swap and ``swapped`` agree, whenever Ctrl-C comes
@@ -414,7 +462,7 @@ class SiteWriter:
         # The new site is in place: the build has succeeded. Removing the previous one is
         # housekeeping; what cannot be removed now is removed by the next build.
         try:
-            if old is not None:
+            if old is not None and not _keep_spare(old, self.spare):
                 _remove(old)
         except OSError as exc:
             self.warnings.append(f"{old}: could not remove the previous site: {exc}")
@@ -438,9 +486,11 @@ def holds_exactly(out: Path, files: Mapping[str, Path]) -> bool:
     """Whether the output folder ``out`` already is the site ``files`` describes
     (site-relative POSIX path → a file with the bytes it must hold): a real folder this
     generator wrote, whose marker lists exactly these files, holding nothing else, each
-    file the same file as the given one (a hard link) or holding the same bytes. A build
-    whose site this is has nothing to write (docs/site.md, "Incremental builds")."""
-    if out.is_symlink() or not out.is_dir() or _listed(out) != set(files):
+    file the same file as the given one (a hard link) or holding the same bytes, with no
+    folder a killed build left beside it. A build whose site this is has nothing to write
+    (docs/site.md, "Incremental builds")."""
+    if out.is_symlink() or not out.is_dir() or _listed(out) != set(files) \
+            or _temporary(out.parent, out.name):  # what a killed build left: removed first
         return False
     found: set[str] = set()
     for folder, dirs, names in os.walk(out):

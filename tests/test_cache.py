@@ -340,3 +340,30 @@ def test_the_parallel_path_writes_the_serial_bytes(small: Path, tmp_path: Path,
     monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 10**9)
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_replaced_sites_folders_are_kept_for_the_next_build_never_its_files(
+        small: Path, tmp_path: Path) -> None:
+    """The folders of a replaced site, emptied, are the next build's fresh folder (making
+    and removing hundreds of folders is most of the writing on some file systems); a file
+    put into them is never published, and a folder the new site does not use is gone."""
+    assert build(small).exit_code == 0
+    _page_change(small)
+    assert build(small).exit_code == 0
+    spare = cache_folder(small) / "spare-site"
+    assert sorted(p.relative_to(spare).as_posix() for p in spare.rglob("*"))[:3] == [
+        "cs", "cs/runs", "cs/sets"]
+    assert not [p for p in spare.rglob("*") if not p.is_dir()]
+    (spare / "cs" / "gone").mkdir()
+    (spare / "planted.html").write_text("<p>not ours</p>", encoding="utf-8")
+    _case_change(small)
+    assert build(small).exit_code == 0
+    assert not (small / "site" / "planted.html").exists()
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+    (spare / "planted.html").unlink()
+    _catalog_change(small)
+    assert build(small).exit_code == 0
+    assert not (small / "site" / "cs" / "gone").exists()
+    build(small, tmp_path / "clean2", cache=False)
+    _same_tree(small / "site", tmp_path / "clean2")

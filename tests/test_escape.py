@@ -303,14 +303,18 @@ def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
             raise KeyboardInterrupt
         remove(folder)
 
+    def interrupted_keep(old: Path, spare: Path | None) -> bool:
+        raise KeyboardInterrupt  # while the old site is emptied to be kept as a spare
+
     monkeypatch.setattr(generator.output, "_remove", interrupted_remove)
+    monkeypatch.setattr(generator.output, "_keep_spare", interrupted_keep)
     capsys.readouterr()
     assert main(["build", "--project", str(project)]) == 130
     assert capsys.readouterr().err == ("interrupted; the new site is in place (what is left "
                                        "of the previous one is removed by the next build)\n")
     assert "New paragraph." in (project / "site/en/tiny/index.html").read_text("utf-8")
     assert [p.name[:10] for p in project.glob(".site.old-*")] == [".site.old-"]
-    monkeypatch.setattr(generator.output, "_remove", remove)
+    monkeypatch.undo()
     assert main(["build", "--project", str(project)]) == 0
     assert list(project.glob(".site.*-*")) == []
 

@@ -111,7 +111,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
         if whole is not None:
             store.store("build", whole, {"exit": project.exit_code, "lines": lines})
         return BuildReport(project.exit_code, lines)
-    writer = _open_output(root, out)
+    writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
     keys = None
@@ -176,7 +176,7 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
     target = output_path(out if out is not None else root / OUTPUT)
     if holds_exactly(target, files):  # the site in place is this build's: nothing to do
         return BuildReport(EXIT_OK, lines, coverage, len(files), cases, cached=len(files))
-    writer = _open_output(root, out)
+    writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
     try:
@@ -195,7 +195,8 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
                        cached=len(files))
 
 
-def _open_output(root: Path, out: Path | None) -> SiteWriter | str:
+def _open_output(root: Path, out: Path | None, spare: Path | None = None
+                 ) -> SiteWriter | str:
     """The output folder's writer, or the input error that refuses it: the folder holds
     the project, or is one the generator did not create (:class:`SiteWriter`)."""
     target = output_path(out if out is not None else root / OUTPUT)
@@ -204,7 +205,8 @@ def _open_output(root: Path, out: Path | None) -> SiteWriter | str:
         return (f"{target}: the output folder holds the project; expected a folder of its "
                 "own, such as site/ (see --out)")
     try:
-        return SiteWriter(target, forbidden=tuple(here / f for f in INPUT_FOLDERS))
+        return SiteWriter(target, forbidden=tuple(here / f for f in INPUT_FOLDERS),
+                          spare=spare)
     except OutputError as exc:
         return str(exc)
 
