@@ -24,11 +24,14 @@ from generator.errors import Interrupted
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import output_path
+from generator.layout import page_output
 from generator.layout import real_path
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.render.errors import template_error
 from generator.render.parallel import render_locales
+from generator.render.search import SearchIndexError
+from generator.render.search import search_index
 from generator.render.site import Coverage
 from generator.render.site import SiteInput
 from generator.render.site import render_common
@@ -54,7 +57,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
     folder (:func:`_open_output`); render and write every locale
     (:func:`generator.render.parallel.render_locales`); the shared files
     (:func:`generator.render.site.render_common`); with ``strict``, stop on a message
-    shown in English; swap the new site in.
+    shown in English; every locale's search index, from the pages written
+    (:func:`generator.render.search.search_index`); swap the new site in.
 
     Args:
         root: the project folder.
@@ -75,7 +79,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
                      project.results, project.config.site_url)
     try:
         report = _render_and_write(site, writer, lines, strict)
-    except OutputError as exc:
+    except (OutputError, SearchIndexError) as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     except BaseException as exc:
@@ -121,7 +125,10 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
         missing = [line for loc, c in coverage.items() if c.untranslated
                    for line in strict_lines(loc, c)]
         return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage)
+    index = search_index({rel: writer.read(rel) for rel in (
+        page_output(lang, page.slug) for lang in site.locales for page in site.pages)})
+    writer.write(index)
     writer.commit()
-    files = sum(n for _, _, n, _ in results) + len(common)
+    files = sum(n for _, _, n, _ in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     return BuildReport(EXIT_OK, [*lines, *warnings], coverage, files)

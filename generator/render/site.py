@@ -36,6 +36,7 @@ from generator.layout import NotAnInput
 from generator.layout import catalog
 from generator.layout import home_output
 from generator.layout import page_output
+from generator.layout import search_output
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
@@ -327,6 +328,7 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
             languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/index.html",
                         "current": o == lang} for o in locales],
             nav=nav, current_slug=page.slug, untranslated=untranslated,
+            search=_search_box(lang, "../../"),
         )
         files[page_output(lang, page.slug)] = html.encode("utf-8")
     home = home_tpl.render(
@@ -344,12 +346,25 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
+        search=_search_box(lang, "../"),
     )
     files[home_output(lang)] = home.encode("utf-8")
     missing = tuple(sorted(
         ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
     return files, Coverage(len(translator.seen), len(translator.fallbacks), missing)
+
+
+SERVE_COMMAND = "python3 -m http.server --directory site"
+"""What the search box, opened from a file, suggests to serve the site with."""
+
+
+def _search_box(lang: str, root: str) -> dict[str, str]:
+    """What ``search.html`` needs on a page ``root`` below the site's root: the locale's
+    index (``bundle``), the locale's folder its results are relative to (``base``), and
+    :data:`SERVE_COMMAND`."""
+    return {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
+            "command": SERVE_COMMAND}
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
