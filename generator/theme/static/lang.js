@@ -25,7 +25,6 @@ document.addEventListener("click", function (event) {
   function say(text) {
     status.textContent = text;
     panel.hidden = false;
-    input.setAttribute("aria-expanded", "true");
   }
   function start() {
     if (started) {

@@ -19,7 +19,6 @@ export async function start(form) {
   await pagefind.init();
   const open = (yes) => {
     panel.hidden = !yes;
-    input.setAttribute("aria-expanded", yes ? "true" : "false");
   };
   const run = async () => {
     const term = input.value.trim();
