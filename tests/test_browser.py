@@ -12,9 +12,9 @@ looked at in each of :data:`WIDTHS`, the window resized through the DevTools pro
 no element is clipped or spills out (:data:`CLIPPED_JS` says exactly what counts), and
 axe-core finds no violation. Then the language switcher, the search, the copy-link
 control, the page without JavaScript and from ``file://``. Screenshots of the content
-pages at :data:`SHOT_WIDTHS` (in :data:`SHOT_LOCALES`) go to ``RULES_SHOTS`` (default: a folder in pytest's
-temporary folder), with ``report.json``, the counts per width; the run prints the
-folder's path.
+pages at :data:`SHOT_WIDTHS` (in :data:`SHOT_LOCALES`) go to ``RULES_SHOTS`` (default:
+a folder in pytest's temporary folder), with ``report.json``, what was found per page
+and width; the run prints the folder's path.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def _skip(why: str) -> None:
 # -- the site, served ----------------------------------------------------------------------
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
