@@ -108,6 +108,9 @@ SITEMAP = "sitemap.xml"
 """The sitemap at the site's root (with ``site_url``)."""
 SEARCH = "pagefind"
 """The folder of a locale's search index, in the locale's folder (:func:`search_output`)."""
+NOT_FOUND = "404.html"
+"""The "page not found" page at the site's root (every language), and the name of each
+locale's own (:func:`not_found_output`)."""
 
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 _LOCALE_NAME = re.compile(r"[A-Za-z]{2,8}(?:_[A-Za-z0-9]{1,8})*(?:@[A-Za-z0-9]{1,8})?")
@@ -166,14 +169,23 @@ def search_output(lang: str) -> str:
     return f"{lang}/{SEARCH}"
 
 
+def not_found_output(lang: str) -> str:
+    """The site-relative path of a locale's "page not found" page: ``<lang>/404.html``
+    (a web server shows it for a missing address under ``<lang>/``, as GitHub Pages,
+    Netlify or an nginx ``error_page`` can be told to)."""
+    return f"{lang}/{NOT_FOUND}"
+
+
 def generated_files(locales: Iterable[str], slugs: Iterable[str], *, sitemap: bool
                     ) -> set[str]:
     """The site-relative paths the build generates (besides ``static/``): the front
-    page, every locale's home and pages, and ``sitemap.xml`` when there is one."""
+    page and the root ``404.html``, every locale's home, pages and ``404.html``, and
+    ``sitemap.xml`` when there is one."""
     slugs = list(slugs)
-    names = {ROOT_INDEX, *([SITEMAP] if sitemap else [])}
+    names = {ROOT_INDEX, NOT_FOUND, *([SITEMAP] if sitemap else [])}
     for lang in locales:
         names.add(home_output(lang))
+        names.add(not_found_output(lang))
         names.update(page_output(lang, slug) for slug in slugs)
     return names
 

@@ -98,7 +98,7 @@ def test_raw_html_in_markdown_is_inert(project: Path) -> None:
     soup = BeautifulSoup((project / "site/en/rules/index.html").read_text("utf-8"),
                          "html.parser")
     scripts = [str(t.get("src")) for t in soup.find_all("script")]
-    assert scripts == ["../../static/lang.js"]  # only the site's own switcher script
+    assert scripts == ["../../static/site.js"]  # only the site's own switcher script
     assert not [tag for tag in soup.find_all(True) if tag.has_attr("onerror")]
 
 

@@ -34,7 +34,7 @@ def test_a_project_of_content_and_locales_only_builds_with_the_themes_look(
     project = _tiny(tmp_path, "")
     assert sorted(p.name for p in project.iterdir()) == ["content", "locales"]
     site = _build(project)
-    for name in ("style.css", "lang.js"):
+    for name in ("style.css", "site.js"):
         assert (site / "static" / name).read_bytes() == (THEME / "static" / name).read_bytes()
     page = (site / "sk" / "tiny" / "index.html").read_text("utf-8")
     assert 'class="skip-link"' in page  # base.html's
@@ -86,8 +86,8 @@ def test_an_overriding_static_asset_is_published_instead_of_the_themes(
     site = _build(project)
     assert (site / "static" / "style.css").read_text("utf-8") == "body { color: red }\n"
     assert (site / "static" / "extra.svg").read_text("utf-8") == "<svg/>\n"
-    assert (site / "static" / "lang.js").read_bytes() == \
-        (THEME / "static" / "lang.js").read_bytes()
+    assert (site / "static" / "site.js").read_bytes() == \
+        (THEME / "static" / "site.js").read_bytes()
 
 
 def test_a_static_override_that_is_not_an_input_is_an_error(tmp_path: Path) -> None:
@@ -133,14 +133,14 @@ def test_i18n_extract_reads_the_theme_and_an_override(tmp_path: Path) -> None:
     project = _tiny(tmp_path, "")
     assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
     pot = (project / "locales" / "messages.pot").read_text("utf-8")
-    assert "#: generator/theme/base.html:14\nmsgid \"Skip to content\"" in pot
+    assert "#: generator/theme/base.html:26\nmsgid \"Skip to content\"" in pot
     base = override(project, "base.html")
     base.write_text(base.read_text("utf-8").replace(
         "<body>", '<body>{{ _("A message of my own") }}'), "utf-8")
     assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
     pot = (project / "locales" / "messages.pot").read_text("utf-8")
-    assert "templates/base.html:13\nmsgid \"A message of my own\"" in pot
-    assert "#: templates/base.html:14\nmsgid \"Skip to content\"" in pot
+    assert "templates/base.html:25\nmsgid \"A message of my own\"" in pot
+    assert "#: templates/base.html:26\nmsgid \"Skip to content\"" in pot
     assert "generator/theme/base.html" not in pot
     assert "#: generator/theme/page.html" in pot
 

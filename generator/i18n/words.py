@@ -175,7 +175,13 @@ END_REASONS: dict[str, str] = {
 """Why a round ended without a seat going out → message (context ``end``)."""
 
 PRESETS: dict[str, str] = {Preset.REFERENCE: "reference rules", Preset.HOUSE: "house rules"}
-"""Rami presets → message (context ``preset``)."""
+"""Rami presets → message (context ``preset``), as named within a sentence."""
+
+PRESET_HEADINGS: dict[str, str] = {Preset.REFERENCE: "Reference rules",
+                                   Preset.HOUSE: "House rules"}
+"""Rami presets → message (context ``preset heading``): a column heading, capitalised as
+the language capitalises a heading (a message of its own, not the sentence's words with
+a capital letter)."""
 
 GAMES: dict[str, str] = {Game.RAMI40: "Rami 40", Game.RAMI51: "Rami 51",
                          Game.CARDVERSE: "CardVerse"}
@@ -242,6 +248,7 @@ CONTEXTS: dict[str, Mapping[str, str]] = {
     "meld verdict": MELD_VERDICTS,
     "reason": REASONS,
     "preset": PRESETS,
+    "preset heading": PRESET_HEADINGS,
     "game": GAMES,
     "option": OPTIONS,
     "event": EVENTS,

@@ -201,6 +201,18 @@ def preset_text(rules: RuleSet, w: Words) -> str:
     return w.code("preset", rules.preset) if rules.preset else w.code("game", rules.game)
 
 
+def unscored_melds(rules: RuleSet, w: Words) -> View:
+    """A row's parts where the game scores no melds (:attr:`RuleSet.meld_points` false,
+    CardVerse): the table's note that says so once, and the points cell's words instead
+    of a dash; nothing where melds score."""
+    if rules.meld_points:
+        return {}
+    return {"table_note": w.text("%(game)s does not score melds: only the cards left in "
+                                 "the hands count, at the end of a round.",
+                                 game=w.code("game", rules.game)),
+            "no_points_text": w.text("not scored")}
+
+
 def threshold_context(threshold: int, rules: RuleSet, w: Words) -> str:
     """The points cell's context of a kind judged against the opening threshold
     (``first_meld``, ``best_opening``): "threshold 51, reference rules"."""

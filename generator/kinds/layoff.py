@@ -25,6 +25,7 @@ from generator.kinds.base import Kind
 from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
+from generator.kinds.base import unscored_melds
 from generator.kinds.views import cards_view
 
 LAYOFF_REASONS: tuple[LayoffReason, ...] = tuple(LayoffReason)
@@ -140,9 +141,10 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
 
     def row(self, inputs: LayoffInput, result: LayoffRun, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
-        """The meld on the table, the cards ``added`` and the ``result_meld``."""
+        """The meld on the table, the cards ``added`` and the ``result_meld`` (and
+        :func:`~generator.kinds.base.unscored_melds`)."""
         after = result.layoff.meld
-        return {**table_row(inputs.meld, inputs.opened, w),
+        return {**table_row(inputs.meld, inputs.opened, w), **unscored_melds(rules, w),
                 "added": cards_view(inputs.cards, w),
                 "result_meld": cards_view((p.card for p in after.placed), w) if after else []}
 

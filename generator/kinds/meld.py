@@ -20,6 +20,7 @@ from generator.kinds.base import Kind
 from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
+from generator.kinds.base import unscored_melds
 from generator.kinds.views import cards_view
 
 MELD_REASONS: tuple[MeldReason, ...] = (
@@ -85,7 +86,7 @@ class MeldKind(Kind[CardsInput, MeldResult]):
 
     def row(self, inputs: CardsInput, result: MeldResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
-        view: View = {"melds": [cards_view(inputs.cards, w)]}
+        view: View = {"melds": [cards_view(inputs.cards, w)], **unscored_melds(rules, w)}
         if result.type is not None:  # the verdict and the type as one message
             verdict = Verdict(str(values["verdict"]))
             view["verdict_text"] = w.code("meld verdict", words.meld_verdict(verdict,

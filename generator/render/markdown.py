@@ -41,7 +41,7 @@ def _render_app_choice(self: Any, tokens: Sequence[Token], idx: int, options: An
 def _render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     token = tokens[idx]
     if token.info.strip() in GENERATED_FENCES:
-        return str(env["fence"](token.meta["fence"]))
+        return str(env["fence"](token.meta["fence"], env.get("heading", "")))
     return str(self.rules_default_fence(tokens, idx, options, env))
 
 
@@ -123,7 +123,8 @@ class PageRenderer:
         md: the parser from :func:`make_markdown`.
         translator: the locale's messages.
         facts: the rule numbers for placeholders.
-        fence: called with a :class:`Fence`, returns the generated HTML (safe).
+        fence: called with a :class:`Fence` and the plain text of the heading it stands
+            under (its caption), returns the generated HTML (safe).
         label: called with an English template string, returns its translation.
     """
 
@@ -132,14 +133,15 @@ class PageRenderer:
         md: MarkdownIt,
         translator: Translator,
         facts: Mapping[str, int],
-        fence: Callable[[Fence], str],
+        fence: Callable[[Fence, str], str],
         label: Callable[[str], str],
     ) -> None:
         self.md = md
         self.translator = translator
         self.locale = translator.locale
         self.facts = facts
-        self.env = {"fence": fence, "label": label}
+        self.env: dict[str, Any] = {"fence": fence, "label": label, "heading": ""}
+        self._label = label
         self._cache: dict[tuple[int, str], tuple[str, bool]] = {}
         self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
@@ -201,7 +203,10 @@ class PageRenderer:
         rules = renderer.rules
         out: list[str] = []
         toc: list[dict[str, object]] = []
-        pending_heading: str | None = None
+        pending_heading: tuple[str, int] | None = None  # (id, level)
+        label = self._label
+        anchor_label = escape(label("Link to this section"))
+        self.env["heading"] = title  # a table's caption: the heading it stands under
         tokens = page.tokens
         for idx, token in enumerate(tokens):
             if token.type == "inline":
@@ -213,13 +218,19 @@ class PageRenderer:
                     english.add(message.msgid)
                 if pending_heading is not None:
                     text, marked, _ok = self._plain(message, page.env)
-                    toc.append({"id": pending_heading, "title": text,
-                                "title_html": marked, "level": 2})
-                    pending_heading = None
+                    if pending_heading[1] == 2:
+                        toc.append({"id": pending_heading[0], "title": text,
+                                    "title_html": marked, "level": 2})
+                    self.env["heading"] = text
                 out.append(html)
                 continue
-            if token.type == "heading_open" and token.tag == "h2":
-                pending_heading = str(token.attrGet("id") or "")
+            if token.type == "heading_open":
+                pending_heading = (str(token.attrGet("id") or ""), int(token.tag[1:]))
+            elif token.type == "heading_close" and pending_heading is not None:
+                if pending_heading[0]:  # every heading with an id links to itself
+                    out.append(f' <a class="heading-anchor" href="#{escape(pending_heading[0])}"'
+                               f' aria-label="{anchor_label}">#</a>')
+                pending_heading = None
             rule = rules.get(token.type)
             if rule is not None:
                 out.append(rule(tokens, idx, self.md.options, self.env))

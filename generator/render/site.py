@@ -6,6 +6,7 @@ each case row and case table rendered once and reused on every page that shows i
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from generator.errors import InputError
 from generator.i18n.catalog import Translator
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
+from generator.layout import NOT_FOUND
 from generator.layout import ROOT_INDEX
 from generator.layout import SITEMAP
 from generator.layout import TEMPLATES as TEMPLATES_DIR
@@ -35,6 +37,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog
 from generator.layout import home_output
+from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
 from generator.render.markdown import LocalePage
@@ -94,7 +97,7 @@ def _environment(layout: Layout) -> Environment:
     )
 
 
-TEMPLATES = ("page.html", "home.html", "cases.html", "root.html")
+TEMPLATES = ("page.html", "home.html", "404.html", "cases.html", "root.html")
 """The templates the site is rendered from (each may extend, include or import others)."""
 
 
@@ -176,40 +179,68 @@ class LocaleRenderer:
         self.words = words
         self.results = results
         self.macros: Any = env.get_template("cases.html").make_module()
-        self._rows: dict[str, View] = {}
+        self._rows: dict[tuple[str, bool, bool], View] = {}
         self._tables: dict[tuple[str, ...], str] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
 
-    def row(self, case_id: str) -> View:
-        """The view of a case's row, its HTML rendered once."""
-        view = self._rows.get(case_id)
+    def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
+        """The view of a case's row, its HTML rendered once per variant: ``context``
+        false leaves out the small print under the points (the table says it once),
+        ``points`` false leaves out the points cell (no row of the table has points)."""
+        key = (case_id, context, points)
+        view = self._rows.get(key)
         if view is None:
-            view = case_row(self.results[case_id], self.words)
+            base = self._rows.get((case_id, True, True))
+            if base is None:
+                base = case_row(self.results[case_id], self.words)
+            view = {**base, "context_text": base["context_text"] if context else "",
+                    "points_column": points}
             view["html"] = self.macros.case_row(view)
-            self._rows[case_id] = view
+            self._rows[key] = view
         return view
 
-    def fence(self, fence: Fence) -> str:
-        """The HTML of a generated block."""
+    def fence(self, fence: Fence, caption: str = "") -> str:
+        """The HTML of a generated block; ``caption``: the heading it stands under (the
+        table's caption, for screen readers)."""
         if fence.info == "cases":
-            rows = [self.row(i) for i in fence.case_ids]
-            self.shown_in_english.update(r[text] for r in rows for text in ("title", "note")
+            plain = [self.row(i) for i in fence.case_ids]
+            self.shown_in_english.update(r[text] for r in plain for text in ("title", "note")
                                          if r[f"{text}_en"])
-            html = self._tables.get(fence.case_ids)
+            html = self._tables.get((*fence.case_ids, caption))
             if html is None:
-                kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
-                                  else (REGISTRY[0].name, REGISTRY[0].template))
-                html = self._tables[fence.case_ids] = str(
-                    self.macros.cases_table(rows, kind, template))
+                html = self._tables[(*fence.case_ids, caption)] = self._cases_table(
+                    fence.case_ids, plain, caption)
             return html
         if fence.info == "deck-table":
             head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
                                      self.words)
         else:
             head, cells = presets_table(self.words)
-        return str(self.macros.table(head, cells))
+        return str(self.macros.table(head, cells, caption))
+
+    def _cases_table(self, ids: Sequence[str], plain: list[View], caption: str) -> str:
+        """A cases table: what its rows share said once above them (the most frequent
+        context, the kinds' ``table_note``), each row's context only where it differs,
+        no points column when no row has points."""
+        contexts = Counter(r["context_text"] for r in plain if r["context_text"])
+        common = max(contexts, key=lambda c: (contexts[c], -_first(plain, c))) \
+            if contexts else ""
+        has_points = any(r["points"] is not None for r in plain)
+        rows = [self.row(i, context=r["context_text"] != common, points=has_points)
+                for i, r in zip(ids, plain, strict=True)]
+        notes = list(dict.fromkeys(r["table_note"] for r in plain if r.get("table_note")))
+        kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
+                          else (REGISTRY[0].name, REGISTRY[0].template))
+        return str(self.macros.cases_table(rows, kind, template, {
+            "caption": caption, "context": common,
+            "mixed": len(contexts) > 1,
+            "notes": notes}))
+
+
+def _first(rows: list[View], context: str) -> int:
+    return next(i for i, r in enumerate(rows) if r["context_text"] == context)
 
 
 def _install(env: Environment, w: Words) -> None:
@@ -259,6 +290,13 @@ class SiteInput:
         tail = "" if self.site_url else "index.html"
         links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
+
+    def canonical(self, alternates: Sequence[Mapping[str, str]], lang: str) -> str | None:
+        """The page's own address among its ``alternates`` (``lang``'s), for ``<link
+        rel=canonical>``: only with ``site_url`` (a canonical address is absolute)."""
+        if self.site_url is None:
+            return None
+        return next(link["url"] for link in alternates if link["code"] == lang)
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
@@ -313,14 +351,16 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
-    for page in pages:
+    for index, page in enumerate(pages):
         lp = rendered[page.slug]
         # The messages shown in English, counted once however often they are shown: the
         # page's own, and the titles of the other pages in the navigation.
         untranslated = len(english[page.slug].union(
             *({p.title.msgid} for p in pages if rendered[p.slug].title_en)))
+        alternates = site.alternates(page.slug, "../../")
         html = page_tpl.render(
-            alternates=site.alternates(page.slug, "../../"),
+            alternates=alternates, canonical=site.canonical(alternates, lang),
+            description=Markup(lp.summary).striptags(),
             lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
             page={"title": lp.title, "title_html": Markup(lp.title_html), "slug": page.slug,
                   "html": Markup(lp.html),
@@ -329,19 +369,25 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
                         "current": o == lang} for o in locales],
             nav=nav, current_slug=page.slug, untranslated=untranslated,
             search=_search_box(lang, "../../"),
+            pager={"prev": nav[index - 1] if index else None,
+                   "next": nav[index + 1] if index + 1 < len(nav) else None},
         )
         files[page_output(lang, page.slug)] = html.encode("utf-8")
+    home_alternates = site.alternates("", "../")
+    home_pages = [{"title": rendered[p.slug].title,
+                   "title_html": Markup(rendered[p.slug].title_html),
+                   "url": f"{p.slug}/index.html",
+                   "summary": Markup(rendered[p.slug].summary)} for p in pages]
+    home_nav = [{**item, "url": f"{item['slug']}/index.html"} for item in nav]
     home = home_tpl.render(
-        alternates=site.alternates("", "../"),
+        alternates=home_alternates, canonical=site.canonical(home_alternates, lang),
+        description="",  # home.html's own: its introduction
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
-        pages=[{"title": rendered[p.slug].title,
-                "title_html": Markup(rendered[p.slug].title_html),
-                "url": f"{p.slug}/index.html",
-                "summary": Markup(rendered[p.slug].summary)} for p in pages],
+        pages=home_pages,
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in locales],
-        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        nav=home_nav, current_slug="",
         untranslated=len({m.msgid for p in pages for m, en in (
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
@@ -349,6 +395,20 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
         search=_search_box(lang, "../"),
     )
     files[home_output(lang)] = home.encode("utf-8")
+    # A web server shows it at any missing address: with site_url its links are absolute
+    # (<base>), without they are relative to <lang>/ (from disk, or served at its place).
+    not_found = env.get_template("404.html").render(
+        alternates=[], canonical=None, description="",
+        base_href=f"{site.site_url}{lang}/" if site.site_url else None,
+        lang=lang, lang_name=names[lang], root="../", home_url="index.html",
+        pages=home_pages,
+        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+                    "current": o == lang} for o in locales],
+        nav=home_nav, current_slug="", untranslated=0,
+        page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
+        search=_search_box(lang, "../"),
+    )
+    files[not_found_output(lang)] = not_found.encode("utf-8")
     missing = tuple(sorted(
         ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
@@ -383,9 +443,16 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
     names = site.names()
     root_html = env.get_template("root.html").render(
+        not_found=False, base_href=None,
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
-    files = {ROOT_INDEX: root_html.encode("utf-8")}
+    # The root 404: each language's "Page not found", linking to its home.
+    root_404 = env.get_template("root.html").render(
+        not_found=True, base_href=site.site_url,
+        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
+                    "not_found": Words(site.translators[loc]).text("Page not found")}
+                   for loc in site.locales])
+    files = {ROOT_INDEX: root_html.encode("utf-8"), NOT_FOUND: root_404.encode("utf-8")}
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")

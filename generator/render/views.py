@@ -34,9 +34,12 @@ def case_row(result: CaseResult, w: Words) -> View:
     ``none``; :attr:`generator.engine.codes.Verdict.tone`), ``points``, the title and
     note with ``*_en`` flags,
     ``melds``, ``verdict_text``, ``points_text``, ``context_text``,
-    ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes), then the
-    kind's own (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``,
-    ``points``, ``verdict_text`` and ``data``."""
+    ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes,
+    ``points_column``: the table shows points), then the kind's own
+    (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``, ``points``,
+    ``verdict_text`` and ``data``, and add ``table_note`` (a sentence the table says
+    once above its rows) and ``no_points_text`` (what the points cell says instead of
+    "—")."""
     case = result.case
     kind = case.spec
     rules = case.rule_set()
@@ -69,15 +72,9 @@ def case_row(result: CaseResult, w: Words) -> View:
         "reason_text": reason_text,
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "data": {},
+        "points_column": True,
         **extra,
     }
-
-
-def _heading(name: str) -> str:
-    """``name`` as a column heading: its first letter upper case ("Reference rules"),
-    the rest as the translator wrote it (a preset's name is lower case within prose).
-    (Not ``text``: Babel's extractor takes that keyword for a message.)"""
-    return name[:1].upper() + name[1:]
 
 
 def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
@@ -101,7 +98,7 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
                 for p in range(rules.min_players, rules.max_players + 1)]
         return head, rows
     presets = [rule_set(game, p) for p in presets_of(game)]
-    head = [w.text("Players"), *(_heading(w.code("preset", str(r.preset))) for r in presets)]
+    head = [w.text("Players"), *(w.code("preset heading", str(r.preset)) for r in presets)]
     rows = []
     for p in range(presets[0].min_players, presets[0].max_players + 1):
         row = [format_decimal(p, locale=locale)]
@@ -129,7 +126,7 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
     # The presets change the same fields in every game played under them.
     game = GAMES_WITH_PRESETS[-1]
     ref, house = (rule_set(game, preset) for preset in presets_of(game))
-    head = [w.text("Rule"), *(_heading(w.code("preset", str(r.preset))) for r in (ref, house))]
+    head = [w.text("Rule"), *(w.code("preset heading", str(r.preset)) for r in (ref, house))]
     rows: list[list[str]] = []
     for a, b in zip(ref.deck, house.deck, strict=True):
         if a.jokers != b.jokers:

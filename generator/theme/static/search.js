@@ -1,4 +1,4 @@
-// The search box's results (loaded by lang.js when the reader first focuses the box):
+// The search box's results (loaded by site.js when the reader first focuses the box):
 // Pagefind's pagefind.js and this locale's index (form.dataset.bundle), queried as the
 // reader types. A result is a page, with the places on it where the words are: the
 // sections (headings) and the examples (case rows), each linked by its #id. Text is set

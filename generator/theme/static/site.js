@@ -1,0 +1,115 @@
+// Progressive enhancement: every page reads and works without this script.
+// - Tables: a table wider than its place is shown as stacked cards (the stylesheet
+//   already stacks them in a narrow column without the script).
+// - The table of contents marks the section being read; the phone menu closes on a jump.
+// - "Copy link" on a case row copies the row's address (page URL + #case-id);
+//   without the script (or a clipboard) it is a link to the row.
+// - The language switcher keeps the reader's place: a link to the same page in another
+//   language takes the current #anchor along (heading and case ids are the same in every
+//   language). Without JavaScript the links still lead to the same page.
+(function () {
+  var doc = document, root = doc.documentElement, frame = 0;
+  root.classList.add("js");
+
+  function fitTables() {
+    var wraps = doc.querySelectorAll(".table-wrap"), i, w;
+    for (i = 0; i < wraps.length; i++) wraps[i].classList.remove("is-stacked");
+    var wide = [];
+    for (i = 0; i < wraps.length; i++) {
+      w = wraps[i];
+      if (w.scrollWidth > w.clientWidth) wide.push(w);
+    }
+    for (i = 0; i < wide.length; i++) wide[i].classList.add("is-stacked");
+    for (i = 0; i < wraps.length; i++) {  // still wider (a tiny screen): keyboard-scrollable
+      w = wraps[i];
+      if (w.scrollWidth > w.clientWidth + 1) w.tabIndex = 0; else w.removeAttribute("tabindex");
+    }
+  }
+
+  var heads = [], links = doc.querySelectorAll(".toc a[href^='#']"),
+      current = doc.querySelector(".toc__current"), top = doc.querySelector(".to-top");
+  for (var i = 0; i < links.length; i++) {
+    var h = doc.getElementById(links[i].getAttribute("href").slice(1));
+    if (h && heads.indexOf(h) < 0) heads.push(h);
+  }
+  function mark() {
+    frame = 0;
+    var line = innerHeight * 0.3, at = null, i;
+    for (i = 0; i < heads.length; i++) if (heads[i].getBoundingClientRect().top < line) at = heads[i];
+    for (i = 0; i < links.length; i++) {
+      if (at && links[i].getAttribute("href") === "#" + at.id) links[i].setAttribute("aria-current", "true");
+      else links[i].removeAttribute("aria-current");
+    }
+    if (current) current.textContent = at ? at.textContent.replace(/\s*#$/, "") : "";
+    if (top) top.classList.toggle("is-shown", scrollY > innerHeight);
+  }
+  function later() { if (!frame) frame = requestAnimationFrame(mark); }
+  addEventListener("scroll", later, { passive: true });
+  addEventListener("resize", function () { fitTables(); later(); });
+  addEventListener("load", fitTables);  // fonts and cards laid out
+  fitTables(); mark();
+
+  var status = doc.createElement("span");
+  status.className = "visually-hidden"; status.setAttribute("role", "status");
+  doc.body.appendChild(status);
+
+  doc.addEventListener("click", function (event) {
+    var t = event.target, link = t.closest && t.closest("a");
+    if (!link) return;
+    if (link.matches(".lang-switch a[hreflang]") && location.hash) {
+      link.href = link.href.split("#")[0] + location.hash;
+    } else if (link.matches(".toc--mobile a")) {
+      link.closest("details").open = false;
+    } else if (link.hasAttribute("data-copy-link") && navigator.clipboard) {
+      event.preventDefault();
+      var url = location.href.split("#")[0] + link.getAttribute("href"),
+          done = doc.getElementById("content").getAttribute("data-copied") || "";
+      navigator.clipboard.writeText(url).then(function () {
+        link.setAttribute("data-state", "copied"); status.textContent = done;
+        setTimeout(function () { link.removeAttribute("data-state"); status.textContent = ""; }, 2000);
+      }, function () { location.hash = link.getAttribute("href"); });
+    }
+  });
+})();
+
+// The search box (search.html): shown only where JavaScript runs. Nothing of the search
+// loads until the reader first focuses the box: then static/search.js, which loads
+// Pagefind and this locale's index. Opened from a file, where browsers refuse to load
+// them, the box says that search needs the site served.
+(function () {
+  var form = document.querySelector("form.site-search");
+  if (!form) {
+    return;
+  }
+  form.hidden = false;
+  var input = form.querySelector("input");
+  var panel = form.querySelector(".site-search__panel");
+  var status = form.querySelector(".site-search__status");
+  var started = null;
+  function say(text) {
+    status.textContent = text;
+    panel.hidden = false;
+  }
+  function start() {
+    if (started) {
+      return;
+    }
+    if (location.protocol === "file:") {
+      started = true;
+      say(form.dataset.file);
+      return;
+    }
+    say(form.dataset.loading);
+    // (a relative import() resolves against this script, so the page's address first)
+    started = import(new URL(form.dataset.script, document.baseURI).href).then(function (search) {
+      return search.start(form);
+    }).catch(function () {
+      say(form.dataset.failed);
+    });
+  }
+  form.addEventListener("focusin", start);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    start();
+  });
+})();

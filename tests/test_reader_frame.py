@@ -1,0 +1,220 @@
+"""The theme's ways to find things and its frame (issue 13, items 2, 3, 5, 6), read from
+the built HTML with an HTML parser: heading anchors, copy-link controls, previous / next
+links, captions and table notes, headers, hands, the 404 pages, meta description,
+canonical links. (How the pages look and fit in a browser is the browser suite's.)"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from bs4 import BeautifulSoup
+from bs4 import Tag
+
+from tests.conftest import REPO
+from tests.conftest import run_cli
+
+LOCALES = ("en", "cs", "de", "et", "hu", "pl", "sk")  # as the site lists them
+SLUGS = ("rules", "first-meld", "cardverse")  # in their front matter's order
+
+
+@cache
+def _catalog(lang: str) -> Catalog | None:
+    if lang == "en":
+        return None
+    with (REPO / "locales" / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f)
+
+
+def tr(lang: str, msgid: str, context: str | None = None) -> str:
+    """The catalog's translation of ``msgid`` (English for ``en``)."""
+    catalog = _catalog(lang)
+    if catalog is None:
+        return msgid
+    message = catalog.get(msgid, context)
+    assert message is not None and message.string, (lang, msgid)
+    return str(message.string)
+
+
+def soup(site: Path, rel: str) -> BeautifulSoup:
+    return BeautifulSoup((site / rel).read_text("utf-8"), "html.parser")
+
+
+def _tags(node: Tag, selector: str) -> list[Tag]:
+    return [t for t in node.select(selector) if isinstance(t, Tag)]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_heading_links_to_itself(built_site: Path, lang: str) -> None:
+    label = tr(lang, "Link to this section")
+    for slug in SLUGS:
+        page = soup(built_site, f"{lang}/{slug}/index.html")
+        headings = _tags(page, "article :is(h2, h3, h4)[id]")
+        assert len(headings) >= 7, slug
+        for h in headings:
+            anchors = _tags(h, "a.heading-anchor")
+            assert [(a["href"], a["aria-label"]) for a in anchors] == [(f"#{h['id']}", label)]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_each_case_row_has_a_copy_link_to_itself(built_site: Path, lang: str) -> None:
+    page = soup(built_site, f"{lang}/rules/index.html")
+    rows = _tags(page, "table.cases > tbody > tr")
+    assert len(rows) > 50
+    for row in rows:
+        links = _tags(row, "a[data-copy-link]")
+        assert [(a["href"], a.get_text()) for a in links] == [(f"#{row['id']}",
+                                                               tr(lang, "Copy link"))]
+    main = page.select_one("main#content")
+    assert main is not None and main["data-copied"] == tr(lang, "Link copied")
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_pages_link_the_previous_and_the_next(built_site: Path, lang: str) -> None:
+    titles = {slug: soup(built_site, f"{lang}/{slug}/index.html").h1.get_text(strip=True)
+              for slug in SLUGS}
+    for i, slug in enumerate(SLUGS):
+        pager = soup(built_site, f"{lang}/{slug}/index.html").select_one("nav.pager")
+        assert pager is not None
+        got = {str(a["rel"][0]): (a["href"], a.select_one(".pager__title").get_text())
+               for a in _tags(pager, "a[rel]")}
+        want = {}
+        if i:
+            want["prev"] = (f"../{SLUGS[i - 1]}/index.html", titles[SLUGS[i - 1]])
+        if i + 1 < len(SLUGS):
+            want["next"] = (f"../{SLUGS[i + 1]}/index.html", titles[SLUGS[i + 1]])
+        assert got == want
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_locale_has_a_404_page(built_site: Path, lang: str) -> None:
+    page = soup(built_site, f"{lang}/404.html")
+    assert page.html["lang"] == lang
+    assert page.h1.get_text(strip=True) == tr(lang, "Page not found")
+    assert page.select_one('meta[name="robots"]')["content"] == "noindex"
+    hrefs = [a["href"] for a in _tags(page, ".page-list a")]
+    assert hrefs == [f"{slug}/index.html" for slug in SLUGS]
+    assert all((built_site / lang / h).is_file() for h in hrefs)
+    assert page.select_one("base") is None  # no site_url: links relative to <lang>/
+
+
+def test_the_root_404_page_names_every_language(built_site: Path) -> None:
+    page = soup(built_site, "404.html")
+    links = _tags(page, ".root__languages a")
+    assert [(a["href"], a.select_one(".root__note").get_text()) for a in links] == [
+        (f"{lang}/index.html", tr(lang, "Page not found")) for lang in LOCALES]
+
+
+def test_canonical_and_404_base_follow_site_url(project: Path, built_site: Path) -> None:
+    assert soup(built_site, "en/rules/index.html").select_one('link[rel="canonical"]') is None
+    url = "https://rules.example.org/"
+    (project / "site.yaml").write_text(f"site_url: {url}\n", "utf-8")
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    site = project / "site"
+    for lang in LOCALES:
+        for slug in SLUGS:
+            links = _tags(soup(site, f"{lang}/{slug}/index.html"), 'link[rel="canonical"]')
+            assert [a["href"] for a in links] == [f"{url}{lang}/{slug}/"]
+        home = soup(site, f"{lang}/index.html").select_one('link[rel="canonical"]')
+        assert home is not None and home["href"] == f"{url}{lang}/"
+        base = soup(site, f"{lang}/404.html").select_one("base")
+        assert base is not None and base["href"] == f"{url}{lang}/"
+    assert soup(site, "404.html").select_one("base")["href"] == url
+    assert not _tags(soup(site, "en/404.html"), 'link[rel="canonical"]')
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_meta_description_is_the_page_summary(built_site: Path, lang: str) -> None:
+    for slug in SLUGS:
+        front = (REPO / "content" / f"{slug}.md").read_text("utf-8").split("---\n")[1]
+        summary = yaml.safe_load(front)["summary"]
+        meta = soup(built_site, f"{lang}/{slug}/index.html").select_one(
+            'meta[name="description"]')
+        assert meta is not None and meta["content"] == tr(lang, summary)
+    icon = soup(built_site, f"{lang}/index.html").select_one('link[rel="icon"]')
+    assert icon is not None and (built_site / lang / icon["href"]).is_file()
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_tables_have_captions_and_capitalised_headers(built_site: Path, lang: str) -> None:
+    for slug in SLUGS:
+        page = soup(built_site, f"{lang}/{slug}/index.html")
+        tables = _tags(page, "article table")
+        assert tables
+        for table in tables:
+            heading = table.find_previous(["h2", "h3"])
+            caption = table.select_one("caption > .visually-hidden")
+            assert heading is not None and caption is not None
+            assert caption.get_text() == heading.get_text().removesuffix(" #")
+            for th in _tags(table, "thead th"):
+                text = th.get_text(strip=True)
+                assert text[:1].isupper(), (slug, text)
+    rules = soup(built_site, f"{lang}/rules/index.html")
+    heads = [[th.get_text() for th in _tags(t, "thead th")] for t in _tags(rules, ".data-table")]
+    presets = [tr(lang, "Reference rules", "preset heading"),
+               tr(lang, "House rules", "preset heading")]
+    assert heads[0][1:] == presets and heads[1][1:] == presets
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_what_rows_share_is_said_once_per_table(built_site: Path, lang: str) -> None:
+    page = soup(built_site, f"{lang}/rules/index.html")
+    reference = tr(lang, "reference rules", "preset")
+    one = tr(lang, "Examples in this table: %(context)s.") % {"context": reference}
+    notes = [n.get_text() for n in _tags(page, "caption .table-note")]
+    assert notes.count(one) >= 8
+    for table in _tags(page, "table.cases"):
+        said = " ".join(n.get_text() for n in _tags(table, "caption .table-note"))
+        if one in said:  # no cell repeats it
+            assert reference not in [c.get_text() for c in _tags(table, ".context")]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_cardverse_tables_say_melds_score_nothing(built_site: Path, lang: str) -> None:
+    page = soup(built_site, f"{lang}/cardverse/index.html")
+    game = "CardVerse"
+    note = tr(lang, "%(game)s does not score melds: only the cards left in the hands count, "
+              "at the end of a round.") % {"game": game}
+    melds = [t for t in _tags(page, "table.cases--meld, table.cases--layoff")
+             if note in t.caption.get_text()]
+    assert len(melds) >= 3
+    for table in melds:
+        assert "—" not in [p.get_text() for p in _tags(table, ".case__points .points")]
+        has_points = bool(_tags(table, "tr[data-points]"))
+        # a column of points only where some row has points
+        assert bool(_tags(table, "td.case__points")) is has_points
+        assert len(_tags(table, "thead th")) == (4 if table["class"][1] == "cases--meld"
+                                                  else 5) - (not has_points)
+    unscored = [p.get_text() for t in melds for p in _tags(t, ".points--none")]
+    assert unscored and set(unscored) == {tr(lang, "not scored")}
+    layoffs = _tags(page, "table.cases--layoff")
+    assert layoffs and not [c for t in layoffs for c in _tags(t, "td.case__points")]
+
+
+def test_hands_are_drawn_without_the_meld_strip(built_site: Path) -> None:
+    page = soup(built_site, "en/rules/index.html")
+    cells = _tags(page, "table.cases--hand td.case__cards")
+    assert cells
+    for cell in cells:
+        assert _tags(cell, ".hand .card") and not _tags(cell, ".meld")
+    seats = _tags(page, "table.cases--round .seat")
+    assert any(_tags(s, ".hand") for s in seats) and not any(_tags(s, ".meld") for s in seats)
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_pages_have_the_ways_to_find_things(built_site: Path, lang: str) -> None:
+    page = soup(built_site, f"{lang}/rules/index.html")
+    search = page.select_one("header #search")
+    assert search is not None and search["data-lang"] == lang  # the search box's place
+    top = page.select_one(".to-top a")
+    assert top is not None and top["href"] == "#top" and page.select_one("#top") is not None
+    assert top.get_text() == tr(lang, "Back to top")
+    mobile = [a["href"] for a in _tags(page, ".toc--mobile a")]
+    sidebar = [a["href"] for a in _tags(page, ".toc--sidebar a")]
+    assert mobile == sidebar == [f"#{h['id']}" for h in _tags(page, "article h2[id]")]
+    assert page.select_one('script[src="../../static/site.js"]') is not None
+    assert not _tags(page, '[src^="http"], link[href^="http"]')  # nothing external
