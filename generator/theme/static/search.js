@@ -137,7 +137,7 @@ function excerpt(content, start, words) {
   const to = Math.min(all.length, first + 12);
   const span = document.createElement("span");
   span.className = "site-search__excerpt";
-  if (from > 0) {
+  if (from > start) {
     span.append("… ");
   }
   for (let i = from; i < to; i++) {
