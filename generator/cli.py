@@ -1,6 +1,6 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
-    python -m generator build [--project DIR] [--out DIR] [--strict]
+    python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
     python -m generator check [--project DIR] [--format text|json]
     python -m generator i18n extract|update|stats [--project DIR]
 
@@ -23,13 +23,8 @@ from pathlib import Path
 
 from generator.commands.build import BuildReport
 from generator.commands.build import build
-from generator.commands.check import disagreement_lines
-from generator.commands.check import json_report
-from generator.commands.i18n import i18n
-from generator.commands.project import EXIT_INPUT
-from generator.commands.project import EXIT_OK
-from generator.commands.project import format_errors
-from generator.commands.project import load_project
+from generator.errors import EXIT_INPUT
+from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.layout import CONTENT
@@ -60,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--out", type=Path, default=None, help="output folder (default PROJECT/site)")
     b.add_argument("--strict", action="store_true",
                    help="also fail on untranslated or fuzzy messages")
+    b.add_argument("--no-cache", action="store_true",
+                   help="build everything again, without reading or writing the build cache")
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     c.add_argument("--format", choices=("text", "json"), default="text")
@@ -105,6 +102,13 @@ def _check(project_dir: Path, fmt: str) -> int:
         else:
             _emit([missing.format()])
         return EXIT_INPUT
+    # Imported by the command that needs them: a build taken from the cache needs none
+    # of the loading (measured: python -X importtime; commands.build, _build).
+    from generator.commands.check import disagreement_lines
+    from generator.commands.check import json_report
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+
     project = load_project(project_dir)
     if fmt == "json":
         _emit([_json(json_report(project))])
@@ -116,13 +120,13 @@ def _check(project_dir: Path, fmt: str) -> int:
     return project.exit_code
 
 
-def _build(project_dir: Path, out: Path | None, strict: bool) -> int:
+def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     start = time.perf_counter()
-    report = build(project_dir, out, strict=strict)
+    report = build(project_dir, out, strict=strict, cache=cache)
     try:
         return _build_summary(report, start)
     except KeyboardInterrupt as exc:  # the build is done: its site is in place
@@ -141,8 +145,9 @@ def _build_summary(report: BuildReport, start: float) -> int:
             print(f"{loc}: {done} of the {cov.used} messages the site uses are translated "
                   f"({share}%), {state}", file=sys.stderr)
     if report.exit_code == 0:
+        cached = f" ({report.cached} of them from the cache)" if report.cached else ""
         print(f"{_plural(report.cases, 'case')} checked; built {_plural(report.pages, 'file')}"
-              f" in {time.perf_counter() - start:.2f} s", file=sys.stderr)
+              f"{cached} in {time.perf_counter() - start:.2f} s", file=sys.stderr)
     return report.exit_code
 
 
@@ -151,6 +156,8 @@ def _i18n(project_dir: Path, action: str) -> int:
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
+    from generator.commands.i18n import i18n  # only here: see _check
+
     return i18n(Layout.of(project_dir), action, _emit, _say)
 
 
@@ -213,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args.project, args.format)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
-        return _build(args.project, args.out, args.strict)
+        return _build(args.project, args.out, args.strict, not args.no_cache)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
     except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it

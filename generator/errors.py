@@ -21,6 +21,14 @@ MAX_LISTED = 12
 """The most names an error lists as expected; with more, it suggests a few close ones."""
 
 
+EXIT_OK = 0
+"""Exit status: every documented value agrees with the engine (docs/site.md)."""
+EXIT_DISAGREE = 1
+"""Exit status: a documented value disagrees (with ``--strict``, also a message shown
+in English)."""
+EXIT_INPUT = 2
+"""Exit status: the input is wrong, or the output cannot be written."""
+
 @dataclass(frozen=True)
 class InputError:
     """One problem in the input, where it is.

@@ -60,11 +60,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from pathlib import PurePosixPath
 
-from jinja2 import BaseLoader
-from jinja2 import Environment
-from jinja2 import TemplateNotFound
-from jinja2.loaders import split_template_path
-
 from generator.errors import InputError
 from generator.errors import too_large
 from generator.output import MARKER
@@ -455,6 +450,12 @@ class Layout:
         """The label of the template ``name`` the site uses: ``templates/NAME`` when
         anything is there (an override; what is not an input is reported, never
         replaced by the theme's), else the theme's, else ``None``."""
+        # Jinja's own rule for names, imported here: a build taken from the cache never
+        # asks, and importing Jinja is a measured part of its start-up (python -X
+        # importtime; generator.commands.build).
+        from jinja2 import TemplateNotFound
+        from jinja2.loaders import split_template_path
+
         try:
             parts = split_template_path(name)
         except TemplateNotFound:  # a name with ``..``: none of the project's
@@ -534,12 +535,6 @@ class Layout:
             errors.append(InputError(rel, 1, None, f"clashes with {why}; expected a name "
                                      "the generator does not write (rename or remove it)"))
         return errors
-
-    def template_loader(self) -> BaseLoader:
-        """A Jinja loader of the project's ``templates/`` (only input files), then of the
-        theme's templates (:data:`THEME`), file by file."""
-        return _TemplateLoader(self)
-
 
 def _theme_rel(label: str) -> str | None:
     """A theme file's path in :data:`THEME` from its label (``generator/theme/NAME``), or
@@ -626,40 +621,6 @@ def output_path(path: Path) -> Path:
     ``--out`` through a link into ``content/`` names the place it leads to."""
     absolute = Path(os.path.abspath(path))
     return real_path(absolute.parent) / absolute.name
-
-
-class _TemplateLoader(BaseLoader):
-    """Jinja's ``FileSystemLoader`` of two folders, the project's ``templates/`` first,
-    then the theme's (as MkDocs' ``custom_dir``), every template read through
-    :meth:`Layout.read` (a FIFO, a folder or a link out of the project is not loaded,
-    and not replaced by the theme's file either: it is an error to report)."""
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-
-    def get_source(self, environment: Environment, template: str
-                   ) -> tuple[str, str, Callable[[], bool]]:
-        rel = self.layout.template_label(template)
-        if rel is None:
-            raise TemplateNotFound(template)
-        try:
-            data = self.layout.read(rel)
-        except NotAnInput as exc:
-            raise TemplateNotFound(template, exc.error.format()) from exc
-        path = self.layout.path(rel)
-        mtime = os.path.getmtime(path)
-
-        def uptodate() -> bool:  # also: no override added or removed since
-            try:
-                return os.path.getmtime(path) == mtime \
-                    and self.layout.template_label(template) == rel
-            except OSError:
-                return False
-
-        return data.decode("utf-8"), str(path), uptodate
-
-    def list_templates(self) -> list[str]:
-        return list(self.layout.templates([]))
 
 
 def replace_file(path: Path, data: bytes) -> None:

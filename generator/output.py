@@ -351,10 +351,34 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
+    def link(self, files: Mapping[str, Path]) -> None:
+        """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
+        a copy in the build cache) into the fresh folder: a hard link where the two are
+        on one file system, else a copy.
+
+        Raises:
+            OutputError: a file cannot be linked or copied.
+        """
+        tmp = self.tmp
+        bad = next((rel for rel in files if _CONTROL.search(rel)), None)
+        if bad is not None:
+            raise OutputError(f"{self.out}: a file name holds a control character "
+                              f"({bad!r}); expected plain names")
+        try:
+            for rel in sorted(files):
+                path = tmp / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(files[rel], path)
+                except OSError:
+                    shutil.copyfile(files[rel], path)
+        except OSError as exc:
+            raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+
     def read(self, rel: str) -> bytes:
-        """The bytes of a file already written to the fresh folder (``rel``: its
-        site-relative POSIX path), for a stage that works on what earlier stages wrote
-        (the search index reads the pages).
+        """The bytes of a file already in the fresh folder (``rel``: its site-relative
+        POSIX path, written or linked), for a stage that works on what earlier stages
+        wrote (the search index reads the pages).
 
         Raises:
             OutputError: the file cannot be read.
@@ -421,6 +445,38 @@ class SiteWriter:
             shutil.rmtree(self.tmp, ignore_errors=True)
         finally:
             self._lock.__exit__(None, None, None)
+
+
+def holds_exactly(out: Path, files: Mapping[str, Path]) -> bool:
+    """Whether the output folder ``out`` already is the site ``files`` describes
+    (site-relative POSIX path → a file with the bytes it must hold): a real folder this
+    generator wrote, whose marker lists exactly these files, holding nothing else, each
+    file the same file as the given one (a hard link) or holding the same bytes. A build
+    whose site this is has nothing to write (docs/site.md, "Incremental builds")."""
+    if out.is_symlink() or not out.is_dir() or _listed(out) != set(files):
+        return False
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(out):
+        dirs.sort()
+        base = os.path.relpath(folder, out)
+        for name in names:
+            rel = name if base == "." else f"{base}/{name}".replace(os.sep, "/")
+            if rel != MARKER:
+                found.add(rel)
+    if found != set(files):
+        return False
+    for rel, source in files.items():
+        try:
+            mine, theirs = os.lstat(out / rel), os.stat(source)
+        except OSError:
+            return False
+        if not stat.S_ISREG(mine.st_mode):
+            return False
+        if (mine.st_dev, mine.st_ino) != (theirs.st_dev, theirs.st_ino) and (
+                mine.st_size != theirs.st_size
+                or (out / rel).read_bytes() != source.read_bytes()):
+            return False
+    return True
 
 
 def write_site(out: Path, files: Mapping[str, bytes]) -> None:

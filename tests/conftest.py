@@ -26,6 +26,13 @@ EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 numbers of examples, rounds and repetitions; by default they run a few, for the code path."""
 
 
+@pytest.fixture(autouse=True)
+def _own_build_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's builds keep their cache in the test's own folder (never the user's
+    ``~/.cache``), so no test finds another's cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A fresh copy of the project's content and catalogs (its look is the package's
@@ -51,7 +58,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The repository's own project built once per test process, for the tests that only
     read the site (do not change it: use ``project`` and build that)."""
     out = tmp_path_factory.mktemp("built") / "site"
-    result = run_cli("build", "--project", str(REPO), "--out", str(out))
+    result = run_cli("build", "--project", str(REPO), "--out", str(out), "--no-cache")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     return out

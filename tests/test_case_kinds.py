@@ -650,7 +650,9 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
         laid_off = steps[3].select(".card")  # action 4 lays off 9♠: drawn, named
         assert len(laid_off) == 1 and laid_off[0]["aria-label"]
         best = rows["best-opening-rami51"]
-        assert [len(m.select(".card")) for m in best.select(".meld")] == [13, 3, 4]
+        # the hand drawn as a hand (no meld strip), then the best melds
+        assert [len(m.select(".card")) for m in best.select(".hand")] == [13]
+        assert [len(m.select(".card")) for m in best.select(".meld")] == [3, 4]
         assert len(best.select(".case__left .card")) == 6
     en = BeautifulSoup((project / "site/en/kinds/index.html").read_text(encoding="utf-8"),
                        "html.parser")

@@ -431,7 +431,7 @@ def test_sigterm_during_a_build_keeps_the_previous_site(tmp_path: Path) -> None:
     assert main(["build", "--project", str(project)]) == 0
     before = (project / "site" / "en" / "tiny" / "index.html").read_bytes()
     result = _run_signalled("SIGTERM", None, "build", "--project", str(project),
-                            more=WRITE_SIGNALLED)
+                            "--no-cache", more=WRITE_SIGNALLED)
     assert (result.returncode, result.stderr) == (
         143, "interrupted; the previous site is untouched\n")
     assert (project / "site" / "en" / "tiny" / "index.html").read_bytes() == before
@@ -443,7 +443,7 @@ def test_an_interrupted_first_build_says_no_site_is_in_place(tmp_path: Path) -> 
     'the previous site is untouched'; it says no site is in place, and none is."""
     project = _tiny(tmp_path, "")
     result = _run_signalled("SIGTERM", None, "build", "--project", str(project),
-                            more=WRITE_SIGNALLED)
+                            "--no-cache", more=WRITE_SIGNALLED)
     assert (result.returncode, result.stderr) == (
         143, "interrupted; no site is in place (there was none before this build)\n")
     assert not (project / "site").exists()

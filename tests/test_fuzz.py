@@ -593,7 +593,7 @@ def test_pages(page_project: Path, data: bytes, name: str) -> None:
     mine = [p for p in project.pages if p.rel == rel]
     site = SiteInput(root, mine, ["en", "cs"], project.translators, project.results)
     for lang in ("en", "cs"):
-        files, _ = render_locale(site, lang)
+        files = render_locale(site, lang).files
         html = files[f"{lang}/{page.slug}/index.html"].decode("utf-8")
         for block in page.fences:
             if block.info == "cases":
@@ -775,7 +775,8 @@ def test_catalogs(po_project: Loaded, data: bytes, locale: str) -> None:
         return
     site = SiteInput(root, project.pages, ["en", locale],
                      {"en": source_translator(), locale: translator}, project.results)
-    files, coverage = render_locale(site, locale)
+    rendered = render_locale(site, locale)
+    files, coverage = rendered.files, rendered.coverage
     assert files and coverage.untranslated <= coverage.used
     for name, html in files.items():  # a translation adds no link the source lacks
         assert not re.search(rb"(?:href|src)=\"[^\"]*" + EVIL.encode(), html), name
@@ -815,7 +816,7 @@ def test_a_translation_cannot_add_a_link(po_project: Loaded, message: Message, l
     project = po_project.project
     site = SiteInput(po_project.root, project.pages, ["en", "cs"],
                      {"en": source_translator(), "cs": translator}, project.results)
-    files, _ = render_locale(site, "cs")
+    files = render_locale(site, "cs").files
     for name, html in files.items():
         assert not re.search(rb"(?:href|src)=\"[^\"]*" + EVIL.encode(), html), name
 

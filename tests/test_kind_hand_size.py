@@ -90,7 +90,13 @@ def test_the_pages_show_the_deal(built_site: Path) -> None:
     attrs, cells = rules["deal-rami-4"]
     assert (attrs["data-players"], attrs["data-dealt"], attrs["data-stock"]) == ("4", "13", "55")
     assert cells[:2] == ["4", "13"]
-    assert cells[2].startswith("55 reference rules")
+    # the preset most rows share is said once, in the caption; a row that differs says its own
+    assert cells[2].startswith("55 In play")
+    assert rules["deal-rami-house-4"][1][2].startswith("53 house rules")
+    caption = BeautifulSoup((out / "en" / "rules" / "index.html").read_text(encoding="utf-8"),
+                            "html.parser").select_one("table.cases--hand_size caption")
+    assert caption is not None and "Examples in this table: reference rules, unless a row " \
+        "says otherwise." in caption.get_text()
     assert "In play: 108. Dealt: 4 × 13 = 52. Turned up: 1. Stock: 55." in cells[2]
     cardverse = _rows(out / "cs" / "cardverse" / "index.html")
     attrs, cells = cardverse["deal-cardverse-2"]

@@ -10,33 +10,33 @@ build leaves either the previous or the new site whole.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator.commands.check import disagreement_lines
-from generator.commands.project import EXIT_DISAGREE
-from generator.commands.project import EXIT_INPUT
-from generator.commands.project import EXIT_OK
-from generator.commands.project import format_errors
-from generator.commands.project import load_project
+from generator.cache import BuildCache
+from generator.cache import cache_folder
+from generator.cache import digest
+from generator.cache import generator_hash
+from generator.cache import input_digests
+from generator.errors import EXIT_DISAGREE
+from generator.errors import EXIT_INPUT
+from generator.errors import EXIT_OK
 from generator.errors import Interrupted
+from generator.i18n.coverage import Coverage
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
+from generator.layout import Layout
 from generator.layout import output_path
-from generator.layout import page_output
 from generator.layout import real_path
 from generator.output import OutputError
 from generator.output import SiteWriter
-from generator.render.errors import template_error
-from generator.render.parallel import render_locales
-from generator.render.search import SearchIndexError
-from generator.render.search import search_index
-from generator.render.site import Coverage
-from generator.render.site import SiteInput
-from generator.render.site import render_common
-from generator.render.site import strict_lines
+from generator.output import holds_exactly
 
+if TYPE_CHECKING:
+    from generator.render.site import SiteInput
 
 @dataclass
 class BuildReport:
@@ -47,38 +47,83 @@ class BuildReport:
     coverage: dict[str, Coverage] = field(default_factory=dict)
     pages: int = 0
     cases: int = 0
+    cached: int = 0
+    """Pages (home pages counted) taken from the build cache, not rendered."""
 
 
-def build(root: Path, out: Path | None = None, *, strict: bool = False) -> BuildReport:
+def build(root: Path, out: Path | None = None, *, strict: bool = False,
+          cache: bool = True) -> BuildReport:
     """Check every case, then render and write the site (docs/site.md, ``build``).
 
-    The stages, in order: load and verify the project (:func:`load_project`; a build
-    with input errors or disagreements stops there and writes nothing); open the output
-    folder (:func:`_open_output`); render and write every locale
-    (:func:`generator.render.parallel.render_locales`); the shared files
-    (:func:`generator.render.site.render_common`); with ``strict``, stop on a message
-    shown in English; every locale's search index, from the pages written
-    (:func:`generator.render.search.search_index`); swap the new site in.
+    The stages, in order: look the whole build up in the build cache (its inputs
+    unchanged: the same outcome, the same files, taken from the cache: :func:`_replay`);
+    load and verify the project (:func:`load_project`; a build with input errors or
+    disagreements stops there and writes nothing); open the output folder
+    (:func:`_open_output`); render and write every locale, each page whose inputs did not
+    change taken from the cache (:func:`generator.render.parallel.render_locales`); the
+    shared files (:func:`generator.render.site.render_common`); with ``strict``, stop on
+    a message shown in English; every locale's search index, from its pages as written,
+    taken from the cache where they are unchanged (:func:`_search_index`); swap the new
+    site in; keep the outcome in the cache.
 
     Args:
         root: the project folder.
         out: the output folder (default ``<root>/site``).
         strict: also fail (exit 1) on any untranslated or fuzzy message.
+        cache: use and keep the build cache (:mod:`generator.cache`); ``False``
+            (``--no-cache``) builds everything, and keeps nothing.
 
     Returns:
-        A :class:`BuildReport`; the site is replaced only when its exit code is 0.
+        A :class:`BuildReport`; the site is replaced only when its exit code is 0. Its
+        lines end with one ``note:`` per cache entry found damaged (ignored, rebuilt).
     """
+    layout = Layout.of(root, out)
+    store = BuildCache(cache_folder(root) if cache else None, layout.root)
+    inputs = input_digests(layout)
+    whole = None
+    if store.enabled and inputs is not None:
+        whole = digest(generator_hash(), str(layout.out), str(strict),
+                       *(x for item in sorted(inputs.items()) for x in item))
+        replayed = _replay(store, whole, root, out)
+        if replayed is not None:
+            return replayed
+    report = _build(root, out, strict, store, inputs, whole)
+    report.lines += [f"note: {line}" for line in store.notes]
+    return report
+
+
+def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
+           inputs: dict[str, str] | None, whole: str | None) -> BuildReport:
+    """The stages after the cache of whole builds missed (see :func:`build`)."""
+    # Imported here, not above: a build taken whole from the cache (_replay) needs none
+    # of the loading or rendering, and importing them (Jinja, Babel, markdown-it, the
+    # engine) is most of a no-change build's time (measured: python -X importtime).
+    from generator.commands.check import disagreement_lines
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+    from generator.render.errors import template_error
+    from generator.render.incremental import RenderKeys
+    from generator.render.search import SearchIndexError
+    from generator.render.site import SiteInput
+
     project = load_project(root, out=out)
     lines = format_errors(project.errors) + disagreement_lines(project)
     if project.exit_code != EXIT_OK:
+        if whole is not None:
+            store.store("build", whole, {"exit": project.exit_code, "lines": lines})
         return BuildReport(project.exit_code, lines)
     writer = _open_output(root, out)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
+    keys = None
+    if inputs is not None and store.enabled:
+        keys = RenderKeys.of(inputs, project.pages, project.cases.cases, project.locales,
+                             project.config.site_url)
     site = SiteInput(project.root, project.pages, project.locales, project.translators,
-                     project.results, project.config.site_url)
+                     project.results, project.config.site_url,
+                     cache=store if keys is not None else None, keys=keys)
     try:
-        report = _render_and_write(site, writer, lines, strict)
+        report, files = _render_and_write(site, writer, lines, strict)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
@@ -91,7 +136,63 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False) -> Build
             raise Interrupted.after(exc, new_site=True) from None
         raise
     report.cases = len(project.results)
+    if files is not None and store.enabled:
+        if whole is not None:
+            store.store("build", whole, {
+                "exit": report.exit_code, "lines": lines, "files": files,
+                "cases": report.cases,
+                "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]
+                             for loc, c in report.coverage.items()}})
+        store.prune(files.values())
     return report
+
+
+def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
+            ) -> BuildReport | None:
+    """The build kept in the cache for inputs of digest ``whole``, done again from it:
+    its report, and (for a build that succeeded) its files written from the cache's
+    copies and swapped in like any build's. ``None`` when the cache has no such build,
+    or a file of it is missing or damaged (then the build runs as if there were none)."""
+    kept = store.load("build", whole)
+    try:
+        code, lines = int(kept["exit"]), [str(line) for line in kept["lines"]]
+        if code != EXIT_OK:
+            return BuildReport(code, lines)
+        names = {str(rel): str(sha) for rel, sha in kept["files"].items()}
+        coverage = {str(loc): Coverage(int(used), int(untranslated),
+                                       tuple((str(m), int(n), str(w)) for m, n, w in missing))
+                    for loc, (used, untranslated, missing) in kept["coverage"].items()}
+        cases = int(kept["cases"])
+    except (TypeError, KeyError, ValueError, AttributeError):
+        if kept is not None:
+            store.notes.append("the cache's last build is of another shape; ignored")
+        return None
+    files: dict[str, Path] = {}
+    for rel, sha in names.items():
+        path = store.blob(sha)
+        if path is None:
+            return None
+        files[rel] = path
+    target = output_path(out if out is not None else root / OUTPUT)
+    if holds_exactly(target, files):  # the site in place is this build's: nothing to do
+        return BuildReport(EXIT_OK, lines, coverage, len(files), cases, cached=len(files))
+    writer = _open_output(root, out)
+    if isinstance(writer, str):
+        return BuildReport(EXIT_INPUT, [*lines, writer])
+    try:
+        writer.link(files)
+        writer.commit()
+    except OutputError as exc:
+        writer.abort()
+        return BuildReport(EXIT_INPUT, [*lines, str(exc)])
+    except BaseException as exc:
+        writer.abort()
+        if isinstance(exc, KeyboardInterrupt) and writer.swapped:
+            raise Interrupted.after(exc, new_site=True) from None
+        raise
+    warnings = [f"warning: {text}" for text in writer.warnings]
+    return BuildReport(EXIT_OK, [*lines, *warnings], coverage, len(files), cases,
+                       cached=len(files))
 
 
 def _open_output(root: Path, out: Path | None) -> SiteWriter | str:
@@ -109,26 +210,111 @@ def _open_output(root: Path, out: Path | None) -> SiteWriter | str:
 
 
 def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
-                      strict: bool) -> BuildReport:
+                      strict: bool) -> tuple[BuildReport, dict[str, str] | None]:
     """Render every locale and the shared files into ``writer``'s new folder, then swap
-    it in, unless a template fails or (``strict``) a message is shown in English."""
+    it in, unless a template fails or (``strict``) a message is shown in English.
+
+    Returns:
+        The report and, with a cache, the name of each file's copy in it (by
+        site-relative path), ``None`` without one.
+    """
+    # Imported here: see _build.
+    from generator.render.parallel import render_locales
+    from generator.render.site import render_common
+    from generator.render.site import strict_lines
+
     results = render_locales(site, writer)
     errors = [error for *_, error in results if error]
     if errors:
         writer.abort()
-        return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))])
+        return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))]), None
     common = render_common(site)
     writer.write(common)
-    coverage = {lang: cov for lang, cov, _, _ in results if cov is not None}
+    outputs = [o for _, o, _, _ in results if o is not None]
+    coverage = {lang: o.coverage for lang, o, _, _ in results if o is not None}
+    if site.cache is not None:
+        site.cache.notes.extend(n for o in outputs for n in o.notes
+                                if n not in site.cache.notes)
+        site.cache.mark_used(e for o in outputs for e in o.entries)
     if strict and any(c.untranslated for c in coverage.values()):
         writer.abort()
         missing = [line for loc, c in coverage.items() if c.untranslated
                    for line in strict_lines(loc, c)]
-        return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage)
-    index = search_index({rel: writer.read(rel) for rel in (
-        page_output(lang, page.slug) for lang in site.locales for page in site.pages)})
-    writer.write(index)
+        return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None
+    index, made = _search_index(site, writer)
     writer.commit()
     files = sum(n for _, _, n, _ in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
-    return BuildReport(EXIT_OK, [*lines, *warnings], coverage, files)
+    report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
+                         cached=sum(o.cached for o in outputs))
+    if site.cache is None:
+        return report, None
+    shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
+    site.cache.adopt({**shared, **made}, writer.out)
+    return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
+                    **index}
+
+
+def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
+                                                                 dict[str, str]]:
+    """Every locale's search index into ``writer``'s new folder, made from the locale's
+    pages as written there (:func:`generator.render.search.search_index`). With a cache,
+    a locale whose pages have the bytes an earlier index was made from (and the same
+    Pagefind) takes that index from the cache; the others are made and kept.
+
+    Returns:
+        (every index file → its SHA-256 hex digest, the files made now → theirs: the
+        cache adopts them once the site is in place).
+
+    Raises:
+        generator.render.search.SearchIndexError: Pagefind is missing or failed.
+        OutputError: a page cannot be read back, or a file written.
+    """
+    from generator.layout import page_output
+    from generator.layout import search_output
+    from generator.render.search import search_index
+    from generator.render.search import version
+
+    store = site.cache
+    index: dict[str, str] = {}
+    linked: dict[str, Path] = {}
+    todo: dict[str, tuple[str, dict[str, bytes]]] = {}
+    for lang in site.locales:
+        pages = {rel: writer.read(rel) for rel in (page_output(lang, p.slug)
+                                                   for p in site.pages)}
+        key = digest(version(), *(x for rel, data in sorted(pages.items())
+                                  for x in (rel, hashlib.sha256(data).hexdigest())))
+        kept = store.load(f"search/{lang}", key) if store is not None else None
+        found = _kept_files(store, kept) if store is not None else None
+        if found is None:
+            todo[lang] = (key, pages)
+        else:
+            linked.update({rel: path for rel, (path, _) in found.items()})
+            index.update({rel: sha for rel, (_, sha) in found.items()})
+    files = search_index({rel: data for _, pages in todo.values()
+                          for rel, data in pages.items()})
+    writer.write(files)
+    writer.link(linked)
+    made = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+    if store is not None:
+        for lang, (key, _) in todo.items():
+            prefix = f"{search_output(lang)}/"
+            store.store(f"search/{lang}", key,
+                        {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
+    index.update(made)
+    return dict(sorted(index.items())), made
+
+
+def _kept_files(store: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
+    """The cache's copies of an index it kept (``kept``: site path → SHA-256), by site
+    path, with their digests; ``None`` when there is none, it is of another shape, or a
+    copy is missing or damaged."""
+    if not isinstance(kept, dict) or not kept:
+        return None
+    found: dict[str, tuple[Path, str]] = {}
+    for rel, sha in kept.items():
+        path = store.blob(sha) if isinstance(rel, str) and isinstance(sha, str) else None
+        if path is None:
+            return None
+        found[rel] = (path, sha)
+    return found

@@ -23,12 +23,12 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
 from generator.cases.loader import load_cases
-from generator.commands.project import EXIT_INPUT
-from generator.commands.project import EXIT_OK
 from generator.commands.project import format_errors
 from generator.content.extractors import extract_cases
 from generator.content.extractors import extract_markdown
 from generator.content.pages import load_pages
+from generator.errors import EXIT_INPUT
+from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.i18n import words
 from generator.i18n.catalog import check_catalog_syntax

@@ -18,6 +18,9 @@ from generator.content.checks import check_pages
 from generator.content.checks import template_ids
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
+from generator.errors import EXIT_DISAGREE
+from generator.errors import EXIT_INPUT
+from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
@@ -31,10 +34,6 @@ from generator.render.site import template_errors
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import verify_all
-
-EXIT_OK = 0
-EXIT_DISAGREE = 1
-EXIT_INPUT = 2
 
 
 @dataclass

@@ -11,7 +11,9 @@ import gettext
 import io
 import re
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
@@ -85,6 +87,40 @@ Key = tuple[str | None, str]
 
 
 @dataclass
+class Lookups:
+    """The messages looked up while something was rendered (:meth:`Translator.record`).
+
+    Attributes:
+        seen: every key looked up.
+        fallbacks: the keys among them shown in English.
+    """
+
+    seen: set[Key]
+    fallbacks: set[Key]
+
+    def as_data(self) -> dict[str, list[list[str | None]]]:
+        """As plain data (for the build cache): sorted ``[context, msgid]`` pairs."""
+        return {"seen": _pairs(self.seen), "fallbacks": _pairs(self.fallbacks)}
+
+    @classmethod
+    def from_data(cls, data: dict[str, list[list[str | None]]]) -> Lookups:
+        """The lookups :meth:`as_data` returned.
+
+        Raises:
+            ValueError: ``data`` is not of that shape.
+        """
+        try:
+            return cls(*({(None if c is None else str(c), str(m)) for c, m in data[name]}
+                         for name in ("seen", "fallbacks")))
+        except (KeyError, TypeError) as exc:
+            raise ValueError("not the shape of recorded lookups") from exc
+
+
+def _pairs(keys: set[Key]) -> list[list[str | None]]:
+    return [[c, m] for c, m in sorted(keys, key=lambda k: (k[0] is not None, k[0] or "", k[1]))]
+
+
+@dataclass
 class Translator:
     """The messages of one locale and the plural rule of its catalog.
 
@@ -105,6 +141,25 @@ class Translator:
     unused: dict[Key, tuple[int, str]] = field(default_factory=dict)
     fallbacks: set[Key] = field(default_factory=set)
     seen: set[Key] = field(default_factory=set)
+
+    @contextmanager
+    def record(self) -> Iterator[Lookups]:
+        """Record the lookups made inside the ``with`` block (they still count in
+        :attr:`seen` and :attr:`fallbacks`): what a cached block or page replays
+        (:meth:`replay`) when it is used again without rendering."""
+        outer = Lookups(self.seen, self.fallbacks)
+        inner = Lookups(set(), set())
+        self.seen, self.fallbacks = inner.seen, inner.fallbacks
+        try:
+            yield inner
+        finally:
+            self.seen, self.fallbacks = outer.seen, outer.fallbacks
+            self.replay(inner)
+
+    def replay(self, lookups: Lookups) -> None:
+        """Count ``lookups`` as made now (a cached block or page shown again)."""
+        self.seen |= lookups.seen
+        self.fallbacks |= lookups.fallbacks
 
     def gettext(self, msgid: str, context: str | None = None) -> tuple[str, bool]:
         """The translation of ``msgid``: (text, translated); English when not translated."""

@@ -25,6 +25,7 @@ from generator.content.pages import Message
 from generator.content.pages import SourcePage
 from generator.content.pages import make_parser
 from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
 from generator.render.views import format_decimal
 
@@ -142,7 +143,7 @@ class PageRenderer:
         self.facts = facts
         self.env: dict[str, Any] = {"fence": fence, "label": label, "heading": ""}
         self._label = label
-        self._cache: dict[tuple[int, str], tuple[str, bool]] = {}
+        self._cache: dict[tuple[int, str], tuple[str, bool, Lookups]] = {}
         self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
 
@@ -174,15 +175,20 @@ class PageRenderer:
 
     def _inline(self, message: Message, env: dict[str, Any] | None = None
                 ) -> tuple[str, bool]:
-        """The message rendered as inline HTML, unmarked: (html, translated); cached."""
+        """The message rendered as inline HTML, unmarked: (html, translated); cached,
+        its lookups replayed when the cached block is used again (so a page's recorded
+        lookups are whole: :meth:`Translator.record`)."""
         key = (id(env) if env else 0, message.msgid)
         hit = self._cache.get(key)
         if hit is None:
-            text, ok = self.text(message)
+            with self.translator.record() as lookups:
+                text, ok = self.text(message)
             children = self.md.parseInline(text, dict(env or {}))[0].children or []
-            hit = (self._renderer.renderInline(children, self.md.options, {}), ok)
+            hit = (self._renderer.renderInline(children, self.md.options, {}), ok, lookups)
             self._cache[key] = hit
-        return hit
+        else:
+            self.translator.replay(hit[2])
+        return hit[0], hit[1]
 
     def _plain(self, message: Message, env: dict[str, Any] | None = None
                ) -> tuple[str, str, bool]:

@@ -11,7 +11,7 @@ import sys
 
 from generator.output import SiteWriter
 from generator.render.errors import template_error
-from generator.render.site import Coverage
+from generator.render.site import LocaleOutput
 from generator.render.site import SiteInput
 from generator.render.site import render_locale
 
@@ -30,31 +30,38 @@ def _quiet_worker() -> None:
     sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the worker
 
 
-def _render_and_write(lang: str) -> tuple[str, Coverage | None, int, str | None]:
+def _render_and_write(lang: str) -> tuple[str, LocaleOutput | None, int, str | None]:
     """Render one locale and write its files: (locale, coverage, files, template error)."""
     assert _JOB is not None
     site, writer = _JOB
     try:
-        files, coverage = render_locale(site, lang)
+        out = render_locale(site, lang)
     except Exception as exc:  # a worker's error travels back as text, with its position
         where = template_error(exc, site.root)
         if where is None:
             raise
         return lang, None, 0, where
-    writer.write(files)
-    return lang, coverage, len(files), None
+    writer.write(out.files)
+    writer.link(out.links)
+    if site.cache is not None:
+        site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
+        out.notes = list(site.cache.notes)
+    files = len(out.files) + len(out.links)
+    out.files, out.links = {}, {}  # written: what travels back to the parent is the rest
+    return lang, out, files, None
 
 
 def render_locales(
     site: SiteInput, writer: SiteWriter
-) -> list[tuple[str, Coverage | None, int, str | None]]:
+) -> list[tuple[str, LocaleOutput | None, int, str | None]]:
     """Render and write every locale: in forked worker processes, one per core, where the
     system can fork and the site has :data:`PARALLEL_FROM` pages or more; in this
     process otherwise. The output is the same either way.
 
     Returns:
-        Per locale, in ``site.locales`` order: (locale, coverage or ``None`` after a
-        template error, files written, the template error's line or ``None``).
+        Per locale, in ``site.locales`` order: (locale, its output, the files already
+        written, or ``None`` after a template error; files written; the template
+        error's line or ``None``).
 
     Raises:
         Exception: an error that is no template's (a fault of the generator).

@@ -24,6 +24,8 @@ import subprocess
 import tempfile
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _package_version
 from pathlib import Path
 
 from pagefind.service import get_executable
@@ -40,6 +42,15 @@ out of the site."""
 
 TIMEOUT = 600.0
 """Seconds one locale's indexing may take before it counts as failed."""
+
+
+def version() -> str:
+    """The installed Pagefind's version (``pagefind_bin``'s, whose program makes the
+    index), ``""`` when unknown: part of the key a cached index is kept under."""
+    try:
+        return _package_version("pagefind_bin")
+    except PackageNotFoundError:
+        return ""
 
 
 class SearchIndexError(Exception):

@@ -6,27 +6,37 @@ each case row and case table rendered once and reused on every page that shows i
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections import Counter
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from babel.core import Locale
+from jinja2 import BaseLoader
 from jinja2 import Environment
 from jinja2 import StrictUndefined
+from jinja2 import Template
+from jinja2 import TemplateNotFound
 from jinja2 import TemplateSyntaxError
 from jinja2 import nodes
 from markupsafe import Markup
 from markupsafe import escape
 
+from generator.cache import BuildCache
 from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
+from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
+from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
 from generator.layout import NOT_FOUND
@@ -40,6 +50,7 @@ from generator.layout import home_output
 from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
+from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
@@ -48,17 +59,6 @@ from generator.render.views import case_row
 from generator.render.views import deck_table
 from generator.render.views import presets_table
 from generator.verify import CaseResult
-
-
-@dataclass
-class Coverage:
-    """How many distinct messages a locale's pages used and how many fell back to English."""
-
-    used: int
-    untranslated: int
-    missing: tuple[tuple[str, int, str], ...] = ()
-    """Each message shown in English (for ``--strict``): its msgid, the ``.po`` line to
-    fix (0 when the catalog lacks the message) and what is wrong there; in line order."""
 
 
 def strict_lines(locale: str, coverage: Coverage) -> list[str]:
@@ -74,6 +74,40 @@ def strict_lines(locale: str, coverage: Coverage) -> list[str]:
     return lines
 
 
+class TemplateLoader(BaseLoader):
+    """Jinja's ``FileSystemLoader`` of two folders, the project's ``templates/`` first,
+    then the theme's (as MkDocs' ``custom_dir``), every template read through
+    :meth:`Layout.read` (a FIFO, a folder or a link out of the project is not loaded,
+    and not replaced by the theme's file either: it is an error to report)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    def get_source(self, environment: Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        rel = self.layout.template_label(template)
+        if rel is None:
+            raise TemplateNotFound(template)
+        try:
+            data = self.layout.read(rel)
+        except NotAnInput as exc:
+            raise TemplateNotFound(template, exc.error.format()) from exc
+        path = self.layout.path(rel)
+        mtime = os.path.getmtime(path)
+
+        def uptodate() -> bool:  # also: no override added or removed since
+            try:
+                return os.path.getmtime(path) == mtime \
+                    and self.layout.template_label(template) == rel
+            except OSError:
+                return False
+
+        return data.decode("utf-8"), str(path), uptodate
+
+    def list_templates(self) -> list[str]:
+        return list(self.layout.templates([]))
+
+
 def make_environment(project: Path | Layout) -> Environment:
     """The one Jinja environment of a project's templates, its ``templates/`` over the
     theme's, file by file (made once per process, shared by every locale and inherited
@@ -87,7 +121,7 @@ def make_environment(project: Path | Layout) -> Environment:
 @cache
 def _environment(layout: Layout) -> Environment:
     return Environment(
-        loader=layout.template_loader(),
+        loader=TemplateLoader(layout),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
         undefined=StrictUndefined,
@@ -179,40 +213,51 @@ class LocaleRenderer:
         self.words = words
         self.results = results
         self.macros: Any = env.get_template("cases.html").make_module()
-        self._rows: dict[tuple[str, bool, bool], View] = {}
-        self._tables: dict[tuple[str, ...], str] = {}
+        self.translator = words.translator
+        self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
+        self._tables: dict[tuple[str, ...], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
 
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
-        """The view of a case's row, its HTML rendered once per variant: ``context``
+        """The view of a case's row, its HTML rendered once per variant (its lookups
+        replayed each time it is shown again: :meth:`Translator.record`): ``context``
         false leaves out the small print under the points (the table says it once),
-        ``points`` false leaves out the points cell (no row of the table has points)."""
+        ``points`` false the points cell (no row of the table has points)."""
         key = (case_id, context, points)
-        view = self._rows.get(key)
-        if view is None:
-            base = self._rows.get((case_id, True, True))
-            if base is None:
-                base = case_row(self.results[case_id], self.words)
-            view = {**base, "context_text": base["context_text"] if context else "",
-                    "points_column": points}
-            view["html"] = self.macros.case_row(view)
-            self._rows[key] = view
-        return view
+        hit = self._rows.get(key)
+        if hit is None:
+            with self.translator.record() as lookups:
+                base = self._rows.get((case_id, True, True))
+                plain = base[0] if base is not None else case_row(self.results[case_id],
+                                                                  self.words)
+                if base is not None:
+                    self.translator.replay(base[1])
+                view = {**plain, "context_text": plain["context_text"] if context else "",
+                        "points_column": points}
+                view["html"] = self.macros.case_row(view)
+            hit = self._rows[key] = (view, lookups)
+        else:
+            self.translator.replay(hit[1])
+        return hit[0]
 
     def fence(self, fence: Fence, caption: str = "") -> str:
-        """The HTML of a generated block; ``caption``: the heading it stands under (the
-        table's caption, for screen readers)."""
+        """The HTML of a generated block; ``caption``: the plain text of the heading it
+        stands under (the table's caption, for screen readers)."""
         if fence.info == "cases":
             plain = [self.row(i) for i in fence.case_ids]
             self.shown_in_english.update(r[text] for r in plain for text in ("title", "note")
                                          if r[f"{text}_en"])
-            html = self._tables.get((*fence.case_ids, caption))
-            if html is None:
-                html = self._tables[(*fence.case_ids, caption)] = self._cases_table(
-                    fence.case_ids, plain, caption)
-            return html
+            key = (*fence.case_ids, caption)
+            hit = self._tables.get(key)
+            if hit is None:
+                with self.translator.record() as lookups:
+                    html = self._cases_table(fence.case_ids, plain, caption)
+                hit = self._tables[key] = (html, lookups)
+            else:
+                self.translator.replay(hit[1])
+            return hit[0]
         if fence.info == "deck-table":
             head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
                                      self.words)
@@ -234,8 +279,7 @@ class LocaleRenderer:
         kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
                           else (REGISTRY[0].name, REGISTRY[0].template))
         return str(self.macros.cases_table(rows, kind, template, {
-            "caption": caption, "context": common,
-            "mixed": len(contexts) > 1,
+            "caption": caption, "context": common, "mixed": len(contexts) > 1,
             "notes": notes}))
 
 
@@ -276,6 +320,11 @@ class SiteInput:
     translators: Mapping[str, Translator]
     results: Mapping[str, CaseResult]
     site_url: str | None = None
+    cache: BuildCache | None = None
+    """The build cache, if the build has one: pages whose inputs did not change are
+    taken from it."""
+    keys: RenderKeys | None = None
+    """Each page's input digest, for the cache."""
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
@@ -319,11 +368,70 @@ def _autonym(locale: str) -> str:
     return Locale.parse(locale).get_display_name(locale) or locale
 
 
-def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverage]:
-    """Render every page of one locale and its home page.
+@dataclass
+class LocaleOutput:
+    """What rendering one locale gave.
+
+    Attributes:
+        files: the files rendered now, by site-relative POSIX path.
+        links: the files taken from the cache: its checked copies, by site-relative
+            path (:meth:`generator.output.SiteWriter.link`).
+        coverage: the locale's coverage.
+        cached: how many of its pages (the home page counted) came from the cache.
+        blobs: the name of each file's copy in the cache, by site-relative path.
+        notes: the cache's notes (a damaged entry ignored).
+        entries: the cache entries looked up or stored (:attr:`BuildCache.used`).
+    """
+
+    files: dict[str, bytes]
+    coverage: Coverage
+    cached: int = 0
+    links: dict[str, Path] = field(default_factory=dict)
+    blobs: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    entries: frozenset[str] = frozenset()
+    """The cache entries looked up or stored (:attr:`BuildCache.used`)."""
+
+
+def _from_cache(cache: BuildCache, slot: str, inputs: str
+                ) -> tuple[LocalePage, Lookups, Path, str] | None:
+    """A page kept in the cache for these inputs: (what the other pages need of it: its
+    title and summary; its lookups; its file's checked copy; the copy's name), or
+    ``None``."""
+    data = cache.load(slot, inputs)
+    if not isinstance(data, dict):
+        return None
+    try:
+        sha = str(data["html"])
+        lp = LocalePage(str(data["title"]), str(data["title_html"]), bool(data["title_en"]),
+                        str(data["summary"]), bool(data["summary_en"]), "", [],
+                        frozenset())
+        lookups = Lookups.from_data(data["lookups"])
+    except (KeyError, TypeError, ValueError):
+        cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
+        return None
+    html = cache.blob(sha)
+    return None if html is None else (lp, lookups, html, sha)
+
+
+def _keep(cache: BuildCache, slot: str, inputs: str, lp: LocalePage, lookups: Lookups,
+          html: bytes) -> str:
+    """Keep a rendered page in the cache; returns its blob's name."""
+    sha = hashlib.sha256(html).hexdigest()  # the file, once written: BuildCache.adopt
+    cache.store(slot, inputs, {"html": sha, "title": lp.title, "title_html": lp.title_html,
+                               "title_en": lp.title_en, "summary": lp.summary,
+                               "summary_en": lp.summary_en, "lookups": lookups.as_data()})
+    return sha
+
+
+def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
+    """Render every page of one locale and its home page; with ``site.cache``, a page
+    whose inputs did not change (``site.keys``) is taken from the cache instead, and
+    every page rendered is kept there.
 
     Returns:
-        (files by site-relative POSIX path, the locale's coverage).
+        The files, the coverage (the same as rendering every page would give: a cached
+        page's lookups are replayed) and the cache's bookkeeping.
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
@@ -333,7 +441,9 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     names = site.names()
     pages, locales = site.pages, site.locales
     translator = site.translators[lang]
-    files: dict[str, bytes] = {}
+    cache = site.cache if site.cache is not None and site.keys is not None else None
+    out = LocaleOutput({}, Coverage(0, 0))
+    files = out.files
     page_tpl = env.get_template("page.html")
     home_tpl = env.get_template("home.html")
     w = Words(translator)
@@ -341,10 +451,21 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
     blocks = LocaleRenderer(env, w, site.results)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
+    lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
     english: dict[str, frozenset[str]] = {}  # by page: its title, body, cases in English
     for page in pages:
+        if cache is not None and site.keys is not None:
+            hit = _from_cache(cache, f"page/{lang}/{page.slug}",
+                              site.keys.page(lang, page.slug))
+            if hit is not None:
+                rendered[page.slug], found, out.links[page_output(lang, page.slug)], sha = hit
+                translator.replay(found)
+                out.cached += 1
+                out.blobs[page_output(lang, page.slug)] = sha
+                continue
         blocks.shown_in_english = set()
-        lp = renderer.render(page)
+        with translator.record() as lookups[page.slug]:
+            lp = renderer.render(page)
         rendered[page.slug] = lp
         english[page.slug] = lp.english | blocks.shown_in_english
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
@@ -352,67 +473,125 @@ def render_locale(site: SiteInput, lang: str) -> tuple[dict[str, bytes], Coverag
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
     for index, page in enumerate(pages):
+        if page.slug not in lookups:
+            continue  # from the cache
         lp = rendered[page.slug]
         # The messages shown in English, counted once however often they are shown: the
         # page's own, and the titles of the other pages in the navigation.
         untranslated = len(english[page.slug].union(
             *({p.title.msgid} for p in pages if rendered[p.slug].title_en)))
-        alternates = site.alternates(page.slug, "../../")
-        html = page_tpl.render(
-            alternates=alternates, canonical=site.canonical(alternates, lang),
-            description=Markup(lp.summary).striptags(),
-            lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
-            page={"title": lp.title, "title_html": Markup(lp.title_html), "slug": page.slug,
-                  "html": Markup(lp.html),
-                  "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
-            languages=[{"code": o, "name": names[o], "url": f"../../{o}/{page.slug}/index.html",
-                        "current": o == lang} for o in locales],
-            nav=nav, current_slug=page.slug, untranslated=untranslated,
-            search=_search_box(lang, "../../"),
-            pager={"prev": nav[index - 1] if index else None,
-                   "next": nav[index + 1] if index + 1 < len(nav) else None},
-        )
-        files[page_output(lang, page.slug)] = html.encode("utf-8")
-    home_alternates = site.alternates("", "../")
-    home_pages = [{"title": rendered[p.slug].title,
-                   "title_html": Markup(rendered[p.slug].title_html),
-                   "url": f"{p.slug}/index.html",
-                   "summary": Markup(rendered[p.slug].summary)} for p in pages]
-    home_nav = [{**item, "url": f"{item['slug']}/index.html"} for item in nav]
-    home = home_tpl.render(
-        alternates=home_alternates, canonical=site.canonical(home_alternates, lang),
+        with translator.record() as shown:
+            alternates = site.alternates(page.slug, "../../")
+            html = page_tpl.render(
+                alternates=alternates, canonical=site.canonical(alternates, lang),
+                description=Markup(lp.summary).striptags(),
+                lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
+                page={"title": lp.title, "title_html": Markup(lp.title_html),
+                      "slug": page.slug, "html": Markup(lp.html),
+                      "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
+                languages=[{"code": o, "name": names[o],
+                            "url": f"../../{o}/{page.slug}/index.html",
+                            "current": o == lang} for o in locales],
+                nav=nav, current_slug=page.slug, untranslated=untranslated,
+                search=_search_box(lang, "../../"),
+                pager={"prev": nav[index - 1] if index else None,
+                       "next": nav[index + 1] if index + 1 < len(nav) else None},
+            )
+        data = files[page_output(lang, page.slug)] = html.encode("utf-8")
+        if cache is not None and site.keys is not None:
+            mine = lookups[page.slug]
+            mine.seen |= shown.seen
+            mine.fallbacks |= shown.fallbacks
+            out.blobs[page_output(lang, page.slug)] = _keep(
+                cache, f"page/{lang}/{page.slug}", site.keys.page(lang, page.slug), lp,
+                mine, data)
+    home = None
+    if cache is not None and site.keys is not None:
+        home = _from_cache(cache, f"home/{lang}", site.keys.home(lang))
+    if home is not None:
+        _lp, found, out.links[home_output(lang)], sha = home
+        translator.replay(found)
+        out.cached += 1
+        out.blobs[home_output(lang)] = sha
+    else:
+        with translator.record() as shown:
+            html = _render_home(home_tpl, site, lang, names, rendered, nav)
+        data = files[home_output(lang)] = html.encode("utf-8")
+        if cache is not None and site.keys is not None:
+            out.blobs[home_output(lang)] = _keep(
+                cache, f"home/{lang}", site.keys.home(lang),
+                LocalePage("", "", False, "", False, "", [], frozenset()), shown, data)
+    # A web server shows it at any missing address: with site_url its links are absolute
+    # (<base>), without they are relative to <lang>/ (from disk, or served at its place).
+    # It depends on what the home page does (the pages' titles and summaries).
+    rel = not_found_output(lang)
+    kept = None
+    if cache is not None and site.keys is not None:
+        kept = _from_cache(cache, f"404/{lang}", site.keys.home(lang))
+    if kept is not None:
+        _lp, found, out.links[rel], out.blobs[rel] = kept
+        translator.replay(found)
+    else:
+        with translator.record() as shown:
+            html = _render_not_found(env, site, lang, names, rendered, nav)
+        data = files[rel] = html.encode("utf-8")
+        if cache is not None and site.keys is not None:
+            out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
+                                   LocalePage("", "", False, "", False, "", [], frozenset()),
+                                   shown, data)
+    missing = tuple(sorted(
+        ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
+         for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
+    out.coverage = Coverage(len(translator.seen), len(translator.fallbacks), missing)
+    if cache is not None:
+        out.notes, out.entries = list(cache.notes), cache.used
+    return out
+
+
+def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[str, str],
+                 rendered: Mapping[str, LocalePage], nav: list[dict[str, Any]]) -> str:
+    """A locale's home page: the page list with each page's summary."""
+    pages = site.pages
+    alternates = site.alternates("", "../")
+    return home_tpl.render(
+        alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
-        pages=home_pages,
+        pages=[{"title": rendered[p.slug].title,
+                "title_html": Markup(rendered[p.slug].title_html),
+                "url": f"{p.slug}/index.html",
+                "summary": Markup(rendered[p.slug].summary)} for p in pages],
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
-                   for o in locales],
-        nav=home_nav, current_slug="",
+                   for o in site.locales],
+        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
         untranslated=len({m.msgid for p in pages for m, en in (
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         search=_search_box(lang, "../"),
     )
-    files[home_output(lang)] = home.encode("utf-8")
-    # A web server shows it at any missing address: with site_url its links are absolute
-    # (<base>), without they are relative to <lang>/ (from disk, or served at its place).
-    not_found = env.get_template("404.html").render(
+
+
+def _render_not_found(env: Environment, site: SiteInput, lang: str,
+                      names: Mapping[str, str], rendered: Mapping[str, LocalePage],
+                      nav: list[dict[str, Any]]) -> str:
+    """A locale's "page not found" page (``404.html``): the locale's pages."""
+    return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
         base_href=f"{site.site_url}{lang}/" if site.site_url else None,
         lang=lang, lang_name=names[lang], root="../", home_url="index.html",
-        pages=home_pages,
+        pages=[{"title": rendered[p.slug].title,
+                "title_html": Markup(rendered[p.slug].title_html),
+                "url": f"{p.slug}/index.html",
+                "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
-                    "current": o == lang} for o in locales],
-        nav=home_nav, current_slug="", untranslated=0,
+                    "current": o == lang} for o in site.locales],
+        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         search=_search_box(lang, "../"),
     )
-    files[not_found_output(lang)] = not_found.encode("utf-8")
-    missing = tuple(sorted(
-        ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
-         for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
-    return files, Coverage(len(translator.seen), len(translator.fallbacks), missing)
 
 
 SERVE_COMMAND = "python3 -m http.server --directory site"
@@ -428,7 +607,8 @@ def _search_box(lang: str, root: str) -> dict[str, str]:
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages), ``sitemap.xml``
+    """The files every locale shares: ``index.html`` (the languages), ``404.html`` (the
+    languages, each saying "Page not found" in its own words), ``sitemap.xml``
     (its template, with ``site_url``), ``static/`` (the theme's ``static/``, each file
     replaced by the project's ``templates/static/`` file of its name) and the
     files of ``templates/root/`` at the site's root

@@ -1,0 +1,295 @@
+"""The build cache: what an earlier build found, so that a build redoes only what changed
+(docs/site.md, "Incremental builds"; docs/DESIGN.md, "The build cache").
+
+Where: ``$XDG_CACHE_HOME/rules-site/<hash of the project's real path>/`` (default
+``~/.cache/...``), never inside the project, so that neither the repository nor a pull
+request can carry a cache into a build. What: plain data only, never a pickle: JSON
+entries and the bytes of files the build wrote.
+
+- An **entry** (:meth:`BuildCache.load`, :meth:`BuildCache.store`) sits in a *slot* (one
+  per page and locale, say) and holds the digest of every input its data was made from;
+  a build looks the slot up with the digest of today's inputs, so a changed input is a
+  miss. Each entry also carries :data:`FORMAT`, the generator's source hash
+  (:func:`generator_hash`), the project's path and a checksum of its data: an entry
+  written by another version of the generator, for another project, truncated or edited
+  by hand, is never used.
+- A **blob** (:meth:`BuildCache.load_blob`, :meth:`BuildCache.store_blob`) is a file's
+  bytes under their SHA-256 digest, checked again when read.
+
+A damaged or foreign entry or blob is ignored and rebuilt, with one line in
+:attr:`BuildCache.notes`; a cache that cannot be written (a full disk, a read-only home)
+only makes builds slower: the cache can cost time, never change a build's output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from generator.errors import InputError
+from generator.layout import CONFIG
+from generator.layout import CONTENT
+from generator.layout import LOCALES
+from generator.layout import TEMPLATES
+from generator.layout import Layout
+from generator.layout import NotAnInput
+from generator.layout import real_path
+
+FORMAT = 1
+"""The layout of the cache's files; an entry of another format is a miss."""
+APP = "rules-site"
+"""The cache's folder in the user's cache folder."""
+PACKAGE = Path(__file__).resolve().parent
+"""The generator's own files (code, theme): their hash keys every entry."""
+INPUT_LIMIT = 16 * 1024 * 1024
+"""The largest input file hashed up front, in bytes; a larger one (an input error for
+every reader) makes :func:`input_digests` give up."""
+
+
+def digest(*parts: str | bytes) -> str:
+    """The SHA-256 hex digest of ``parts``, each length-prefixed (so that ``("ab", "c")``
+    and ``("a", "bc")`` differ)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+@cache
+def generator_hash() -> str:
+    """A hash of the installed generator's files (its code, the theme and everything else
+    in the package; compiled ``__pycache__`` files left out), computed once per process:
+    any change to the generator, the rules engine included, invalidates every entry."""
+    parts: list[str | bytes] = [str(FORMAT)]
+    for folder, dirs, files in os.walk(PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".pyc", ".pyo")):
+                continue
+            path = Path(folder) / name
+            parts += [path.relative_to(PACKAGE).as_posix(), path.read_bytes()]
+    return digest(*parts)
+
+
+def cache_folder(project: Path) -> Path:
+    """The project's cache folder: ``<user cache>/rules-site/<16 hex digits>``, the digits
+    a hash of the project folder's real path. The user cache is ``$XDG_CACHE_HOME`` when
+    it is set to an absolute path (the XDG base directory specification), else
+    ``~/.cache``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+    return root / APP / digest(str(real_path(project)))[:16]
+
+
+def input_digests(layout: Layout) -> dict[str, str] | None:
+    """The SHA-256 digest of every input file of the project: the files below
+    ``content/``, ``locales/`` and ``templates/``, and ``site.yaml``, by path relative to
+    the project.
+
+    Returns:
+        The digests, or ``None`` when an entry there is not a plain input (a link out of
+        the project, a FIFO, a file over :data:`INPUT_LIMIT` bytes, a name the walk
+        refuses): the readers report it; a build that meets one does without the cache
+        of whole builds.
+    """
+    errors: list[InputError] = []
+    found = [rel for folder in (CONTENT, LOCALES, TEMPLATES)
+             for rel in layout.walk(folder, errors)]
+    if errors:
+        return None
+    if os.path.lexists(layout.root / CONFIG):
+        found.append(CONFIG)
+    digests: dict[str, str] = {}
+    for rel in found:
+        try:
+            data = layout.read(rel, limit=INPUT_LIMIT)
+        except NotAnInput:
+            return None
+        digests[rel] = hashlib.sha256(data).hexdigest()
+    return digests
+
+
+class BuildCache:
+    """One project's cache folder (see the module's text).
+
+    Args:
+        folder: the cache folder (:func:`cache_folder`); ``None`` for a build without a
+            cache (``build --no-cache``): every lookup misses, nothing is written.
+        project: the project's real path, stored in each entry (an entry of another
+            project is foreign).
+    """
+
+    def __init__(self, folder: Path | None, project: Path) -> None:
+        self.folder = folder
+        self.project = str(project)
+        self.notes: list[str] = []
+        """One line per entry or blob found damaged or foreign, or per failed write."""
+        self._used: set[str] = set()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether lookups can hit and results are kept."""
+        return self.folder is not None
+
+    def _entry_path(self, slot: str) -> Path:
+        assert self.folder is not None
+        return self.folder / "entries" / f"{digest(slot)[:32]}.json"
+
+    def load(self, slot: str, inputs: str) -> Any:
+        """The data stored in ``slot`` for these ``inputs`` (a digest), or ``None``: no
+        entry, an entry for other inputs, or one that is damaged or foreign (then with a
+        note)."""
+        if self.folder is None:
+            return None
+        path = self._entry_path(slot)
+        self._used.add(path.name)
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        try:
+            entry = json.loads(raw)
+            ok = (isinstance(entry, dict) and entry.get("slot") == slot
+                  and isinstance(entry.get("data"), str)
+                  and entry.get("sum") == digest(entry["data"]))
+            data = json.loads(entry["data"]) if ok else None
+        except (ValueError, TypeError, KeyError, RecursionError):
+            ok, data = False, None
+        if not ok:
+            self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+            return None
+        if entry.get("format") != FORMAT or entry.get("generator") != generator_hash() \
+                or entry.get("project") != self.project:
+            return None  # another version's, or a copied cache: a miss, never used
+        return data if entry.get("inputs") == inputs else None
+
+    def store(self, slot: str, inputs: str, data: Any) -> None:
+        """Keep ``data`` (plain JSON data) in ``slot`` for these ``inputs``."""
+        if self.folder is None:
+            return
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        entry = {"format": FORMAT, "generator": generator_hash(), "project": self.project,
+                 "slot": slot, "inputs": inputs, "sum": digest(text), "data": text}
+        path = self._entry_path(slot)
+        self._used.add(path.name)
+        self._write(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+
+    def _blob_path(self, sha: str) -> Path:
+        assert self.folder is not None
+        return self.folder / "blobs" / sha[:2] / sha
+
+    def blob(self, sha: str) -> Path | None:
+        """The cache's copy of the bytes whose SHA-256 hex digest is ``sha``, checked
+        (read and hashed) now, or ``None``: missing, or damaged (then with a note). The
+        copy may be hard-linked into a site (:meth:`generator.output.SiteWriter.link`):
+        a site file edited in place is then found damaged here, never published again."""
+        return self._blob_path(sha) if self.load_blob(sha) is not None else None
+
+    def adopt(self, files: Mapping[str, str], folder: Path) -> None:
+        """Keep the files just written below ``folder`` (relative path → their SHA-256
+        hex digest) as blobs: hard-linked where the cache and the folder share a file
+        system (nothing is written twice), else copied."""
+        if self.folder is None:
+            return
+        for rel, sha in files.items():
+            path = self._blob_path(sha)
+            if path.exists():
+                continue
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(folder / rel, path)
+                except FileExistsError:
+                    continue
+                except OSError:
+                    self._write(path, (folder / rel).read_bytes())
+            except OSError as exc:
+                self._note(f"{self.folder}: cannot write the cache ({exc.strerror or exc});"
+                           " this build goes on without it")
+                self.folder = None
+                return
+
+    def load_blob(self, sha: str) -> bytes | None:
+        """The bytes whose SHA-256 hex digest is ``sha``, or ``None``: missing, or
+        damaged (then with a note)."""
+        if self.folder is None or len(sha) != 64:
+            return None
+        path = self._blob_path(sha)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != sha:
+            self._note(f"{path}: a damaged cache file; ignored, its part rebuilt")
+            return None
+        return data
+
+    def store_blob(self, data: bytes) -> str:
+        """Keep ``data``; returns its SHA-256 hex digest (its name)."""
+        sha = hashlib.sha256(data).hexdigest()
+        if self.folder is not None:
+            path = self._blob_path(sha)
+            if not path.exists():
+                self._write(path, data)
+        return sha
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """Write ``path`` whole or not at all (a temporary file renamed); a failure
+        becomes a note and turns the cache off for the rest of the build."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError as exc:
+            self._note(f"{self.folder}: cannot write the cache ({exc.strerror or exc}); "
+                       "this build goes on without it")
+            self.folder = None
+
+    def _note(self, line: str) -> None:
+        if line not in self.notes:
+            self.notes.append(line)
+
+    @property
+    def used(self) -> frozenset[str]:
+        """The entries this build looked up or stored (file names), for
+        :meth:`mark_used` in the parent of a worker process."""
+        return frozenset(self._used)
+
+    def mark_used(self, names: Iterable[str]) -> None:
+        """Count entries a worker process used (:attr:`used`) as this build's."""
+        self._used.update(names)
+
+    def prune(self, blobs: Iterable[str]) -> None:
+        """After a build that used every slot it needs: remove the entries no lookup or
+        store of this build touched and every blob but ``blobs`` (the digests the kept
+        entries name), so the cache holds one build's worth."""
+        if self.folder is None:
+            return
+        keep = set(blobs)
+        with contextlib.suppress(OSError):
+            for path in (self.folder / "entries").iterdir():
+                if path.name not in self._used:
+                    path.unlink()
+        with contextlib.suppress(OSError):
+            for sub in (self.folder / "blobs").iterdir():
+                for path in sub.iterdir():
+                    if path.name not in keep:
+                        path.unlink()
+

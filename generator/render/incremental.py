@@ -1,0 +1,104 @@
+"""What each rendered page depends on, as digests, for the build cache
+(docs/DESIGN.md, "The build cache"; :mod:`generator.cache`).
+
+A page in a locale is rendered from: the generator itself (code, theme, rule-set data),
+the project's templates and ``site.yaml``, the list of locales, the page list as the
+navigation shows it (slugs, order, the titles' and summaries' msgids), the locale's
+catalog, the page's own source and the cases it shows. :class:`RenderKeys` turns these
+into one digest per page and locale: a page whose digest is unchanged is taken from the
+cache, every other one is rendered.
+
+A case counts by its content, not by its file: editing one case re-renders only the
+pages that show it (:func:`case_digest`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from generator.cache import digest
+from generator.cache import generator_hash
+from generator.cases.model import Case
+from generator.content.pages import SourcePage
+from generator.layout import CONFIG
+from generator.layout import TEMPLATES
+from generator.layout import catalog
+
+
+def case_digest(case: Case) -> str:
+    """A digest of everything a case's row is drawn from: the case as loaded (kind, game,
+    rules, options, title, note, inputs, documented values), not where it is in its file
+    (a line added above it changes no row)."""
+    return digest(_canonical(dataclasses.replace(case, position=None)))  # type: ignore[arg-type]
+
+
+def _canonical(value: object) -> str:
+    """``value`` as text that is the same in every process: ``repr``, but sets, whose
+    order depends on the process's string hashing (``PYTHONHASHSEED``), written sorted
+    (mappings keep their order: the file's)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        inner = ", ".join(f"{f.name}={_canonical(getattr(value, f.name))}"
+                          for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class RenderKeys:
+    """The input digest of every page in every locale.
+
+    Attributes:
+        common: what every page depends on (generator, templates, ``site.yaml``,
+            locales, the page list).
+        catalogs: each locale's catalog digest (``""`` for English, which has none).
+        pages: each page's own digest (its source, the cases it shows), by slug.
+    """
+
+    common: str
+    catalogs: Mapping[str, str]
+    pages: Mapping[str, str]
+
+    @classmethod
+    def of(cls, inputs: Mapping[str, str], pages: Iterable[SourcePage],
+           cases: Iterable[Case], locales: Iterable[str], site_url: str | None
+           ) -> RenderKeys:
+        """The digests of a loaded project.
+
+        Args:
+            inputs: the SHA-256 of every input file, by project-relative path
+                (:func:`generator.cache.input_digests`).
+            pages: the parsed pages, in navigation order.
+            cases: every loaded case.
+            locales: the locale codes, in the site's order.
+            site_url: ``site.yaml``'s ``site_url``.
+        """
+        pages = list(pages)
+        locales = list(locales)
+        by_id = {c.id: case_digest(c) for c in cases}
+        templates = sorted((rel, d) for rel, d in inputs.items()
+                           if rel.startswith(f"{TEMPLATES}/"))
+        nav = [part for p in pages for part in (
+            p.slug, str(p.order), p.title.msgid, p.summary.msgid if p.summary else "")]
+        common = digest(generator_hash(), *(x for t in templates for x in t),
+                        inputs.get(CONFIG, ""), site_url or "", *locales, "nav", *nav)
+        own = {p.slug: digest(inputs.get(p.rel, ""), *(
+            by_id.get(i, "") for f in p.fences for i in f.case_ids)) for p in pages}
+        return cls(common, {loc: inputs.get(catalog(loc), "") for loc in locales}, own)
+
+    def page(self, lang: str, slug: str) -> str:
+        """The digest of page ``slug`` in locale ``lang``."""
+        return digest(self.common, lang, self.catalogs.get(lang, ""), self.pages[slug])
+
+    def home(self, lang: str) -> str:
+        """The digest of locale ``lang``'s home page (the page list, the catalog)."""
+        return digest(self.common, lang, self.catalogs.get(lang, ""), "home")
