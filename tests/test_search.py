@@ -139,3 +139,32 @@ def test_a_published_file_in_a_search_folder_is_an_input_error(project: Path) ->
     assert result.returncode == 2, out
     assert ("templates/root/cs/pagefind/notes.txt:1: clashes with the generated folder "
             "cs/pagefind/") in out
+
+
+def test_an_unchanged_locale_takes_its_index_from_the_cache(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After one catalog entry of Czech changes, only Czech is indexed again; the site
+    is the one a build without the cache writes."""
+    indexed: list[str] = []
+    real = search._index_locale
+
+    def counted(binary: Path, work: Path, pages: Any, prefix: str) -> dict[str, bytes]:
+        indexed.append(prefix)
+        return real(binary, work, pages, prefix)
+
+    monkeypatch.setattr(search, "_index_locale", counted)
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert sorted(indexed) == [search_output(lang) for lang in LOCALES]
+    po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    assert text.count('msgstr "Hledat v pravidlech"') == 1
+    po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
+                  encoding="utf-8")
+    indexed.clear()
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert indexed == ["cs/pagefind"]
+    cached = _index_on_disk(project / "site")
+    result = run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                     "--no-cache")
+    assert result.returncode == 0
+    assert cached == _index_on_disk(project / "fresh")
