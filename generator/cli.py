@@ -1,8 +1,13 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
-    python -m generator check [--project DIR] [--format text|json]
+    python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
+                              [--fix]
+    python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
+                                [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR]
+    python -m generator schema
+    python -m generator init DIR
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
@@ -20,6 +25,8 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+from typing import Any
 
 from generator.commands.build import BuildReport
 from generator.commands.build import build
@@ -31,7 +38,14 @@ from generator.layout import CONTENT
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
+from generator.layout import replace_file
 from generator.output import MARKER
+
+if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
+    pass
+
+CI_FORMATS = ("github", "junit")
+"""The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
 
 
 def _plural(n: int, noun: str) -> str:
@@ -43,7 +57,15 @@ def _prog() -> str:
     return "python -m generator" if name in ("", "__main__.py", "-c") else name
 
 
-def _parser() -> argparse.ArgumentParser:
+# Each command imports what it needs where it runs, not here: a build taken whole from
+# the cache needs none of the loading, rendering or engine, and importing them is most
+# of its time (measured: python -X importtime; docs/DESIGN.md, "The build cache").
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``command`` is the command the arguments name (the first one
+    that is no option): ``explain``'s inputs, drawn from the kinds registry, are added
+    only for it."""
     parser = argparse.ArgumentParser(
         prog=_prog(),
         description="Rules-explainer site generator: re-checks every example case with "
@@ -59,14 +81,132 @@ def _parser() -> argparse.ArgumentParser:
                    help="build everything again, without reading or writing the build cache")
     c = sub.add_parser("check", help="check every case against the engine")
     c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json", *CI_FORMATS), default="text",
+                   help="text (default), json, github (GitHub Actions annotations) or "
+                   "junit (JUnit XML)")
+    c.add_argument("--output", type=Path, default=None, metavar="FILE",
+                   help="write the report to FILE instead of standard output")
+    _add_fix_argument(c)
+    if command == "explain":
+        _add_explain_parser(sub)
+    else:
+        sub.add_parser("explain", help=EXPLAIN_HELP)
     i = sub.add_parser("i18n", help="translators' workflow: extract messages, update catalogs")
     i.add_argument("action", choices=("extract", "update", "stats"),
                    help="extract: write locales/messages.pot; update: also merge it into "
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    _add_start_commands(sub)
     return parser
+
+
+EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
+                "a case file")
+
+
+def _add_explain_parser(sub: Any) -> None:
+    """``explain`` (docs/site.md, "explain"): the common fields, each kind's command-line
+    inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
+    # Only for explain (see _parser): the registry imports the engine.
+    from generator.commands.explain import command_line_arguments
+    from generator.engine.rules import CARDVERSE_OPTIONS
+    from generator.engine.rules import GAMES
+    from generator.engine.rules import PRESETS
+    from generator.kinds import KINDS
+
+    e = sub.add_parser("explain", help=EXPLAIN_HELP)
+    e.add_argument("--kind", choices=list(KINDS), default=None,
+                   help=f"the kind of case (default {next(iter(KINDS))})")
+    e.add_argument("--game", choices=list(GAMES), default=None)
+    e.add_argument("--rules", choices=list(PRESETS), default=None,
+                   help="the Rami preset (default reference)")
+    e.add_argument("--option", action="append", default=[], choices=list(CARDVERSE_OPTIONS),
+                   help="a CardVerse option to turn on (repeatable)")
+    for argument in command_line_arguments():
+        nargs = "+" if argument.shape == "card lists" else None
+        if argument.flag:
+            e.add_argument(argument.flag, dest=f"input_{argument.field}", nargs=nargs,
+                           metavar=argument.metavar, help=argument.help, default=None)
+        else:
+            e.add_argument(f"input_{argument.field}", nargs="*", metavar=argument.metavar,
+                           help=argument.help)
+    e.add_argument("--case", default=None, metavar="FILE",
+                   help="read the case (expect left out) from FILE, or - for standard input")
+    e.add_argument("--id", dest="case_id", default=None, help="the case's id")
+    e.add_argument("--title", default=None, help="the case's title (English)")
+    e.add_argument("--lang", default="en", help="the language of the reasoning (default en)")
+    e.add_argument("--project", type=Path, default=Path("."),
+                   help="project folder whose catalogs give the words (default .)")
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``explain``: the case on standard output, or its input errors."""
+    from generator.commands.explain import ExplainRequest  # only here: see _parser
+    from generator.commands.explain import command_line_arguments
+    from generator.commands.explain import explain
+
+    given: dict[str, list[str]] = {}
+    for argument in command_line_arguments():
+        words = getattr(args, f"input_{argument.field}", None)
+        if words:
+            given[argument.field] = [words] if isinstance(words, str) else list(words)
+    request = ExplainRequest(
+        kind=args.kind, game=args.game, rules=args.rules, options=args.option, given=given,
+        case=args.case, case_id=args.case_id, title=args.title, lang=args.lang,
+        project=args.project,
+        stdin=sys.stdin.buffer.read() if args.case == "-" else b"")
+    report = explain(request)
+    if report.exit_code != EXIT_OK:
+        _emit(report.errors)
+        return report.exit_code
+    try:
+        sys.stdout.write(report.text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return EXIT_OK
+
+
+def _add_fix_argument(check: argparse.ArgumentParser) -> None:
+    """``check --fix`` (docs/site.md, "check --fix")."""
+    check.add_argument("--fix", action="store_true",
+                       help="rewrite each disagreeing case's documented values to the "
+                       "engine's (exact edits, every other byte kept) and print the diff")
+
+
+def _check_fix(project_dir: Path, fmt: str) -> int:
+    """``check --fix``: the diff of what it rewrote, what it could not fix, then the
+    report of the check run again on the fixed files."""
+    missing = _project_error(project_dir)
+    if missing is None and fmt != "text":
+        missing = InputError("--format", 1, None, f"--fix prints a diff, not {fmt}; "
+                             "expected --fix without --format")
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
+    from generator.commands.check import disagreement_lines  # only here: see _parser
+    from generator.commands.check import summary_line
+    from generator.commands.fix import fix
+    from generator.commands.project import format_errors
+
+    report = fix(project_dir, _say)
+    _emit(["".join(report.diff).rstrip("\n")] if report.diff else [])
+    project = report.project
+    if project is not None:
+        _emit([*format_errors(project.errors), *disagreement_lines(project)])
+    _emit(report.lines)
+    if project is not None:
+        _say(summary_line(project))
+    return report.exit_code
+
+
+def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``schema`` and ``init``: what an author or a team starts with."""
+    sub.add_parser("schema", help="print the JSON Schema of case files, for editors")
+    n = sub.add_parser("init", help="start a new rules site: a minimal project in DIR")
+    n.add_argument("dir", type=Path, metavar="DIR",
+                   help="the new project's folder (created; must be empty if it exists)")
 
 
 def _emit(lines: Iterable[str]) -> None:
@@ -94,7 +234,9 @@ def _project_error(project_dir: Path) -> InputError | None:
     return None
 
 
-def _check(project_dir: Path, fmt: str) -> int:
+def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
+    if fmt in CI_FORMATS or output is not None:
+        return _check_to(project_dir, fmt, output)
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
@@ -102,10 +244,9 @@ def _check(project_dir: Path, fmt: str) -> int:
         else:
             _emit([missing.format()])
         return EXIT_INPUT
-    # Imported by the command that needs them: a build taken from the cache needs none
-    # of the loading (measured: python -X importtime; commands.build, _build).
-    from generator.commands.check import disagreement_lines
+    from generator.commands.check import disagreement_lines  # only here: see _parser
     from generator.commands.check import json_report
+    from generator.commands.check import summary_line
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
 
@@ -114,10 +255,79 @@ def _check(project_dir: Path, fmt: str) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    n = len(project.results)
-    print(f"{_plural(n, 'case')} checked: {_plural(len(project.disagreements), 'disagreement')}"
-          f", {_plural(len(project.errors), 'input error')}", file=sys.stderr)
+    print(summary_line(project), file=sys.stderr)
     return project.exit_code
+
+
+def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
+    """``check`` in any format, written to ``output`` (standard output when ``None``;
+    a file is replaced whole); the summary on standard error."""
+    # only here: see _check
+    from generator.commands.check import disagreement_lines
+    from generator.commands.check import json_report
+    from generator.commands.check import summary_line
+    from generator.commands.project import format_errors
+    from generator.commands.project import load_project
+    from generator.commands.report_formats import error_command
+    from generator.commands.report_formats import github_lines
+    from generator.commands.report_formats import junit_xml
+
+    missing = _project_error(project_dir)
+    project = None if missing is not None else load_project(project_dir)
+    errors = [missing] if missing is not None else project.errors if project else []
+    prefix = os.path.relpath(project_dir) if project_dir.is_absolute() else str(project_dir)
+    if fmt == "junit":
+        data = junit_xml(project.results.values() if project else (), errors)
+    elif fmt == "github":
+        lines = (github_lines(project, prefix) if project
+                 else [error_command(e) for e in errors])  # already the folder's path
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    elif fmt == "json":
+        report = json_report(project) if project else {
+            "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors]}
+        data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    else:
+        lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
+        data = "".join(f"{line}\n" for line in lines).encode("utf-8")
+    if output is None:
+        _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
+    else:
+        try:
+            replace_file(output, data)
+        except OSError as exc:
+            print(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
+                  "written", file=sys.stderr)
+            return EXIT_INPUT
+    if project is not None and fmt != "json":
+        print(summary_line(project), file=sys.stderr)
+    return project.exit_code if project is not None else EXIT_INPUT
+
+
+def _schema() -> int:
+    """``schema``: the case files' JSON Schema on standard output (for editors)."""
+    from generator.cases.editor_schema import editor_schema  # only here: see _check
+
+    _emit([_json(editor_schema())])
+    return EXIT_OK
+
+
+def _init(target: Path) -> int:
+    """``init DIR``: a new project in ``DIR``; what to do next on standard error."""
+    from generator.commands.init import Refused  # only here: see _check
+    from generator.commands.init import init_project
+
+    try:
+        made = init_project(target)
+    except Refused as exc:  # a folder that is not empty, a file in the way
+        _emit([exc.error.format()])
+        return EXIT_INPUT
+    except OSError as exc:
+        _emit([f"{target}:1: cannot create the project: {exc.strerror or exc}; nothing was "
+               "written"])
+        return EXIT_INPUT
+    print(f"created {target} ({_plural(len(made), 'file')}); next: "
+          f"python -m generator build --project {target}", file=sys.stderr)
+    return EXIT_OK
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True) -> int:
@@ -156,7 +366,7 @@ def _i18n(project_dir: Path, action: str) -> int:
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
-    from generator.commands.i18n import i18n  # only here: see _check
+    from generator.commands.i18n import i18n  # only here: see _parser
 
     return i18n(Layout.of(project_dir), action, _emit, _say)
 
@@ -214,12 +424,21 @@ def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (docs/site.md)."""
     _escape_what_cannot_be_shown()
-    args = _parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = _parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
     try:
+        if args.command == "check" and args.fix:
+            return _check_fix(args.project, args.format)
         if args.command == "check":
-            return _check(args.project, args.format)
+            return _check(args.project, args.format, args.output)
+        if args.command == "explain":
+            return _explain(args)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
+        if args.command == "schema":
+            return _schema()
+        if args.command == "init":
+            return _init(args.dir)
         return _build(args.project, args.out, args.strict, not args.no_cache)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)

@@ -9,17 +9,22 @@ for :mod:`generator.i18n.explain`) and the disagreements with the documented val
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 
 from generator.cases.model import Case
 from generator.cases.model import Position
+from generator.engine.codes import CaseStatus
 from generator.i18n.explain import Words
 from generator.kinds.base import Value
 
-__all__ = ["CaseResult", "Disagreement", "Value", "explain_case", "explain_disagreement",
-           "verify_all", "verify_case"]
+__all__ = ["STATUS_FIELD", "CaseResult", "Disagreement", "Results", "Value", "explain_case",
+           "explain_disagreement", "verify_all", "verify_case"]
+
+STATUS_FIELD = "status"
+"""The field a stale ``known_disagreement`` is reported on (every value now agrees)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,12 @@ class Disagreement:
     engine: Value
     position: Position
 
+    @property
+    def failing(self) -> bool:
+        """Whether it fails the check: its case has no ``status``, or it is a stale
+        ``known_disagreement``'s (on :data:`STATUS_FIELD`)."""
+        return self.case.status is None or self.field == STATUS_FIELD
+
 
 @dataclass(frozen=True)
 class CaseResult:
@@ -59,6 +70,35 @@ class CaseResult:
     values: Mapping[str, Value]
     engine_result: object = field(default=None, repr=False)
     disagreements: tuple[Disagreement, ...] = field(default=())
+
+    @property
+    def status(self) -> str | None:
+        """The case's ``status`` (:class:`generator.engine.codes.CaseStatus`), or ``None``."""
+        return self.case.status
+
+    @property
+    def stale(self) -> bool:
+        """A ``known_disagreement`` whose documented values all agree now: it fails the
+        check (docs/site.md, "Case status"), so the status cannot go stale."""
+        return self.status == CaseStatus.KNOWN_DISAGREEMENT and not self.disagreements
+
+    @property
+    def failing(self) -> tuple[Disagreement, ...]:
+        """What fails the check: the disagreements of a case without a status; none of a
+        ``pending`` case or of a ``known_disagreement`` still disagreeing; for a stale
+        ``known_disagreement``, one on :data:`STATUS_FIELD` (documented
+        ``known_disagreement``, engine ``None``) at its ``status`` field."""
+        if self.stale:
+            case = self.case
+            return (Disagreement(case, STATUS_FIELD, case.status, None,
+                                 case.position_of(STATUS_FIELD)),)
+        return () if self.status is not None else self.disagreements
+
+    @property
+    def reported(self) -> tuple[Disagreement, ...]:
+        """Every disagreement a report lists: :attr:`failing`, and those its status keeps
+        from failing."""
+        return self.failing if self.stale else self.disagreements
 
     @property
     def verdict(self) -> str | None:
@@ -97,6 +137,66 @@ def verify_all(cases: Iterable[Case]) -> tuple[CaseResult, ...]:
     return tuple(verify_case(c) for c in cases)
 
 
+class Results(Mapping[str, CaseResult]):
+    """The engine's result of every case, by id, each verified once, when first needed.
+
+    The cases a build cache knows to agree with the engine (their
+    :attr:`generator.cases.model.Case.digest` among ``agreeing``, under this generator's
+    source hash) are verified only when a page that shows them is rendered; every other
+    case is verified at once, so :attr:`disagreements` is whole from the start.
+
+    Args:
+        cases: every loaded case, in case-file order.
+        agreeing: digests of cases known to agree (default: none; every case verified
+            at once).
+    """
+
+    def __init__(self, cases: Iterable[Case], agreeing: frozenset[str] = frozenset()) -> None:
+        self._cases = {c.id: c for c in cases}
+        self._done: dict[str, CaseResult] = {}
+        for case in self._cases.values():
+            if not agreeing or case.digest not in agreeing:
+                self._done[case.id] = verify_case(case)
+        self.deferred = len(self._cases) - len(self._done)
+        """How many cases were known to agree, and not verified up front."""
+
+    @classmethod
+    def of(cls, results: Iterable[CaseResult]) -> Results:
+        """The results already verified (each case's own, in that order)."""
+        done = list(results)
+        made = cls(())
+        made._cases = {r.case.id: r.case for r in done}
+        made._done = {r.case.id: r for r in done}
+        return made
+
+    def __getitem__(self, case_id: str) -> CaseResult:
+        found = self._done.get(case_id)
+        if found is None:
+            found = self._done[case_id] = verify_case(self._cases[case_id])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._cases)
+
+    def __len__(self) -> int:
+        return len(self._cases)
+
+    def verified(self) -> Iterator[CaseResult]:
+        """The results verified so far, in case-file order: every case but those known to
+        agree (which have no disagreement to report)."""
+        return (self._done[i] for i in self._cases if i in self._done)
+
+    def cases(self) -> Iterator[Case]:
+        """Every case, in case-file order (without verifying any)."""
+        return iter(self._cases.values())
+
+    def agreeing(self) -> frozenset[str]:
+        """The digests of every case known to agree: verified with nothing to report
+        (no disagreement, not a stale ``known_disagreement``), or deferred as known."""
+        return frozenset(c.digest for i, c in self._cases.items()
+                         if i not in self._done or not self._done[i].reported)
+
+
 def explain_case(result: CaseResult, w: Words) -> list[str]:
     """The engine's reasoning for a case, as sentences in ``w``'s locale (each kind says
     what: a meld's joker and points, a round's seats and scores, ...)."""
@@ -108,5 +208,7 @@ def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[
     """The reasoning ``check`` shows under one disagreement: for a scenario, the action
     it is about or the end; otherwise the case's reasoning and its reason."""
     case = result.case
+    if d.field == STATUS_FIELD:
+        return [w.code("explanation", "status_stale")]
     return case.spec.explain_mismatch(d.field, case.inputs, result.engine_result, result.values,
                                       case.rule_set(), w)

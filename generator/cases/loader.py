@@ -15,6 +15,7 @@ silently skipped.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Collection
@@ -93,6 +94,7 @@ def load_cases(project: Path | Layout) -> CaseSet:
     cases: list[Case] = []
     files: list[str] = []
     ids: dict[str, Position] = {}
+    digests: dict[str, str] = {}
     for rel in paths:
         suffix = PurePosixPath(rel).suffix
         if suffix != SUFFIX:
@@ -109,11 +111,13 @@ def load_cases(project: Path | Layout) -> CaseSet:
             errors.append(exc.error)
             continue
         files.append(rel)
+        digests[rel] = hashlib.sha256(data).hexdigest()
         file_cases, file_errors = _load_file(data, rel, ids)
         # by position; at one position, in the order found (the schema's field order)
         errors.extend(sorted(dict.fromkeys(file_errors), key=_by_position))
         cases.extend(file_cases)
-    return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files))
+    return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files),
+                   digests=frozen_mapping(digests))
 
 
 @cache
@@ -142,11 +146,37 @@ def _decode(data: bytes, rel: str) -> tuple[str | None, InputError | None]:
     return text.removeprefix("\ufeff"), None
 
 
+def load_case_text(data: bytes, rel: str, *,
+                   optional: Collection[str] = ()) -> tuple[CaseSet, YamlDocument | None]:
+    """Load the cases of one case file given as bytes (not read from a project: the case
+    that ``explain`` reads from a file or standard input).
+
+    Args:
+        data: the file's bytes (UTF-8 YAML in the case-file form).
+        rel: the name its errors show (``<stdin>``, a path).
+        optional: fields every case needs that may be left out here (``explain``:
+            ``id``, ``title``, ``expect``, which it fills in itself); a case without
+            them has ``""`` (``id``, ``title``) and an empty ``expect``.
+
+    Returns:
+        ``(cases, document)``: the :class:`CaseSet` (its ``files`` is ``(rel,)``) and the
+        parsed document (``None`` when it is not YAML), whose ``value`` holds each case
+        as written.
+    """
+    text, _error = _decode(data, rel)
+    cases, errors = _load_file(data, rel, {}, frozenset(optional))
+    doc = parse_yaml(text, rel)[0] if text is not None and cases else None
+    return CaseSet(cases=tuple(cases), errors=tuple(sorted(dict.fromkeys(errors),
+                                                           key=_by_position)),
+                   files=(rel,)), doc
+
+
 def _load_file(
-    data: bytes, rel: str, ids: dict[str, Position]
+    data: bytes, rel: str, ids: dict[str, Position], optional: frozenset[str] = frozenset()
 ) -> tuple[list[Case], list[InputError]]:
     """The cases of one file (its bytes) without errors (none when the file's frame is
-    wrong) and the file's errors; registers the ids it defines in ``ids``."""
+    wrong) and the file's errors; registers the ids it defines in ``ids``; ``optional``:
+    required fields that may be missing (:func:`load_case_text`)."""
     text, read_error = _decode(data, rel)
     if text is None:
         return [], [read_error] if read_error else []
@@ -156,7 +186,7 @@ def _load_file(
     if doc.value is None:
         return [], [*errors, InputError(rel, 1, None, "the file is empty; expected a mapping "
                                         "with 'cases' (a list of cases)")]
-    loader = _FileLoader(rel, doc, ids)
+    loader = _FileLoader(rel, doc, ids, optional)
     loader.errors.extend(errors)
     for _, where in doc.error_paths:
         # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
@@ -179,8 +209,10 @@ class _FileLoader:
             :meth:`load` (by the YAML parser, or because the item is not a mapping).
     """
 
-    def __init__(self, rel: str, doc: YamlDocument, ids: dict[str, Position]) -> None:
+    def __init__(self, rel: str, doc: YamlDocument, ids: dict[str, Position],
+                 optional: frozenset[str] = frozenset()) -> None:
         self.rel = rel
+        self.optional = optional
         self.doc = doc
         self.ids = ids
         self.errors: list[InputError] = []
@@ -305,6 +337,8 @@ class _CaseLoader:
 
     def check_schema(self) -> None:
         for problem in case_problems(self.value):
+            if problem.missing is not None and problem.missing in self.file.optional:
+                continue
             if problem.missing in self.bad_defaults:
                 # the default is wrong, and that was said at the default: fail quietly
                 self.failed = True
@@ -477,19 +511,21 @@ class _CaseLoader:
             field_positions[dotted] = self.file.position(mark)
         options = value.get("options", {})
         return Case(
-            id=value["id"],
+            id=value.get("id", ""),
             kind=kind.name,
             game=game,
             rules=value.get("rules", DEFAULT_PRESET) if is_rami(game) else None,
             options=frozen_mapping(
                 {name: bool(options.get(name, False)) for name in options_of(game)}
             ),
-            title=value["title"],
+            title=value.get("title", ""),
             note=value.get("note"),
             inputs=inputs,
-            expect=frozen_mapping({k: _frozen(v) for k, v in value["expect"].items()}),
+            expect=frozen_mapping({k: _frozen(v) for k, v in value.get("expect", {}).items()}),
             position=self.file.position(self.mark),
             field_positions=frozen_mapping(field_positions),
+            status=value.get("status"),
+            because=value.get("because"),
         )
 
 

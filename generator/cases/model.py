@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
+from dataclasses import is_dataclass
+from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 from typing import TypeVar
 
+from generator.cache import digest
 from generator.engine.rules import RuleSet
 from generator.engine.rules import rule_set
 from generator.errors import InputError
@@ -73,6 +77,11 @@ class Case:
             from ``defaults`` have the default's position; fields filled in by the
             loader itself (``rules: reference``, CardVerse options) have none: use
             :meth:`position_of`.
+        status: ``"pending"``, ``"known_disagreement"``
+            (:class:`generator.engine.codes.CaseStatus`) or ``None`` (docs/site.md, "Case
+            status").
+        because: English source text of why a ``known_disagreement`` disagrees, or
+            ``None``.
     """
 
     id: str
@@ -86,6 +95,16 @@ class Case:
     expect: Mapping[str, Documented] = field(hash=False)
     position: Position
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
+    status: str | None = None
+    because: str | None = None
+
+    @cached_property
+    def digest(self) -> str:
+        """A digest of everything the engine and a case's row read of it: the case as
+        loaded (kind, game, rules, options, title, note, inputs, documented values), not
+        where it is in its file (a line added above it changes neither), the same in
+        every process (the build cache's key of a case)."""
+        return digest(_canonical(replace(self, position=None)))  # type: ignore[arg-type]
 
     @property
     def spec(self) -> AnyKind:
@@ -125,11 +144,15 @@ class CaseSet:
         errors: every input error of the run, by file (sorted path order), then line
             and column.
         files: every case file read, relative to the project, POSIX separators, sorted.
+        digests: the SHA-256 (hex) of each file's bytes as read, by file: ``check --fix``
+            refuses to rewrite a file that changed since.
     """
 
     cases: tuple[Case, ...] = ()
     errors: tuple[InputError, ...] = ()
     files: tuple[str, ...] = ()
+    digests: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}),
+                                       hash=False)
 
     @cached_property
     def by_id(self) -> Mapping[str, Case]:
@@ -152,3 +175,21 @@ def frozen_mapping(items: Mapping[K, V]) -> Mapping[K, V]:
 
 
 __all__ = ["Case", "CaseSet", "Documented", "Leaf", "Position", "frozen_mapping"]
+
+
+def _canonical(value: object) -> str:
+    """``value`` as text that is the same in every process: ``repr``, but sets, whose
+    order depends on the process's string hashing (``PYTHONHASHSEED``), written sorted
+    (mappings keep their order: the file's)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        inner = ", ".join(f"{f.name}={_canonical(getattr(value, f.name))}"
+                          for f in fields(value))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_canonical(v) for v in value) + ")"
+    return repr(value)

@@ -35,6 +35,7 @@ from generator.cases.yamlpos import YamlPath
 from generator.cases.yamlpos import describe
 from generator.cases.yamlpos import integer_hint
 from generator.cases.yamlpos import string_hint
+from generator.engine.codes import CaseStatus
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
 from generator.engine.rules import PRESETS
@@ -95,8 +96,29 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
     ),
     "title": FieldSpec(string("title", empty="the English title", example="<English text>")),
     "note": FieldSpec(string("note", empty="English text, or no note field")),
+    "status": FieldSpec(enum("status", tuple(CaseStatus))),
+    "because": FieldSpec(string(
+        "because", empty="why the documented value differs from the engine's",
+        example="<English text: why the documented value differs from the engine's>")),
 }
-"""The fields every case may have, before the kind's input fields and ``expect``."""
+"""The fields every case may have, before the kind's input fields and ``expect``
+(``status`` and ``because``: docs/site.md, "Case status")."""
+
+_STATUS_RULES: list[Schema] = [
+    {
+        "if": {"properties": {"status": {"const": CaseStatus.KNOWN_DISAGREEMENT}},
+               "required": ["status"]},
+        "then": {"x-name": "case", "x-needs": f"status {CaseStatus.KNOWN_DISAGREEMENT} "
+                 "says why in because",
+                 "properties": {"because": COMMON_FIELDS["because"].schema},
+                 "required": ["because"]},
+        "else": {"properties": {"because": {
+            "not": {}, "x-message": "field 'because' goes with status "
+            f"{CaseStatus.KNOWN_DISAGREEMENT}; expected status: "
+            f"{CaseStatus.KNOWN_DISAGREEMENT} with it, or no because"}}},
+    },
+]
+"""``because`` goes with ``status: known_disagreement``, and that status needs it."""
 
 DEFAULTABLE = ("kind", "game", "rules", "options")
 """The fields ``defaults`` may hold."""
@@ -263,6 +285,7 @@ def _build_case_schema() -> Schema:
         }
         if na:
             branches.append(_when({"game": game}, {"properties": na}))
+    branches.extend(_STATUS_RULES)
     branches.extend(_kind_branch(name, kind) for name, kind in KINDS.items())
     return {
         "$schema": DIALECT,

@@ -106,7 +106,9 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     from generator.render.search import SearchIndexError
     from generator.render.site import SiteInput
 
-    project = load_project(root, out=out)
+    known = store.load("cases", "agreeing") if inputs is not None else None
+    agreeing = frozenset(str(d) for d in known) if isinstance(known, list) else frozenset()
+    project = load_project(root, out=out, agreeing=agreeing)
     lines = format_errors(project.errors) + disagreement_lines(project)
     if project.exit_code != EXIT_OK:
         if whole is not None:
@@ -143,6 +145,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                 "cases": report.cases,
                 "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]
                              for loc, c in report.coverage.items()}})
+        store.store("cases", "agreeing", sorted(project.results.agreeing()))
         store.prune(files.values())
     return report
 

@@ -18,6 +18,7 @@ from generator.content.checks import check_pages
 from generator.content.checks import template_ids
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
+from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
@@ -31,9 +32,8 @@ from generator.layout import Layout
 from generator.layout import generated_files
 from generator.layout import search_output
 from generator.render.site import template_errors
-from generator.verify import CaseResult
 from generator.verify import Disagreement
-from generator.verify import verify_all
+from generator.verify import Results
 
 
 @dataclass
@@ -46,7 +46,8 @@ class Project:
         pages: the content pages, parsed once, in navigation order.
         locales: the locale codes, the source (en) first.
         translators: each locale's messages.
-        results: the engine's result for every case, by case id.
+        results: the engine's result for every case, by case id (each verified when
+            first needed: :class:`generator.verify.Results`).
         errors: every input error (cases, pages, catalogs).
     """
 
@@ -55,24 +56,41 @@ class Project:
     pages: list[SourcePage]
     locales: list[str]
     translators: dict[str, Translator]
-    results: dict[str, CaseResult]
+    results: Results
     errors: list[InputError] = field(default_factory=list)
     config: Config = field(default_factory=Config)
 
     @property
     def disagreements(self) -> list[Disagreement]:
-        """Every disagreement, in case-file order."""
-        return [d for r in self.results.values() for d in r.disagreements]
+        """Every disagreement that fails the check, in case-file order: those of the
+        cases without a ``status``, and a stale ``known_disagreement``'s
+        (:attr:`generator.verify.CaseResult.failing`)."""
+        return [d for r in self.results.verified() for d in r.failing]
+
+    @property
+    def reported(self) -> list[Disagreement]:
+        """Every disagreement a report lists, in case-file order: the failing ones and
+        those a ``status`` keeps from failing (:attr:`generator.verify.CaseResult.reported`)."""
+        return [d for r in self.results.verified() for d in r.reported]
+
+    def status_counts(self) -> dict[str, int]:
+        """How many cases have each ``status`` (every status, 0 included)."""
+        counts = dict.fromkeys(CaseStatus, 0)
+        for case in self.results.cases():
+            if case.status is not None:
+                counts[CaseStatus(case.status)] += 1
+        return {str(status): n for status, n in counts.items()}
 
     @property
     def exit_code(self) -> int:
-        """2 with any input error, else 1 with any disagreement, else 0."""
+        """2 with any input error, else 1 with any failing disagreement, else 0."""
         if self.errors:
             return EXIT_INPUT
         return EXIT_DISAGREE if self.disagreements else EXIT_OK
 
 
-def load_project(root: Path, *, out: Path | None = None) -> Project:
+def load_project(root: Path, *, out: Path | None = None,
+                 agreeing: frozenset[str] = frozenset()) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -81,6 +99,8 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
     Args:
         root: the project folder (holding ``content/``, ``locales/``, ``templates/``).
         out: the output folder (default ``<root>/site``): never read as an input.
+        agreeing: digests of cases the build cache knows to agree with the engine
+            (:class:`generator.verify.Results`): verified only when a page shows them.
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -88,7 +108,7 @@ def load_project(root: Path, *, out: Path | None = None) -> Project:
     layout = Layout.of(root, out)
     cases = load_cases(layout)
     errors: list[InputError] = list(cases.errors)
-    results = {r.case.id: r for r in verify_all(cases.cases)}
+    results = Results(cases.cases, agreeing)
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
     translators, catalog_errors = load_translators(layout, locales)
     errors.extend(catalog_errors)

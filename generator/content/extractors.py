@@ -28,6 +28,9 @@ from generator.content.rule_numbers import facts
 
 Extracted = tuple[int, str, Any, list[str]]
 
+TRANSLATED_FIELDS = ("title", "note", "because")
+"""The case fields a page shows as text, translated through the catalogs."""
+
 
 def extract_markdown(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
@@ -53,8 +56,8 @@ def extract_cases(
     fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
     options: Mapping[str, Any],
 ) -> Iterator[Extracted]:
-    """The ``title`` and ``note`` of every case in a case file (a file that is not YAML
-    yields nothing: the build reports it)."""
+    """The ``title``, ``note`` and ``because`` of every case in a case file (a file that
+    is not YAML yields nothing: the build reports it)."""
     data = fileobj.read(MAX_CASE_FILE_BYTES + 1)
     if len(data) > MAX_CASE_FILE_BYTES:
         return  # the case loader reports the file
@@ -71,6 +74,6 @@ def extract_cases(
             if not isinstance(case, yaml.MappingNode):
                 continue
             for field, text in case.value:
-                if field.value in ("title", "note") and isinstance(text, yaml.ScalarNode) \
+                if field.value in TRANSLATED_FIELDS and isinstance(text, yaml.ScalarNode) \
                         and (text.tag.endswith(":str") or is_number_text(text)) and text.value:
                     yield text.start_mark.line + 1, "gettext", text.value, []

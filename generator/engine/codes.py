@@ -297,3 +297,19 @@ class StepResult(Code):
     """The action is allowed."""
     ILLEGAL = "illegal"
     """The action is refused (only when no reason is known)."""
+
+
+# --- the case files' status ------------------------------------------------------------
+
+
+class CaseStatus(Code):
+    """A case's optional ``status`` (docs/site.md, "Case status"): how a disagreement of
+    the case counts. Not an engine result: the engine never sees it; its home is here
+    with every other code word."""
+
+    PENDING = "pending"
+    """Being written: verified and shown with the engine's values, its disagreements
+    listed but not failing."""
+    KNOWN_DISAGREEMENT = "known_disagreement"
+    """The documented value is known to differ from the engine's (``because`` says why):
+    shown side by side; the case fails the check as soon as it agrees."""

@@ -13,6 +13,7 @@ from generator.engine.cards import Card
 from generator.engine.cards import Rank
 from generator.engine.cards import Suit
 from generator.engine.cards import all_cards
+from generator.engine.codes import CaseStatus
 from generator.engine.codes import EndReason
 from generator.engine.codes import Event
 from generator.engine.codes import Game
@@ -238,10 +239,44 @@ EXPLANATIONS = {
     "step_not_allowed": "Action %(num)s: %(action)s — not allowed.",
     "round_goes_on": "The round goes on: %(seat)s is to play.",
     "rules_with_option": "%(rules)s, %(option)s",
+    "status_stale": "Every documented value now agrees with the engine: remove status and "
+    "because.",
+    "status_differs": "%(field)s: the page documents %(documented)s, the engine gives "
+    "%(engine)s.",
+    "status_because": "Why: %(because)s",
 }
 """The engine's reasoning → message (context ``explanation``). ``%(seat)s`` is a seat's
 name (:data:`SEATS` where it opens the sentence, else :data:`SEATS_WITHIN`), ``%(seats)s``
 several seat numbers joined as the language joins a list ("2, 3 a 4")."""
+
+STATUSES: dict[str, str] = {
+    CaseStatus.PENDING: "Being written",
+    CaseStatus.KNOWN_DISAGREEMENT: "Known disagreement",
+}
+"""A case's ``status`` → its badge on the page (context ``case status``)."""
+
+EXPECT_FIELDS: dict[str, str] = {
+    "verdict": "Verdict",
+    "type": "Type",
+    "points": "Points",
+    "reason": "Reason",
+    "decks": "Decks",
+    "jokers": "Jokers",
+    "cards": "Cards",
+    "hand_size": "Hand size",
+    "dealt": "Dealt",
+    "stock": "Stock",
+    "joker_stands_for": "The joker stands for",
+    "winner": "Winner",
+    "scores": "Scores",
+    "results": "Result of action %(num)s",
+    "end.round_over": "Round over",
+    "end.reason": "Why the round ended",
+    "end.winner": "Winner",
+    "end.scores": "Scores",
+}
+"""The ``expect`` fields of every kind → their name where a page shows a documented value
+beside the engine's (context ``expect field``; ``results``: one per action, numbered)."""
 
 CONTEXTS: dict[str, Mapping[str, str]] = {
     "verdict": VERDICTS,
@@ -256,6 +291,8 @@ CONTEXTS: dict[str, Mapping[str, str]] = {
     "end": END_REASONS,
     "explanation": EXPLANATIONS,
     "numbered meld": MELD_REASONS_NUMBERED,
+    "case status": STATUSES,
+    "expect field": EXPECT_FIELDS,
     SEAT_CONTEXT: SEATS,
     SEAT_WITHIN_CONTEXT: SEATS_WITHIN,
 }

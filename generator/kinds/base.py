@@ -20,6 +20,8 @@ from typing import Protocol
 from typing import TypeGuard
 from typing import TypeVar
 
+from babel.lists import format_list
+
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -27,6 +29,8 @@ from generator.engine.rules import GAMES
 from generator.engine.rules import RuleSet
 from generator.i18n import words
 from generator.i18n.explain import Words
+from generator.i18n.numbers import format_decimal
+from generator.kinds.fields import Argument
 from generator.kinds.fields import FieldSpec
 
 Path = tuple[str | int, ...]
@@ -108,6 +112,10 @@ class Kind(Generic[I, R]):
         inputs: its input fields, required unless their spec says otherwise.
         expect: its ``expect`` fields, in the order messages list them.
         required_expect: the ``expect`` fields that must be present (``("verdict",)``).
+        arguments: its inputs as ``explain`` takes them on the command line; none for a
+            kind whose input does not fit there (``scenario``: a case file's text).
+        with_verdict: the ``expect`` fields ``check --fix`` adds when it flips a documented
+            verdict and the engine gives them (a ``reason`` for a now-invalid meld).
     """
 
     name: ClassVar[str]
@@ -115,6 +123,8 @@ class Kind(Generic[I, R]):
     inputs: ClassVar[Mapping[str, FieldSpec]]
     expect: ClassVar[Mapping[str, FieldSpec]]
     required_expect: ClassVar[tuple[str, ...]] = ()
+    arguments: ClassVar[tuple[Argument, ...]] = ()
+    with_verdict: ClassVar[tuple[str, ...]] = ("points", "reason")
 
     @property
     def template(self) -> str:
@@ -158,7 +168,46 @@ class Kind(Generic[I, R]):
             if not agrees(self.expect[name], documented, engine):
                 yield Mismatch(name, leaf(documented), engine, f"expect.{name}")
 
+    def documented(self, inputs: I, result: R, values: Mapping[str, Value]) -> dict[str, Any]:
+        """The engine's values as a case file writes its ``expect`` (plain YAML values,
+        lists for tuples), the fields the engine gives no value left out: what
+        ``explain`` prints and ``check --fix`` writes (docs/site.md, "Kinds and their
+        fields")."""
+        return {name: plain(values[name]) for name in self.expect
+                if values.get(name) is not None}
+
     # -- words and rows -------------------------------------------------------------
+
+    def field_label(self, field: str, w: Words) -> str:
+        """The name of a reported ``expect`` field on a page (a ``known_disagreement``'s
+        values side by side): ``Points``; ``results[2]``: "Result of action 2"."""
+        name, _, rest = field.partition("[")
+        if rest.endswith("]") and rest[:-1].isdigit():
+            return w.code("expect field", name, num=int(rest[:-1]))
+        if field in words.EXPECT_FIELDS:
+            return w.code("expect field", field)
+        return field
+
+    def value_text(self, field: str, value: Value, w: Words) -> str:
+        """A documented or engine value as a page shows it: ``—`` for none, numbers for
+        the locale, a verdict, reason or event in words, a card as its label, a list of
+        numbers joined as the locale joins lists."""
+        locale = w.translator.locale
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return w.text("Yes") if value else w.text("No")
+        if isinstance(value, int):
+            return format_decimal(value, locale)
+        if isinstance(value, tuple):
+            return str(format_list([format_decimal(v, locale) for v in value], locale=locale))
+        for table in ("verdict", "reason", "event"):
+            if value in words.CONTEXTS[table]:
+                return w.code(table, value)
+        try:
+            return parse_card(value).label
+        except CardCodeError:
+            return value
 
     def explain(self, inputs: I, result: R, rules: RuleSet, w: Words) -> list[str]:
         """The engine's reasoning, as sentences in ``w``'s locale."""
@@ -246,6 +295,15 @@ def leaf(documented: Documented) -> Value:
     if isinstance(documented, tuple) and all(isinstance(v, int) for v in documented):
         return tuple(v for v in documented if isinstance(v, int))
     raise ValueError(f"not a single documented value: {documented!r}")
+
+
+def plain(value: Value) -> Any:
+    """An engine value as YAML writes it: a code as its word, a tuple as a list."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, str):
+        return str(value)
+    return value
 
 
 def is_int(value: object) -> TypeGuard[int]:

@@ -37,6 +37,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
         "points": fields.POINTS,
     })
     required_expect = ("verdict",)
+    arguments = (fields.CARDS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         """A best opening is sought in a hand as dealt, or after drawing: 13 or 14

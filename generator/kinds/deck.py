@@ -63,6 +63,7 @@ class DeckKind(Kind[PlayersInput, DeckResult]):
         "cards": fields.FieldSpec(fields.integer("cards")),
         "hand_size": fields.FieldSpec(fields.integer("hand_size")),
     })
+    arguments = (fields.PLAYERS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> PlayersInput | None:
         return players_input(reader, rules)

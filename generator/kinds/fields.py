@@ -185,6 +185,69 @@ def reason(kind: str, codes: tuple[str, ...]) -> FieldSpec:
     return FieldSpec(enum("reason", codes, context=kind))
 
 
+ArgumentShape = Literal["cards", "card lists", "card", "integer", "boolean"]
+"""How ``explain`` reads a command-line input: ``cards`` one card list (the words given,
+joined by spaces), ``card lists`` one card list per word (``-`` or ``""`` an empty one),
+``card`` one card code, ``integer`` a plain decimal integer, ``boolean`` ``true`` or
+``false``."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A kind's input as ``python -m generator explain`` takes it on the command line
+    (docs/site.md, "explain"); the same flag means the same in every kind.
+
+    Attributes:
+        field: the input field it fills (``"cards"``).
+        flag: ``--players``; ``""`` for the positional ``CARDS...``.
+        shape: how the words given are read (:data:`ArgumentShape`).
+        help: what it is, for ``--help``.
+        metavar: its value's name in ``--help``.
+    """
+
+    field: str
+    flag: str
+    shape: ArgumentShape
+    help: str
+    metavar: str = "CARDS"
+
+    @property
+    def name(self) -> str:
+        """How messages name it: ``--players``, ``CARDS``."""
+        return self.flag or f"{self.metavar}..."
+
+
+CARDS_ARGUMENT = Argument("cards", "", "cards", "the cards, as codes (QH KH AH)")
+"""``cards`` as the positional ``CARDS...``."""
+
+MELDS_ARGUMENT = Argument("melds", "--melds", "card lists",
+                          "the melds laid together, one quoted card list each "
+                          "(\"QH KH AH\" \"JK 7S 8S\")")
+"""``melds``: one word per meld."""
+
+TABLE_MELD_ARGUMENT = Argument("meld", "--meld", "cards",
+                               "the meld on the table, one quoted card list (\"JK 7S 8S\")")
+"""``meld``: the meld on the table (a lay-off, a joker swap)."""
+
+CARD_ARGUMENT = Argument("card", "--card", "card",
+                         "the card put in the joker's place (6S)", metavar="CARD")
+"""``card``: one card code."""
+
+OPENED_ARGUMENT = Argument("opened", "--opened", "boolean",
+                           "whether the player has opened (Rami; default true)",
+                           metavar="true|false")
+"""``opened``: a flag."""
+
+PLAYERS_ARGUMENT = Argument("players", "--players", "integer", "the number of players",
+                            metavar="N")
+"""``players``: a player count."""
+
+HANDS_ARGUMENT = Argument("hands", "--hands", "card lists",
+                          "the cards left per seat, seat 1 first, one quoted card list "
+                          "each (- for the seat that went out)")
+"""``hands``: one word per seat."""
+
+
 def frozen(specs: dict[str, FieldSpec]) -> Mapping[str, FieldSpec]:
     """A kind's fields, read-only, in the order given (the order messages list them)."""
     return MappingProxyType(specs)

@@ -49,6 +49,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
         "reason": fields.reason("first_meld", OPENING_REASONS),
     })
     required_expect = ("verdict",)
+    arguments = (fields.MELDS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> MeldsInput | None:
         melds = reader.value.get("melds")

@@ -37,6 +37,7 @@ class HandKind(Kind[CardsInput, int]):
     inputs = fields.frozen({"cards": fields.CARDS})
     expect = fields.frozen({"points": fields.POINTS})
     required_expect = ("points",)
+    arguments = (fields.CARDS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         return cards_input(reader)

@@ -53,6 +53,7 @@ class HandSizeKind(Kind[PlayersInput, Deal]):
         "dealt": fields.FieldSpec(fields.integer("dealt")),
         "stock": fields.FieldSpec(fields.integer("stock")),
     })
+    arguments = (fields.PLAYERS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> PlayersInput | None:
         return players_input(reader, rules)

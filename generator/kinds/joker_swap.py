@@ -77,6 +77,8 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         "reason": fields.reason("joker_swap", SWAP_REASONS),
     })
     required_expect = ("verdict",)
+    arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARD_ARGUMENT,
+                 fields.OPENED_ARGUMENT)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> SwapInput | None:
         """The meld on the table; the card put in the joker's place, and the documented

@@ -100,6 +100,8 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
         "reason": fields.reason("layoff", LAYOFF_REASONS),
     })
     required_expect = ("verdict",)
+    arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARDS_ARGUMENT,
+                 fields.OPENED_ARGUMENT)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> LayoffInput | None:
         meld = table_meld_cards(reader, rules)

@@ -65,6 +65,7 @@ class MeldKind(Kind[CardsInput, MeldResult]):
         "reason": fields.reason("meld", MELD_REASONS),
     })
     required_expect = ("verdict",)
+    arguments = (fields.CARDS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         return cards_input(reader)

@@ -45,6 +45,7 @@ class RoundKind(Kind[HandsInput, RoundResult]):
                                                   example="<a seat number>")),
         "scores": fields.FieldSpec(fields.integer_list("scores", "score")),
     })
+    arguments = (fields.HANDS_ARGUMENT,)
 
     def check(self, reader: Reader, rules: RuleSet | None) -> HandsInput | None:
         """One hand per seat, as many seats as the game allows players, at most one

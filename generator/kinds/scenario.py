@@ -202,6 +202,14 @@ def result_code(outcome: Outcome) -> str:
     return "+".join(outcome.events) if outcome.events else StepResult.LEGAL
 
 
+def documented_result(outcome: Outcome) -> str:
+    """What a case file documents for one action, agreeing with the engine: the reason
+    code of an illegal action, the first event of a legal one, or ``legal``."""
+    if not outcome.legal:
+        return str(outcome.reason or StepResult.ILLEGAL)
+    return str(outcome.events[0]) if outcome.events else str(StepResult.LEGAL)
+
+
 def result_agrees(documented: str, outcome: Outcome) -> bool:
     """A documented result agrees with an outcome when it is ``legal`` and the action is
     legal, an event the legal action caused, or the reason the action is illegal."""
@@ -552,6 +560,7 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
         "end": fields.FieldSpec(_END_SCHEMA),
     })
     required_expect = ("results",)
+    with_verdict = ()
 
     def read(self, reader: Reader) -> None:
         _read_cards(reader)
@@ -607,14 +616,26 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
         values["end.scores"] = end.result.scores if end else None
         return values
 
+    def documented(self, inputs: ScenarioInput, result: ScenarioRun,
+                   values: Mapping[str, Value]) -> dict[str, Any]:
+        """``results`` (one per action: :func:`documented_result`) and ``end`` (whether
+        the round is over and, when it is, why, the winner and the scores)."""
+        end = result.final.end
+        documented_end: dict[str, Any] = {"round_over": end is not None}
+        if end is not None:
+            documented_end.update(reason=str(end.reason), winner=end.result.winner,
+                                  scores=list(end.result.scores))
+        return {"results": [documented_result(o) for o in result.outcomes],
+                "end": documented_end}
+
     def mismatches(self, expect: Mapping[str, Documented], result: ScenarioRun,
                    values: Mapping[str, Value]) -> Iterator[Mismatch]:
         """Each documented result against its action's outcome, then each documented
         ``end`` field; a mismatch names ``results[N]`` (N from 1) or ``end.FIELD``."""
-        results = expect.get("results", ())
+        results = expect.get("results", ())  # none: a case explain fills in
         assert isinstance(results, tuple)
         for index, (documented, outcome) in enumerate(
-                zip(results, result.outcomes, strict=True)):
+                zip(results, result.outcomes, strict=bool(results))):
             if isinstance(documented, str) and not result_agrees(documented, outcome):
                 yield Mismatch(f"results[{index + 1}]", documented, result_code(outcome),
                                f"expect.results.{index}")

@@ -9,12 +9,11 @@ into one digest per page and locale: a page whose digest is unchanged is taken f
 cache, every other one is rendered.
 
 A case counts by its content, not by its file: editing one case re-renders only the
-pages that show it (:func:`case_digest`).
+pages that show it (:attr:`generator.cases.model.Case.digest`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,31 +25,6 @@ from generator.content.pages import SourcePage
 from generator.layout import CONFIG
 from generator.layout import TEMPLATES
 from generator.layout import catalog
-
-
-def case_digest(case: Case) -> str:
-    """A digest of everything a case's row is drawn from: the case as loaded (kind, game,
-    rules, options, title, note, inputs, documented values), not where it is in its file
-    (a line added above it changes no row)."""
-    return digest(_canonical(dataclasses.replace(case, position=None)))  # type: ignore[arg-type]
-
-
-def _canonical(value: object) -> str:
-    """``value`` as text that is the same in every process: ``repr``, but sets, whose
-    order depends on the process's string hashing (``PYTHONHASHSEED``), written sorted
-    (mappings keep their order: the file's)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        inner = ", ".join(f"{f.name}={_canonical(getattr(value, f.name))}"
-                          for f in dataclasses.fields(value))
-        return f"{type(value).__name__}({inner})"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}"
-                               for k, v in value.items()) + "}"
-    if isinstance(value, (set, frozenset)):
-        return "{" + ", ".join(sorted(_canonical(v) for v in value)) + "}"
-    if isinstance(value, (tuple, list)):
-        return "(" + ", ".join(_canonical(v) for v in value) + ")"
-    return repr(value)
 
 
 @dataclass(frozen=True)
@@ -84,7 +58,7 @@ class RenderKeys:
         """
         pages = list(pages)
         locales = list(locales)
-        by_id = {c.id: case_digest(c) for c in cases}
+        by_id = {c.id: c.digest for c in cases}
         templates = sorted((rel, d) for rel, d in inputs.items()
                            if rel.startswith(f"{TEMPLATES}/"))
         nav = [part for p in pages for part in (

@@ -8,6 +8,7 @@ kind's (``kinds/<kind>.html``).
 
 from __future__ import annotations
 
+from generator.engine.codes import CaseStatus
 from generator.engine.codes import tone
 from generator.engine.rules import GAMES_WITH_PRESETS
 from generator.engine.rules import presets_of
@@ -18,7 +19,7 @@ from generator.kinds.base import View
 from generator.verify import CaseResult
 from generator.verify import explain_case
 
-__all__ = ["View", "case_row", "deck_table", "format_decimal", "presets_table"]
+__all__ = ["View", "case_row", "deck_table", "format_decimal", "presets_table", "status_view"]
 
 
 def _localized(w: Words, text: str | None) -> tuple[str, bool]:
@@ -73,8 +74,39 @@ def case_row(result: CaseResult, w: Words) -> View:
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "data": {},
         "points_column": True,
+        **status_view(result, w),
         **extra,
     }
+
+
+def status_view(result: CaseResult, w: Words) -> View:
+    """A row's ``status`` parts (docs/site.md, "Case status"): ``status`` (the code or
+    ``None``), ``status_text`` (its badge) and, for a ``known_disagreement``,
+    ``known``: each documented value beside the engine's, a sentence each, and
+    ``because_text`` (translated, ``because_en`` when shown in English)."""
+    case = result.case
+    if case.status is None:
+        return {"status": None, "status_text": "", "known": [], "because_text": "",
+                "because_en": False}
+    kind = case.spec
+    known: list[str] = []
+    because, because_en = "", False
+    if case.status == CaseStatus.KNOWN_DISAGREEMENT:
+        known = [w.code("explanation", "status_differs", field=kind.field_label(d.field, w),
+                        documented=kind.value_text(d.field, d.documented, w),
+                        engine=kind.value_text(d.field, d.engine, w))
+                 for d in result.disagreements]
+        text, because_en = _localized(w, case.because)
+        because = w.code("explanation", "status_because", because=text)
+    return {"status": case.status, "status_text": w.code("case status", case.status),
+            "known": known, "because_text": because, "because_en": because_en}
+
+
+def _heading(name: str) -> str:
+    """``name`` as a column heading: its first letter upper case ("Reference rules"),
+    the rest as the translator wrote it (a preset's name is lower case within prose).
+    (Not ``text``: Babel's extractor takes that keyword for a message.)"""
+    return name[:1].upper() + name[1:]
 
 
 def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:

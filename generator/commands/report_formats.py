@@ -1,0 +1,182 @@
+"""``check --format github`` and ``--format junit``: the check's findings for CI systems.
+
+- ``github``: one GitHub Actions workflow command per finding,
+  ``::error file=F,line=L,col=C,title=T::message`` (docs.github.com, "Workflow commands
+  for GitHub Actions", *Setting an error message*), so a pull request shows each
+  disagreement and input error on its line. Escaping follows the Actions toolkit
+  (``@actions/core``, ``command.ts``): in the message ``%``, CR and LF become ``%25``,
+  ``%0D``, ``%0A``; in a property value ``:`` and ``,`` also become ``%3A``, ``%2C``.
+- ``junit``: JUnit XML (the Ant/Surefire form GitLab, Jenkins, Azure and most CI servers
+  read): ``<testsuites>`` with one ``<testsuite>`` per case file, one ``<testcase>`` per
+  case (a ``<failure>`` per disagreement), and every input error as a ``<testcase>`` with
+  an ``<error>`` in the testsuite of its file. Written with :mod:`xml.etree.ElementTree`;
+  no timestamps or durations, so the same input gives the same bytes.
+
+Both report what ``check`` reports in text (the same ``FILE:LINE`` lines and reasoning,
+:func:`generator.commands.check.disagreement_lines`); the exit status is the check's.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from generator.cases.model import CaseSet
+from generator.commands.check import disagreement_lines
+from generator.commands.project import Project
+from generator.errors import InputError
+from generator.verify import CaseResult
+from generator.verify import Disagreement
+from generator.verify import Results
+
+SUITES_NAME = "rules-site check"
+"""The ``name`` of the JUnit ``<testsuites>``."""
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(command: str, message: str, **properties: str | int | None) -> str:
+    """One GitHub Actions workflow command line, escaped as the Actions toolkit does.
+
+    Args:
+        command: ``error``, ``warning`` or ``notice``.
+        message: the text (may hold newlines: GitHub shows them).
+        properties: ``file``, ``line``, ``col``, ``title``, ...; ``None`` values are left out.
+
+    Returns:
+        ``::command prop=value,...::message``, one line.
+    """
+    props = ",".join(f"{name}={_escape_property(str(value))}"
+                     for name, value in properties.items() if value is not None)
+    return f"::{command}{' ' + props if props else ''}::{_escape_data(message)}"
+
+
+def _in_repository(file: str, prefix: str) -> str:
+    """``file`` (relative to the project) relative to the working folder (GitHub
+    resolves annotation paths from the repository's root, where the workflow runs)."""
+    return file if prefix in ("", ".") else f"{prefix.rstrip('/')}/{file}"
+
+
+def case_lines(result: CaseResult) -> list[str]:
+    """What ``check`` prints for the disagreements of one case's ``result``: for each,
+    its ``FILE:LINE: case ID: FIELD documented X, engine Y`` line, then the engine's
+    reasoning, indented (:func:`generator.commands.check.disagreement_lines`)."""
+    one = Project(Path("."), CaseSet(), [], [], {}, Results.of([result]))
+    return disagreement_lines(one)
+
+
+def _text_of(d: Disagreement, result: CaseResult) -> list[str]:
+    """What ``check`` prints for the disagreement ``d`` of ``result`` alone."""
+    return case_lines(replace(result, disagreements=(d,)))
+
+
+def _message(d: Disagreement, text: list[str]) -> str:
+    """``case ID: FIELD documented X, engine Y`` and the reasoning, one per line (the
+    file and line are the annotation's own)."""
+    where = f"{d.position.file}:{d.position.line}: "
+    return "\n".join([text[0].removeprefix(where), *(line.strip() for line in text[1:])])
+
+
+def github_lines(project: Project, prefix: str = "") -> list[str]:
+    """The ``--format github`` report: an ``::error`` per input error and disagreement.
+
+    Args:
+        project: the loaded and verified project.
+        prefix: the project folder relative to the working folder (``--project``), put
+            before each file so that GitHub finds it from the repository's root.
+
+    Returns:
+        One workflow command per finding: input errors first (by file, line, column),
+        then disagreements in case-file order; the summary's counts in a last
+        ``::notice``.
+    """
+    lines = [error_command(e, prefix) for e in sorted(project.errors, key=InputError.sort_key)]
+    for d in project.disagreements:
+        text = _text_of(d, project.results[d.case.id])
+        lines.append(workflow_command(
+            "error", _message(d, text), file=_in_repository(d.position.file, prefix),
+            line=d.position.line, col=d.position.column,
+            title="disagreement"))
+    return lines
+
+
+def error_command(error: InputError, prefix: str = "") -> str:
+    """One input error as an ``::error`` workflow command (``title=input error``)."""
+    return workflow_command("error", error.message, file=_in_repository(error.file, prefix),
+                            line=error.line, col=error.column, title="input error")
+
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""Characters XML 1.0 cannot hold at all (control characters, lone surrogates)."""
+
+
+def _xml(text: str) -> str:
+    """``text`` with each character XML cannot hold written as an escape (``\\x01``)."""
+    return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> bytes:
+    """The ``--format junit`` report: JUnit XML, UTF-8, with an XML declaration.
+
+    Args:
+        results: the engine's result of every case (``Project.results.values()``).
+        errors: every input error.
+
+    Returns:
+        ``<testsuites name tests failures errors>``: a ``<testsuite>`` per file (sorted),
+        each case a ``<testcase classname=FILE name=CASE-ID file line>`` with a
+        ``<failure type="disagreement" message=...>`` per disagreement (its text what
+        ``check`` prints), each input error a ``<testcase name=FILE:LINE:COL>`` holding
+        an ``<error type="input error" message=...>``, in the suite of its file.
+    """
+    by_file: dict[str, list[CaseResult]] = defaultdict(list)
+    for result in results:
+        by_file[result.case.position.file].append(result)
+    errors_by_file: dict[str, list[InputError]] = defaultdict(list)
+    for error in sorted(errors, key=InputError.sort_key):
+        errors_by_file[error.file].append(error)
+    root = ET.Element("testsuites", {"name": SUITES_NAME})
+    totals = dict.fromkeys(("tests", "failures", "errors"), 0)
+    for file in sorted({*by_file, *errors_by_file}):
+        suite = ET.SubElement(root, "testsuite", {"name": _xml(file)})
+        counts = dict.fromkeys(("tests", "failures", "errors"), 0)
+        for result in by_file.get(file, []):
+            case = result.case
+            testcase = ET.SubElement(suite, "testcase", {
+                "classname": _xml(file), "name": case.id, "file": _xml(file),
+                "line": str(case.position.line)})
+            counts["tests"] += 1
+            for d in result.disagreements:
+                text = _text_of(d, result)
+                failure = ET.SubElement(testcase, "failure", {
+                    "type": "disagreement", "message": _xml(_message(d, text[:1]))})
+                failure.text = _xml("\n".join(text))
+            counts["failures"] += bool(result.disagreements)
+        for error in errors_by_file.get(file, []):
+            where = error.format().removesuffix(f": {error.message}")
+            testcase = ET.SubElement(suite, "testcase", {
+                "classname": _xml(file), "name": _xml(where), "file": _xml(file),
+                "line": str(error.line)})
+            ET.SubElement(testcase, "error", {"type": "input error",
+                                              "message": _xml(error.message)}
+                          ).text = _xml(error.format())
+            counts["tests"] += 1
+            counts["errors"] += 1
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return data + b"\n"

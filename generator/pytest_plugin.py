@@ -1,0 +1,196 @@
+"""A pytest plugin: every case of a project's ``content/examples/`` as a test item.
+
+Installed with the package (entry point ``pytest11``, pyproject.toml), so in a rules
+project::
+
+    pytest content/examples                 # the cases only
+    pytest --rules-cases                    # the tests and the cases of the project at
+                                            # pytest's rootdir
+    pytest content/examples -k hearts       # cases whose id has "hearts"
+    pytest content/examples --lf            # the cases that failed last time
+
+Each case is one item, ``content/examples/melds-rami.yaml::queen-king-ace-hearts``; a
+disagreement fails it with what ``check`` prints (``FILE:LINE: case ID: FIELD documented
+X, engine Y`` and the engine's reasoning). A file's input errors (bad YAML, an unknown
+field) fail one item of that file, ``FILE::input_errors`` (``_`` is never in a case id),
+with ``check``'s ``FILE:LINE:COL`` lines; its good cases still run.
+
+Case files are collected only where asked: under a folder given on the command line that
+is, or is inside, a project's ``content/examples/`` (never another YAML file, such as a
+test suite's fixtures), or, with ``--rules-cases``, under ``<rootdir>/content/examples/``.
+A plain ``pytest`` run of the generator's own tests (``testpaths = ["tests"]``) collects
+none. Only the case files are read (all of them once per run: case ids are unique across
+files); pages, catalogs and templates are ``check``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+from typing import Any
+
+import pytest
+
+if TYPE_CHECKING:  # names for the annotations only; loaded when the first case file is
+    from generator.cases.model import Case
+    from generator.cases.model import CaseSet
+    from generator.errors import InputError
+
+EXAMPLES_PARTS = ("content", "examples")
+"""Where a project's case files are (:data:`generator.layout.EXAMPLES`, as parts)."""
+
+SUFFIXES = (".yaml", ".yml")
+"""File suffixes (any case) read as case files; the loader says that only ``.yaml`` is
+one, and that error fails the file's ``input_errors`` item."""
+
+INPUT_ERRORS = "input_errors"
+"""The name of a case file's item for its input errors."""
+
+_CASES = pytest.StashKey[dict[Path, "CaseSet"]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--rules-cases``."""
+    group = parser.getgroup("rules-cases", "rules-site example cases")
+    group.addoption("--rules-cases", action="store_true", default=False,
+                    help="also collect every case of content/examples/ under the rootdir "
+                    "as a test item (rules-site)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With ``--rules-cases``, add ``<rootdir>/content/examples`` to what is collected."""
+    config.stash[_CASES] = {}
+    if not config.getoption("rules_cases"):
+        return
+    examples = config.rootpath.joinpath(*EXAMPLES_PARTS)
+    if examples.is_dir() and not any(_within(examples, arg) for arg in _arg_paths(config)):
+        config.args.append(str(examples))
+
+
+def _arg_paths(config: pytest.Config) -> list[Path]:
+    """The paths given to collect (``FILE::NAME`` cut), absolute."""
+    return [Path(config.invocation_params.dir, arg.split("::")[0]).absolute()
+            for arg in config.args]
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def project_of(path: Path) -> Path | None:
+    """The project whose ``content/examples/`` holds ``path`` (the nearest), or ``None``."""
+    for parent in path.parents:
+        if (parent.parent.name, parent.name) == EXAMPLES_PARTS:
+            return parent.parent.parent
+    return None
+
+
+def _asked(config: pytest.Config, path: Path, project: Path) -> bool:
+    """Whether ``path`` (a case file of ``project``) is to be collected."""
+    examples = project.joinpath(*EXAMPLES_PARTS)
+    if config.getoption("rules_cases") and project == config.rootpath:
+        return True
+    return any(_within(arg, examples) and _within(path, arg) for arg in _arg_paths(config))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
+    """A :class:`CaseFile` for a case file that was asked for (see the module's text)."""
+    if file_path.suffix.lower() not in SUFFIXES:
+        return None
+    project = project_of(file_path.absolute())
+    if project is None or not _asked(parent.config, file_path.absolute(), project):
+        return None
+    item: CaseFile = CaseFile.from_parent(parent, path=file_path)
+    return item
+
+
+def _load(config: pytest.Config, project: Path) -> CaseSet:
+    """Every case file of ``project``, loaded once per run."""
+    # Imported here, for a measured start-up cost: this module is loaded by every pytest
+    # run of an environment the package is installed in (entry point pytest11), and the
+    # loader and the engine take about 0.3 s to import (python -X importtime -c "import
+    # generator.commands.report_formats", 2 cores); a run that collects no case file
+    # should not pay for them.
+    from generator.cases.loader import load_cases
+
+    cache = config.stash[_CASES]
+    if project not in cache:
+        cache[project] = load_cases(project)
+    return cache[project]
+
+
+class CaseFile(pytest.File):
+    """A case file: one :class:`CaseItem` per case, and an item for its input errors."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """The file's cases without errors, in file order; then ``input_errors`` if the
+        loader found any in this file."""
+        path = self.path.absolute()
+        project = project_of(path)
+        assert project is not None  # pytest_collect_file made sure
+        cases = _load(self.config, project)
+        rel = path.relative_to(project).as_posix()
+        for case in cases.cases:
+            if case.position.file == rel:
+                yield CaseItem.from_parent(self, name=case.id, case=case)
+        errors = [error for error in cases.errors if error.file == rel]
+        if errors:
+            yield InputErrorsItem.from_parent(self, name=INPUT_ERRORS, errors=errors)
+
+
+class CaseFailed(Exception):
+    """A case's disagreements or a file's input errors, as ``check`` prints them."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+class _Reported(pytest.Item):
+    """An item whose failure is shown as ``check`` shows it."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        """The ``check`` lines of a :class:`CaseFailed`; pytest's report otherwise."""
+        if isinstance(excinfo.value, CaseFailed):
+            return "\n".join(excinfo.value.lines)
+        return str(super().repr_failure(excinfo, style=style))
+
+
+class CaseItem(_Reported):
+    """One case: passes when every documented value agrees with the engine."""
+
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self) -> None:
+        """Run the case through the engine; raises :class:`CaseFailed` on a disagreement."""
+        from generator.commands.report_formats import case_lines  # see _load
+        from generator.verify import verify_case  # see _load
+
+        result = verify_case(self.case)
+        if result.disagreements:
+            raise CaseFailed(case_lines(result))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """Where the case is: its file, its line (0-based, as pytest counts) and id."""
+        return self.path, self.case.position.line - 1, f"case {self.case.id}"
+
+
+class InputErrorsItem(_Reported):
+    """A case file's input errors: fails with them (``FILE:LINE:COL: what; expected``)."""
+
+    def __init__(self, *, errors: list[InputError], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.errors = errors
+
+    def runtest(self) -> None:
+        """Raises :class:`CaseFailed` with the errors' lines."""
+        raise CaseFailed([error.format() for error in self.errors])
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        """The file and the first error's line (0-based)."""
+        line = self.errors[0].line - 1 if self.errors else 0
+        return self.path, line, "input errors"

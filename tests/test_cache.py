@@ -1,0 +1,341 @@
+"""The build cache (issue 11; docs/site.md, "Incremental builds"): a cached build writes
+the bytes a clean build writes after every kind of change, redoes only what changed,
+and ignores a damaged or foreign cache with a note."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import generator.cache
+import generator.commands.build
+import generator.engine.melds
+import generator.render.incremental
+import generator.render.parallel
+from generator.cache import APP
+from generator.cache import cache_folder
+from generator.commands.build import BuildReport
+from generator.commands.build import build
+
+PAGE_A = """---
+order: 1
+summary: The first page.
+---
+
+# Runs
+
+A run is three or more cards of one suit in sequence.
+
+```cases
+queen-king-ace
+three-kings
+```
+"""
+
+PAGE_B = """---
+order: 2
+---
+
+# Sets
+
+A set is three or four cards of one rank.
+
+```cases
+three-queens
+```
+"""
+
+CASES = """defaults:
+  game: rami51
+cases:
+  - id: queen-king-ace
+    kind: meld
+    cards: QH KH AH
+    title: Queen, king and ace
+    expect:
+      verdict: valid
+      points: 31
+  - id: three-kings
+    kind: meld
+    cards: KH KS KD
+    title: Three kings
+    expect:
+      verdict: valid
+      points: 30
+"""
+
+SETS = """cases:
+  - id: three-queens
+    kind: meld
+    game: rami51
+    cards: QH QS QD
+    title: Three queens
+    expect:
+      verdict: valid
+      points: 30
+"""
+
+PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=utf-8\\n"
+"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2);\\n"
+
+msgid "Runs"
+msgstr "Postupky"
+
+msgid "Sets"
+msgstr "Skupiny"
+
+msgid "Three kings"
+msgstr "Tři králové"
+"""
+
+PAGES = 6
+"""Page slots of the small project: 2 pages and a home page in en and cs."""
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    """A small project: two pages in en and cs, three cases in two files."""
+    root = tmp_path / "small"
+    (root / "content" / "examples").mkdir(parents=True)
+    (root / "content" / "runs.md").write_text(PAGE_A, encoding="utf-8")
+    (root / "content" / "sets.md").write_text(PAGE_B, encoding="utf-8")
+    (root / "content" / "examples" / "runs.yaml").write_text(CASES, encoding="utf-8")
+    (root / "content" / "examples" / "sets.yaml").write_text(SETS, encoding="utf-8")
+    po = root / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(PO, encoding="utf-8")
+    return root
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _same_tree(a: Path, b: Path) -> None:
+    """``a`` and ``b`` hold the same files with the same bytes."""
+    files_a = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file())
+    assert files_a == files_b
+    _match, mismatch, errors = filecmp.cmpfiles(a, b, files_a, shallow=False)
+    assert (mismatch, errors) == ([], [])
+
+
+def _clean(root: Path, tmp: Path) -> BuildReport:
+    """A build without the cache into a folder of its own (what the cached one must match)."""
+    report = build(root, tmp / "clean", cache=False)
+    assert report.exit_code == 0, report.lines
+    return report
+
+
+def _page_change(root: Path) -> None:
+    _edit(root / "content" / "runs.md", "in sequence.", "in sequence, like 5♥ 6♥ 7♥.")
+
+
+def _case_change(root: Path) -> None:
+    _edit(root / "content" / "examples" / "sets.yaml", "Three queens", "Three queens again")
+
+
+def _catalog_change(root: Path) -> None:
+    _edit(root / "locales" / "cs" / "LC_MESSAGES" / "messages.po", '"Skupiny"', '"Trojice"')
+
+
+def _template_change(root: Path) -> None:
+    theme = Path(generator.cache.PACKAGE) / "theme" / "base.html"
+    mine = root / "templates" / "base.html"
+    mine.parent.mkdir()
+    mine.write_text(theme.read_text(encoding="utf-8").replace("</body>", "<!-- mine --></body>"),
+                    encoding="utf-8")
+
+
+def _config_change(root: Path) -> None:
+    (root / "site.yaml").write_text("site_url: https://rules.example.org/\n", encoding="utf-8")
+
+
+CHANGES: dict[str, tuple[Callable[[Path], None], int]] = {
+    "a page": (_page_change, PAGES - 2),  # runs.md in en and cs
+    "a case": (_case_change, PAGES - 2),  # sets.md in en and cs
+    "a catalog entry": (_catalog_change, PAGES // 2),  # every cs page and home
+    "a template": (_template_change, 0),
+    "site.yaml": (_config_change, 0),
+}
+"""Each kind of change and how many page slots the next build takes from the cache."""
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_a_cached_build_writes_a_clean_builds_bytes_after(change: str, small: Path,
+                                                          tmp_path: Path) -> None:
+    first = build(small)
+    assert (first.exit_code, first.cached) == (0, 0)
+    edit, cached = CHANGES[change]
+    edit(small)
+    second = build(small)
+    assert (second.exit_code, second.cached) == (0, cached)
+    clean = _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+    assert (second.lines, second.coverage, second.pages) == (
+        clean.lines, clean.coverage, clean.pages)
+
+
+def test_nothing_changed_writes_nothing(small: Path) -> None:
+    """A build with nothing changed finds its site in place and leaves it untouched."""
+    assert build(small).exit_code == 0
+    page = small / "site" / "cs" / "runs" / "index.html"
+    before = os.stat(page)
+    again = build(small)
+    after = os.stat(page)
+    assert (again.exit_code, again.cached, again.pages) == (0, again.pages, 9)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_a_site_edited_by_hand_is_built_again(small: Path, tmp_path: Path) -> None:
+    """The site's files are the cache's copies (hard links): one edited in place is found
+    damaged, and the build writes the clean build's bytes again."""
+    assert build(small).exit_code == 0
+    page = small / "site" / "en" / "runs" / "index.html"
+    blob = _blob_of(small, page)
+    with page.open("ab") as f:
+        f.write(b"<!-- edited -->")
+    again = build(small)
+    assert again.exit_code == 0
+    assert [line for line in again.lines if line.startswith("note: ")] == [
+        f"note: {blob}: a damaged cache file; ignored, its part rebuilt"]
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def _blob_of(root: Path, page: Path) -> Path:
+    """The cache's copy that ``page`` is a hard link of."""
+    ino = os.stat(page).st_ino
+    found = [p for p in (cache_folder(root) / "blobs").rglob("*") if p.stat().st_ino == ino]
+    assert len(found) == 1
+    return found[0]
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((cache_folder(root) / "entries").iterdir())
+
+
+@pytest.mark.parametrize("damage", ["truncated", "edited", "not JSON"])
+def test_a_damaged_entry_is_ignored_with_one_note(damage: str, small: Path,
+                                                  tmp_path: Path) -> None:
+    assert build(small).exit_code == 0
+    _page_change(small)  # so that the next build reads the page entries, not the last build
+    for entry in _entries(small):
+        data = entry.read_bytes()
+        if damage == "truncated":
+            entry.write_bytes(data[: len(data) // 2])
+        elif damage == "edited":  # its data changed, the checksum left as it was
+            kept = json.loads(data)
+            kept["data"] = kept["data"].replace("a", "b", 1)
+            entry.write_text(json.dumps(kept), encoding="utf-8")
+        else:
+            entry.write_bytes(b"\x00\xff not json")
+    report = build(small)
+    assert report.exit_code == 0
+    notes = [line for line in report.lines if line.startswith("note: ")]
+    assert notes and all(n.endswith("a damaged cache entry; ignored, its part rebuilt")
+                         for n in notes)
+    assert len(notes) == len(set(notes))  # one line each
+    assert report.cached == 0
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_foreign_cache_is_ignored(small: Path, tmp_path: Path) -> None:
+    """Another project's cache (here: the same files elsewhere) put in this project's
+    place is never used: no page comes from it, the output is the clean build's."""
+    other = tmp_path / "other"
+    shutil.copytree(small, other)
+    _case_change(other)
+    assert build(other).exit_code == 0
+    shutil.copytree(cache_folder(other), cache_folder(small))
+    report = build(small)
+    assert (report.exit_code, report.cached) == (0, 0)
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_an_engine_change_is_verified_again(small: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache is keyed by the generator's source hash: the engine changed (a king in a
+    run now counts 11, and the hash with it, as a new version would) re-verifies every
+    case, and the documented 31 points of Q♥ K♥ A♥ disagree."""
+    assert build(small).exit_code == 0
+    points = generator.engine.melds.rank_points
+    monkeypatch.setattr(generator.engine.melds, "rank_points",
+                        lambda rank, place: points(rank, place) + (place == 13))
+    unchanged = build(small)  # the same source hash: the cache's outcome stands
+    assert (unchanged.exit_code, unchanged.cached) == (0, unchanged.pages)
+    monkeypatch.setattr(generator.cache, "generator_hash", lambda: "a new version")
+    monkeypatch.setattr(generator.commands.build, "generator_hash", lambda: "a new version")
+    monkeypatch.setattr(generator.render.incremental, "generator_hash",
+                        lambda: "a new version")
+    report = build(small)
+    assert report.exit_code == 1
+    assert [line for line in report.lines if line.startswith("content/")] == [
+        "content/examples/runs.yaml:10: case queen-king-ace: points documented 31, engine 32"]
+
+
+def test_no_cache_reads_and_writes_none(small: Path) -> None:
+    assert build(small, cache=False).exit_code == 0
+    assert not cache_folder(small).exists()
+    assert build(small).exit_code == 0
+    kept = {p: p.stat().st_mtime_ns for p in cache_folder(small).rglob("*")}
+    _case_change(small)
+    report = build(small, cache=False)
+    assert (report.exit_code, report.cached) == (0, 0)
+    assert {p: p.stat().st_mtime_ns for p in cache_folder(small).rglob("*")} == kept
+
+
+def test_the_cache_folder_is_the_users(small: Path, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$XDG_CACHE_HOME/rules-site/<16 hex digits>`` (a relative XDG_CACHE_HOME is
+    ignored, as the XDG specification says), never inside the project."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    folder = cache_folder(small)
+    assert folder.parent == tmp_path / "xdg" / APP
+    assert len(folder.name) == 16 and int(folder.name, 16) >= 0
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache_folder(small).parent == tmp_path / "home" / ".cache" / APP
+    assert build(small).exit_code == 0
+    assert sorted(p.name for p in small.iterdir() if not p.name.startswith(".")) == [
+        "content", "locales", "site"]
+
+
+def test_a_cache_that_cannot_be_written_only_slows(small: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    report = build(small)
+    assert report.exit_code == 0
+    notes = [line for line in report.lines if line.startswith("note: ")]
+    assert len(notes) == 1 and "cannot write the cache" in notes[0]
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_the_parallel_path_writes_the_serial_bytes(small: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendering over forked workers (PARALLEL_FROM lowered so that the small site takes
+    that path) gives the serial build's bytes, and the workers' cache entries survive
+    for the next build."""
+    monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
+    assert build(small).exit_code == 0
+    _catalog_change(small)
+    report = build(small)
+    assert (report.exit_code, report.cached) == (0, PAGES // 2)
+    monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 10**9)
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")

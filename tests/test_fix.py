@@ -1,0 +1,252 @@
+"""``check --fix`` (docs/site.md, "check --fix"): exact text edits of the disagreeing cases,
+every other byte kept; refused while an input error stands or when a file changed since
+it was read; the file replaced atomically."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.commands import fix as fix_module
+from generator.commands.project import load_project
+from tests.conftest import run_cli
+
+CASES = "content/examples/cases.yaml"
+
+
+def small_project(root: Path, cases: str) -> Path:
+    """A project of one page and one case file holding ``cases``."""
+    (root / "content" / "examples").mkdir(parents=True)
+    (root / "content" / "page.md").write_text("# Page\n\nText.\n", encoding="utf-8")
+    (root / CASES).write_text(cases, encoding="utf-8")
+    return root
+
+
+BEFORE = """\
+# Melds of Rami 51: every comment stays
+defaults: {game: rami51}   # the game of every case
+cases:
+  - id: joker-run            # the joker's points are wrong
+    kind: meld
+    cards: "JK 7S 8S"
+    title: 'A run with a joker'
+    expect: {verdict: valid, type: run, points: 24}   # flow, comment after
+  - id: untouched
+    kind: meld
+    cards: [QH, KH, AH]
+    title: Untouched   # agrees
+    expect:
+      verdict: valid
+      points: 31
+  - id: no-wrap
+    kind: meld
+    cards: QH KH 2H
+    title: No wrap
+    expect:
+      verdict: 'valid'     # quoted, flips
+      # a comment inside expect
+      points: 33
+    note: Key order kept.
+"""
+
+AFTER = """\
+# Melds of Rami 51: every comment stays
+defaults: {game: rami51}   # the game of every case
+cases:
+  - id: joker-run            # the joker's points are wrong
+    kind: meld
+    cards: "JK 7S 8S"
+    title: 'A run with a joker'
+    expect: {verdict: valid, type: run, points: 21}   # flow, comment after
+  - id: untouched
+    kind: meld
+    cards: [QH, KH, AH]
+    title: Untouched   # agrees
+    expect:
+      verdict: valid
+      points: 31
+  - id: no-wrap
+    kind: meld
+    cards: QH KH 2H
+    title: No wrap
+    expect:
+      verdict: 'invalid'     # quoted, flips
+      # a comment inside expect
+      reason: not_consecutive
+    note: Key order kept.
+"""
+
+
+def test_fix_rewrites_the_values_and_keeps_every_other_byte(tmp_path: Path) -> None:
+    root = small_project(tmp_path, BEFORE)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (root / CASES).read_text(encoding="utf-8") == AFTER
+    assert result.stdout.startswith(f"--- a/{CASES}\n+++ b/{CASES}\n")
+    assert "-    expect: {verdict: valid, type: run, points: 24}   # flow, comment after\n" \
+        "+    expect: {verdict: valid, type: run, points: 21}   # flow, comment after" \
+        in result.stdout
+    assert "-      points: 33\n+      reason: not_consecutive" in result.stdout
+    assert "fixed 2 cases in 1 file" in result.stderr
+    assert "3 cases checked: 0 disagreements, 0 input errors" in result.stderr
+    again = run_cli("check", "--project", str(root))
+    assert again.returncode == 0 and again.stdout == ""
+
+
+HAND_OFF_BY_35 = "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect: {points: 1}\n"
+"""A hand worth 36 documented as 1."""
+
+
+def _one_case(body: str) -> str:
+    return f"cases:\n  - id: x\n    title: X\n{body}"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    pytest.param(  # a value in a block mapping
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n      points: 30\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n      points: 36\n",
+        id="replace-block"),
+    pytest.param(  # the engine gives no value: removed, first entry of a flow mapping
+        "    kind: meld\n    game: cardverse\n    cards: 5H 6H 8H\n"
+        "    expect: {type: set, verdict: invalid}\n",
+        "    kind: meld\n    game: cardverse\n    cards: 5H 6H 8H\n"
+        "    expect: {type: run, verdict: invalid}\n",
+        id="replace-flow-first"),
+    pytest.param(  # a field the engine leaves empty goes, with its comma
+        "    kind: first_meld\n    game: rami51\n    melds: [QH KH AH, QS KS 5D]\n"
+        "    expect: {verdict: rejected, points: 40, reason: invalid_meld}\n",
+        "    kind: first_meld\n    game: rami51\n    melds: [QH KH AH, QS KS 5D]\n"
+        "    expect: {verdict: rejected, reason: invalid_meld}\n",
+        id="remove-flow"),
+    pytest.param(  # a verdict flipped to invalid in flow style: points out, reason in
+        "    kind: meld\n    game: rami51\n    cards: QH KH 2H\n"
+        "    expect: {verdict: valid, points: 22}\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH 2H\n"
+        "    expect: {verdict: invalid, reason: not_consecutive}\n",
+        id="flip-flow"),
+    pytest.param(  # a verdict flipped to valid: the reason goes, the points come
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: invalid\n      reason: not_consecutive  # wrong\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: valid\n      points: 31\n",
+        id="flip-block"),
+    pytest.param(  # one item of a block list, its comment kept
+        "    kind: round\n    game: rami51\n    hands: [5C 6C, [], JK AH]\n    expect:\n"
+        "      scores:\n        - 11\n        - 5   # wrong\n        - 36\n",
+        "    kind: round\n    game: rami51\n    hands: [5C 6C, [], JK AH]\n    expect:\n"
+        "      scores:\n        - 11\n        - 0   # wrong\n        - 36\n",
+        id="list-item"),
+    pytest.param(  # a card compared as a card; a wrong one written as the engine's code
+        "    kind: joker_swap\n    game: rami51\n    meld: JK 7S 8S\n    card: 6S\n"
+        "    expect: {verdict: allowed, joker_stands_for: 9s}\n",
+        "    kind: joker_swap\n    game: rami51\n    meld: JK 7S 8S\n    card: 6S\n"
+        "    expect: {verdict: allowed, joker_stands_for: 6S}\n",
+        id="card"),
+    pytest.param(  # a scenario's result, and an end left empty goes whole
+        "    kind: scenario\n    game: rami51\n    start:\n"
+        "      hands: [5C 6C 7C KH KS KD 2D 9S 3H 4S 8D JC QS, 2C 3C 4D 6H 7H 9D 10D JD"
+        " QD KC AC 8S 5D]\n      discard: QH\n      stock: 3D 4D 9C\n"
+        "    actions: [{draw: discard}, {discard: QH}]\n    expect:\n"
+        "      results: [legal, legal]\n      end:\n        winner: 1\n",
+        "    kind: scenario\n    game: rami51\n    start:\n"
+        "      hands: [5C 6C 7C KH KS KD 2D 9S 3H 4S 8D JC QS, 2C 3C 4D 6H 7H 9D 10D JD"
+        " QD KC AC 8S 5D]\n      discard: QH\n      stock: 3D 4D 9C\n"
+        "    actions: [{draw: discard}, {discard: QH}]\n    expect:\n"
+        "      results: [legal, discard_taken_card]\n",
+        id="scenario"),
+    pytest.param(  # a stale known_disagreement loses its status and because
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n"
+        "    status: known_disagreement   # the app said 30\n"
+        "    because: The app counted the ace as 10.\n    expect: {verdict: valid, points: 31}\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n"
+        "    expect: {verdict: valid, points: 31}\n",
+        id="stale-status"),
+    pytest.param(  # a pending case is fixed and stays pending
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    status: pending\n"
+        "    expect: {points: 1}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    status: pending\n"
+        "    expect: {points: 36}\n",
+        id="pending"),
+])
+def test_each_kind_of_edit(tmp_path: Path, before: str, after: str) -> None:
+    root = small_project(tmp_path, _one_case(before))
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert (root / CASES).read_text(encoding="utf-8") == _one_case(after), result.stdout
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_known_disagreement_still_disagreeing_is_left_alone(tmp_path: Path) -> None:
+    text = _one_case("    kind: hand\n    game: rami51\n    cards: AH JK\n"
+                     "    status: known_disagreement\n    because: The app says 30.\n"
+                     "    expect: {points: 30}\n")
+    root = small_project(tmp_path, text)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"{CASES}:9: case x: points documented 30, engine 36 "
+                                    "(known disagreement, not failing: The app says 30.)")
+    assert (root / CASES).read_text(encoding="utf-8") == text
+
+
+def test_fix_writes_nothing_while_an_input_error_stands(tmp_path: Path) -> None:
+    text = _one_case(HAND_OFF_BY_35)
+    root = small_project(tmp_path, text)
+    bad = "cases:\n  - id: y\n    kind: hand\n    game: rami51\n    cards: AX\n" \
+        "    title: Y\n    expect: {points: 1}\n"
+    (root / "content/examples/bad.yaml").write_text(bad, encoding="utf-8")
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 2
+    assert "content/examples/bad.yaml:5:12: unknown card 'AX'" in result.stdout
+    assert "nothing written" in result.stdout
+    assert (root / CASES).read_text(encoding="utf-8") == text
+    assert (root / "content/examples/bad.yaml").read_text(encoding="utf-8") == bad
+
+
+def test_fix_refuses_a_file_changed_since_it_was_read(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _one_case(HAND_OFF_BY_35)
+    root = small_project(tmp_path, text)
+    changed = text + "# the author saved again\n"
+
+    def load_then_save(project_root: Path, **kwargs: object) -> object:
+        project = load_project(project_root)
+        (root / CASES).write_text(changed, encoding="utf-8")  # after the loader read it
+        return project
+
+    monkeypatch.setattr(fix_module, "load_project", load_then_save)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 2
+    assert f"{CASES}:1: the file changed since it was read; nothing written" in result.stdout
+    assert (root / CASES).read_text(encoding="utf-8") == changed
+
+
+def test_fix_replaces_a_linked_file_s_target_atomically(tmp_path: Path) -> None:
+    text = _one_case(HAND_OFF_BY_35)
+    root = small_project(tmp_path, "cases: []\n")
+    (root / CASES).unlink()
+    (root / "content/real.yaml").write_text(text, encoding="utf-8")
+    os.symlink("../real.yaml", root / CASES)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (root / CASES).is_symlink()
+    assert "points: 36" in (root / "content/real.yaml").read_text(encoding="utf-8")
+    assert [p.name for p in (root / "content").iterdir() if p.name.startswith(".")] == []
+
+
+def test_fix_with_nothing_to_fix_writes_nothing(tmp_path: Path) -> None:
+    root = small_project(tmp_path, BEFORE.replace("points: 24", "points: 21")
+                         .replace("'valid'", "'invalid'").replace("points: 33",
+                                                                  "reason: not_consecutive"))
+    before = (root / CASES).stat().st_mtime_ns
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0 and result.stdout == ""
+    assert (root / CASES).stat().st_mtime_ns == before
+
+
+def test_fix_takes_no_other_format(tmp_path: Path) -> None:
+    root = small_project(tmp_path, BEFORE)
+    result = run_cli("check", "--fix", "--format", "json", "--project", str(root))
+    assert result.returncode == 2
+    assert "--fix prints a diff, not json" in result.stdout
+    assert (root / CASES).read_text(encoding="utf-8") == BEFORE

@@ -1,0 +1,146 @@
+"""The pytest plugin (generator/pytest_plugin.py, entry point ``pytest11``): on a small
+project, one item per case with the id ``FILE::CASE-ID``, a disagreement failing its item
+with ``check``'s text, ``--lf`` and ``-k``, ``--rules-cases``, a file's input errors, and
+no case collected where none was asked for (a test suite's YAML fixtures, ``testpaths``).
+
+Each run is in-process (pytester), with plugin autoloading off and the plugin named with
+``-p``: the same whether or not this tree is installed (its entry point registered)."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+pytest_plugins = ["pytester"]
+
+PLUGIN = ("-p", "generator.pytest_plugin")
+
+MELDS = """\
+defaults:
+  game: rami51
+cases:
+  - id: queen-king-ace-hearts
+    kind: meld
+    cards: QH KH AH
+    title: Queen, king and ace of hearts
+    expect:
+      verdict: valid
+      points: 30
+  - id: three-kings
+    kind: meld
+    cards: KH KS KD
+    title: Three kings
+    expect:
+      verdict: valid
+      points: 30
+"""
+
+DECKS = """\
+cases:
+  - id: rami-deck-four-players
+    kind: deck
+    game: rami51
+    players: 4
+    title: Four players
+    expect: {decks: 2, jokers: 4, cards: 108, hand_size: 13}
+"""
+
+
+@pytest.fixture
+def rules_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A project with two case files (one case disagreeing: points 30, engine 31), a test
+    of its own and a YAML fixture in the form of a case file under tests/."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.syspath_prepend(str(REPO))
+    examples = pytester.path / "content" / "examples"
+    examples.mkdir(parents=True)
+    (examples / "melds-rami.yaml").write_text(MELDS, encoding="utf-8")
+    (examples / "decks.yaml").write_text(DECKS, encoding="utf-8")
+    fixtures = pytester.path / "tests" / "fixtures" / "content" / "examples"
+    fixtures.mkdir(parents=True)
+    (fixtures / "broken.yaml").write_text("cases: [\n", encoding="utf-8")
+    (pytester.path / "tests" / "test_own.py").write_text("def test_own():\n    pass\n")
+    pytester.makeini("[pytest]\ntestpaths = tests\n")
+    return pytester
+
+
+def _ids(result: pytest.RunResult) -> list[str]:
+    """The node ids the run lists (``-q --collect-only`` or ``-v`` lines)."""
+    return [line.split(" ")[0] for line in result.outlines if "::" in line.split(" ")[0]]
+
+
+def test_one_item_per_case_with_the_file_and_case_id(rules_project: pytest.Pytester) -> None:
+    result = rules_project.runpytest(*PLUGIN, "content/examples", "--collect-only", "-q")
+    assert _ids(result) == [
+        "content/examples/decks.yaml::rami-deck-four-players",
+        "content/examples/melds-rami.yaml::queen-king-ace-hearts",
+        "content/examples/melds-rami.yaml::three-kings",
+    ]
+
+
+def test_a_disagreement_fails_its_item_with_checks_text(rules_project: pytest.Pytester) -> None:
+    result = rules_project.runpytest(*PLUGIN, "content/examples")
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    text = "\n".join(result.outlines)
+    assert "content/examples/melds-rami.yaml:10: case queen-king-ace-hearts: points " \
+        "documented 30, engine 31\n    Q♥ 10 + K♥ 10 + A♥ 11 = 31" in text
+    assert "FAILED content/examples/melds-rami.yaml::queen-king-ace-hearts" in text
+    assert "Traceback" not in text and "pytest_plugin.py" not in text
+
+
+def test_last_failed_reruns_only_the_failing_case(rules_project: pytest.Pytester) -> None:
+    rules_project.runpytest(*PLUGIN, "content/examples").assert_outcomes(passed=2, failed=1)
+    again = rules_project.runpytest(*PLUGIN, "content/examples", "--lf", "-v")
+    again.assert_outcomes(failed=1)
+    assert "run-last-failure: rerun previous 1 failure (skipped 1 file)" in again.outlines
+    assert _ids(again) == ["content/examples/melds-rami.yaml::queen-king-ace-hearts"]
+
+
+def test_k_selects_by_case_id(rules_project: pytest.Pytester) -> None:
+    result = rules_project.runpytest(*PLUGIN, "content/examples", "-k", "three-kings", "-v")
+    result.assert_outcomes(passed=1, deselected=2)
+    assert _ids(result) == ["content/examples/melds-rami.yaml::three-kings"]
+
+
+def test_rules_cases_adds_the_projects_cases_never_the_fixtures(
+        rules_project: pytest.Pytester) -> None:
+    plain = rules_project.runpytest(*PLUGIN, "--collect-only", "-q")
+    assert _ids(plain) == ["tests/test_own.py::test_own"]
+    both = rules_project.runpytest(*PLUGIN, "--rules-cases", "--collect-only", "-q")
+    assert sorted(_ids(both)) == [
+        "content/examples/decks.yaml::rami-deck-four-players",
+        "content/examples/melds-rami.yaml::queen-king-ace-hearts",
+        "content/examples/melds-rami.yaml::three-kings",
+        "tests/test_own.py::test_own",
+    ]
+    everything = rules_project.runpytest(*PLUGIN, ".", "--collect-only", "-q")
+    assert _ids(everything) == ["tests/test_own.py::test_own"]
+
+
+def test_a_files_input_errors_fail_one_item_and_its_good_cases_still_run(
+        rules_project: pytest.Pytester) -> None:
+    path = rules_project.path / "content" / "examples" / "melds-rami.yaml"
+    path.write_text(MELDS.replace("cards: KH KS KD", "cards: KH KS KX"), encoding="utf-8")
+    result = rules_project.runpytest(*PLUGIN, "content/examples", "-v")
+    result.assert_outcomes(passed=1, failed=2)
+    assert _ids(result) == ["content/examples/decks.yaml::rami-deck-four-players",
+                            "content/examples/melds-rami.yaml::queen-king-ace-hearts",
+                            "content/examples/melds-rami.yaml::input_errors"]
+    assert any(line.startswith("content/examples/melds-rami.yaml:13:") and "unknown card 'KX'"
+               in line for line in result.outlines)
+
+
+def test_the_package_declares_the_plugin_as_an_entry_point() -> None:
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    entry_points = pyproject["project"]["entry-points"]["pytest11"]
+    assert list(entry_points.values()) == ["generator.pytest_plugin"]
+    plugin = sys.modules.get("generator.pytest_plugin") or __import__(
+        "generator.pytest_plugin", fromlist=["pytest_collect_file"])
+    assert callable(plugin.pytest_collect_file) and callable(plugin.pytest_addoption)
+    assert Path(plugin.__file__).resolve().parent == REPO / "generator"

@@ -1,0 +1,153 @@
+"""``check --format github`` (GitHub Actions workflow commands) and ``--format junit``
+(JUnit XML), parsed back: one finding per disagreement and input error, at its file and
+line, the exit status of ``check``. On the small project ``init`` makes (a check of it
+takes a third of the repository's time)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from generator.cases.loader import load_cases
+from generator.commands.report_formats import workflow_command
+from tests.conftest import replace_in
+from tests.conftest import run_cli
+
+RAMI_FILE = "content/examples/melds.yaml"
+DECKS_FILE = "content/examples/decks.yaml"
+DECKS = """\
+cases:
+  - {id: rami-deck-four-players, kind: deck, game: rami51, players: 4, title: Four players,
+     expect: {decks: 2, jokers: 4, cards: 108, hand_size: 13}}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A new project (``init``) with a second case file: two cases, both agreeing."""
+    target = tmp_path / "project"
+    assert run_cli("init", str(target)).returncode == 0
+    (target / DECKS_FILE).write_text(DECKS, encoding="utf-8")
+    return target
+COMMAND = re.compile(r"::(?P<command>\w+)(?: (?P<props>[^:]*))?::(?P<message>.*)")
+
+
+def _unescape(text: str) -> str:
+    for escaped, char in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","),
+                          ("%25", "%")):
+        text = text.replace(escaped, char)
+    return text
+
+
+def _annotations(stdout: str) -> list[dict[str, str]]:
+    """Each workflow command line, parsed: its properties, ``command`` and ``message``."""
+    found = []
+    for line in stdout.splitlines():
+        match = COMMAND.fullmatch(line)
+        assert match, line
+        props = dict(p.split("=", 1) for p in (match["props"] or "").split(",") if p)
+        found.append({**{k: _unescape(v) for k, v in props.items()},
+                      "command": match["command"], "message": _unescape(match["message"])})
+    return found
+
+
+def _break(project: Path) -> tuple[int, int]:
+    """A wrong ``points`` in one case and a YAML error in another file: their lines."""
+    points = replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
+    text = (project / DECKS_FILE).read_text(encoding="utf-8")
+    (project / DECKS_FILE).write_text(text + "bad: [\n", encoding="utf-8")
+    return points, text.count("\n") + 2
+
+
+def test_workflow_commands_escape_as_the_actions_toolkit() -> None:
+    line = workflow_command("error", "50% off\r\nnext", file="a,b:c.yaml", line=3, col=None,
+                            title="x: y")
+    assert line == "::error file=a%2Cb%3Ac.yaml,line=3,title=x%3A y::50%25 off%0D%0Anext"
+    assert workflow_command("notice", "done") == "::notice::done"
+
+
+def test_github_format_annotates_each_finding_on_its_line(project: Path) -> None:
+    points, yaml_line = _break(project)
+    result = run_cli("check", "--project", project.name, "--format", "github",
+                     cwd=project.parent)
+    assert result.returncode == 2  # an input error beats a disagreement, as in text
+    found = _annotations(result.stdout)
+    assert [(a["command"], a["file"], a["line"], a["title"]) for a in found] == [
+        ("error", f"project/{DECKS_FILE}", str(yaml_line), "input error"),
+        ("error", f"project/{RAMI_FILE}", str(points), "disagreement"),
+    ]
+    assert found[0]["col"] == "1"
+    assert found[0]["message"].startswith("YAML syntax error")
+    assert found[1]["message"].splitlines() == [
+        "case queen-king-ace-hearts: points documented 30, engine 31",
+        "Q♥ 10 + K♥ 10 + A♥ 11 = 31"]
+    assert result.stderr == "1 case checked: 1 disagreement, 1 input error\n"
+
+
+def test_github_format_exit_statuses(project: Path) -> None:
+    clean = run_cli("check", "--project", str(project), "--format", "github")
+    assert (clean.returncode, clean.stdout) == (0, "")
+    replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
+    assert run_cli("check", "--project", str(project), "--format", "github").returncode == 1
+    missing = run_cli("check", "--project", "no-such-folder", "--format", "github")
+    assert missing.returncode == 2
+    assert _annotations(missing.stdout)[0]["file"] == "no-such-folder"
+
+
+def test_junit_has_a_testcase_per_case_and_a_failure_per_disagreement(project: Path) -> None:
+    points, yaml_line = _break(project)
+    result = run_cli("check", "--project", str(project), "--format", "junit")
+    assert result.returncode == 2
+    root = ET.fromstring(result.stdout.encode("utf-8"))
+    cases = load_cases(project).cases
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == (
+        str(len(cases) + 1), "1", "1")
+    suites = {suite.get("name"): suite for suite in root.findall("testsuite")}
+    assert list(suites) == sorted({c.position.file for c in cases} | {DECKS_FILE})
+    names = [(t.get("classname"), t.get("name")) for t in root.iter("testcase")
+             if t.find("error") is None]
+    assert names == [(c.position.file, c.id) for c in cases]
+    failures = [(t.get("name"), f) for t in root.iter("testcase") for f in t.findall("failure")]
+    assert len(failures) == 1
+    name, failure = failures[0]
+    assert name == "queen-king-ace-hearts"
+    assert failure.get("type") == "disagreement"
+    assert failure.get("message") == "case queen-king-ace-hearts: points documented 30, engine 31"
+    assert failure.text == (f"{RAMI_FILE}:{points}: case queen-king-ace-hearts: points "
+                            "documented 30, engine 31\n    Q♥ 10 + K♥ 10 + A♥ 11 = 31")
+    decks = suites[DECKS_FILE]
+    assert decks.get("errors") == "1" and decks.get("tests") == "1"
+    (error_case,) = decks.findall("testcase")
+    assert error_case.get("name") == f"{DECKS_FILE}:{yaml_line}:1"
+    error = error_case.find("error")
+    assert error is not None and error.get("type") == "input error"
+    assert error.get("message", "").startswith("YAML syntax error")
+
+
+def test_junit_to_a_file_is_the_same_bytes_and_keeps_the_status(project: Path,
+                                                                 tmp_path: Path) -> None:
+    replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
+    out = tmp_path / "reports" / "check.xml"
+    first = run_cli("check", "--project", str(project), "--format", "junit", "--output", str(out))
+    assert (first.returncode, first.stdout) == (1, "")
+    again = run_cli("check", "--project", str(project), "--format", "junit")
+    assert out.read_bytes() == again.stdout.encode("utf-8")
+    assert out.read_bytes().startswith(b"<?xml version='1.0' encoding='utf-8'?>\n<testsuites")
+    replace_in(project / RAMI_FILE, "      points: 30\n", "      points: 31\n")
+    clean = run_cli("check", "--project", str(project), "--format", "junit", "--output", str(out))
+    assert clean.returncode == 0
+    assert [ET.parse(out).getroot().get(n) for n in ("tests", "failures", "errors")] == \
+        ["2", "0", "0"]
+
+
+def test_an_output_that_cannot_be_written_is_an_input_error(project: Path) -> None:
+    blocker = project / "file"
+    blocker.write_text("", encoding="utf-8")
+    result = run_cli("check", "--project", str(project), "--format", "json",
+                     "--output", str(blocker / "report.json"))
+    assert result.returncode == 2
+    assert "cannot write the report" in result.stderr and "Traceback" not in result.stderr
