@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,7 @@ def test_an_unchanged_locale_takes_its_index_from_the_cache(
         return real(binary, work, pages, prefix)
 
     monkeypatch.setattr(search, "_index_locale", counted)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())  # none made in this process yet
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert sorted(indexed) == [search_output(lang) for lang in LOCALES]
     po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"

@@ -30,7 +30,9 @@ from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
+from generator.layout import page_output
 from generator.layout import real_path
+from generator.layout import search_output
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import holds_exactly
@@ -273,8 +275,7 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
         generator.render.search.SearchIndexError: Pagefind is missing or failed.
         OutputError: a page cannot be read back, or a file written.
     """
-    from generator.layout import page_output
-    from generator.layout import search_output
+    # Imported here: see _build (and Pagefind's module brings asyncio).
     from generator.render.search import search_index
     from generator.render.search import version
 

@@ -19,9 +19,11 @@ and compares).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import tempfile
+from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import PackageNotFoundError
@@ -87,17 +89,37 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
         raise SearchIndexError("the search index needs Pagefind's program, which was not "
                                "found; expected the package pagefind[bin] installed "
                                "(pip install 'pagefind[bin]')")
+    keys = {lang: _key(lang, pages) for lang, pages in groups.items()}
+    todo = sorted(lang for lang in groups if keys[lang] not in _MADE)
     with tempfile.TemporaryDirectory(prefix="rules-search-") as tmp:
         base = Path(tmp)
 
         def index(lang: str) -> dict[str, bytes]:
             return _index_locale(binary, base / lang, groups[lang], search_output(lang))
 
-        workers = max(1, min(len(groups), os.cpu_count() or 1))
+        workers = max(1, min(len(todo), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(index, sorted(groups)))
-    files = {rel: data for part in parts for rel, data in part.items()}
+            for lang, part in zip(todo, pool.map(index, todo), strict=True):
+                _MADE[keys[lang]] = part
+                while len(_MADE) > MEMO:
+                    _MADE.popitem(last=False)
+    files = {rel: data for lang in sorted(groups) for rel, data in _MADE[keys[lang]].items()}
     return dict(sorted(files.items()))
+
+
+MEMO = 32
+"""Locale indexes kept in the process, by a digest of their pages (:func:`_key`): a
+process that builds the same pages again (the test suite, a server rebuilding) indexes
+them once; the output is the same either way."""
+_MADE: OrderedDict[str, dict[str, bytes]] = OrderedDict()
+
+
+def _key(lang: str, pages: Mapping[str, bytes]) -> str:
+    h = hashlib.sha256(f"{version()}\0{lang}\0".encode())
+    for rel, data in sorted(pages.items()):
+        h.update(f"{len(rel)}:{rel}{len(data)}:".encode())
+        h.update(data)
+    return h.hexdigest()
 
 
 def _index_locale(binary: Path, work: Path, pages: Mapping[str, bytes],
