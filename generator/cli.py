@@ -6,12 +6,13 @@
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
                                 [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR]
+    python -m generator serve [--project DIR] [--port 8000] [--host 127.0.0.1]
     python -m generator schema
     python -m generator init DIR
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
-SIGINT / SIGTERM.
+SIGINT / SIGTERM; ``serve`` stopped with Ctrl-C exits 0.
 """
 
 from __future__ import annotations
@@ -97,8 +98,21 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    _add_serve_parser(sub)
     _add_start_commands(sub)
     return parser
+
+
+def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``serve`` (docs/site.md, "serve"): the authors' preview."""
+    s = sub.add_parser("serve", help="build, serve the site on 127.0.0.1 and rebuild and "
+                       "reload the page on every change (never writes site/)")
+    s.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    s.add_argument("--port", type=int, default=8000,
+                   help="TCP port (default 8000; 0 for any free port)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; "
+                   "0.0.0.0 for every interface)")
 
 
 EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
@@ -361,6 +375,17 @@ def _build_summary(report: BuildReport, start: float) -> int:
     return report.exit_code
 
 
+def _serve(project_dir: Path, host: str, port: int) -> int:
+    """``serve``: the preview until Ctrl-C (exit 0); exit 2 when the port is taken."""
+    missing = _project_error(project_dir)
+    if missing is not None:
+        _emit([missing.format()])
+        return EXIT_INPUT
+    from generator.commands.serve import serve  # only here: see _parser
+
+    return serve(project_dir, host, port, _say, _emit)
+
+
 def _i18n(project_dir: Path, action: str) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
@@ -435,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explain(args)
         if args.command == "i18n":
             return _i18n(args.project, args.action)
+        if args.command == "serve":
+            return _serve(args.project, args.host, args.port)
         if args.command == "schema":
             return _schema()
         if args.command == "init":

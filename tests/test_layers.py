@@ -93,6 +93,8 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("generator/cli.py", "_check_to"),
     ("generator/cli.py", "_schema"),
     ("generator/cli.py", "_init"),
+    # serve imports watchfiles and the HTTP server (generator.cli, _check)
+    ("generator/cli.py", "_serve"),
     # loaded by every pytest run where the package is installed (entry point pytest11):
     # the loader and the engine only once a case file is collected
     ("generator/pytest_plugin.py", "_load"),

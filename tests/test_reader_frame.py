@@ -5,6 +5,7 @@ canonical links. (How the pages look and fit in a browser is the browser suite's
 
 from __future__ import annotations
 
+import functools
 from functools import cache
 from pathlib import Path
 
@@ -15,10 +16,15 @@ from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 from bs4 import Tag
 
+from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import run_cli
+from tests.conftest import start_tags
 
 LOCALES = ("en", "cs", "de", "et", "hu", "pl", "sk")  # as the site lists them
+CHECKED = LOCALES if EXTENDED else ("en", "cs", "hu")
+"""The locales each per-locale test reads: all of them in the extended round, else
+English, a Slavic and a Finno-Ugric locale (the longest words: hu)."""
 SLUGS = ("rules", "first-meld", "cardverse")  # in their front matter's order
 
 
@@ -40,7 +46,10 @@ def tr(lang: str, msgid: str, context: str | None = None) -> str:
     return str(message.string)
 
 
+@functools.lru_cache(maxsize=64)
 def soup(site: Path, rel: str) -> BeautifulSoup:
+    """The page ``rel`` of ``site`` parsed (once per test process: the tests only read
+    it; the built site's pages are parsed by several tests each)."""
     return BeautifulSoup((site / rel).read_text("utf-8"), "html.parser")
 
 
@@ -48,7 +57,8 @@ def _tags(node: Tag, selector: str) -> list[Tag]:
     return [t for t in node.select(selector) if isinstance(t, Tag)]
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_every_heading_links_to_itself(built_site: Path, lang: str) -> None:
     label = tr(lang, "Link to this section")
     for slug in SLUGS:
@@ -60,7 +70,8 @@ def test_every_heading_links_to_itself(built_site: Path, lang: str) -> None:
             assert [(a["href"], a["aria-label"]) for a in anchors] == [(f"#{h['id']}", label)]
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_each_case_row_has_a_copy_link_to_itself(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/rules/index.html")
     rows = _tags(page, "table.cases > tbody > tr")
@@ -73,7 +84,8 @@ def test_each_case_row_has_a_copy_link_to_itself(built_site: Path, lang: str) ->
     assert main is not None and main["data-copied"] == tr(lang, "Link copied")
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_pages_link_the_previous_and_the_next(built_site: Path, lang: str) -> None:
     titles = {slug: soup(built_site, f"{lang}/{slug}/index.html").h1.get_text(strip=True)
               for slug in SLUGS}
@@ -90,7 +102,8 @@ def test_pages_link_the_previous_and_the_next(built_site: Path, lang: str) -> No
         assert got == want
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_every_locale_has_a_404_page(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/404.html")
     assert page.html["lang"] == lang
@@ -117,7 +130,8 @@ def test_canonical_and_404_base_follow_site_url(project: Path, built_site: Path)
     site = project / "site"
     for lang in LOCALES:
         for slug in SLUGS:
-            links = _tags(soup(site, f"{lang}/{slug}/index.html"), 'link[rel="canonical"]')
+            tags = start_tags((site / lang / slug / "index.html").read_text("utf-8"))
+            links = [a for tag, a in tags if tag == "link" and a.get("rel") == "canonical"]
             assert [a["href"] for a in links] == [f"{url}{lang}/{slug}/"]
         home = soup(site, f"{lang}/index.html").select_one('link[rel="canonical"]')
         assert home is not None and home["href"] == f"{url}{lang}/"
@@ -127,7 +141,8 @@ def test_canonical_and_404_base_follow_site_url(project: Path, built_site: Path)
     assert not _tags(soup(site, "en/404.html"), 'link[rel="canonical"]')
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_meta_description_is_the_page_summary(built_site: Path, lang: str) -> None:
     for slug in SLUGS:
         front = (REPO / "content" / f"{slug}.md").read_text("utf-8").split("---\n")[1]
@@ -139,7 +154,8 @@ def test_meta_description_is_the_page_summary(built_site: Path, lang: str) -> No
     assert icon is not None and (built_site / lang / icon["href"]).is_file()
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_tables_have_captions_and_capitalised_headers(built_site: Path, lang: str) -> None:
     for slug in SLUGS:
         page = soup(built_site, f"{lang}/{slug}/index.html")
@@ -160,7 +176,8 @@ def test_tables_have_captions_and_capitalised_headers(built_site: Path, lang: st
     assert heads[0][1:] == presets and heads[1][1:] == presets
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_what_rows_share_is_said_once_per_table(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/rules/index.html")
     reference = tr(lang, "reference rules", "preset")
@@ -173,7 +190,8 @@ def test_what_rows_share_is_said_once_per_table(built_site: Path, lang: str) -> 
             assert reference not in [c.get_text() for c in _tags(table, ".context")]
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_cardverse_tables_say_melds_score_nothing(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/cardverse/index.html")
     game = "CardVerse"
@@ -205,7 +223,8 @@ def test_hands_are_drawn_without_the_meld_strip(built_site: Path) -> None:
     assert any(_tags(s, ".hand") for s in seats) and not any(_tags(s, ".meld") for s in seats)
 
 
-@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", CHECKED)
 def test_pages_have_the_ways_to_find_things(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/rules/index.html")
     search = page.select_one("header form.site-search[role=search]")  # tests/test_search.py

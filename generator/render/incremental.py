@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field
 
 from generator.cache import digest
 from generator.cache import generator_hash
@@ -36,11 +37,14 @@ class RenderKeys:
             locales, the page list).
         catalogs: each locale's catalog digest (``""`` for English, which has none).
         pages: each page's own digest (its source, the cases it shows), by slug.
+        cases: each case's digest, by id (a table's key: :meth:`table`).
     """
 
     common: str
     catalogs: Mapping[str, str]
     pages: Mapping[str, str]
+    cases: Mapping[str, str] = field(default_factory=dict)
+    """Each case's :attr:`generator.cases.model.Case.digest`, by id."""
 
     @classmethod
     def of(cls, inputs: Mapping[str, str], pages: Iterable[SourcePage],
@@ -67,11 +71,16 @@ class RenderKeys:
                         inputs.get(CONFIG, ""), site_url or "", *locales, "nav", *nav)
         own = {p.slug: digest(inputs.get(p.rel, ""), *(
             by_id.get(i, "") for f in p.fences for i in f.case_ids)) for p in pages}
-        return cls(common, {loc: inputs.get(catalog(loc), "") for loc in locales}, own)
+        return cls(common, {loc: inputs.get(catalog(loc), "") for loc in locales}, own, by_id)
 
     def page(self, lang: str, slug: str) -> str:
         """The digest of page ``slug`` in locale ``lang``."""
         return digest(self.common, lang, self.catalogs.get(lang, ""), self.pages[slug])
+
+    def table(self, lang: str, case_ids: Iterable[str], caption: str) -> str:
+        """The digest of a table of cases in locale ``lang``: its cases, its caption."""
+        return digest(self.common, lang, self.catalogs.get(lang, ""), "table", caption,
+                      *(self.cases.get(i, "") for i in case_ids))
 
     def home(self, lang: str) -> str:
         """The digest of locale ``lang``'s home page (the page list, the catalog)."""

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from markupsafe import Markup
 from markupsafe import escape
 
 from generator.cache import BuildCache
+from generator.cache import digest
 from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
@@ -177,7 +179,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                                      "the template is not valid UTF-8; expected UTF-8 text"))
             continue
         try:
-            tree = env.parse(source, name, str(layout.path(rel)))
+            tree = _parsed(env, name, source, str(layout.path(rel)))
             env.get_template(name)
         except TemplateSyntaxError as exc:
             problem = (exc.message or "").rstrip(".")
@@ -199,6 +201,17 @@ def template_errors(root: Path | Layout) -> list[InputError]:
     return errors
 
 
+@lru_cache(maxsize=256)
+def _parsed(env: Environment, name: str, source: str, filename: str) -> nodes.Template:
+    """A template's syntax tree, parsed once per source text in a process (``serve``
+    rebuilds check the same templates again and again).
+
+    Raises:
+        TemplateSyntaxError: the source does not parse (not kept: raised every time).
+    """
+    return env.parse(source, name, filename)
+
+
 class LocaleRenderer:
     """Renders the generated blocks of one locale: case tables, deck and preset tables.
 
@@ -209,16 +222,32 @@ class LocaleRenderer:
     """
 
     def __init__(self, env: Environment, words: Words,
-                 results: Mapping[str, CaseResult]) -> None:
+                 results: Mapping[str, CaseResult], cache: BuildCache | None = None,
+                 keys: RenderKeys | None = None) -> None:
+        self.cache = cache if keys is not None else None
+        self.keys = keys
         self.words = words
         self.results = results
+        self.env = env
+        self._kinds: dict[str, Any] = {}
+        env.globals["kind_module"] = self.kind_module
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
-        self._tables: dict[tuple[str, ...], tuple[str, Lookups]] = {}
+        self._tables: dict[tuple[str, ...], tuple[str, Lookups, list[str]]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
+
+    def kind_module(self, template: str) -> Any:
+        """A kind's template (``kinds/<kind>.html``) as a module, made once per locale
+        (``cases.html`` calls its macros): Jinja's ``import ... with context`` would make
+        it again for every row. Made after this locale's gettext callables are
+        installed, it is this locale's alone."""
+        module = self._kinds.get(template)
+        if module is None:
+            module = self._kinds[template] = self.env.get_template(template).make_module()
+        return module
 
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
         """The view of a case's row, its HTML rendered once per variant (its lookups
@@ -246,17 +275,20 @@ class LocaleRenderer:
         """The HTML of a generated block; ``caption``: the plain text of the heading it
         stands under (the table's caption, for screen readers)."""
         if fence.info == "cases":
-            plain = [self.row(i) for i in fence.case_ids]
-            self.shown_in_english.update(r[text] for r in plain for text in ("title", "note")
-                                         if r[f"{text}_en"])
             key = (*fence.case_ids, caption)
-            hit = self._tables.get(key)
+            hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
+                    plain = [self.row(i) for i in fence.case_ids]
+                    english = sorted({r[text] for r in plain for text in ("title", "note")
+                                      if r[f"{text}_en"]})
                     html = self._cases_table(fence.case_ids, plain, caption)
-                hit = self._tables[key] = (html, lookups)
+                hit = (html, lookups, english)
+                self._keep_table(fence.case_ids, caption, hit)
             else:
                 self.translator.replay(hit[1])
+            self._tables[key] = hit
+            self.shown_in_english.update(hit[2])
             return hit[0]
         if fence.info == "deck-table":
             head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
@@ -264,6 +296,32 @@ class LocaleRenderer:
         else:
             head, cells = presets_table(self.words)
         return str(self.macros.table(head, cells, caption))
+
+    def _table_slot(self, ids: Sequence[str], caption: str) -> str:
+        return digest(self.translator.locale, caption, *ids)
+
+    def _kept_table(self, ids: Sequence[str], caption: str
+                    ) -> tuple[str, Lookups, list[str]] | None:
+        """A cases table the build cache keeps for these inputs (its cases, its caption,
+        the locale's catalog, the templates: :meth:`RenderKeys.table`): its HTML, its
+        lookups and the titles and notes it shows in English; ``None`` without one."""
+        if self.cache is None or self.keys is None:
+            return None
+        data = self.cache.load(f"table/{self._table_slot(ids, caption)}",
+                               self.keys.table(self.translator.locale, ids, caption))
+        try:
+            return (str(data["html"]), Lookups.from_data(data["lookups"]),
+                    [str(m) for m in data["english"]]) if data is not None else None
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def _keep_table(self, ids: Sequence[str], caption: str,
+                    table: tuple[str, Lookups, list[str]]) -> None:
+        if self.cache is not None and self.keys is not None:
+            self.cache.store(f"table/{self._table_slot(ids, caption)}",
+                             self.keys.table(self.translator.locale, ids, caption),
+                             {"html": table[0], "lookups": table[1].as_data(),
+                              "english": table[2]})
 
     def _cases_table(self, ids: Sequence[str], plain: list[View], caption: str) -> str:
         """A cases table: what its rows share said once above them (the most frequent
@@ -448,7 +506,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     home_tpl = env.get_template("home.html")
     w = Words(translator)
     _install(env, w)
-    blocks = LocaleRenderer(env, w, site.results)
+    blocks = LocaleRenderer(env, w, site.results, cache, site.keys)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
     lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
@@ -594,7 +652,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     )
 
 
-SERVE_COMMAND = "python3 -m http.server --directory site"
+SERVE_COMMAND = "python3 -m generator serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 

@@ -73,8 +73,8 @@ def case_row(result: CaseResult, w: Words) -> View:
         "reason_text": reason_text,
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "data": {},
-        "points_column": True,
         **status_view(result, w),
+        "points_column": True,
         **extra,
     }
 
@@ -100,13 +100,6 @@ def status_view(result: CaseResult, w: Words) -> View:
         because = w.code("explanation", "status_because", because=text)
     return {"status": case.status, "status_text": w.code("case status", case.status),
             "known": known, "because_text": because, "because_en": because_en}
-
-
-def _heading(name: str) -> str:
-    """``name`` as a column heading: its first letter upper case ("Reference rules"),
-    the rest as the translator wrote it (a preset's name is lower case within prose).
-    (Not ``text``: Babel's extractor takes that keyword for a message.)"""
-    return name[:1].upper() + name[1:]
 
 
 def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:

@@ -1,0 +1,236 @@
+"""``python -m generator serve`` (docs/site.md, "serve"): over HTTP on 127.0.0.1, the
+page with its reload script, a saved change reloading it, a failed build's error page
+in place of every page, a fix bringing the page back; never ``site/``; the port in use;
+Ctrl-C."""
+
+from __future__ import annotations
+
+import html
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from generator.commands import serve as serve_module
+from generator.commands.serve import EVENTS
+from generator.commands.serve import SCRIPT
+from generator.commands.serve import InputFilter
+from generator.commands.serve import Preview
+from tests.conftest import REPO
+from tests.conftest import replace_in
+from tests.conftest import run_cli
+
+
+class Running:
+    """A preview on a free port of 127.0.0.1, run in a thread, and its events stream."""
+
+    def __init__(self, project: Path) -> None:
+        self.said: list[str] = []
+        self.preview = Preview(project, "127.0.0.1", 0, self.said.append, self.said.extend)
+        self.preview.listen()
+        self.preview.start()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.preview.run, args=(self.stop,), daemon=True)
+        self.thread.start()
+        self.events = http.client.HTTPConnection("127.0.0.1", self.preview.port, timeout=20)
+        self.events.request("GET", EVENTS)
+        self.stream = self.events.getresponse()
+        assert self.stream.status == 200
+        assert self.stream.getheader("Content-Type") == "text/event-stream"
+
+    def get(self, path: str) -> tuple[int, str, str]:
+        """GET ``path``: (status, content type, body)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.preview.port, timeout=20)
+        try:
+            conn.request("GET", path)
+            response = conn.getresponse()
+            return (response.status, response.getheader("Content-Type") or "",
+                    response.read().decode("utf-8"))
+        finally:
+            conn.close()
+
+    def next_build(self) -> dict[str, object]:
+        """The next message of the events stream (a build), keep-alive comments skipped."""
+        while True:
+            line = self.stream.readline().decode("utf-8")
+            assert line, "the events stream ended"
+            if line.startswith("data: "):
+                message: dict[str, object] = json.loads(line[len("data: "):])
+                assert self.stream.readline() == b"\n"
+                return message
+
+    def close(self) -> None:
+        """Stop the preview (again: no effect)."""
+        self.events.close()
+        self.stop.set()
+        self.thread.join(timeout=20)
+        self.preview.close()
+
+
+@pytest.fixture
+def running(project: Path) -> Iterator[Running]:
+    server = Running(project)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _script_build(page: str) -> str:
+    """The build number the page's reload script was served with."""
+    tag = f'<script src="{SCRIPT}" data-session="'
+    assert page.count(tag) == 1, "one reload script"
+    start = page.index('data-build="', page.index(tag)) + len('data-build="')
+    return page[start:page.index('"', start)]
+
+
+def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> None:
+    """One preview through an author's loop: served, a title changed, broken, fixed."""
+    first = running.next_build()
+    assert first["build"] == 1 and first["ok"] is True
+    status, kind, page = running.get("/en/rules/")
+    assert (status, kind) == (200, "text/html; charset=utf-8")
+    assert "Queen, king and ace of hearts" in page
+    assert _script_build(page) == "1"
+    assert page.index(SCRIPT) < page.rindex("</body>")
+    status, kind, script = running.get(SCRIPT)
+    assert status == 200 and kind.startswith("text/javascript")
+    assert f'new EventSource("{EVENTS}")' in script and "location.reload()" in script
+    status, kind, _ = running.get("/static/style.css")
+    assert (status, kind) == (200, "text/css")
+    status, _, page = running.get("/cs/no-such-page/")  # the locale's own 404 page
+    not_found = (running.preview.site / "cs" / "404.html").read_text(encoding="utf-8")
+    assert status == 404
+    assert page.replace(page[page.index(f'<script src="{SCRIPT}"'):
+                             page.index("</script>", page.index(SCRIPT)) + 9], "") == not_found
+    assert running.get("/.rules-site/")[0] == 404  # the build's marker folder is not served
+
+    melds = project / "content" / "examples" / "melds-rami.yaml"
+    replace_in(melds, "title: Queen, king and ace of hearts",
+               "title: Queen, king and ace of hearts, edited")
+    second = running.next_build()
+    assert second["build"] == 2 and second["ok"] is True
+    status, _, page = running.get("/en/rules/")
+    assert status == 200
+    assert "Queen, king and ace of hearts, edited" in page
+    assert _script_build(page) == "2"
+
+    # A YAML error in one file, a disagreement in another: one build shows both.
+    replace_in(melds, "title: Three aces", "title: [Three aces")
+    decks = project / "content" / "examples" / "decks.yaml"
+    replace_in(decks, "hand_size: 13", "hand_size: 12")
+    expected = run_cli("check", "--project", str(project))
+    assert expected.returncode == 2
+    report = expected.stdout.splitlines()
+    assert any(line.startswith("content/examples/melds-rami.yaml:") for line in report)
+    assert any(line.startswith("content/examples/decks.yaml:") and
+               "hand_size documented 12, engine 13" in line for line in report)
+    third = running.next_build()
+    assert third["build"] == 3 and third["ok"] is False
+    for path in ("/en/rules/", "/cs/", "/"):  # in place of every page
+        status, kind, page = running.get(path)
+        assert (status, kind) == (500, "text/html; charset=utf-8")
+        for line in report:
+            assert html.escape(line, quote=False) in page
+        assert _script_build(page) == "3"
+    assert "Queen, king and ace of hearts, edited" not in running.get("/en/rules/")[2]
+    assert all(line in running.said for line in report)  # the terminal printed them
+
+    replace_in(melds, "title: [Three aces", "title: Three aces")
+    replace_in(decks, "hand_size: 12", "hand_size: 13")
+    fourth = running.next_build()
+    assert fourth["build"] == 4 and fourth["ok"] is True
+    status, _, page = running.get("/en/rules/")
+    assert status == 200
+    assert "Queen, king and ace of hearts, edited" in page
+    assert not (project / "site").exists()
+
+    folder = running.preview.folder
+    assert folder is not None and (folder / "site" / "en" / "rules" / "index.html").is_file()
+    running.close()
+    assert not folder.exists()
+    # build's own output, of the same project, has no trace of the preview
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    pages = sorted((project / "site").rglob("*.html"))
+    assert len(pages) > 20
+    assert not [p for p in pages if "__serve__" in p.read_text(encoding="utf-8")]
+
+
+def test_a_fault_of_the_generator_is_shown_not_fatal(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(root: Path, out: Path | None = None, **_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(serve_module, "build", broken)
+    server = Running(project)
+    try:
+        message = server.next_build()
+        assert message["ok"] is False
+        status, _, page = server.get("/en/")
+        assert status == 500
+        assert "error: the generator failed: RuntimeError: boom" in page
+        assert server.get(SCRIPT)[0] == 200  # still serving
+    finally:
+        server.close()
+
+
+def test_the_port_in_use_is_an_input_error(project: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli("serve", "--project", str(project), "--port", str(port))
+    assert result.returncode == 2
+    assert result.stdout == (f"--port {port}: address already in use; expected a free port "
+                             f"(try --port {port + 1})\n")
+    assert not (project / "site").exists()
+
+
+def test_only_inputs_start_a_build(tmp_path: Path) -> None:
+    accepts = InputFilter(tmp_path)
+    added = serve_module.watchfiles.Change.added
+    for rel, expected in [("content/rules.md", True), ("content/examples/a.yaml", True),
+                          ("locales/cs/LC_MESSAGES/messages.po", True),
+                          ("templates/base.html", True), ("site.yaml", True),
+                          ("site/en/index.html", False), (".git/index", False),
+                          ("content/.rules.md.swp", False), ("site.yaml~", False),
+                          ("generator/cli.py", False), ("site.yaml.bak/x", False)]:
+        assert accepts(added, str(tmp_path / rel)) is expected, rel
+
+
+def test_ctrl_c_stops_it_cleanly(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) after the first build: exit 0, no traceback, its folder removed
+    (a project of ``init``'s, quick to build, in a process of its own)."""
+    project = tmp_path / "new"
+    assert run_cli("init", str(project)).returncode == 0
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp), "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "--project", str(project), "--port", "0"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert process.stderr is not None
+        said = [process.stderr.readline() for _ in range(2)]
+        assert said[0].startswith(f"serving {project} at http://127.0.0.1:")
+        assert "(build 1)" in said[1]
+        assert len(list(temp.iterdir())) == 1
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0
+    assert err == "stopped\n"
+    assert "Traceback" not in out
+    assert list(temp.iterdir()) == []
+    assert not (project / "site").exists()
