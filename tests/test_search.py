@@ -170,3 +170,15 @@ def test_an_unchanged_locale_takes_its_index_from_the_cache(
                      "--no-cache")
     assert result.returncode == 0
     assert cached == _index_on_disk(project / "fresh")
+
+
+def test_the_process_memo_forgets_the_oldest_never_this_calls(
+        built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a memo smaller than one call's locales, a call still returns every locale's
+    index (the memo forgets older ones only after the call has them)."""
+    monkeypatch.setattr(search, "MEMO", 2)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    pages = _pages(built_site)
+    first = search_index(pages)
+    assert len(search._MADE) == 2
+    assert search_index(pages) == first == _index_on_disk(built_site)

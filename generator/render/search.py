@@ -90,7 +90,8 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
                                "found; expected the package pagefind[bin] installed "
                                "(pip install 'pagefind[bin]')")
     keys = {lang: _key(lang, pages) for lang, pages in groups.items()}
-    todo = sorted(lang for lang in groups if keys[lang] not in _MADE)
+    parts = {lang: _MADE[keys[lang]] for lang in groups if keys[lang] in _MADE}
+    todo = sorted(lang for lang in groups if lang not in parts)
     with tempfile.TemporaryDirectory(prefix="rules-search-") as tmp:
         base = Path(tmp)
 
@@ -99,11 +100,13 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
 
         workers = max(1, min(len(todo), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for lang, part in zip(todo, pool.map(index, todo), strict=True):
-                _MADE[keys[lang]] = part
-                while len(_MADE) > MEMO:
-                    _MADE.popitem(last=False)
-    files = {rel: data for lang in sorted(groups) for rel, data in _MADE[keys[lang]].items()}
+            parts.update(zip(todo, pool.map(index, todo), strict=True))
+    for lang in sorted(groups):  # the newest last; the oldest beyond MEMO forgotten
+        _MADE[keys[lang]] = parts[lang]
+        _MADE.move_to_end(keys[lang])
+    while len(_MADE) > MEMO:
+        _MADE.popitem(last=False)
+    files = {rel: data for lang in sorted(groups) for rel, data in parts[lang].items()}
     return dict(sorted(files.items()))
 
 
