@@ -14,6 +14,7 @@ One home for every path the generator reads or writes inside a project, as Sphin
 ``locales/<lang>/LC_MESSAGES/messages.po``  each locale's catalog
 ``site.yaml``                          the optional settings
 ``site/``                              the default output folder
+``site/<lang>/pagefind/``              a locale's search index (:func:`search_output`)
 =====================================  ============================================
 
 **Inputs.** The project's inputs are the regular files inside the project folder. A
@@ -105,6 +106,8 @@ ROOT_INDEX = "index.html"
 """The site's front page (the languages)."""
 SITEMAP = "sitemap.xml"
 """The sitemap at the site's root (with ``site_url``)."""
+SEARCH = "pagefind"
+"""The folder of a locale's search index, in the locale's folder (:func:`search_output`)."""
 NOT_FOUND = "404.html"
 """The "page not found" page at the site's root (every language), and the name of each
 locale's own (:func:`not_found_output`)."""
@@ -158,6 +161,12 @@ def page_output(lang: str, slug: str) -> str:
 def home_output(lang: str) -> str:
     """The site-relative path of a locale's home page: ``<lang>/index.html``."""
     return f"{lang}/index.html"
+
+
+def search_output(lang: str) -> str:
+    """The site-relative folder of a locale's search index, ``<lang>/pagefind``: the
+    build writes everything in it (generator/render/search.py), and nothing else may."""
+    return f"{lang}/{SEARCH}"
 
 
 def not_found_output(lang: str) -> str:
@@ -503,21 +512,26 @@ class Layout:
                     files[name] = rel  # a project's asset replaces the theme's
         return files
 
-    def publish_errors(self, generated: AbstractSet[str]) -> list[InputError]:
+    def publish_errors(self, generated: AbstractSet[str],
+                       owned: AbstractSet[str] = frozenset()) -> list[InputError]:
         """Every problem with the files published as they are (see
         :meth:`published_files`), and every file of ``templates/root/`` that clashes
         with a generated file (``generated``: site-relative paths): of the same name, a
-        file where the site needs a folder or a folder where it needs a file, or the
-        output marker. A generated, engine-checked page is never replaced."""
+        file where the site needs a folder or a folder where it needs a file, inside a
+        folder the build fills alone (``owned``, such as a locale's search index), or
+        the output marker. A generated, engine-checked page is never replaced."""
         errors: list[InputError] = []
         folders = {parent for name in generated
                    for parent in PurePosixPath(name).parents if parent.name}
         for name, rel in self.published_files(errors).items():
             path = PurePosixPath(name)
+            inside = next((p for p in path.parents if p.as_posix() in owned), None)
             if name in generated or name == MARKER:
                 why = f"the generated file {name}"
             elif path in folders:
                 why = f"the generated folder {name}/"
+            elif inside is not None or name in owned:
+                why = f"the generated folder {(inside or path).as_posix()}/"
             else:
                 above = next((p for p in path.parents if p.as_posix() in generated), None)
                 if above is None:

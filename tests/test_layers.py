@@ -82,6 +82,7 @@ ALLOWED_INSIDE_FUNCTIONS = {
     # Babel, markdown-it, the engine): generator.commands.build, _build.
     ("generator/commands/build.py", "_build"),
     ("generator/commands/build.py", "_render_and_write"),
+    ("generator/commands/build.py", "_search_index"),
     ("generator/cli.py", "_add_explain_parser"),
     ("generator/cli.py", "_check"),
     ("generator/cli.py", "_check_fix"),

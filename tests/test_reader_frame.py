@@ -227,8 +227,8 @@ def test_hands_are_drawn_without_the_meld_strip(built_site: Path) -> None:
 @pytest.mark.parametrize("lang", CHECKED)
 def test_pages_have_the_ways_to_find_things(built_site: Path, lang: str) -> None:
     page = soup(built_site, f"{lang}/rules/index.html")
-    search = page.select_one("header #search")
-    assert search is not None and search["data-lang"] == lang  # the search box's place
+    search = page.select_one("header form.site-search[role=search]")  # tests/test_search.py
+    assert search is not None and search["data-bundle"] == f"../../{lang}/pagefind/"
     top = page.select_one(".to-top a")
     assert top is not None and top["href"] == "#top" and page.select_one("#top") is not None
     assert top.get_text() == tr(lang, "Back to top")

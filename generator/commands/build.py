@@ -30,7 +30,9 @@ from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
+from generator.layout import page_output
 from generator.layout import real_path
+from generator.layout import search_output
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import holds_exactly
@@ -62,7 +64,9 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
     (:func:`_open_output`); render and write every locale, each page whose inputs did not
     change taken from the cache (:func:`generator.render.parallel.render_locales`); the
     shared files (:func:`generator.render.site.render_common`); with ``strict``, stop on
-    a message shown in English; swap the new site in; keep the outcome in the cache.
+    a message shown in English; every locale's search index, from its pages as written,
+    taken from the cache where they are unchanged (:func:`_search_index`); swap the new
+    site in; keep the outcome in the cache.
 
     Args:
         root: the project folder.
@@ -101,6 +105,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     from generator.commands.project import load_project
     from generator.render.errors import template_error
     from generator.render.incremental import RenderKeys
+    from generator.render.search import SearchIndexError
     from generator.render.site import SiteInput
 
     known = store.load("cases", "agreeing") if inputs is not None else None
@@ -123,7 +128,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                      cache=store if keys is not None else None, keys=keys)
     try:
         report, files = _render_and_write(site, writer, lines, strict)
-    except OutputError as exc:
+    except (OutputError, SearchIndexError) as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     except BaseException as exc:
@@ -243,13 +248,79 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
         missing = [line for loc, c in coverage.items() if c.untranslated
                    for line in strict_lines(loc, c)]
         return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None
+    index, made = _search_index(site, writer)
     writer.commit()
-    files = sum(n for _, _, n, _ in results) + len(common)
+    files = sum(n for _, _, n, _ in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
                          cached=sum(o.cached for o in outputs))
     if site.cache is None:
         return report, None
     shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
-    site.cache.adopt(shared, writer.out)
-    return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared}
+    site.cache.adopt({**shared, **made}, writer.out)
+    return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
+                    **index}
+
+
+def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
+                                                                 dict[str, str]]:
+    """Every locale's search index into ``writer``'s new folder, made from the locale's
+    pages as written there (:func:`generator.render.search.search_index`). With a cache,
+    a locale whose pages have the bytes an earlier index was made from (and the same
+    Pagefind) takes that index from the cache; the others are made and kept.
+
+    Returns:
+        (every index file → its SHA-256 hex digest, the files made now → theirs: the
+        cache adopts them once the site is in place).
+
+    Raises:
+        generator.render.search.SearchIndexError: Pagefind is missing or failed.
+        OutputError: a page cannot be read back, or a file written.
+    """
+    # Imported here: see _build (and Pagefind's module brings asyncio).
+    from generator.render.search import search_index
+    from generator.render.search import version
+
+    store = site.cache
+    index: dict[str, str] = {}
+    linked: dict[str, Path] = {}
+    todo: dict[str, tuple[str, dict[str, bytes]]] = {}
+    for lang in site.locales:
+        pages = {rel: writer.read(rel) for rel in (page_output(lang, p.slug)
+                                                   for p in site.pages)}
+        key = digest(version(), *(x for rel, data in sorted(pages.items())
+                                  for x in (rel, hashlib.sha256(data).hexdigest())))
+        kept = store.load(f"search/{lang}", key) if store is not None else None
+        found = _kept_files(store, kept) if store is not None else None
+        if found is None:
+            todo[lang] = (key, pages)
+        else:
+            linked.update({rel: path for rel, (path, _) in found.items()})
+            index.update({rel: sha for rel, (_, sha) in found.items()})
+    files = search_index({rel: data for _, pages in todo.values()
+                          for rel, data in pages.items()})
+    writer.write(files)
+    writer.link(linked)
+    made = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+    if store is not None:
+        for lang, (key, _) in todo.items():
+            prefix = f"{search_output(lang)}/"
+            store.store(f"search/{lang}", key,
+                        {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
+    index.update(made)
+    return dict(sorted(index.items())), made
+
+
+def _kept_files(store: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
+    """The cache's copies of an index it kept (``kept``: site path → SHA-256), by site
+    path, with their digests; ``None`` when there is none, it is of another shape, or a
+    copy is missing or damaged."""
+    if not isinstance(kept, dict) or not kept:
+        return None
+    found: dict[str, tuple[Path, str]] = {}
+    for rel, sha in kept.items():
+        path = store.blob(sha) if isinstance(rel, str) and isinstance(sha, str) else None
+        if path is None:
+            return None
+        found[rel] = (path, sha)
+    return found

@@ -30,6 +30,7 @@ from generator.i18n.catalog import load_translators
 from generator.layout import CONTENT
 from generator.layout import Layout
 from generator.layout import generated_files
+from generator.layout import search_output
 from generator.render.site import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
@@ -118,7 +119,8 @@ def load_project(root: Path, *, out: Path | None = None,
     config, config_errors = load_config(layout)
     errors.extend(config_errors)
     errors.extend(layout.publish_errors(generated_files(
-        locales, (p.slug for p in pages), sitemap=config.site_url is not None)))
+        locales, (p.slug for p in pages), sitemap=config.site_url is not None),
+        owned={search_output(lang) for lang in locales}))
     pages.sort(key=lambda p: (p.order, p.slug))
     if not pages and not errors:
         errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "

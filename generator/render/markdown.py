@@ -235,7 +235,7 @@ class PageRenderer:
             elif token.type == "heading_close" and pending_heading is not None:
                 if pending_heading[0]:  # every heading with an id links to itself
                     out.append(f' <a class="heading-anchor" href="#{escape(pending_heading[0])}"'
-                               f' aria-label="{anchor_label}">#</a>')
+                               f' aria-label="{anchor_label}" data-pagefind-ignore>#</a>')
                 pending_heading = None
             rule = rules.get(token.type)
             if rule is not None:

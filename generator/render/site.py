@@ -51,6 +51,7 @@ from generator.layout import catalog
 from generator.layout import home_output
 from generator.layout import not_found_output
 from generator.layout import page_output
+from generator.layout import search_output
 from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
@@ -550,6 +551,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, current_slug=page.slug, untranslated=untranslated,
+                search=_search_box(lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
             )
@@ -625,6 +627,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
+        search=_search_box(lang, "../"),
     )
 
 
@@ -645,7 +648,20 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
         nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
+        search=_search_box(lang, "../"),
     )
+
+
+SERVE_COMMAND = "python3 -m generator serve"
+"""What the search box, opened from a file, suggests to serve the site with."""
+
+
+def _search_box(lang: str, root: str) -> dict[str, str]:
+    """What ``search.html`` needs on a page ``root`` below the site's root: the locale's
+    index (``bundle``), the locale's folder its results are relative to (``base``), and
+    :data:`SERVE_COMMAND`."""
+    return {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
+            "command": SERVE_COMMAND}
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:

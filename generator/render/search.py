@@ -1,0 +1,157 @@
+"""The site's search index: one Pagefind index per locale, built from the rendered pages
+(docs/site.md, "Search"; issue 13).
+
+Pagefind (the PyPI package ``pagefind[bin]``, which ships its binary) reads the pages'
+HTML and writes a static index that the browser loads in chunks: no server, no network.
+What it indexes is marked in the theme: ``data-pagefind-body`` on a page's article (the
+rule text and the case rows; the header, navigation, table of contents and footer are
+left out) and ``data-pagefind-ignore`` on the drawings of cards. Each locale's pages are
+indexed on their own, into ``<lang>/pagefind/`` (:func:`generator.layout.search_output`),
+so a search in Czech finds Czech pages, with Czech word rules, and the index of a locale
+depends only on that locale's pages (a cache may key it by their hash).
+
+The index is byte-identical for the same pages: Pagefind names its files by a hash of
+their content and writes no time. The one file whose order varies from run to run when
+Pagefind indexes several languages at once (``pagefind-entry.json`` lists them from a
+hash map) lists one language here, one run per locale (tests/test_search.py builds twice
+and compares).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _package_version
+from pathlib import Path
+
+from pagefind.service import get_executable
+
+from generator.layout import search_output
+
+UNUSED = frozenset({
+    "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+    "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
+})
+"""Files of Pagefind's bundle the site does not load (its own search interfaces and
+highlighter; the theme's ``static/search.js`` talks to ``pagefind.js`` directly): left
+out of the site."""
+
+TIMEOUT = 600.0
+"""Seconds one locale's indexing may take before it counts as failed."""
+
+
+def version() -> str:
+    """The installed Pagefind's version (``pagefind_bin``'s, whose program makes the
+    index), ``""`` when unknown: part of the key a cached index is kept under."""
+    try:
+        return _package_version("pagefind_bin")
+    except PackageNotFoundError:
+        return ""
+
+
+class SearchIndexError(Exception):
+    """Pagefind could not index the pages: its binary is missing or it failed (the
+    message says which, with what it printed)."""
+
+
+def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The search index of ``pages``: every file of each locale's Pagefind index.
+
+    Args:
+        pages: the rendered pages to index, site-relative POSIX path
+            (``<lang>/<slug>/index.html``) → the page's HTML (UTF-8). The first part of
+            a path is its locale; a page at the site's root belongs to none and is not
+            indexed. Only what a page marks with ``data-pagefind-body`` is indexed (a
+            page with no such element is left out once any page of its locale has one).
+
+    Returns:
+        Site-relative path (``<lang>/pagefind/…``) → bytes, sorted by path; the same
+        pages give the same bytes. A locale's files depend only on its own pages.
+
+    Raises:
+        SearchIndexError: Pagefind's binary is missing, or it failed on a locale.
+    """
+    groups: dict[str, dict[str, bytes]] = {}
+    for rel, data in sorted(pages.items()):
+        lang, sep, rest = rel.partition("/")
+        if sep and rest.endswith(".html"):
+            groups.setdefault(lang, {})[rest] = data
+    if not groups:
+        return {}
+    binary = get_executable()
+    if binary is None:
+        raise SearchIndexError("the search index needs Pagefind's program, which was not "
+                               "found; expected the package pagefind[bin] installed "
+                               "(pip install 'pagefind[bin]')")
+    keys = {lang: _key(lang, pages) for lang, pages in groups.items()}
+    parts = {lang: _MADE[keys[lang]] for lang in groups if keys[lang] in _MADE}
+    todo = sorted(lang for lang in groups if lang not in parts)
+    with tempfile.TemporaryDirectory(prefix="rules-search-") as tmp:
+        base = Path(tmp)
+
+        def index(lang: str) -> dict[str, bytes]:
+            return _index_locale(binary, base / lang, groups[lang], search_output(lang))
+
+        workers = max(1, min(len(todo), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            parts.update(zip(todo, pool.map(index, todo), strict=True))
+    for lang in sorted(groups):  # the newest last; the oldest beyond MEMO forgotten
+        _MADE[keys[lang]] = parts[lang]
+        _MADE.move_to_end(keys[lang])
+    while len(_MADE) > MEMO:
+        _MADE.popitem(last=False)
+    files = {rel: data for lang in sorted(groups) for rel, data in parts[lang].items()}
+    return dict(sorted(files.items()))
+
+
+MEMO = 32
+"""Locale indexes kept in the process, by a digest of their pages (:func:`_key`): a
+process that builds the same pages again (the test suite, a server rebuilding) indexes
+them once; the output is the same either way."""
+_MADE: OrderedDict[str, dict[str, bytes]] = OrderedDict()
+
+
+def _key(lang: str, pages: Mapping[str, bytes]) -> str:
+    h = hashlib.sha256(f"{version()}\0{lang}\0".encode())
+    for rel, data in sorted(pages.items()):
+        h.update(f"{len(rel)}:{rel}{len(data)}:".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def _index_locale(binary: Path, work: Path, pages: Mapping[str, bytes],
+                  prefix: str) -> dict[str, bytes]:
+    """Run Pagefind over one locale's ``pages`` (paths relative to the locale folder) in
+    the scratch folder ``work``; its bundle's files under ``prefix``."""
+    site, out = work / "site", work / "index"
+    for rel, data in pages.items():
+        path = site / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    command = [str(binary), "--site", str(site), "--output-path", str(out),
+               "--keep-index-url", "--silent"]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=TIMEOUT, check=False,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SearchIndexError(f"{prefix}: Pagefind could not index the pages: {exc}; "
+                               "expected it to run (pip install 'pagefind[bin]')") from exc
+    said = (done.stdout + done.stderr).decode("utf-8", "replace").strip()
+    if done.returncode != 0 or not (out / "pagefind.js").is_file():
+        raise SearchIndexError(f"{prefix}: Pagefind failed (exit {done.returncode}): "
+                               f"{said or 'no message'}; expected an index of the pages")
+    files: dict[str, bytes] = {}
+    for folder, dirs, names in os.walk(out):
+        dirs.sort()
+        here = Path(folder)
+        for name in sorted(names):
+            rel = (here / name).relative_to(out).as_posix()
+            if rel not in UNUSED:
+                files[f"{prefix}/{rel}"] = (here / name).read_bytes()
+    return files

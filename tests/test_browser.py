@@ -1,0 +1,472 @@
+"""The built site in a real browser (issue 13, item 7): Debian's Chromium driven through
+Selenium and chromium-driver, the site served over HTTP on 127.0.0.1 from a thread.
+
+Not in the default run: ``python3 -m pytest -m browser -n 0`` (one browser for the whole
+run; with xdist each worker starts its own). ``.ci/run`` installs Chromium, its driver
+and axe-core (``npm install --prefix .ci axe-core``) and runs them. Without Chromium,
+its driver, Selenium or axe-core the tests are skipped, saying which is missing; with
+``RULES_BROWSER_REQUIRED=1`` (as ``.ci/run`` sets) they fail instead.
+
+Every page of every locale (the locale's home and its content pages) is loaded once and
+looked at in each of :data:`WIDTHS`, the window resized through the DevTools protocol:
+no element is clipped or spills out (:data:`CLIPPED_JS` says exactly what counts), and
+axe-core finds no violation. Then the language switcher, the search, the copy-link
+control, the page without JavaScript and from ``file://``. Screenshots of the content
+pages at :data:`SHOT_WIDTHS` (in :data:`SHOT_LOCALES`) go to ``RULES_SHOTS`` (default:
+a folder in pytest's temporary folder), with ``report.json``, what was found per page
+and width; the run prints the folder's path.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (320, 390, 768, 1024, 1280)
+"""Viewport widths in CSS pixels: small and common phones, a tablet upright and lying, a
+laptop."""
+HEIGHT = 800
+SHOT_WIDTHS = (390, 1280)
+"""The screenshots' widths: a phone, a desktop."""
+SHOT_LOCALES = os.environ.get("RULES_SHOTS_LOCALES", "en cs").split()
+"""The locales whose content pages are shot (``RULES_SHOTS_LOCALES``, words; ``all``:
+every locale): a full-page shot of the longest page takes seconds."""
+CHROMIUM = Path(os.environ.get("RULES_CHROMIUM", "/usr/bin/chromium"))
+DRIVER = Path(os.environ.get("RULES_CHROMEDRIVER", shutil.which("chromedriver")
+                             or "/usr/bin/chromedriver"))
+AXE = Path(os.environ.get("RULES_AXE", REPO / ".ci" / "node_modules" / "axe-core"
+                          / "axe.min.js"))
+REQUIRED = os.environ.get("RULES_BROWSER_REQUIRED") == "1"
+SITE = os.environ.get("RULES_BROWSER_SITE")
+"""A site built before (its folder) to test instead of the repository's, built here:
+``RULES_BROWSER_SITE=/tmp/old-site`` counts what an older version clips."""
+SCROLLS_BY_DESIGN: tuple[str, ...] = ()
+"""Selectors of containers meant to scroll sideways, whose hidden part is not counted as
+clipped: none (the page strip wraps on phones; before it did, it hid the third page's
+name at 320 and 390 px on every page)."""
+
+CLIPPED_JS = r"""
+// What is clipped or spills out at the current width. An element counts when it is
+// rendered (it has a box wider and taller than 1 px, and no clipping ancestor of 1 px or
+// less: visually hidden text, such as a screen reader's table head, is not shown) and
+//  - "clipped": its box reaches more than 1 px past the visible box (the padding box,
+//    left + clientLeft + clientWidth) of its nearest ancestor whose overflow-x is not
+//    visible (a scroll container or a clip: what is past its edge is hidden or must be
+//    scrolled to), or past the viewport when none is; or
+//  - "spills": it is a box (not inline) whose overflow-x is visible and whose content
+//    is wider than it (scrollWidth > clientWidth + 1): something sticks out of it.
+// Only the outermost of nested findings counts (a clipped table, not each of its cells
+// again); inside the containers of SCROLLS_BY_DESIGN nothing counts; and the page
+// scrolling sideways is a finding of its own.
+const exempt = arguments[0];
+const view = document.documentElement.clientWidth;
+const found = [];
+const flagged = new Set();
+const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+  (typeof el.className === "string" && el.className.trim()
+    ? "." + el.className.trim().split(/\s+/).join(".") : "");
+const path = (el) => {
+  const parts = [];
+  for (let p = el; p && p !== document.body && parts.length < 4; p = p.parentElement) {
+    parts.unshift(name(p));
+  }
+  return parts.join(" > ");
+};
+const box = (el) => {
+  for (let p = el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
+    if (p !== document.body && getComputedStyle(p).overflowX !== "visible") {
+      const r = p.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) return null;  // visually hidden: not shown
+      return [p, r.left + p.clientLeft, r.left + p.clientLeft + p.clientWidth];
+    }
+  }
+  return [null, 0, view];
+};
+const inFlagged = (el) => {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    if (flagged.has(p)) return true;
+  }
+  return false;
+};
+const scroller = document.scrollingElement;
+if (scroller.scrollWidth > scroller.clientWidth + 1) {
+  found.push({kind: "page", what: "html", by: scroller.scrollWidth - scroller.clientWidth});
+}
+for (const el of document.body.querySelectorAll("*")) {
+  if (exempt.some((s) => el.closest(s))) continue;
+  const style = getComputedStyle(el);
+  if (style.visibility === "hidden" || style.display === "none") continue;
+  const r = el.getBoundingClientRect();
+  if (r.width <= 1 || r.height <= 1) continue;
+  if (inFlagged(el)) continue;
+  const clip = box(el);
+  if (clip === null) continue;
+  const [container, left, right] = clip;
+  const by = Math.max(r.right - right, left - r.left);
+  if (by > 1) {
+    flagged.add(el);
+    found.push({kind: "clipped", what: path(el), by: Math.round(by),
+                within: container ? path(container) : "viewport"});
+    continue;
+  }
+  if (style.display !== "inline" && style.display !== "contents" &&
+      style.overflowX === "visible" && el.scrollWidth > el.clientWidth + 1 &&
+      el.clientWidth > 0) {
+    flagged.add(el);
+    found.push({kind: "spills", what: path(el), by: el.scrollWidth - el.clientWidth});
+  }
+}
+return found;
+"""
+
+AXE_JS = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  (r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length,
+    targets: v.nodes.slice(0, 3).map((n) => n.target.join(" "))}))),
+  (e) => done([{id: "axe-error", impact: "error", nodes: 0, targets: [String(e)]}]));
+"""
+
+
+def _missing() -> str | None:
+    """What the browser tests lack on this machine, said plainly, or ``None``."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "Selenium is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.is_file():
+        return (f"Chromium is not installed at {CHROMIUM} (apt-get install chromium "
+                "chromium-driver; .ci/run does; RULES_CHROMIUM names another)")
+    if not DRIVER.is_file():
+        return (f"chromium-driver is not installed at {DRIVER} (apt-get install "
+                "chromium-driver; RULES_CHROMEDRIVER names another)")
+    return None
+
+
+def _skip(why: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"RULES_BROWSER_REQUIRED=1 but {why}")
+    pytest.skip(why)
+
+
+# -- the site, served ----------------------------------------------------------------------
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(request: pytest.FixtureRequest) -> Path:
+    """The site under test: ``RULES_BROWSER_SITE``, or the repository's project built
+    once (the ``built_site`` fixture)."""
+    if SITE:
+        return Path(SITE)
+    built: Path = request.getfixturevalue("built_site")
+    return built
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served over HTTP on 127.0.0.1 from a thread: its base URL."""
+    handler = functools.partial(_Quiet, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module (a fresh profile, no network of its own)."""
+    why = _missing()
+    if why:
+        _skip(why)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="rules-chromium-")
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                f"--user-data-dir={profile}", f"--window-size={WIDTHS[-1]},{HEIGHT}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options, service=Service(str(DRIVER)))
+    driver.set_script_timeout(120)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script (from npm)."""
+    if not AXE.is_file():
+        _skip(f"axe-core is not installed at {AXE} (npm install --prefix .ci axe-core; "
+              ".ci/run does; RULES_AXE names another file)")
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory,
+          request: pytest.FixtureRequest) -> Iterator[Path]:
+    """The folder for screenshots and ``report.json``: ``RULES_SHOTS`` or one in pytest's
+    temporary folder; its path is printed at the end of the run."""
+    named = os.environ.get("RULES_SHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("browser-shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    report: dict[str, Any] = {}
+    request.config.stash[_REPORT] = report
+    yield folder
+    (folder / "report.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n",
+                                        encoding="utf-8")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    line = f"browser tests: screenshots and report.json in {folder}"
+    if reporter is not None:
+        reporter.write_line(line)
+    else:  # pragma: no cover - without a terminal
+        print(line)
+
+
+_REPORT = pytest.StashKey[dict[str, Any]]()
+
+
+def _site_pages() -> list[tuple[str, str]]:
+    """(locale, slug) of every page of the site: each locale's home (slug ``""``) and its
+    content pages, from the repository's content and catalogs."""
+    slugs = sorted(p.stem for p in (REPO / "content").glob("*.md"))
+    langs = ["en", *sorted(p.name for p in (REPO / "locales").iterdir()
+                           if (p / "LC_MESSAGES" / "messages.po").is_file() and p.name != "en")]
+    return [(lang, slug) for lang in langs for slug in ["", *slugs]]
+
+
+PAGES = _site_pages()
+CONTENT_SLUGS = sorted({slug for _, slug in PAGES if slug})
+
+
+def _url(lang: str, slug: str) -> str:
+    return f"{lang}/{slug}/index.html" if slug else f"{lang}/index.html"
+
+
+def _width(driver: Any, width: int, height: int = HEIGHT) -> None:
+    """Lay the page out at ``width`` CSS pixels (the viewport, not the window)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_async_script(  # two frames: the new layout is done and painted
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
+
+
+def _wait(condition: Callable[[], Any], seconds: float = 10.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def _shot(driver: Any, path: Path) -> None:
+    """A screenshot of the whole page (beyond the viewport) as PNG."""
+    data = driver.execute_cdp_cmd("Page.captureScreenshot",
+                                  {"format": "png", "captureBeyondViewport": True})
+    path.write_bytes(base64.b64decode(data["data"]))
+
+
+# -- every page at every width -----------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "slug"), PAGES,
+                         ids=[f"{lang}-{slug or 'home'}" for lang, slug in PAGES])
+def test_page_fits_and_axe_finds_nothing(browser: Any, server: str, axe_source: str,
+                                         shots: Path, request: pytest.FixtureRequest,
+                                         lang: str, slug: str) -> None:
+    """At each of WIDTHS no element of the page is clipped or spills out (CLIPPED_JS),
+    and axe-core reports no violation; the content pages are shot at SHOT_WIDTHS."""
+    browser.get(server + _url(lang, slug))
+    browser.execute_script(axe_source)
+    report = request.config.stash[_REPORT].setdefault(_url(lang, slug), {})
+    problems = []
+    for width in WIDTHS:
+        _width(browser, width)
+        clipped = browser.execute_script(CLIPPED_JS, list(SCROLLS_BY_DESIGN))
+        violations = browser.execute_async_script(AXE_JS)
+        report[str(width)] = {"clipped": clipped, "axe": violations}
+        problems += [f"{width}px: {c['kind']} {c['what']} by {c['by']} px"
+                     + (f" in {c['within']}" if c.get("within") else "") for c in clipped]
+        problems += [f"{width}px: axe {v['id']} ({v['impact']}) on {v['nodes']} node(s): "
+                     + "; ".join(v["targets"]) for v in violations]
+        if slug and width in SHOT_WIDTHS and (lang in SHOT_LOCALES or "all" in SHOT_LOCALES):
+            _shot(browser, shots / f"{lang}-{slug}-{width}.png")
+    _width(browser, WIDTHS[-1])
+    assert not problems, f"{_url(lang, slug)}:\n" + "\n".join(problems[:40])
+
+
+# -- the language switcher -------------------------------------------------------------
+
+def test_language_switcher_keeps_page_and_anchor(browser: Any, server: str,
+                                                 site: Path) -> None:
+    """From a heading's and from a case row's #anchor, the switcher's link to another
+    locale leads to the same page there, at the same anchor."""
+    from selenium.webdriver.common.by import By
+
+    html = (site / "en" / "first-meld" / "index.html").read_text(encoding="utf-8")
+    soup = BeautifulSoup(html, "html.parser")
+    heading = soup.select_one("article h2[id]")
+    row = soup.select_one("article tr[id]")
+    assert heading is not None and row is not None
+    for start, to, anchor in (("en", "cs", heading["id"]), ("cs", "de", row["id"])):
+        browser.get(f"{server}{start}/first-meld/index.html#{anchor}")
+        browser.find_element(By.CSS_SELECTOR, f'.lang-switch a[hreflang="{to}"]').click()
+        want = f"{server}{to}/first-meld/index.html#{anchor}"
+        assert _wait(lambda want=want: browser.current_url == want), \
+            f"{start} → {to}: {browser.current_url}, expected {want}"
+        assert browser.execute_script("return document.documentElement.lang") == to
+
+
+# -- search ----------------------------------------------------------------------------
+
+def _rare_title_word(site: Path, lang: str) -> tuple[str, str, str]:
+    """A case of ``lang``'s pages and a word of its title found least often in the
+    locale's pages: (the word, the page's slug, the case's id)."""
+    texts = {slug: BeautifulSoup((site / lang / slug / "index.html").read_text(
+        encoding="utf-8"), "html.parser") for slug in CONTENT_SLUGS}
+    words = re.findall(r"\w+", " ".join(
+        s.select_one("article").get_text(" ") for s in texts.values()).lower())
+    counts: dict[str, int] = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    best: tuple[int, str, str, str] | None = None
+    for slug, soup in sorted(texts.items()):
+        for row in soup.select("article tr[id]"):
+            title = row.select_one(".case__name")
+            if title is None:
+                continue
+            for word in re.findall(r"[^\W\d_]{5,}", title.get_text().lower()):
+                key = (counts.get(word, 0), word, slug, str(row["id"]))
+                if best is None or key < best:
+                    best = key
+    assert best is not None, f"{lang}: no case titles found"
+    return best[1], best[2], best[3]
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_search_finds_a_case_by_a_word_of_its_title(browser: Any, server: str,
+                                                    site: Path, lang: str) -> None:
+    """Nothing of the search loads before the box is focused; typed into it, a word of a
+    case's title finds that case: a result links to its page at its #id."""
+    from selenium.webdriver.common.by import By
+
+    word, slug, case_id = _rare_title_word(site, lang)
+    browser.get(f"{server}{lang}/index.html")
+    loaded = "return performance.getEntriesByType('resource').map((e) => e.name)"
+    before = [n for n in browser.execute_script(loaded) if "search" in n or "pagefind" in n]
+    assert before == [], f"loaded before the box was focused: {before}"
+    box = browser.find_element(By.CSS_SELECTOR, "form.site-search input[type=search]")
+    box.click()
+    box.send_keys(word)
+    want = f"{server}{lang}/{slug}/index.html#{case_id}"
+
+    def links() -> list[str]:
+        return [a.get_attribute("href") for a in
+                browser.find_elements(By.CSS_SELECTOR, ".site-search__results a")]
+
+    found = _wait(lambda: want in links(), 15)
+    assert found, f"searching {word!r} in {lang}: {links()[:12]}, expected {want}"
+    after = [n for n in browser.execute_script(loaded) if "pagefind" in n]
+    assert any(n.endswith(f"/{lang}/pagefind/pagefind.js") for n in after), after
+    # the panel fits the narrowest width
+    _width(browser, WIDTHS[0])
+    panel = browser.find_element(By.CSS_SELECTOR, ".site-search__panel")
+    right = browser.execute_script("return arguments[0].getBoundingClientRect().right", panel)
+    assert right <= WIDTHS[0], f"the results reach {right} px at {WIDTHS[0]} px"
+    _width(browser, WIDTHS[-1])
+
+
+def test_search_from_a_file_says_it_needs_a_server(browser: Any, site: Path) -> None:
+    """Opened from disk, the focused search box says (in the page's language, from the
+    catalog) that search needs the site served, and names a command."""
+    from selenium.webdriver.common.by import By
+
+    browser.get((site / "cs" / "rules" / "index.html").as_uri())
+    form = browser.find_element(By.CSS_SELECTOR, "form.site-search")
+    form.find_element(By.CSS_SELECTOR, "input").click()
+    status = browser.find_element(By.CSS_SELECTOR, ".site-search__status")
+    assert _wait(lambda: status.text)
+    assert status.text == form.get_attribute("data-file")
+    assert "generator serve" in status.text
+    assert status.text.startswith("Vyhledávání")  # Czech, not the English msgid
+
+
+def test_without_javascript_the_page_reads(browser: Any, server: str) -> None:
+    """With scripts disabled there is no search box (it could not work) and the page's
+    text, tables and links are all there."""
+    from selenium.webdriver.common.by import By
+
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(f"{server}en/rules/index.html")
+        assert not browser.find_element(By.CSS_SELECTOR, "form.site-search").is_displayed()
+        article = browser.find_element(By.CSS_SELECTOR, "article")
+        assert article.find_element(By.CSS_SELECTOR, "h1").text
+        assert len(article.find_elements(By.CSS_SELECTOR, "tr[id]")) > 10
+        assert browser.find_element(By.CSS_SELECTOR, '.lang-switch a[hreflang="cs"]') \
+            .get_attribute("href").endswith("/cs/rules/index.html")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+# -- the copy-link control ---------------------------------------------------------------
+
+def test_copy_link_yields_the_rows_url(browser: Any, server: str) -> None:
+    """The copy-link control of a case row puts the row's URL (the page's, with the row's
+    #id) on the clipboard, and links to it."""
+    from selenium.webdriver.common.by import By
+
+    page = f"{server}en/first-meld/index.html"
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server.rstrip("/"),
+        "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.get(page)
+    rows = browser.find_elements(By.CSS_SELECTOR, "article tr[id]")
+    assert rows
+    row = rows[len(rows) // 2]
+    row_id = row.get_attribute("id")
+    controls = row.find_elements(By.CSS_SELECTOR, "[data-copy-link]")
+    assert controls, f"row #{row_id} has no copy-link control ([data-copy-link])"
+    control = controls[0]
+    assert control.get_attribute("href") == f"{page}#{row_id}"
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", control)
+    browser.execute_script("arguments[0].focus()", control)
+    control.click()
+    copied = browser.execute_async_script(
+        "const done = arguments[0];"
+        "navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
+    assert copied == f"{page}#{row_id}"

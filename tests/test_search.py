@@ -1,0 +1,184 @@
+"""The search index (generator/render/search.py) and the search box (theme search.html):
+one Pagefind index per locale, built with the site, byte-identical for the same pages;
+what it holds; what a missing Pagefind or a clashing file says. The box in a browser:
+tests/test_browser.py."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+
+import generator.render.search as search
+from generator.layout import search_output
+from generator.render.search import UNUSED
+from generator.render.search import search_index
+from tests.conftest import run_cli
+
+LOCALES = ("cs", "de", "en", "et", "hu", "pl", "sk")
+SLUGS = ("cardverse", "first-meld", "rules")
+
+
+def _pages(site: Path, langs: tuple[str, ...] = LOCALES) -> dict[str, bytes]:
+    return {f"{lang}/{slug}/index.html": (site / lang / slug / "index.html").read_bytes()
+            for lang in langs for slug in SLUGS}
+
+
+def _index_on_disk(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.glob("*/pagefind/**/*")) if p.is_file()}
+
+
+def _fragments(files: dict[str, bytes], lang: str) -> list[dict[str, Any]]:
+    """The decoded fragments (one per page) of a locale's index."""
+    found = []
+    for rel, data in files.items():
+        if rel.startswith(f"{search_output(lang)}/fragment/"):
+            raw = gzip.decompress(data)
+            found.append(json.loads(raw[raw.index(b"{"):]))
+    return found
+
+
+def test_every_locale_has_its_own_index(built_site: Path) -> None:
+    for lang in LOCALES:
+        bundle = built_site / search_output(lang)
+        entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert list(entry["languages"]) == [lang]
+        assert entry["languages"][lang]["page_count"] == len(SLUGS)  # not home, not 404
+        assert (bundle / "pagefind.js").is_file()
+        assert not [name for name in UNUSED if (bundle / name).exists()]
+    assert not (built_site / "pagefind").exists()
+
+
+def test_the_same_pages_give_the_same_index_bytes(built_site: Path) -> None:
+    """Indexing the built pages again gives exactly the files the build wrote (the build
+    twice, byte for byte, is tests/test_cli.py's two-builds test)."""
+    assert search_index(_pages(built_site)) == _index_on_disk(built_site)
+
+
+def test_a_locale_index_depends_only_on_its_own_pages(built_site: Path) -> None:
+    whole = _index_on_disk(built_site)
+    cs = {rel: data for rel, data in whole.items() if rel.startswith("cs/")}
+    assert search_index(_pages(built_site, ("cs",))) == cs
+    pages = _pages(built_site, ("cs", "en"))
+    rel = "en/rules/index.html"
+    pages[rel] = pages[rel].replace(b"<h1>", b"<h1>Zanzibar ", 1)
+    changed = search_index(pages)
+    assert {r: d for r, d in changed.items() if r.startswith("cs/")} == cs
+    en = [f for f in _fragments(changed, "en") if "zanzibar" in f["content"].lower()]
+    assert len(en) == 1 and en[0]["url"] == "/rules/index.html"
+
+
+def test_the_index_holds_rule_text_and_case_titles_not_the_frame(built_site: Path) -> None:
+    html = (built_site / "cs" / "first-meld" / "index.html").read_text(encoding="utf-8")
+    soup = BeautifulSoup(html, "html.parser")
+    row = soup.select_one("article tr[id]")
+    paragraph = soup.select_one("article p")
+    assert row is not None and paragraph is not None
+    title = row.select_one(".case__name")
+    assert title is not None
+    fragments = _fragments(_index_on_disk(built_site), "cs")
+    page = next(f for f in fragments if f["url"] == "/first-meld/index.html")
+    content = " ".join(page["content"].split())
+    assert " ".join(title.get_text().split()) in content
+    assert " ".join(paragraph.get_text().split())[:60] in content
+    assert page["meta"]["title"] == soup.select_one("article h1").get_text(" ").strip(" #")
+    assert row["id"] in {a["id"] for a in page["anchors"]}
+    footer = soup.select_one(".site-footer p")
+    skip = soup.select_one(".skip-link")
+    assert footer is not None and skip is not None
+    for frame in (footer.get_text().strip(), skip.get_text().strip()):
+        assert frame not in content
+    assert "♣" not in content.replace("♣ ", "")  # no card drawings ("5♣6♣7♣")
+    copy = row.select_one("[data-copy-link]")
+    if copy is not None:
+        assert copy.get_text().strip() not in content
+
+
+def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
+    """The box is in every page's header, hidden (shown by the script), its messages the
+    locale's; no page loads the search's script or Pagefind itself."""
+    for rel, lang, bundle in (("cs/rules/index.html", "cs", "../../cs/pagefind/"),
+                              ("de/index.html", "de", "../de/pagefind/")):
+        soup = BeautifulSoup((built_site / rel).read_text(encoding="utf-8"), "html.parser")
+        form = soup.select_one("header form.site-search[role=search]")
+        assert form is not None and form.has_attr("hidden")
+        assert form["data-bundle"] == bundle
+        assert (built_site / rel).parent.joinpath(bundle, "pagefind.js").resolve().is_file()
+        scripts = [s.get("src", "") for s in soup.select("script")]
+        assert not [s for s in scripts if "search" in s or "pagefind" in s]
+        assert not soup.select('link[href*="pagefind"], link[href*="search"]')
+        label = soup.select_one("label[for=site-search-input]")
+        assert label is not None
+        assert label.get_text() == {"cs": "Hledat v pravidlech", "de": "In den Regeln suchen"
+                                    }[lang]
+        assert "generator serve" in form["data-file"]
+        assert not form["data-file"].startswith("Search needs")  # translated
+
+
+def test_without_pagefind_the_build_says_so_and_writes_nothing(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "get_executable", lambda: None)
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "pagefind[bin]" in result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not (project / "site").exists()
+
+
+def test_a_published_file_in_a_search_folder_is_an_input_error(project: Path) -> None:
+    place = project / "templates" / "root" / "cs" / "pagefind" / "notes.txt"
+    place.parent.mkdir(parents=True)
+    place.write_text("mine", encoding="utf-8")
+    result = run_cli("build", "--project", str(project))
+    out = result.stdout + result.stderr
+    assert result.returncode == 2, out
+    assert ("templates/root/cs/pagefind/notes.txt:1: clashes with the generated folder "
+            "cs/pagefind/") in out
+
+
+def test_an_unchanged_locale_takes_its_index_from_the_cache(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After one catalog entry of Czech changes, only Czech is indexed again; the site
+    is the one a build without the cache writes."""
+    indexed: list[str] = []
+    real = search._index_locale
+
+    def counted(binary: Path, work: Path, pages: Any, prefix: str) -> dict[str, bytes]:
+        indexed.append(prefix)
+        return real(binary, work, pages, prefix)
+
+    monkeypatch.setattr(search, "_index_locale", counted)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())  # none made in this process yet
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert sorted(indexed) == [search_output(lang) for lang in LOCALES]
+    po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    assert text.count('msgstr "Hledat v pravidlech"') == 1
+    po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
+                  encoding="utf-8")
+    indexed.clear()
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert indexed == ["cs/pagefind"]
+    cached = _index_on_disk(project / "site")
+    result = run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                     "--no-cache")
+    assert result.returncode == 0
+    assert cached == _index_on_disk(project / "fresh")
+
+
+def test_the_process_memo_forgets_the_oldest_never_this_calls(
+        built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a memo smaller than one call's locales, a call still returns every locale's
+    index (the memo forgets older ones only after the call has them)."""
+    monkeypatch.setattr(search, "MEMO", 2)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    pages = _pages(built_site)
+    first = search_index(pages)
+    assert len(search._MADE) == 2
+    assert search_index(pages) == first == _index_on_disk(built_site)
