@@ -196,15 +196,14 @@ class BuildCache:
 
     def blob(self, sha: str) -> Path | None:
         """The cache's copy of the bytes whose SHA-256 hex digest is ``sha``, checked
-        (read and hashed) now, or ``None``: missing, or damaged (then with a note). The
-        copy may be hard-linked into a site (:meth:`generator.output.SiteWriter.link`):
-        a site file edited in place is then found damaged here, never published again."""
+        (read and hashed) now, or ``None``: missing, or damaged (then with a note, and
+        removed so that the part rebuilt is kept again)."""
         return self._blob_path(sha) if self.load_blob(sha) is not None else None
 
     def adopt(self, files: Mapping[str, str], folder: Path) -> None:
         """Keep the files just written below ``folder`` (relative path → their SHA-256
-        hex digest) as blobs: hard-linked where the cache and the folder share a file
-        system (nothing is written twice), else copied."""
+        hex digest) as blobs, copied (a hard link would let a site file edited in place
+        change the cache)."""
         if self.folder is None:
             return
         for rel, sha in files.items():
@@ -212,13 +211,7 @@ class BuildCache:
             if path.exists():
                 continue
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    os.link(folder / rel, path)
-                except FileExistsError:
-                    continue
-                except OSError:
-                    self._write(path, (folder / rel).read_bytes())
+                self._write(path, (folder / rel).read_bytes())
             except OSError as exc:
                 self._note(f"{self.folder}: cannot write the cache ({exc.strerror or exc});"
                            " this build goes on without it")
@@ -237,6 +230,8 @@ class BuildCache:
             return None
         if hashlib.sha256(data).hexdigest() != sha:
             self._note(f"{path}: a damaged cache file; ignored, its part rebuilt")
+            with contextlib.suppress(OSError):
+                path.unlink()  # so that the rebuilt part is kept again
             return None
         return data
 

@@ -400,8 +400,8 @@ class SiteWriter:
 
     def link(self, files: Mapping[str, Path]) -> None:
         """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
-        a copy in the build cache) into the fresh folder: a hard link where the two are
-        on one file system, else a copy.
+        a copy in the build cache) into the fresh folder, copied (never a hard link: a
+        site file edited in place must change no other site, nor the cache).
 
         Raises:
             OutputError: a file cannot be linked or copied.
@@ -415,10 +415,7 @@ class SiteWriter:
             for rel in sorted(files):
                 path = tmp / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    os.link(files[rel], path)
-                except OSError:
-                    shutil.copyfile(files[rel], path)
+                shutil.copyfile(files[rel], path)
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 

@@ -151,3 +151,19 @@ def test_an_output_that_cannot_be_written_is_an_input_error(project: Path) -> No
                      "--output", str(blocker / "report.json"))
     assert result.returncode == 2
     assert "cannot write the report" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_junit_counts_a_case_with_a_status_as_check_does(project: Path) -> None:
+    """A ``pending`` case that disagrees passes (``check`` exits 0): no ``<failure>``, its
+    disagreement listed in ``<system-out>``, as ``check`` lists it."""
+    (project / DECKS_FILE).write_text(DECKS.replace("title: Four players,",
+                                                    "title: Four players, status: pending,")
+                                      .replace("cards: 108", "cards: 107"), encoding="utf-8")
+    result = run_cli("check", "--project", str(project), "--format", "junit")
+    assert result.returncode == 0, result.stdout
+    root = ET.fromstring(result.stdout)
+    assert root.get("failures") == "0"
+    [case] = [c for c in root.iter("testcase") if c.get("name") == "rami-deck-four-players"]
+    assert case.find("failure") is None
+    out = case.find("system-out")
+    assert out is not None and "cards documented 107, engine 108" in (out.text or "")

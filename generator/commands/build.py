@@ -90,7 +90,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         if replayed is not None:
             return replayed
     report = _build(root, out, strict, store, inputs, whole)
-    report.lines += [f"note: {line}" for line in store.notes]
+    report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
 

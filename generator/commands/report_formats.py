@@ -156,12 +156,16 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
                 "classname": _xml(file), "name": case.id, "file": _xml(file),
                 "line": str(case.position.line)})
             counts["tests"] += 1
-            for d in result.disagreements:
+            for d in result.failing:  # a status keeps the others from failing (exit 0)
                 text = _text_of(d, result)
                 failure = ET.SubElement(testcase, "failure", {
                     "type": "disagreement", "message": _xml(_message(d, text[:1]))})
                 failure.text = _xml("\n".join(text))
-            counts["failures"] += bool(result.disagreements)
+            if result.reported and not result.failing:  # listed, as check lists them
+                out = ET.SubElement(testcase, "system-out")
+                out.text = _xml("\n".join(line for d in result.reported
+                                           for line in _text_of(d, result)))
+            counts["failures"] += bool(result.failing)
         for error in errors_by_file.get(file, []):
             where = error.format().removesuffix(f": {error.message}")
             testcase = ET.SubElement(suite, "testcase", {
