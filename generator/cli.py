@@ -115,6 +115,9 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    "0.0.0.0 for every interface)")
 
 
+NO_STATUS = {"pending": 0, "known_disagreement": 0}
+"""``--format json``'s status counts when no project was loaded (docs/site.md, Reports)."""
+
 EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
                 "a case file")
 
@@ -254,7 +257,8 @@ def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
-            _emit([_json({"cases": 0, "disagreements": [], "errors": [missing.as_dict()]})])
+            _emit([_json({"cases": 0, "disagreements": [], "errors": [missing.as_dict()],
+                          "status": NO_STATUS})])
         else:
             _emit([missing.format()])
         return EXIT_INPUT
@@ -298,7 +302,8 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     elif fmt == "json":
         report = json_report(project) if project else {
-            "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors]}
+            "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors],
+            "status": NO_STATUS}
         data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     else:
         lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
