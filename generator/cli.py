@@ -115,9 +115,6 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
                    "0.0.0.0 for every interface)")
 
 
-NO_STATUS = {"pending": 0, "known_disagreement": 0}
-"""``--format json``'s status counts when no project was loaded (docs/site.md, Reports)."""
-
 EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
                 "a case file")
 
@@ -257,8 +254,10 @@ def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         if fmt == "json":
+            from generator.engine.codes import CaseStatus  # only here: see _parser
+
             _emit([_json({"cases": 0, "disagreements": [], "errors": [missing.as_dict()],
-                          "status": NO_STATUS})])
+                          "status": dict.fromkeys(map(str, CaseStatus), 0)})])
         else:
             _emit([missing.format()])
         return EXIT_INPUT
@@ -289,6 +288,7 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     from generator.commands.report_formats import error_command
     from generator.commands.report_formats import github_lines
     from generator.commands.report_formats import junit_xml
+    from generator.engine.codes import CaseStatus
 
     missing = _project_error(project_dir)
     project = None if missing is not None else load_project(project_dir)
@@ -303,7 +303,7 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     elif fmt == "json":
         report = json_report(project) if project else {
             "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors],
-            "status": NO_STATUS}
+            "status": dict.fromkeys(map(str, CaseStatus), 0)}
         data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     else:
         lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
