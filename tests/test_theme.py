@@ -168,3 +168,42 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
     assert (report.exit_code, report.lines) == (2, [
         "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
         "or modulo by zero; expected a template that renders"])
+
+
+def test_a_build_parses_and_compiles_each_template_once(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loading's template check and the rendering share one environment (the
+    loading's layout carries the build's --out; rendering used to make a second
+    environment from the bare project folder and compile every template again), and
+    the check's syntax tree is what is compiled (it used to be parsed twice)."""
+    import jinja2
+
+    from generator.commands.build import build
+    from generator.render import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)  # in this process: counted
+    parsed: list[str | None] = []
+    compiled: list[str | None] = []
+    parse = jinja2.Environment._parse
+    generate = jinja2.Environment._generate
+
+    def counting_parse(env: jinja2.Environment, source: str, name: str | None,
+                       filename: str | None) -> jinja2.nodes.Template:
+        if name is not None:  # Babel's extractor parses sources without a name
+            parsed.append(name)
+        return parse(env, source, name, filename)
+
+    def counting_generate(env: jinja2.Environment, source: jinja2.nodes.Template,
+                          name: str | None, filename: str | None,
+                          defer_init: bool = False) -> str:
+        compiled.append(name)
+        return generate(env, source, name, filename, defer_init)
+
+    monkeypatch.setattr(jinja2.Environment, "_parse", counting_parse)
+    monkeypatch.setattr(jinja2.Environment, "_generate", counting_generate)
+    report = build(project, tmp_path / "out", cache=False)
+    assert report.exit_code == 0, report.lines
+    used = sorted(Layout.of(project).templates([]))
+    assert "kinds/meld.html" in used and "cases.html" in used
+    assert sorted(compiled) == used
+    assert sorted(parsed) == used

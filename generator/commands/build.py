@@ -123,8 +123,8 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     if inputs is not None and store.enabled:
         keys = RenderKeys.of(inputs, project.pages, project.cases.cases, project.locales,
                              project.config.site_url)
-    site = SiteInput(project.root, project.pages, project.locales, project.translators,
-                     project.results, project.config.site_url,
+    site = SiteInput(Layout.of(root, out), project.pages, project.locales,
+                     project.translators, project.results, project.config.site_url,
                      cache=store if keys is not None else None, keys=keys)
     try:
         report, files = _render_and_write(site, writer, lines, strict)

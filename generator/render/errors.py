@@ -11,7 +11,7 @@ from generator.layout import TEMPLATES
 from generator.layout import Layout
 
 
-def template_error(exc: Exception, root: Path) -> str | None:
+def template_error(exc: Exception, root: Path | Layout) -> str | None:
     """An error met while rendering, as ``FILE:LINE: what; expected`` (FILE a template's
     label: ``templates/NAME`` in the project, ``generator/theme/NAME`` in the theme): the
     position Jinja gives, or else the innermost frame of the traceback that is a

@@ -11,6 +11,7 @@ import os
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Mapping
+from collections.abc import MutableMapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -24,6 +25,7 @@ from jinja2 import BaseLoader
 from jinja2 import Environment
 from jinja2 import StrictUndefined
 from jinja2 import Template
+from jinja2 import TemplateError
 from jinja2 import TemplateNotFound
 from jinja2 import TemplateSyntaxError
 from jinja2 import nodes
@@ -108,6 +110,16 @@ class TemplateLoader(BaseLoader):
 
     def list_templates(self) -> list[str]:
         return list(self.layout.templates([]))
+
+    def load(self, environment: Environment, name: str,
+             globals: MutableMapping[str, Any] | None = None) -> Template:
+        """Jinja's ``BaseLoader.load``, compiling the syntax tree :func:`template_errors`
+        parsed (:func:`_parsed`), so that each template is parsed once, not twice."""
+        source, filename, uptodate = self.get_source(environment, name)
+        code = environment.compile(_parsed(environment, name, source, filename), name,
+                                   filename)
+        return environment.template_class.from_code(environment, code, globals or {},
+                                                    uptodate)
 
 
 def make_environment(project: Path | Layout) -> Environment:
@@ -365,14 +377,16 @@ class SiteInput:
     """What rendering needs, loaded and verified once.
 
     Attributes:
-        root: the project folder (its ``templates/``).
+        root: the project folder (its ``templates/``), or its layout with the output
+            folder of the build (then the templates are read, and compiled, in the one
+            environment the loading checked them in: :func:`make_environment`).
         pages: the parsed pages, in navigation order.
         locales: locale codes, the source first.
         translators: each locale's messages.
         results: the engine's result for every case, by id.
     """
 
-    root: Path
+    root: Path | Layout
     pages: Sequence[SourcePage]
     locales: Sequence[str]
     translators: Mapping[str, Translator]
@@ -415,10 +429,15 @@ class SiteInput:
         return urls
 
     def prepare(self) -> None:
-        """Load and compile the templates once (before worker processes fork)."""
+        """Load and compile every template the site uses once (before worker processes
+        fork: each would compile them again); most were compiled by the loading
+        (:func:`template_errors`), in the same environment."""
         env = make_environment(self.root)
-        for name in TEMPLATES:
-            env.get_template(name)
+        for name in (*TEMPLATES, *Layout.of(self.root).templates([])):
+            try:
+                env.get_template(name)
+            except TemplateError:
+                continue  # reported by the loading (commands.project.load_project)
 
 
 @cache
