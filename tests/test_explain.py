@@ -136,6 +136,9 @@ def test_the_reasoning_in_czech_from_the_command_line() -> None:
     (("--game", "cardverse", "--kind", "deck", "--players", "9"),
      "command line: cardverse does not allow 9 players"),
     (("--game", "rami51", "--lang", "xx", "QH", "KH", "AH"), "--lang: no catalog for 'xx'"),
+    (("--game", "rami51", "--id", "Bad ID!", "QH", "KH", "AH"),
+     "command line: id 'Bad ID!' has characters outside [a-z0-9-]; expected lowercase "
+     "letters, digits and hyphens\n"),
 ])
 def test_bad_input_on_the_command_line(args: tuple[str, ...], message: str) -> None:
     result = run_cli("explain", *args)

@@ -145,7 +145,12 @@ def explain(request: ExplainRequest) -> ExplainReport:
     w = Words(translator)
     blocks = [_case_text(case, raw, w, request, generated) for case, raw in
               zip(cases, raws, strict=True)]
-    return ExplainReport(EXIT_OK, "cases:\n" + "".join(blocks))
+    text = "cases:\n" + "".join(blocks)
+    # what --id and --title add is checked as check would: the printed case passes it
+    printed, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE)
+    if printed.errors:
+        return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in printed.errors))
+    return ExplainReport(EXIT_OK, text)
 
 
 # -- the case ------------------------------------------------------------------------------
