@@ -278,6 +278,34 @@ class _Lock:
             self.fd = None
 
 
+def _resolved(out: Path) -> Path:
+    """``out`` absolute, links in its parent resolved (not in the output itself: a link
+    there is refused)."""
+    absolute = Path(os.path.abspath(out))
+    return Path(os.path.realpath(absolute.parent)) / absolute.name
+
+
+def overlap_error(out: Path, forbidden: tuple[Path, ...]) -> str | None:
+    """Why the output folder ``out`` may not be written, seen from the paths alone (before
+    anything is read or written): it is the root folder, or it is, holds or lies in one
+    of the ``forbidden`` folders (the project's inputs); ``None`` when it may be.
+
+    Returns:
+        The message (``OUT: what; expected ...``), or ``None``.
+    """
+    out = _resolved(out)
+    if out.parent == out:
+        return (f"{out}: cannot replace the root folder; expected a folder of its own for "
+                "the site (see --out)")
+    for place in forbidden:
+        place = Path(os.path.realpath(place))
+        if out == place or place in out.parents or out in place.parents:
+            return (f"{out}: the output folder overlaps {place}; expected a folder outside "
+                    "the project's content/, locales/ and templates/, not holding the "
+                    "project (see --out)")
+    return None
+
+
 class SiteWriter:
     """Writes a site into a fresh folder beside ``out`` and swaps it in at the end.
 
@@ -298,23 +326,14 @@ class SiteWriter:
         build's fresh folder (:func:`_take_spare`): creating and removing a site's
         hundreds of folders is most of an incremental build's writing on some file
         systems. ``None``: fresh folders are made and old ones removed."""
-        absolute = Path(os.path.abspath(out))
-        # links in the parent resolved (not in the output itself: a link is refused)
-        out = Path(os.path.realpath(absolute.parent)) / absolute.name
+        out = _resolved(out)
         self.out = out
         self.warnings: list[str] = []
         self.swapped = False
         """The new site is in place (set by :meth:`commit`)."""
-        if out.parent == out:
-            raise OutputError(f"{out}: cannot replace the root folder; expected a folder "
-                              "of its own for the site (see --out)")
-        for place in forbidden:
-            place = Path(os.path.realpath(place))
-            if out == place or place in out.parents or out in place.parents:
-                raise OutputError(
-                    f"{out}: the output folder overlaps {place}; expected a folder outside "
-                    "the project's content/, locales/ and templates/, not holding the "
-                    "project (see --out)")
+        problem = overlap_error(out, forbidden)
+        if problem is not None:
+            raise OutputError(problem)
         holder = _inside_output(out)
         if holder is not None:
             raise OutputError(f"{out}: the output folder is inside {holder}, the site of "

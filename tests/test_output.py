@@ -161,6 +161,28 @@ def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Pat
     assert not (project / "content" / "site").exists()
 
 
+@pytest.mark.parametrize("where", ["/", "parent", "content", "locales/cs"])
+def test_an_out_over_the_inputs_is_one_error_before_the_loading(
+        project: Path, where: str) -> None:
+    """``--out /`` (or the project's parent, or an input folder) is one line naming the
+    output folder: the loading used to run first and call every input "a symbolic link
+    leading into the output folder"."""
+    from generator.commands.build import build
+
+    out = {"/": Path("/"), "parent": project.parent}.get(where, project / where)
+    report = build(project, out, cache=False)
+    assert report.exit_code == 2
+    if where in ("/", "parent"):
+        assert report.lines == [f"{out}: the output folder holds the project; expected a "
+                                "folder of its own, such as site/ (see --out)"]
+    else:
+        folder = project / where.split("/")[0]
+        assert report.lines == [f"{out}: the output folder overlaps {folder}; expected a "
+                                "folder outside the project's content/, locales/ and "
+                                "templates/, not holding the project (see --out)"]
+    assert (project / "content" / "rules.md").is_file()
+
+
 def test_project_given_as_a_link_is_compared_by_real_path(project: Path, tmp_path: Path
                                                           ) -> None:
     from generator.commands.build import build

@@ -36,6 +36,7 @@ from generator.layout import search_output
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import holds_exactly
+from generator.output import overlap_error
 
 if TYPE_CHECKING:
     from generator.render.site import SiteInput
@@ -108,6 +109,9 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     from generator.render.search import SearchIndexError
     from generator.render.site import SiteInput
 
+    problem = _output_problem(root, out)
+    if problem is not None:  # before the loading, which would name every input
+        return BuildReport(EXIT_INPUT, [problem])
     known = store.load("cases", "agreeing") if inputs is not None else None
     agreeing = frozenset(str(d) for d in known) if isinstance(known, list) else frozenset()
     project = load_project(root, out=out, agreeing=agreeing)
@@ -200,18 +204,30 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
                        cached=len(files))
 
 
-def _open_output(root: Path, out: Path | None, spare: Path | None = None
-                 ) -> SiteWriter | str:
-    """The output folder's writer, or the input error that refuses it: the folder holds
-    the project, or is one the generator did not create (:class:`SiteWriter`)."""
+def _output_problem(root: Path, out: Path | None) -> str | None:
+    """Why the output folder may not be written, from the paths alone: it holds the
+    project, or overlaps one of its input folders (:func:`generator.output.overlap_error`);
+    ``None`` when it may be."""
     target = output_path(out if out is not None else root / OUTPUT)
     here = real_path(root)
     if target == here or target in here.parents:
         return (f"{target}: the output folder holds the project; expected a folder of its "
                 "own, such as site/ (see --out)")
+    return overlap_error(target, tuple(here / f for f in INPUT_FOLDERS))
+
+
+def _open_output(root: Path, out: Path | None, spare: Path | None = None
+                 ) -> SiteWriter | str:
+    """The output folder's writer, or the input error that refuses it: the folder holds
+    the project (:func:`_output_problem`), or is one the generator did not create
+    (:class:`SiteWriter`)."""
+    problem = _output_problem(root, out)
+    if problem is not None:
+        return problem
+    target = output_path(out if out is not None else root / OUTPUT)
     try:
-        return SiteWriter(target, forbidden=tuple(here / f for f in INPUT_FOLDERS),
-                          spare=spare)
+        return SiteWriter(target, forbidden=tuple(real_path(root) / f
+                                                  for f in INPUT_FOLDERS), spare=spare)
     except OutputError as exc:
         return str(exc)
 
