@@ -57,12 +57,15 @@ TERMS: tuple[Term, ...] = (
          (r"\bbalíček (?:dojde|došel)\b", r"\bdojde dobírací")),
     Term("cs", "conditional 'if'", r"\bkdyby\b", (r"\bkdyž by\b",)),
     Term("cs", "count column headers", r"^Počet karet ", (r"^Karet ",)),
+    # the catalog's glossary: rules engine = herní jádro (a review found "engine" twice)
+    Term("cs", "rules engine", r"\bherní\w* jádr", (r"(?<!%\()\bengin",)),
     # sk: the app's page (seed 003) names the reference rules one way only.
     Term("sk", "reference rules", r"\breferenčn", (r"\bštandardn", r"\bvýchoz")),
     Term("sk", "every other player", r"\bostatní hráči\b", (r"\bkaždý ďalší hráč",)),
     Term("sk", "equal points", r"\brovnaký počet bodov\b", (r"\brovnako bodov\b",)),
     Term("sk", "to fit", r"\bhod(?:í|ila)\b", (r"\bpas(?:ova|uj)\w*",)),
     Term("sk", "the joker in prose", r"\bžolík\b", (r"\bJK\b",)),
+    Term("sk", "rules engine", r"\bhern\w* jadr", (r"(?<!%\()\bengin",)),
     Term("pl", "reference rules", r"\bzasady podstawowe\b", (r"\bzasad\w* standardow",)),
     Term("pl", "count column headers", r"^Liczba kart ", (r"^Kart ",)),
     Term("pl", "a first meld counts at the end of the turn", r"po zakończeniu tury",
