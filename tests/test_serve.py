@@ -234,3 +234,23 @@ def test_ctrl_c_stops_it_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in out
     assert list(temp.iterdir()) == []
     assert not (project / "site").exists()
+
+
+def test_a_file_replaced_in_one_batch_is_named(tmp_path: Path) -> None:
+    """``git checkout`` removes a file and writes it again within one batch: serve said
+    "changed: (a file made and removed)"; now it names the file. An editor's temporary
+    file, made and removed, is still left out."""
+    from watchfiles import Change
+
+    from generator.commands.serve import changed_names
+
+    page = tmp_path / "content" / "rules.md"
+    page.parent.mkdir()
+    page.write_text("# Rules\n", encoding="utf-8")
+    swap = str(tmp_path / "content" / ".rules.md.swp")
+    replaced = {(Change.deleted, str(page)), (Change.added, str(page))}
+    assert changed_names(replaced, tmp_path) == ["content/rules.md"]
+    passing = {(Change.added, swap), (Change.deleted, swap)}
+    assert changed_names(passing, tmp_path) == ["(a file made and removed)"]
+    assert changed_names(replaced | passing | {(Change.modified, str(tmp_path / "site.yaml"))},
+                         tmp_path) == ["content/rules.md", "site.yaml"]

@@ -231,10 +231,7 @@ class Preview:
         for found in changes:
             if not found:  # an idle wait ended
                 continue
-            added = {path for change, path in found if change == watchfiles.Change.added}
-            gone = {path for change, path in found if change == watchfiles.Change.deleted}
-            names = sorted({os.path.relpath(path, self.root) for _, path in found
-                            if path not in added & gone} or {"(a file made and removed)"})
+            names = changed_names(found, self.root)
             more = f" and {len(names) - 3} more" if len(names) > 3 else ""
             self.say(f"changed: {', '.join(names[:3])}{more}")
             self.rebuild()
@@ -276,6 +273,18 @@ class Preview:
         except OSError:
             return None
         return info.st_dev, info.st_ino
+
+
+def changed_names(found: set[tuple[watchfiles.Change, str]], root: Path) -> list[str]:
+    """The files of one batch of changes, relative to ``root``, sorted, for the line
+    ``changed: ...``: a file both made and removed within the batch counts only if it
+    is there now (``git checkout`` removes a file and writes it again; an editor's
+    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left."""
+    added = {path for change, path in found if change == watchfiles.Change.added}
+    gone = {path for change, path in found if change == watchfiles.Change.deleted}
+    passing = {path for path in added & gone if not os.path.lexists(path)}
+    return sorted({os.path.relpath(path, root) for _, path in found
+                   if path not in passing} or {"(a file made and removed)"})
 
 
 class InputFilter(watchfiles.DefaultFilter):
