@@ -18,6 +18,11 @@ then Hugo's, alternately (A B A B), each build in a fresh subprocess:
 4. a build after one catalog entry changed (the German title of content/rules.md; for
    Hugo the title in the front matter of content/de/rules.md).
 
+Our build includes a search index (Pagefind, one run per locale); Hugo's does not. So
+Hugo's side is also timed followed by Pagefind over its ``public/`` folder (``pagefind
+--site public``, the program of the ``pagefind[bin]`` package our build uses), the usual
+way to give a Hugo site search: the "Hugo+PF" columns, equal content and equal features.
+
 It prints the median wall time (``time.perf_counter``) and peak memory of each side, the
 ratio ours/Hugo, the ratio to our own full build, and the issue's targets beside them;
 then ``python -m generator check`` alone on the repository. Peak memory is the
@@ -179,8 +184,10 @@ def has_no_cache(env: dict[str, str]) -> bool:
 
 
 def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
-                env: dict[str, str], no_cache: bool) -> tuple[Side, Side, str]:
-    """Both sides' figures at one scale, and a line describing the two sites."""
+                env: dict[str, str], no_cache: bool) -> tuple[Side, Side, Side, str]:
+    """The figures at one scale: ours, Hugo's, Hugo's followed by Pagefind over its
+    output (the search our build includes; empty without Pagefind), and a line
+    describing the two sites."""
     project, out, cache = base / "project", base / "site", base / "cache"
     scale_project(project, pages)
     edits = Edits.find(project)
@@ -192,8 +199,10 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
         hsite.mkdir()
         hugo_site(hsite, pages)
     hugo_cmd = [hugo or "hugo", "--quiet"]
+    pagefind = _pagefind()
+    search_cmd = [str(pagefind), "--site", "public", "--silent"] if pagefind else None
     log = base / "build.log"
-    ours, theirs = Side(), Side()
+    ours, theirs, searched = Side(), Side(), Side()
     for n in range(1, rounds + 1):
         for scenario in SCENARIOS:
             # A: ours
@@ -219,12 +228,26 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
                 edits.case_hugo(hsite, n)
             elif scenario == "one catalog entry changed":
                 edits.catalog_hugo(hsite, n)
-            theirs.runs[scenario].append(run_timed(hugo_cmd, hsite, env, log))
+            built = run_timed(hugo_cmd, hsite, env, log)
+            theirs.runs[scenario].append(built)
+            if search_cmd is not None:  # Hugo's usual search: Pagefind over public/
+                indexed = run_timed(search_cmd, hsite, env, log)
+                searched.runs[scenario].append(
+                    Run(built.seconds + indexed.seconds, max(built.peak_mb, indexed.peak_mb)))
     ours_pages = sum(1 for _ in out.rglob("index.html"))
     hugo_pages = sum(1 for _ in (hsite / "public").rglob("index.html")) if hugo else None
     desc = (f"{pages} pages: ours {ours_pages} index.html files, "
             f"Hugo {hugo_pages if hugo else DASH}")
-    return ours, theirs, desc
+    return ours, theirs, searched, desc
+
+
+def _pagefind() -> Path | None:
+    """Pagefind's program from the ``pagefind[bin]`` package our build uses, if any."""
+    try:
+        from pagefind.service import get_executable
+    except ImportError:
+        return None
+    return get_executable()
 
 
 def fmt(value: float | None, spec: str, suffix: str = "") -> str:
@@ -268,24 +291,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python -m generator build: {'--no-cache' if no_cache else 'no --no-cache option'} "
           f"for the full build; {args.rounds} rounds, ours then Hugo's (A B A B)")
 
-    header = ["scale", "scenario", "ours s", "Hugo s", "ours/Hugo", "ours/our full",
-              "ours MB", "Hugo MB", "target"]
+    header = ["scale", "scenario", "ours s", "Hugo s", "ours/Hugo", "Hugo+PF s",
+              "ours/(Hugo+PF)", "ours/our full", "ours MB", "Hugo MB", "target"]
     rows = [header]
     for pages in scales:
         with tempfile.TemporaryDirectory(prefix=f"compare-hugo-{pages}-") as tmp:
-            ours, theirs, desc = bench_scale(pages, args.rounds, hugo, Path(tmp), env,
-                                             no_cache)
+            ours, theirs, searched, desc = bench_scale(pages, args.rounds, hugo, Path(tmp),
+                                                       env, no_cache)
         print(desc, flush=True)
         full = ours.median_s("full build")
         for scenario in SCENARIOS:
             o_s, h_s = ours.median_s(scenario), theirs.median_s(scenario)
+            hs_s = searched.median_s(scenario)
             o_mb, h_mb = ours.median_mb(scenario), theirs.median_mb(scenario)
             target = TARGETS[scenario]
             if pages >= 7000:
                 target += f"; {MEMORY_TARGET}"
             rows.append([
                 f"{pages:,}", scenario, fmt(o_s, ".3f"), fmt(h_s, ".3f"),
-                fmt(ratio(o_s, h_s), ".2f", "×"),
+                fmt(ratio(o_s, h_s), ".2f", "×"), fmt(hs_s, ".3f"),
+                fmt(ratio(o_s, hs_s), ".2f", "×"),
                 DASH if scenario == "full build" else fmt(ratio(o_s, full), ".2f", "×"),
                 fmt(o_mb, ".0f"), fmt(h_mb, ".0f"), target,
             ])
