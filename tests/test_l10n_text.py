@@ -65,7 +65,8 @@ def _english(element: object) -> bool:
     return element.select_one('span.untranslated[lang="en"]') is not None
 
 
-def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(project: Path) -> None:
+def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(lean_project: Path) -> None:
+    project = lean_project
     _untranslate(project, "cs", "The first meld", "The threshold")
     report = build(project)
     assert report.exit_code == 0, report.lines
