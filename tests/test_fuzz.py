@@ -936,9 +936,10 @@ def fuzzed_project(draw: st.DrawFn) -> dict[str, bytes]:
 def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) -> None:
     FUZZED["cli"] += 1
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "project"
-        for name in ("content", "locales"):
-            shutil.copytree(REPO / name, root / name)
+        root = Path(tmp) / "project"  # conftest's lean_project: every page, en and cs
+        shutil.copytree(REPO / "content", root / "content")
+        shutil.copytree(REPO / "locales" / "cs", root / "locales" / "cs")
+        shutil.copyfile(REPO / "locales" / "messages.pot", root / "locales" / "messages.pot")
         for rel, data in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_bytes(data)
