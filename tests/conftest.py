@@ -44,6 +44,25 @@ def project(tmp_path: Path) -> Path:
     return dest
 
 
+LEAN_LOCALES = ("en", "cs")
+"""The locales of :func:`lean_project`: the source language and one translation."""
+
+
+@pytest.fixture
+def lean_project(tmp_path: Path) -> Path:
+    """A fresh copy of the project's content (every page and case) with one of its
+    catalogs, Czech: the site in English and Czech (:data:`LEAN_LOCALES`). For the tests
+    of a mechanism (the swap, the cache, kills, escaping, error reports) that needs the
+    real pages but not every language: it builds in about a third of the whole
+    project's time (measured: 0.4 s against 1.2-1.5 s)."""
+    dest = tmp_path / "project"
+    (dest / "locales").mkdir(parents=True)
+    shutil.copytree(REPO / "content", dest / "content")
+    shutil.copyfile(REPO / "locales" / "messages.pot", dest / "locales" / "messages.pot")
+    shutil.copytree(REPO / "locales" / "cs", dest / "locales" / "cs")
+    return dest
+
+
 def override(project: Path, name: str) -> Path:
     """Copy the theme's file ``name`` (``base.html``, ``static/style.css``) into the
     project's ``templates/``, where it overrides the theme's; return the copy's path."""

@@ -313,7 +313,7 @@ def random_hand(rng: random.Random, size: int) -> tuple[Card, ...]:
     return tuple(rng.sample(pool, min(size, len(pool))))
 
 
-ORACLE_HANDS = 600 if EXTENDED else 80
+ORACLE_HANDS = 600 if EXTENDED else 40
 ORACLE_SIZES = (8, 9, 10, 11, 12) if EXTENDED else (8, 9, 10)
 
 

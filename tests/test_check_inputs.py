@@ -19,6 +19,13 @@ from tests.conftest import THEME
 from tests.conftest import override
 
 
+@pytest.fixture
+def project(lean_project: Path) -> Path:
+    """This module's project: conftest's ``lean_project`` (every page and case, in
+    English and Czech), which is all these tests of what check and build say need."""
+    return lean_project
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
     """Run the command line; (exit status, standard output's lines)."""
     capsys.readouterr()

@@ -115,10 +115,11 @@ def _build(project: Path, *extra: str) -> tuple[int, str]:
 
 
 @pytest.fixture
-def built(project: Path) -> Path:
-    code, out = _build(project)
+def built(lean_project: Path) -> Path:
+    """``lean_project`` built: for the tests of what a build does to the site in place."""
+    code, out = _build(lean_project)
     assert code == 0, out
-    return project / "site"
+    return lean_project / "site"
 
 
 def test_build_writes_every_page_in_every_locale(built_site: Path) -> None:
@@ -174,17 +175,17 @@ def test_case_rows_carry_the_engines_values(built_site: Path) -> None:
     assert seen >= 4 * 30
 
 
-def test_shown_values_are_the_engines_not_the_documented(project: Path) -> None:
-    # The documented value agrees, so build; then the page must show the engine's 31.
-    code, out = _build(project)
-    assert code == 0, out
-    rows = _rows(project / "site" / "sk" / "first-meld" / "index.html")
+def test_shown_values_are_the_engines_not_the_documented(built_site: Path) -> None:
+    # The documented value agrees, so the site is built; its page shows the engine's 31.
+    rows = _rows(built_site / "sk" / "first-meld" / "index.html")
     assert rows["queen-king-ace-hearts"]["data-points"] == "31"
     assert rows["pure-run-and-joker-run-house"]["data-points"] == "61"
     assert rows["two-sets-no-pure-run"]["data-verdict"] == "rejected"
 
 
-def test_failing_build_leaves_the_previous_site_untouched(built: Path, project: Path) -> None:
+def test_failing_build_leaves_the_previous_site_untouched(built: Path,
+                                                         lean_project: Path) -> None:
+    project = lean_project
     before = {p: p.read_bytes() for p in built.rglob("*") if p.is_file()}
     _set_field(project / RAMI_FILE, "three-kings", "points", "31")
     code, out = _build(project)
@@ -204,9 +205,12 @@ def test_input_error_build_writes_nothing(project: Path) -> None:
     assert not (project / "site").exists()
 
 
-def test_two_builds_give_identical_bytes(built: Path, project: Path, tmp_path: Path) -> None:
+def test_two_builds_give_identical_bytes(built_site: Path, tmp_path: Path) -> None:
+    """The whole site twice (the session's, without the cache, and one with it), byte
+    for byte."""
+    built = built_site
     first = {p.relative_to(built): p.read_bytes() for p in built.rglob("*") if p.is_file()}
-    code, out = _build(project, "--out", str(tmp_path / "again"))
+    code, out = _build(REPO, "--out", str(tmp_path / "again"))
     assert code == 0, out
     again = tmp_path / "again"
     second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
@@ -224,7 +228,8 @@ def test_build_refuses_a_folder_it_did_not_create(project: Path, tmp_path: Path)
     assert sorted(p.name for p in foreign.iterdir()) == ["notes.txt"]
 
 
-def test_rebuild_replaces_pages_of_removed_content(built: Path, project: Path) -> None:
+def test_rebuild_replaces_pages_of_removed_content(built: Path, lean_project: Path) -> None:
+    project = lean_project
     assert (built / "en" / "cardverse" / "index.html").exists()
     (project / "content" / "cardverse.md").unlink()
     code, out = _build(project)

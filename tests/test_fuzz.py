@@ -70,6 +70,7 @@ from generator.render.site import SiteInput
 from generator.render.site import render_locale
 from generator.verify import verify_all
 from tests.conftest import no_hang
+from tests.conftest import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
@@ -821,10 +822,9 @@ def test_a_translation_cannot_add_a_link(po_project: Loaded, message: Message, l
         assert not re.search(rb"(?:href|src)=\"[^\"]*" + EVIL.encode(), html), name
 
 
-def _build_cs_with(tmp_path: Path, msgid: str, msgstr: str) -> tuple[Path, Path]:
-    root = tmp_path / "project"
-    for name in ("content", "locales"):
-        shutil.copytree(REPO / name, root / name)
+def _build_cs_with(root: Path, msgid: str, msgstr: str) -> tuple[Path, Path]:
+    """``root`` (a project with a Czech catalog) with ``msgstr`` the translation of
+    ``msgid``."""
     po = root / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
     text = po.read_text("utf-8")
     at = text.index(f"msgid {po_quote(msgid)}\nmsgstr ")
@@ -835,13 +835,14 @@ def _build_cs_with(tmp_path: Path, msgid: str, msgstr: str) -> tuple[Path, Path]
 
 
 @pytest.mark.parametrize("msgstr", ["Pravidla rummy 100 %", "Pravidla 100% rummy"])
-def test_percent_sign_in_a_template_translation(tmp_path: Path, msgstr: str) -> None:
+def test_percent_sign_in_a_template_translation(lean_project: Path, tmp_path: Path,
+                                                msgstr: str) -> None:
     """Jinja's newstyle gettext %-formats every template message: a lone '%' in its
     translation (Czech writes '100 %') must be shown as written or be an input error at
     the msgstr, never a crash ('incomplete format') or '100{}ummy'."""
-    root, _ = _build_cs_with(tmp_path, "Rummy rules", msgstr)
+    root, _ = _build_cs_with(lean_project, "Rummy rules", msgstr)
     out = tmp_path / "site"
-    result = _run("build", "--project", str(root), "--out", str(out))
+    result = run_cli("build", "--project", str(root), "--out", str(out))
     assert result.returncode in (0, 2)
     if result.returncode == 2:
         assert re.search(r"^locales/cs/LC_MESSAGES/messages\.po:\d+", result.stdout, re.M)
@@ -935,9 +936,10 @@ def fuzzed_project(draw: st.DrawFn) -> dict[str, bytes]:
 def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) -> None:
     FUZZED["cli"] += 1
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "project"
-        for name in ("content", "locales"):
-            shutil.copytree(REPO / name, root / name)
+        root = Path(tmp) / "project"  # conftest's lean_project: every page, en and cs
+        shutil.copytree(REPO / "content", root / "content")
+        shutil.copytree(REPO / "locales" / "cs", root / "locales" / "cs")
+        shutil.copyfile(REPO / "locales" / "messages.pot", root / "locales" / "messages.pot")
         for rel, data in files.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_bytes(data)

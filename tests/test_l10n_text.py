@@ -4,6 +4,7 @@ messages (docs/site.md, "Languages")."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -65,7 +66,8 @@ def _english(element: object) -> bool:
     return element.select_one('span.untranslated[lang="en"]') is not None
 
 
-def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(project: Path) -> None:
+def test_an_untranslated_page_title_is_marked_wherever_it_is_shown(lean_project: Path) -> None:
+    project = lean_project
     _untranslate(project, "cs", "The first meld", "The threshold")
     report = build(project)
     assert report.exit_code == 0, report.lines
@@ -104,8 +106,15 @@ def site(built_site: Path) -> Path:
     return built_site
 
 
+@functools.lru_cache(maxsize=32)
+def _site_soup(path: Path) -> BeautifulSoup:
+    """A page of the session's built site parsed once per test process (these tests only
+    read it; most pages are read by several)."""
+    return _soup(path)
+
+
 def _texts(site: Path, lang: str, page: str, selector: str) -> list[str]:
-    soup = _soup(site / lang / page / "index.html")
+    soup = _site_soup(site / lang / page / "index.html")
     return [" ".join(el.get_text("").split()) for el in soup.select(selector)]
 
 
@@ -156,7 +165,7 @@ def test_hungarian_seat_sentences_carry_the_article_of_the_number(site: Path) ->
 
 def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_them(
         site: Path) -> None:
-    step = _soup(site / "hu" / "rules" / "index.html").select_one(".step__what")
+    step = _site_soup(site / "hu" / "rules" / "index.html").select_one(".step__what")
     assert step is not None
     seat = step.select_one(".seat__name")
     assert seat is not None and seat.get_text() == "Az 1. játékos"
@@ -191,7 +200,7 @@ def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, cas
                                                        badge: str) -> None:
     """Review pl S1: "Prawidłowy sekwens", not "Prawidłowe (sekwens)": the adjective
     agrees with the type's gender, so the pair is one message (``meld verdict``)."""
-    soup = _soup(site / lang / "rules" / "index.html")
+    soup = _site_soup(site / lang / "rules" / "index.html")
     row = soup.find(id=case)
     assert row is not None
     verdict = row.select_one(".verdict")
@@ -204,8 +213,8 @@ def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
     """The home page shows no examples: its footer does not say "every example on this
     page" (translation review, product notes); a rules page still does."""
     for lang in ("en", "cs"):
-        home = _soup(site / lang / "index.html").select_one(".site-footer")
-        rules = _soup(site / lang / "rules" / "index.html").select_one(".site-footer")
+        home = _site_soup(site / lang / "index.html").select_one(".site-footer")
+        rules = _site_soup(site / lang / "rules" / "index.html").select_one(".site-footer")
         assert home is not None and rules is not None
         assert not home.select("p"), home
         assert len(rules.select("p")) == 1

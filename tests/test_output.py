@@ -21,6 +21,13 @@ from tests.conftest import REPO
 from tests.conftest import run_cli
 
 
+@pytest.fixture
+def project(lean_project: Path) -> Path:
+    """This module's project: conftest's ``lean_project`` (every page and case, in
+    English and Czech), which is all these tests of the swap, kills and concurrent builds need."""
+    return lean_project
+
+
 def _digest(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in site.rglob("*") if p.is_file()}
@@ -213,7 +220,10 @@ def test_a_planted_lock_link_is_not_followed(tmp_path: Path) -> None:
     assert not target.exists() and not (tmp_path / "site").exists()
 
 
-def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(tmp_path: Path) -> None:
+def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lock held by another open file (``flock`` locks an open file, so this process
+    holding it blocks the build it runs as another process would)."""
     import fcntl
 
     out = tmp_path / "site"
@@ -231,10 +241,8 @@ def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(tmp_path: Path) ->
         assert time.monotonic() - start >= 0.3
         assert said == [f"{tmp_path / '.site.lock'}: waiting for the build with pid 4242, "
                         "which is writing this output folder (at most 0.3 s)"]
-        result = subprocess.run([sys.executable, "-m", "generator", "build", "--project",
-                                 str(REPO), "--out", str(out)], cwd=REPO, capture_output=True,
-                                text=True, timeout=120, check=False,
-                                env={**os.environ, "RULES_LOCK_WAIT": "0.5"})
+        monkeypatch.setenv("RULES_LOCK_WAIT", "0.5")
+        result = run_cli("build", "--project", str(REPO), "--out", str(out))
         assert result.returncode == 2, result.stdout + result.stderr
         assert "waiting for the build with pid 4242" in result.stderr
         assert "still holds the lock after 0.5 s" in result.stdout

@@ -12,9 +12,17 @@ from generator.content.pages import make_parser
 from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
 from generator.engine import rule_set
+from tests.conftest import LEAN_LOCALES
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 from tests.conftest import start_tags
+
+
+@pytest.fixture
+def project(lean_project: Path) -> Path:
+    """This module's project: conftest's ``lean_project`` (every page and case, in
+    English and Czech), which is all these tests of page errors and markup need."""
+    return lean_project
 
 
 def _build(project: Path, *extra: str) -> tuple[int, str]:
@@ -160,10 +168,11 @@ def test_alternates_and_sitemap(built_site: Path, project: Path) -> None:
     (project / "site.yaml").write_text("site_url: https://rules.example.org\n", "utf-8")
     code, out = _build(project)
     assert code == 0, out
-    soup = BeautifulSoup((project / "site/sk/rules/index.html").read_text("utf-8"),
+    soup = BeautifulSoup((project / "site/cs/rules/index.html").read_text("utf-8"),
                          "html.parser")
     alternates = {str(link["hreflang"]): str(link["href"])
                   for link in soup.select('link[rel="alternate"]')}
+    assert set(alternates) == {*LEAN_LOCALES, "x-default"}
     assert alternates["x-default"] == "https://rules.example.org/en/rules/"
     tree = ElementTree.parse(project / "site/sitemap.xml")  # well-formed XML
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}

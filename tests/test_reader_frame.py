@@ -17,6 +17,7 @@ from bs4 import BeautifulSoup
 from bs4 import Tag
 
 from tests.conftest import EXTENDED
+from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
 from tests.conftest import run_cli
 from tests.conftest import start_tags
@@ -122,13 +123,18 @@ def test_the_root_404_page_names_every_language(built_site: Path) -> None:
         (f"{lang}/index.html", tr(lang, "Page not found")) for lang in LOCALES]
 
 
-def test_canonical_and_404_base_follow_site_url(project: Path, built_site: Path) -> None:
+def test_canonical_and_404_base_follow_site_url(lean_project: Path, built_site: Path) -> None:
+    """Every page of every locale of a site with a ``site_url`` (the lean project's two
+    locales: the links are the frame's, the same in every locale)."""
     assert soup(built_site, "en/rules/index.html").select_one('link[rel="canonical"]') is None
     url = "https://rules.example.org/"
+    project = lean_project
     (project / "site.yaml").write_text(f"site_url: {url}\n", "utf-8")
     assert run_cli("build", "--project", str(project)).returncode == 0
     site = project / "site"
-    for lang in LOCALES:
+    assert sorted(p.name for p in site.iterdir() if (p / "index.html").is_file()) == sorted(
+        LEAN_LOCALES)
+    for lang in LEAN_LOCALES:
         for slug in SLUGS:
             tags = start_tags((site / lang / slug / "index.html").read_text("utf-8"))
             links = [a for tag, a in tags if tag == "link" and a.get("rel") == "canonical"]

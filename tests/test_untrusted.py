@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 from tests.test_i18n import _tiny
+
+
+@pytest.fixture
+def project(lean_project: Path) -> Path:
+    """This module's project: conftest's ``lean_project`` (every page and case, in
+    English and Czech), which is all these tests of escaping need."""
+    return lean_project
+
 
 ATTACKS = ('<script>alert(1)</script>', '<img src=x onerror="alert(1)">',
            '<a href="javascript:alert(1)">x</a>')
