@@ -114,7 +114,8 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
         return BuildReport(EXIT_INPUT, [problem])
     known = store.load("cases", "agreeing") if inputs is not None else None
     agreeing = frozenset(str(d) for d in known) if isinstance(known, list) else frozenset()
-    project = load_project(root, out=out, agreeing=agreeing)
+    project = load_project(root, out=out, agreeing=agreeing,
+                           cache=store if store.enabled else None)
     lines = format_errors(project.errors) + disagreement_lines(project)
     if project.exit_code != EXIT_OK:
         if whole is not None:

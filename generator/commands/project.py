@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
+from generator.cache import BuildCache
 from generator.cases.loader import load_cases
 from generator.cases.model import CaseSet
 from generator.config import Config
@@ -90,7 +91,8 @@ class Project:
 
 
 def load_project(root: Path, *, out: Path | None = None,
-                 agreeing: frozenset[str] = frozenset()) -> Project:
+                 agreeing: frozenset[str] = frozenset(),
+                 cache: BuildCache | None = None) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -101,6 +103,10 @@ def load_project(root: Path, *, out: Path | None = None,
         out: the output folder (default ``<root>/site``): never read as an input.
         agreeing: digests of cases the build cache knows to agree with the engine
             (:class:`generator.verify.Results`): verified only when a page shows them.
+        cache: the build cache, for the parsed pages and the compiled catalogs
+            (:func:`generator.content.pages.load_pages`,
+            :func:`generator.i18n.catalog.load_translators`): an input unchanged since
+            a build that found no error in it is taken from there, not read again.
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -110,9 +116,9 @@ def load_project(root: Path, *, out: Path | None = None,
     errors: list[InputError] = list(cases.errors)
     results = Results(cases.cases, agreeing)
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
-    translators, catalog_errors = load_translators(layout, locales)
+    translators, catalog_errors = load_translators(layout, locales, cache=cache)
     errors.extend(catalog_errors)
-    pages, page_errors = load_pages(layout)
+    pages, page_errors = load_pages(layout, cache=cache)
     errors.extend(page_errors)
     errors.extend(check_pages(pages, cases, template_ids(layout)))
     errors.extend(template_errors(layout))

@@ -10,10 +10,11 @@ text is translated and rendered (:mod:`generator.render.markdown`; docs/DESIGN.m
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from dataclasses import field
 from dataclasses import replace
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -26,6 +27,7 @@ from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from generator.cache import BuildCache
 from generator.cases.yamlpos import YamlDocument
 from generator.cases.yamlpos import describe
 from generator.cases.yamlpos import integer_hint
@@ -61,6 +63,20 @@ class Message:
     line: int
     params: tuple[str, ...]
 
+    def as_data(self) -> list[Any]:
+        """As plain data (for the build cache): ``[msgid, line, [params]]``."""
+        return [self.msgid, self.line, list(self.params)]
+
+    @classmethod
+    def from_data(cls, data: Any) -> Message:
+        """The message :meth:`as_data` returned.
+
+        Raises:
+            ValueError: ``data`` is not of that shape.
+        """
+        msgid, line, params = _shaped(data, 3)
+        return cls(_str(msgid), _int(line), tuple(_str(p) for p in _list(params)))
+
 
 @dataclass(frozen=True)
 class Fence:
@@ -76,6 +92,20 @@ class Fence:
     body: str
     line: int
 
+    def as_data(self) -> list[Any]:
+        """As plain data (for the build cache): ``[info, body, line]``."""
+        return [self.info, self.body, self.line]
+
+    @classmethod
+    def from_data(cls, data: Any) -> Fence:
+        """The fence :meth:`as_data` returned.
+
+        Raises:
+            ValueError: ``data`` is not of that shape.
+        """
+        info, body, line = _shaped(data, 3)
+        return cls(_str(info), _str(body), _int(line))
+
     @property
     def case_ids(self) -> tuple[str, ...]:
         """For a ``cases`` fence, the case ids in order."""
@@ -88,7 +118,6 @@ class Fence:
                      for i, text in enumerate(self.body.splitlines()) if text.strip())
 
 
-@dataclass
 class SourcePage:
     """A content page parsed once from its English source.
 
@@ -98,26 +127,133 @@ class SourcePage:
         order: its place in the navigation (front matter ``order``; default 1000).
         title: the first ``#`` heading.
         summary: front matter ``summary``, if any.
-        tokens: the block tokens, without the title heading.
+        tokens: the block tokens, without the title heading (of a page from the build
+            cache: decoded when first read, so that a build that renders the page from
+            the cache never decodes them: :meth:`from_data`).
         messages: every translatable block, in order (title and summary first).
         fences: the generated blocks, in order.
         anchors: heading ids, for collision checks with case ids.
         links: every link target in the English text, with its line.
         env: markdown-it's environment of the page (its reference definitions), for the
             inline parse of each translated block.
+
+    Two pages are equal when every attribute is (the tokens compared as tokens).
     """
 
-    slug: str
-    rel: str
-    order: int
-    title: Message
-    summary: Message | None
-    tokens: list[Token]
-    messages: list[Message] = field(default_factory=list)
-    fences: list[Fence] = field(default_factory=list)
-    anchors: list[str] = field(default_factory=list)
-    links: list[tuple[str, int]] = field(default_factory=list)
-    env: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, slug: str, rel: str, order: int, title: Message,
+                 summary: Message | None, tokens: list[Token],
+                 messages: list[Message] | None = None, fences: list[Fence] | None = None,
+                 anchors: list[str] | None = None, links: list[tuple[str, int]] | None = None,
+                 env: dict[str, Any] | None = None) -> None:
+        self.slug = slug
+        self.rel = rel
+        self.order = order
+        self.title = title
+        self.summary = summary
+        self._tokens: list[Token] | None = tokens
+        self._packed: str | None = None
+        """The tokens as :meth:`as_data` wrote them (JSON), until first read."""
+        self.messages = [] if messages is None else messages
+        self.fences = [] if fences is None else fences
+        self.anchors = [] if anchors is None else anchors
+        self.links = [] if links is None else links
+        self.env = {} if env is None else env
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The block tokens, without the title heading (see the class's text)."""
+        if self._tokens is None:
+            assert self._packed is not None
+            try:
+                self._tokens = [_token(t, self.fences) for t in _list(json.loads(self._packed))]
+            except (ValueError, TypeError, IndexError) as exc:
+                # the entry was checksummed and written by this very generator
+                raise AssertionError(f"{self.rel}: cached tokens unreadable") from exc
+            self._packed = None
+        return self._tokens
+
+    @tokens.setter
+    def tokens(self, value: list[Token]) -> None:
+        self._tokens, self._packed = value, None
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.slug, self.rel, self.order, self.title, self.summary, self.tokens,
+                self.messages, self.fences, self.anchors, self.links, self.env)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourcePage):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass's
+
+    def __repr__(self) -> str:
+        return f"SourcePage(slug={self.slug!r}, rel={self.rel!r}, order={self.order!r})"
+
+    def as_data(self) -> dict[str, Any] | None:
+        """The page as plain JSON data, for the build cache (:func:`load_pages`): every
+        attribute, each order kept in lists (the cache writes objects with their keys
+        sorted), the tokens as one JSON text of :func:`_token_data` lists (decoded only
+        when read: :attr:`tokens`). ``None`` for a page that does not fit plain data (a
+        token's ``meta`` holding anything but its :class:`Fence`): it is parsed again
+        each time.
+
+        :meth:`from_data` of the result, through JSON, equals the page (a test checks
+        every page of the repository's project)."""
+        fences = {id(f): i for i, f in enumerate(self.fences)}
+        try:
+            tokens = [_token_data(t, fences) for t in self.tokens]
+        except _NotPlain:
+            return None
+        references = self.env.get("references")
+        if set(self.env) - {"references"} or (
+                references is not None and not isinstance(references, dict)):
+            return None
+        return {
+            "slug": self.slug, "rel": self.rel, "order": self.order,
+            "title": self.title.as_data(),
+            "summary": self.summary.as_data() if self.summary is not None else None,
+            "tokens": json.dumps(tokens, ensure_ascii=False, separators=(",", ":")),
+            "messages": [m.as_data() for m in self.messages],
+            "fences": [f.as_data() for f in self.fences],
+            "anchors": list(self.anchors),
+            "links": [[target, line] for target, line in self.links],
+            "references": None if references is None else [
+                [label, [[k, v] for k, v in ref.items()]]
+                for label, ref in references.items()],
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> SourcePage:
+        """The page :meth:`as_data` returned, its tokens still JSON (:attr:`tokens`).
+
+        Raises:
+            ValueError: ``data`` is not of that shape (an entry of another layout).
+        """
+        if not isinstance(data, dict):
+            raise ValueError("not the shape of a cached page")
+        try:
+            references = data["references"]
+            page = cls(
+                slug=_str(data["slug"]), rel=_str(data["rel"]), order=_int(data["order"]),
+                title=Message.from_data(data["title"]),
+                summary=None if data["summary"] is None
+                else Message.from_data(data["summary"]),
+                tokens=[],
+                messages=[Message.from_data(m) for m in _list(data["messages"])],
+                fences=[Fence.from_data(f) for f in _list(data["fences"])],
+                anchors=[_str(a) for a in _list(data["anchors"])],
+                links=[(_str(t), _int(n)) for t, n in (_shaped(x, 2)
+                                                       for x in _list(data["links"]))],
+                env={} if references is None else {"references": {
+                    _str(label): {_str(k): v for k, v in (_shaped(p, 2)
+                                                          for p in _list(ref))}
+                    for label, ref in (_shaped(r, 2) for r in _list(references))}},
+            )
+            page._tokens, page._packed = None, _str(data["tokens"])
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError("not the shape of a cached page") from exc
+        return page
 
 
 def _inline_where_needed(state: Any) -> None:
@@ -298,17 +434,30 @@ def parse_page(
     return page, errors
 
 
-def load_pages(project: Path | Layout, md: MarkdownIt | None = None
+PAGE_SLOT = "page:"
+"""The build cache's slot of a parsed page: this and its path (``page:content/a.md``)."""
+
+
+def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
+               cache: BuildCache | None = None
                ) -> tuple[list[SourcePage], list[InputError]]:
     """Parse every ``content/*.md`` of ``project`` (sorted by file name), each read
     through the project's layout (only a regular file inside the project).
+
+    Args:
+        project: the project folder, or its layout.
+        md: the parser (default :func:`make_parser`'s).
+        cache: the build cache: a page whose bytes it has seen parse without errors is
+            taken from it (:meth:`SourcePage.from_data`; the entry keyed by the SHA-256
+            of its bytes, the generator's hash checked by the cache), every other page
+            is parsed and, when it has no error, kept there. A page with errors is never
+            kept, so that its errors are always found by parsing it.
 
     Returns:
         (the pages that could be read, every input error found in them).
     """
     layout = Layout.of(project)
-    md = md or make_parser()
-    known = facts()
+    known: Mapping[str, int] | None = None
     pages: list[SourcePage] = []
     errors: list[InputError] = []
     for rel in layout.walk(CONTENT, errors, skip=(EXAMPLES,), files_named=(".md",)):
@@ -327,12 +476,107 @@ def load_pages(project: Path | Layout, md: MarkdownIt | None = None
         except NotAnInput as exc:
             errors.append(exc.error)
             continue
-        page, page_errors = parse_page(layout.path(rel), rel, md, known, data)
-        errors.extend(page_errors)
+        key = hashlib.sha256(data).hexdigest()
+        page = _cached_page(cache, rel, key)
+        if page is None:
+            md = md or make_parser()
+            known = known if known is not None else facts()
+            page, page_errors = parse_page(layout.path(rel), rel, md, known, data)
+            errors.extend(page_errors)
+            if cache is not None and page is not None and not page_errors:
+                kept = page.as_data()
+                if kept is not None:
+                    cache.store(PAGE_SLOT + rel, key, kept)
         if page is not None:
             pages.append(page)
     return pages, errors
 
 
+def _cached_page(cache: BuildCache | None, rel: str, key: str) -> SourcePage | None:
+    """The page ``rel`` of bytes of SHA-256 ``key`` as the cache keeps it, or ``None``."""
+    if cache is None:
+        return None
+    found = cache.load(PAGE_SLOT + rel, key)
+    if found is None:
+        return None
+    try:
+        page = SourcePage.from_data(found)
+    except ValueError:
+        return None  # checksummed and of this generator, yet not a page: parsed again
+    return page if page.rel == rel else None
+
+
 def _line(token: Token) -> int:
     return token.map[0] + 1 if token.map else 1
+
+
+class _NotPlain(Exception):
+    """A token holds what plain data cannot (see :meth:`SourcePage.as_data`)."""
+
+
+def _token_data(token: Token, fences: Mapping[int, int]) -> list[Any]:
+    """A block token as a list: type, tag, nesting, attrs as ``[name, value]`` pairs (in
+    order), map, level, children (``None`` or a list of such lists), content, markup,
+    info, the index of its :class:`Fence` in the page's (or ``None``), block, hidden.
+
+    Raises:
+        _NotPlain: its ``meta`` holds anything but the page's fence.
+    """
+    fence = None
+    if token.meta:
+        found = token.meta.get("fence")
+        if set(token.meta) != {"fence"} or id(found) not in fences:
+            raise _NotPlain
+        fence = fences[id(found)]
+    return [token.type, token.tag, token.nesting, [[k, v] for k, v in token.attrs.items()],
+            token.map, token.level,
+            None if token.children is None else [_token_data(c, fences)
+                                                 for c in token.children],
+            token.content, token.markup, token.info, fence, token.block, token.hidden]
+
+
+def _token(data: Any, fences: list[Fence]) -> Token:
+    """The token :func:`_token_data` returned (``fences``: the page's, restored)."""
+    (kind, tag, nesting, attrs, where, level, children, content, markup, info, fence,
+     block, hidden) = _shaped(data, 13)
+    if nesting not in (-1, 0, 1) or not isinstance(block, bool) \
+            or not isinstance(hidden, bool):
+        raise ValueError("not the shape of a cached token")
+    return Token(
+        _str(kind), _str(tag), nesting,
+        attrs={_str(k): v for k, v in (_shaped(a, 2) for a in _list(attrs))},
+        map=None if where is None else [_int(n) for n in _list(where)],
+        level=_int(level),
+        children=None if children is None else [_token(c, fences) for c in _list(children)],
+        content=_str(content), markup=_str(markup), info=_str(info),
+        meta={} if fence is None else {"fence": fences[_int(fence)]},
+        block=block, hidden=hidden)
+
+
+def _shaped(data: Any, n: int) -> list[Any]:
+    """``data`` as a list of ``n`` items.
+
+    Raises:
+        ValueError: it is not one.
+    """
+    if not isinstance(data, list) or len(data) != n:
+        raise ValueError("not the shape of cached page data")
+    return data
+
+
+def _list(data: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise ValueError("not the shape of cached page data")
+    return data
+
+
+def _str(data: Any) -> str:
+    if not isinstance(data, str):
+        raise ValueError("not the shape of cached page data")
+    return data
+
+
+def _int(data: Any) -> int:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise ValueError("not the shape of cached page data")
+    return data

@@ -8,6 +8,7 @@ the build can count it (docs/site.md, "Languages").
 from __future__ import annotations
 
 import gettext
+import hashlib
 import io
 import re
 from collections.abc import Iterable
@@ -30,6 +31,8 @@ from babel.messages.pofile import PoFileError
 from babel.messages.pofile import read_po
 from markdown_it import MarkdownIt
 
+from generator.cache import BuildCache
+from generator.cache import digest
 from generator.errors import InputError
 from generator.i18n.templates import template_messages
 from generator.layout import LOCALES
@@ -117,7 +120,7 @@ class Lookups:
 
 
 def _pairs(keys: set[Key]) -> list[list[str | None]]:
-    return [[c, m] for c, m in sorted(keys, key=lambda k: (k[0] is not None, k[0] or "", k[1]))]
+    return [[c, m] for c, m in sorted(keys, key=_key_order)]
 
 
 @dataclass
@@ -156,6 +159,36 @@ class Translator:
             self.seen, self.fallbacks = outer.seen, outer.fallbacks
             self.replay(inner)
 
+    def as_data(self) -> dict[str, Any]:
+        """The compiled catalog as plain data, for the build cache
+        (:func:`load_translators`): the locale, ``messages`` as ``[context, msgid,
+        text or [forms]]`` and ``unused`` as ``[context, msgid, line, what]``, in order;
+        not the lookups (a translator from the cache starts with none) nor the plural
+        rule (the locale's, made again)."""
+        return {"locale": self.locale,
+                "messages": [[c, m, list(t) if isinstance(t, tuple) else t]
+                             for (c, m), t in self.messages.items()],
+                "unused": [[c, m, line, what] for (c, m), (line, what) in self.unused.items()]}
+
+    @classmethod
+    def from_data(cls, data: Any) -> Translator:
+        """The translator :meth:`as_data` returned, with no lookups recorded.
+
+        Raises:
+            ValueError: ``data`` is not of that shape.
+        """
+        try:
+            locale = data["locale"]
+            messages: dict[Key, str | tuple[str, ...]] = {}
+            for c, m, t in data["messages"]:
+                messages[(_opt_str(c), _str(m))] = (
+                    t if isinstance(t, str) else tuple(_str(x) for x in t))
+            unused = {(_opt_str(c), _str(m)): (_int(line), _str(what))
+                      for c, m, line, what in data["unused"]}
+            return cls(_str(locale), messages, plural_rule(locale), unused=unused)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError("not the shape of a cached catalog") from exc
+
     def replay(self, lookups: Lookups) -> None:
         """Count ``lookups`` as made now (a cached block or page shown again)."""
         self.seen |= lookups.seen
@@ -186,6 +219,22 @@ class Translator:
         if self.locale != SOURCE_LOCALE:
             self.fallbacks.add((context, singular))
         return (singular if n == 1 else plural), self.locale == SOURCE_LOCALE
+
+
+def _str(data: Any) -> str:
+    if not isinstance(data, str):
+        raise ValueError("not a string")
+    return data
+
+
+def _opt_str(data: Any) -> str | None:
+    return None if data is None else _str(data)
+
+
+def _int(data: Any) -> int:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise ValueError("not a whole number")
+    return data
 
 
 class PluralRule:
@@ -574,15 +623,34 @@ def discover_locales(project: Path | Layout) -> list[str]:
     return Layout.of(project).catalog_locales()
 
 
+CATALOG_SLOT = "catalog:"
+"""The build cache's slot of a compiled catalog: this and the locale (``catalog:de``)."""
+
+
 def load_translators(
-    project: Path | Layout, locales: Iterable[str]
+    project: Path | Layout, locales: Iterable[str], *, cache: BuildCache | None = None
 ) -> tuple[dict[str, Translator], list[InputError]]:
     """Every locale's translator (English first, the source), with every catalog error;
-    each catalog read through the project's layout (only a regular file inside it)."""
+    each catalog read through the project's layout (only a regular file inside it).
+
+    Args:
+        project: the project folder, or its layout.
+        locales: the locale codes (the source's is skipped: it has no catalog).
+        cache: the build cache: a catalog compiled without errors from the same bytes
+            against the same template messages is taken from it
+            (:meth:`Translator.from_data`), every other one is compiled and, when it
+            has no error, kept. A catalog with errors is never kept, so that its
+            errors are always found by reading it.
+
+    Returns:
+        (the translators by locale, every catalog error).
+    """
     layout = Layout.of(project)
     translators = {SOURCE_LOCALE: source_translator()}
     errors: list[InputError] = []
-    template_keys = template_messages(project)
+    template_keys = template_messages(project, cache=cache)
+    keys_digest = digest(*(part for c, m in sorted(template_keys, key=_key_order)
+                           for part in ("" if c is None else f"c{c}", m)))
     for locale in locales:
         if locale == SOURCE_LOCALE:
             continue
@@ -595,8 +663,35 @@ def load_translators(
                 translators[locale] = source_translator()
                 errors.append(exc.error)
                 continue
+        key = digest(hashlib.sha256(data).hexdigest(), rel, keys_digest)
+        cached = _cached_translator(cache, locale, key)
+        if cached is not None:
+            translators[locale] = cached
+            continue
         translator, errs = load_translator(layout.path(rel), rel, locale, data,
                                            template_keys=template_keys)
         translators[locale] = translator
         errors.extend(errs)
+        if cache is not None and not errs:
+            cache.store(CATALOG_SLOT + locale, key, translator.as_data())
     return translators, errors
+
+
+def _key_order(key: Key) -> tuple[bool, str, str]:
+    return (key[0] is not None, key[0] or "", key[1])
+
+
+def _cached_translator(cache: BuildCache | None, locale: str, key: str
+                       ) -> Translator | None:
+    """Locale ``locale``'s translator for inputs of digest ``key`` as the cache keeps
+    it, or ``None``."""
+    if cache is None:
+        return None
+    found = cache.load(CATALOG_SLOT + locale, key)
+    if found is None:
+        return None
+    try:
+        translator = Translator.from_data(found)
+    except ValueError:
+        return None  # checksummed and of this generator, yet not a catalog: read again
+    return translator if translator.locale == locale else None

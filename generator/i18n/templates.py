@@ -3,6 +3,7 @@ says): for the catalog check and for ``i18n extract``."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
@@ -10,6 +11,8 @@ from pathlib import Path
 from babel.messages.extract import extract as babel_extract
 from jinja2 import TemplateError
 
+from generator.cache import BuildCache
+from generator.cache import digest
 from generator.layout import Layout
 from generator.layout import NotAnInput
 
@@ -19,7 +22,12 @@ TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
 """How Babel reads the templates' messages (as ``babel.cfg`` says)."""
 
 
-def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str]]:
+TEMPLATES_SLOT = "template-messages"
+"""The build cache's slot of :func:`template_messages`."""
+
+
+def template_messages(project: Path | Layout, *, cache: BuildCache | None = None
+                      ) -> frozenset[tuple[str | None, str]]:
     """The (msgctxt, msgid) of every message the templates the site uses hold
     (:meth:`generator.layout.Layout.templates`: the project's ``templates/**/*.html``
     but ``static/`` and ``root/``, and the theme's others; the singular of a plural
@@ -29,14 +37,35 @@ def template_messages(project: Path | Layout) -> frozenset[tuple[str | None, str
     the messages' real use, not by the ``#:`` comments a translator can delete.
 
     A template Jinja cannot parse, or that is not an input file, adds nothing (the
-    loading reports it, with its line)."""
+    loading reports it, with its line).
+
+    With ``cache`` (the build cache), the set found for the same template files (names
+    and bytes) is taken from it, and a set found is kept there."""
     layout = Layout.of(project)
-    found: set[tuple[str | None, str]] = set()
-    for rel in layout.templates([]).values():
+    sources: list[tuple[str, bytes | None]] = []
+    for name, rel in layout.templates([]).items():
         try:
-            found |= _messages_in(layout.read(rel))
-        except (TemplateError, UnicodeDecodeError, NotAnInput):
+            sources.append((f"{name}\0{rel}", layout.read(rel)))
+        except NotAnInput:
+            sources.append((f"{name}\0{rel}", None))
+    key = digest(*(part for label, data in sources for part in (
+        label, "-" if data is None else hashlib.sha256(data).hexdigest())))
+    kept = cache.load(TEMPLATES_SLOT, key) if cache is not None else None
+    if isinstance(kept, list) and all(
+            isinstance(k, list) and len(k) == 2 and isinstance(k[1], str)
+            and (k[0] is None or isinstance(k[0], str)) for k in kept):
+        return frozenset((k[0], k[1]) for k in kept)
+    found: set[tuple[str | None, str]] = set()
+    for _label, data in sources:
+        if data is None:
             continue  # reported when the build loads the template
+        try:
+            found |= _messages_in(data)
+        except (TemplateError, UnicodeDecodeError):
+            continue  # reported when the build loads the template
+    if cache is not None:
+        cache.store(TEMPLATES_SLOT, key, sorted(
+            ([c, m] for c, m in found), key=lambda k: (k[0] is not None, k[0] or "", k[1])))
     return frozenset(found)
 
 
