@@ -18,12 +18,9 @@ from generator.i18n.explain import Words
 from tests.conftest import THEME
 from tests.conftest import override
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of what check and build say need."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of what check and build say need."""
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:

@@ -20,12 +20,9 @@ from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import run_cli
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of the swap, kills and concurrent builds need."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the swap, kills and concurrent builds need."""
 
 
 def _digest(site: Path) -> dict[str, str]:

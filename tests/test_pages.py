@@ -17,12 +17,9 @@ from tests.conftest import replace_in
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of page errors and markup need."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of page errors and markup need."""
 
 
 def _build(project: Path, *extra: str) -> tuple[int, str]:

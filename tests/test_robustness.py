@@ -17,12 +17,9 @@ from tests.conftest import run_cli
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of the build's errors and output need."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the build's errors and output need."""
 
 
 def _build(project: Path, *extra: str) -> tuple[int, str]:

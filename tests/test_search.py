@@ -21,13 +21,10 @@ from generator.render.search import search_index
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import run_cli
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of the index's mechanism need (the whole
-    site's index: ``built_site``)."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the index's mechanism need (the whole site's
+index: ``built_site``)."""
 
 
 LOCALES = ("cs", "de", "en", "et", "hu", "pl", "sk")

@@ -5,18 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 from tests.test_i18n import _tiny
 
-
-@pytest.fixture
-def project(lean_project: Path) -> Path:
-    """This module's project: conftest's ``lean_project`` (every page and case, in
-    English and Czech), which is all these tests of escaping need."""
-    return lean_project
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of escaping need."""
 
 
 ATTACKS = ('<script>alert(1)</script>', '<img src=x onerror="alert(1)">',
