@@ -213,3 +213,14 @@ def test_front_matter_numbers_are_what_the_author_wrote(front: str, order: int |
                               data=data)
     assert (page.order if page else None) == order
     assert [e.format() for e in errors] == ([error] if error else [])
+
+
+def test_no_page_says_its_stacked_rows_stand_side_by_side() -> None:
+    """The readers' review (finding 6): "The table shows both games side by side" sat
+    above two rows one under the other (cards, on a phone); the pages now say one row
+    each."""
+    from tests.conftest import REPO
+
+    said = {page.name: page.read_text(encoding="utf-8").count("side by side")
+            for page in sorted((REPO / "content").glob("*.md"))}
+    assert said and set(said.values()) == {0}, said
