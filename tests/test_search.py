@@ -18,6 +18,7 @@ import generator.render.search as search
 from generator.layout import search_output
 from generator.render.search import UNUSED
 from generator.render.search import search_index
+from generator.render.search import search_view
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import run_cli
 
@@ -63,9 +64,46 @@ def test_every_locale_has_its_own_index(built_site: Path) -> None:
 
 
 def test_the_same_pages_give_the_same_index_bytes(built_site: Path) -> None:
-    """Indexing the built pages again gives exactly the files the build wrote (the build
-    twice, byte for byte, is tests/test_cli.py's two-builds test)."""
+    """Indexing the built pages themselves gives exactly the files the build wrote from
+    their search views, in every locale (the build twice, byte for byte, is
+    tests/test_cli.py's two-builds test)."""
     assert search_index(_pages(built_site)) == _index_on_disk(built_site)
+
+
+def test_a_search_view_is_the_article_without_drawings(built_site: Path) -> None:
+    page = (built_site / "en" / "rules" / "index.html").read_bytes()
+    view = search_view(page)
+    assert page.count(b'class="card ') > 500
+    assert b'class="card ' not in view and b"data-pagefind-ignore" not in view
+    assert b'class="site-header' not in view and b"<footer" not in view
+    assert len(view) < len(page) // 2
+    assert view.count(b"<tr id=") == page.count(b"<tr id=") > 50
+    assert view.startswith(page[:page.index(b"<body")])  # the head whole: lang, title
+    assert search_view(view) == view
+
+
+@pytest.mark.parametrize("html", [
+    b"<html><body><p>no indexed element</p></body></html>",
+    b"<html><body><main data-pagefind-body>a</main><main data-pagefind-body>b</main>"
+    b"</body></html>",
+    b'<html><body><h1 data-pagefind-meta="title">T</h1><main data-pagefind-body>a</main>'
+    b"</body></html>",
+    b'<html><body><main data-pagefind-body>a</main><p data-pagefind-filter="k">v</p>'
+    b"</body></html>",
+    b"<html><body><main data-pagefind-body><p>never closed</p></body></html>",
+], ids=["no-body", "two-bodies", "meta-before", "filter-after", "unclosed"])
+def test_a_page_the_view_cannot_shorten_exactly_stays_whole(html: bytes) -> None:
+    assert search_view(html) == html
+
+
+def test_an_ignored_element_with_pagefind_attributes_inside_is_kept() -> None:
+    html = (b'<html><body><main data-pagefind-body><p class="x">a <span data-pagefind-ignore>'
+            b'<span data-pagefind-meta="k:v">b</span></span> <span class="c" '
+            b'data-pagefind-ignore><span aria-hidden="true">5<span>x</span></span></span>'
+            b'</p></main></body></html>')
+    assert search_view(html) == (b'<html><body><main data-pagefind-body><p>a <span '
+                                 b'data-pagefind-ignore><span data-pagefind-meta="k:v">b'
+                                 b'</span></span> </p></main></body></html>\n')
 
 
 def test_a_locale_index_depends_only_on_its_own_pages(built_site: Path) -> None:
@@ -151,8 +189,9 @@ def test_a_published_file_in_a_search_folder_is_an_input_error(project: Path) ->
 
 def test_an_unchanged_locale_takes_its_index_from_the_cache(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After one catalog entry of Czech changes, only Czech is indexed again; the site
-    is the one a build without the cache writes."""
+    """A catalog entry shown only outside what is indexed (the search box's label) makes
+    no new index; one shown in Czech articles (a page's title) makes Czech's alone; the
+    site is each time the one a build without the cache writes."""
     indexed: list[str] = []
     real = search._index_locale
 
@@ -165,18 +204,23 @@ def test_an_unchanged_locale_takes_its_index_from_the_cache(
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert sorted(indexed) == [search_output(lang) for lang in sorted(LEAN_LOCALES)]
     po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
-    text = po.read_text(encoding="utf-8")
-    assert text.count('msgstr "Hledat v pravidlech"') == 1
-    po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
-                  encoding="utf-8")
-    indexed.clear()
-    assert run_cli("build", "--project", str(project)).returncode == 0
-    assert indexed == ["cs/pagefind"]
-    cached = _index_on_disk(project / "site")
-    result = run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
-                     "--no-cache")
-    assert result.returncode == 0
-    assert cached == _index_on_disk(project / "fresh")
+    for old, new, reindexed in (
+            ('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"', []),
+            ('msgstr "Pravidla hry Rami"', 'msgstr "Pravidla karetní hry Rami"',
+             ["cs/pagefind"])):
+        text = po.read_text(encoding="utf-8")
+        assert text.count(old) == 1
+        po.write_text(text.replace(old, new), encoding="utf-8")
+        indexed.clear()
+        assert run_cli("build", "--project", str(project)).returncode == 0
+        assert indexed == reindexed
+        cached = _index_on_disk(project / "site")
+        result = run_cli("build", "--project", str(project), "--out",
+                         str(project / "fresh"), "--no-cache")
+        assert result.returncode == 0
+        assert cached == _index_on_disk(project / "fresh")
+    titles = [f["meta"]["title"] for f in _fragments(cached, "cs")]
+    assert "Pravidla karetní hry Rami" in titles
 
 
 def test_the_process_memo_forgets_the_oldest_never_this_calls(

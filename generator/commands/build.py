@@ -281,10 +281,12 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
 
 def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
                                                                  dict[str, str]]:
-    """Every locale's search index into ``writer``'s new folder, made from the locale's
-    pages as written there (:func:`generator.render.search.search_index`). With a cache,
-    a locale whose pages have the bytes an earlier index was made from (and the same
-    Pagefind) takes that index from the cache; the others are made and kept.
+    """Every locale's search index into ``writer``'s new folder, made from the
+    :func:`~generator.render.search.search_view` of the locale's pages as written there
+    (:func:`generator.render.search.search_index`). With a cache, a locale whose views
+    have the bytes an earlier index was made from (and the same Pagefind) takes that
+    index from the cache (a change outside what is indexed, such as another page's title
+    in the navigation, makes no new index); the others are made and kept.
 
     Returns:
         (every index file → its SHA-256 hex digest, the files made now → theirs: the
@@ -296,6 +298,7 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
     """
     # Imported here: see _build (and Pagefind's module brings asyncio).
     from generator.render.search import search_index
+    from generator.render.search import search_view
     from generator.render.search import version
 
     store = site.cache
@@ -303,8 +306,8 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
     linked: dict[str, Path] = {}
     todo: dict[str, tuple[str, dict[str, bytes]]] = {}
     for lang in site.locales:
-        pages = {rel: writer.read(rel) for rel in (page_output(lang, p.slug)
-                                                   for p in site.pages)}
+        pages = {rel: search_view(writer.read(rel)) for rel in (page_output(lang, p.slug)
+                                                                for p in site.pages)}
         key = digest(version(), *(x for rel, data in sorted(pages.items())
                                   for x in (rel, hashlib.sha256(data).hexdigest())))
         kept = store.load(f"search/{lang}", key) if store is not None else None
