@@ -70,8 +70,9 @@ quadratic stage passes 0.1 s long before its last doublings)."""
 
 TOP = int(os.environ.get("RULES_GROWTH_TOP", "10000000"))
 """The largest input of the extended run, in bytes: 10 MB (issue 9), or
-``RULES_GROWTH_TOP`` (``.ci/run`` sets 500 KB, to keep CI near its time: at 2.5 MB the
-bad-anchors stage alone took 5 minutes on a busy 2-core machine)."""
+``RULES_GROWTH_TOP`` (``.ci/run`` sets 250 KB, to keep CI within its time: at 2.5 MB the
+bad-anchors stage alone took 5 minutes on a busy 2-core machine, at 500 KB 102 s on a
+slower one)."""
 
 
 def _repeat(head: str, unit: Callable[[int], str], n: int, tail: str = "") -> str:

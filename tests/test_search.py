@@ -143,6 +143,10 @@ def test_the_index_holds_rule_text_and_case_titles_not_the_frame(built_site: Pat
     copy = row.select_one("[data-copy-link]")
     if copy is not None:
         assert copy.get_text().strip() not in content
+    pager = soup.select_one("article .pager")
+    assert pager is not None
+    for link in pager.select("a"):  # Pagefind leaves out a <nav>: no neighbour's title
+        assert " ".join(link.get_text(" ").split()) not in content
 
 
 def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
