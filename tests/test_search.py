@@ -237,3 +237,43 @@ def test_the_process_memo_forgets_the_oldest_never_this_calls(
     first = search_index(pages)
     assert len(search._MADE) == 2
     assert search_index(pages) == first == _index_on_disk(built_site)
+
+
+def test_attributes_are_read_as_html_reads_them() -> None:
+    """A quoted value may hold ``>`` or text like ``id=3``: only whole attributes that
+    Pagefind reads are kept, whatever their quotes or case."""
+    html = (b'<html><body><main data-pagefind-body><img title="see id=3 a>b" '
+            b"alt='x>y' SRC=s.png data-x=\"1\"><p class=\"a\" id=q>t</p></main></body></html>")
+    assert search_view(html) == (b"<html><body><main data-pagefind-body><img alt='x>y' "
+                                 b"SRC=s.png><p id=q>t</p></main></body></html>\n")
+
+
+def test_a_build_whose_pages_did_not_change_makes_no_view(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages' bytes name their views' key once it is known: a second build finds
+    the index without making a view; a change outside the articles makes the views
+    again, not the index."""
+    made: list[int] = []
+    real = search.search_view
+
+    def counted(html: bytes) -> bytes:
+        made.append(len(html))
+        return real(html)
+
+    monkeypatch.setattr(search, "search_view", counted)
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    pages = len(made)
+    assert pages == len(LEAN_LOCALES) * len(SLUGS)
+    made.clear()
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert made == []
+    po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
+                  encoding="utf-8")
+    indexed: list[str] = []
+    index = search._index_locale
+    monkeypatch.setattr(search, "_index_locale",
+                        lambda *a: indexed.append(a[3]) or index(*a))
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert len(made) == len(SLUGS) and indexed == []  # Czech's views, no index

@@ -72,10 +72,13 @@ _IGNORED = re.compile(
     rb"|<a\b[^>]*\sdata-pagefind-ignore(?=[\s>])[^>]*>[^<]*</a>" % _SPAN2)
 """A ``span`` (with spans nested two deep at most, as a card's drawing) or an ``a`` (with
 text only, as a heading's ``#`` link) that carries ``data-pagefind-ignore``."""
-_OPEN = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)(\s[^>]*)>")
-_READ = re.compile(rb"""\s(?:id|lang|alt|src|data-pagefind-[a-z-]+)(?:="[^"]*"|='[^']*')?""")
-"""The attributes Pagefind reads inside the indexed element: anchors (``id``), languages,
-images (its default meta), its own."""
+_OPEN = re.compile(rb"""<([a-zA-Z][a-zA-Z0-9-]*)(\s(?:[^>"']|"[^"]*"|'[^']*')*)>""")
+"""An opening tag with attributes (a quoted value may hold ``>``)."""
+_ATTR = re.compile(rb"""([^\s"'>/=]+)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+_MAYBE = re.compile(rb"id|lang|alt|src|data-pagefind-", re.I)
+_READ = frozenset({b"id", b"lang", b"alt", b"src"})
+"""The attributes Pagefind reads inside the indexed element (with its own
+``data-pagefind-*``): anchors (``id``), languages, images (its default meta)."""
 
 
 def _unless_nested(match: re.Match[bytes]) -> bytes:
@@ -83,7 +86,12 @@ def _unless_nested(match: re.Match[bytes]) -> bytes:
 
 
 def _read_only(match: re.Match[bytes]) -> bytes:
-    return b"<" + match[1] + b"".join(_READ.findall(match[2])) + b">"
+    attrs = match[2]
+    if _MAYBE.search(attrs) is None:  # most tags: a class, a role, labels
+        return b"<" + match[1] + b">"
+    kept = [b" " + name + value for name, value in _ATTR.findall(attrs)
+            if name.lower() in _READ or name.lower().startswith(b"data-pagefind-")]
+    return b"<" + match[1] + b"".join(kept) + b">"
 
 
 def search_view(html: bytes) -> bytes:
