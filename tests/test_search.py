@@ -76,7 +76,7 @@ def test_a_search_view_is_the_article_without_drawings(built_site: Path) -> None
     assert page.count(b'class="card ') > 500
     assert b'class="card ' not in view and b"data-pagefind-ignore" not in view
     assert b'class="site-header' not in view and b"<footer" not in view
-    assert len(view) < len(page) // 2
+    assert len(view) < len(page) * 0.6  # 116 KB of 217 KB
     assert view.count(b"<tr id=") == page.count(b"<tr id=") > 50
     assert view.startswith(page[:page.index(b"<body")])  # the head whole: lang, title
     assert search_view(view) == view
@@ -101,9 +101,9 @@ def test_an_ignored_element_with_pagefind_attributes_inside_is_kept() -> None:
             b'<span data-pagefind-meta="k:v">b</span></span> <span class="c" '
             b'data-pagefind-ignore><span aria-hidden="true">5<span>x</span></span></span>'
             b'</p></main></body></html>')
-    assert search_view(html) == (b'<html><body><main data-pagefind-body><p>a <span '
-                                 b'data-pagefind-ignore><span data-pagefind-meta="k:v">b'
-                                 b'</span></span> </p></main></body></html>\n')
+    assert search_view(html) == (b'<html><body><main data-pagefind-body><p class="x">a '
+                                 b'<span data-pagefind-ignore><span data-pagefind-meta='
+                                 b'"k:v">b</span></span> </p></main></body></html>\n')
 
 
 def test_a_locale_index_depends_only_on_its_own_pages(built_site: Path) -> None:
@@ -239,13 +239,22 @@ def test_the_process_memo_forgets_the_oldest_never_this_calls(
     assert search_index(pages) == first == _index_on_disk(built_site)
 
 
-def test_attributes_are_read_as_html_reads_them() -> None:
-    """A quoted value may hold ``>`` or text like ``id=3``: only whole attributes that
-    Pagefind reads are kept, whatever their quotes or case."""
-    html = (b'<html><body><main data-pagefind-body><img title="see id=3 a>b" '
-            b"alt='x>y' SRC=s.png data-x=\"1\"><p class=\"a\" id=q>t</p></main></body></html>")
-    assert search_view(html) == (b"<html><body><main data-pagefind-body><img alt='x>y' "
-                                 b"SRC=s.png><p id=q>t</p></main></body></html>\n")
+@pytest.mark.parametrize("html", [
+    b'<html><body><main data-pagefind-body><img alt="a>b" src=x.png><span '
+    b'data-pagefind-ignore>5</span></main></body></html>',
+    b'<html><body><main title="a data-pagefind-body b">x</main></body></html>',
+], ids=["angle-in-a-value", "body-in-a-value"])
+def test_a_page_html_reads_otherwise_than_a_pattern_stays_whole(html: bytes) -> None:
+    assert search_view(html) == html
+
+
+def test_words_in_a_quoted_value_are_not_attributes() -> None:
+    html = (b'<html><body><main data-pagefind-body><span title="no data-pagefind-ignore '
+            b'here">kept</span> <span class=c data-pagefind-ignore=\'all\' lang=en>gone'
+            b'</span></main></body></html>')
+    assert search_view(html) == (b'<html><body><main data-pagefind-body><span title="no '
+                                 b'data-pagefind-ignore here">kept</span> </main></body>'
+                                 b'</html>\n')
 
 
 def test_a_build_whose_pages_did_not_change_makes_no_view(

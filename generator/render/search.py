@@ -62,74 +62,66 @@ class SearchIndexError(Exception):
 
 
 _BODY = b"data-pagefind-body"
+_VALUE = rb"""(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?"""
+_ATTRS = rb"""(?:\s+[^\s"'<>/=]+%s)*?""" % _VALUE
+"""An opening tag's attributes, read as HTML reads them (a quoted value may hold
+spaces and words such as ``data-pagefind-ignore``)."""
+_OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s\s+(data-pagefind-body)(?=[\s=/>])" % _ATTRS)
+_ANGLE = re.compile(rb"""=\s*(?:"[^"]*[<>]|'[^']*[<>])""")
+"""A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
+them): a page with one is indexed whole."""
 _OTHER = re.compile(rb"data-pagefind-(?!ignore[\s>=])")
 """A Pagefind attribute other than ``-ignore``: one outside the cut keeps the page whole."""
 _NO_SPAN = rb"[^<]*(?:<(?!/?span\b)[^<]*)*"
 _SPAN1 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _NO_SPAN, _NO_SPAN)
 _SPAN2 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _SPAN1, _NO_SPAN)
-_IGNORED = re.compile(
-    rb"<span\b[^>]*\sdata-pagefind-ignore(?=[\s>])[^>]*>%s</span>"
-    rb"|<a\b[^>]*\sdata-pagefind-ignore(?=[\s>])[^>]*>[^<]*</a>" % _SPAN2)
-"""A ``span`` (with spans nested two deep at most, as a card's drawing) or an ``a`` (with
-text only, as a heading's ``#`` link) that carries ``data-pagefind-ignore``."""
-_OPEN = re.compile(rb"""<([a-zA-Z][a-zA-Z0-9-]*)(\s(?:[^>"']|"[^"]*"|'[^']*')*)>""")
-"""An opening tag with attributes (a quoted value may hold ``>``)."""
-_ATTR = re.compile(rb"""([^\s"'>/=]+)(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
-_MAYBE = re.compile(rb"id|lang|alt|src|data-pagefind-", re.I)
-_READ = frozenset({b"id", b"lang", b"alt", b"src"})
-"""The attributes Pagefind reads inside the indexed element (with its own
-``data-pagefind-*``): anchors (``id``), languages, images (its default meta)."""
+_IGNORE = rb"\s+data-pagefind-ignore(?=[\s=/>])%s%s\s*>" % (_VALUE, _ATTRS)
+_IGNORED = re.compile(rb"<span%s%s%s</span>|<a%s%s[^<]*</a>"
+                      % (_ATTRS, _IGNORE, _SPAN2, _ATTRS, _IGNORE))
+"""An element that carries ``data-pagefind-ignore``: a ``span`` with spans nested two deep
+at most (a card's drawing) or an ``a`` with text only (a heading's ``#`` link)."""
 
 
 def _unless_nested(match: re.Match[bytes]) -> bytes:
     return match[0] if match[0].count(b"data-pagefind-") > 1 else b""
 
 
-def _read_only(match: re.Match[bytes]) -> bytes:
-    attrs = match[2]
-    if _MAYBE.search(attrs) is None:  # most tags: a class, a role, labels
-        return b"<" + match[1] + b">"
-    kept = [b" " + name + value for name, value in _ATTR.findall(attrs)
-            if name.lower() in _READ or name.lower().startswith(b"data-pagefind-")]
-    return b"<" + match[1] + b"".join(kept) + b">"
-
-
 def search_view(html: bytes) -> bytes:
     """What Pagefind needs of a page: the same index from far fewer bytes.
 
     The page's head, then only its ``data-pagefind-body`` element, without the elements
-    marked ``data-pagefind-ignore`` it cannot read (a card's drawing, a ``#`` link: 40% of
-    a rules page's bytes) and with only the attributes Pagefind reads. Pagefind's time
-    follows the elements and bytes it parses: on 100 rules pages of one locale (16 MB) it
-    took 3.5 s of CPU on the pages, 1.8 s on their views (benchmarks/README's figures).
+    marked ``data-pagefind-ignore`` whose shape is known (a card's drawing, a ``#``
+    link: 40% of a rules page's bytes). Pagefind's time follows the bytes and elements
+    it parses: on 100 pages of one locale (16 MB, a third of them rules pages) it took
+    3.5 s of CPU on the pages, 1.2-1.4 s on their views (7.6 MB; README, "Benchmarks").
 
     Each step either gives Pagefind exactly what it would take from the page or is not
     taken: a page with no ``data-pagefind-body`` element or with more than one, with a
-    Pagefind attribute outside the element (meta, filters), or whose element does not
-    close, is returned whole; an ignored element with a Pagefind attribute inside, or
-    nested deeper than the shapes above, is kept. tests/test_search.py checks that the
-    index of the views is byte-identical to the index of the pages.
+    Pagefind attribute outside the element (meta, filters), with a quoted attribute
+    value that holds ``<`` or ``>``, or whose element does not close, is returned
+    whole; an ignored element with a Pagefind attribute inside, or of another shape, is
+    kept. tests/test_search.py checks that the index of the views is byte-identical to
+    the index of the pages.
 
     Args:
-        html: a rendered page (UTF-8; the theme's markup, which escapes ``<``, ``>`` and
-            ``"`` in text and attribute values).
+        html: a rendered page (UTF-8).
 
     Returns:
         The view (UTF-8), or ``html`` itself where a step above is not taken.
     """
     start = html.find(_BODY)
     body = html.find(b"<body")
-    if start < 0 or body < 0 or html.find(_BODY, start + 1) >= 0:
+    if start < 0 or body < 0 or html.find(_BODY, start + 1) >= 0 or _ANGLE.search(html):
         return html
     opened = html.rfind(b"<", 0, start)
-    name = re.match(rb"<([a-zA-Z][a-zA-Z0-9-]*)", html[opened:start])
-    if name is None or opened < body:
+    tag = _OPENED.match(html, opened) if opened > body else None
+    if tag is None or tag.start(2) != start:
         return html
-    end = html.rfind(b"</" + name[1] + b">")
+    end = html.rfind(b"</" + tag[1] + b">")
     if end < start or _OTHER.search(html, body, opened) or _OTHER.search(html, end):
         return html
-    inside = _OPEN.sub(_read_only, _IGNORED.sub(_unless_nested, html[opened:end]))
-    return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, name[1])
+    inside = _IGNORED.sub(_unless_nested, html[opened:end])
+    return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
 
 
 def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
