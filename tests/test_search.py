@@ -248,6 +248,43 @@ def test_a_page_html_reads_otherwise_than_a_pattern_stays_whole(html: bytes) -> 
     assert search_view(html) == html
 
 
+HOSTILE = {
+    # What a review found the first views changed (theme overrides, 2026-12-02):
+    "h1-in-header": (b'<header class="site-header', b'<header class="site-header"><h1>Site'
+                     b'</h1></header><header class="x'),
+    "img-in-footer": (b'<footer class="site-footer">',
+                      b'<footer class="site-footer"><img src="logo.png" alt="Logo">'),
+    "meta-upper-case": (b'<footer class="site-footer">',
+                        b'<footer class="site-footer"><p DATA-PAGEFIND-META="author:Al">x</p>'),
+    "filter-mixed-case": (b'<footer class="site-footer">', b'<footer class="site-footer">'
+                          b'<p Data-Pagefind-Filter="game:rami">x</p>'),
+    "second-body-upper-case": (b'<footer class="site-footer">', b'<section '
+                               b'DATA-PAGEFIND-BODY><p>more words</p></section><footer '
+                               b'class="site-footer">'),
+    "h1-in-an-ignored-span": (b"<h1", b"<span data-pagefind-ignore><h1>Ignored</h1></span><h1"),
+    "meta-upper-case-in-a-card": (b'<span aria-hidden="true">', b'<span aria-hidden="true" '
+                                  b'DATA-PAGEFIND-META="k:v">'),
+    "comment-in-article": (b"</h1>", b"</h1><p><!-- <span data-pagefind-ignore> -->zebraword "
+                           b"visible<!-- </span> --></p>"),
+    "textarea": (b"</h1>", b"</h1><p><span data-pagefind-ignore>x<textarea></span>zebra"
+                 b"</textarea></span> tail</p>"),
+    "comment-naming-body-in-head": (b"</head>", b"<!-- keep scripts out of <body> -->"
+                                    b"</head>"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_view_indexes_as_its_page_does(built_site: Path, name: str) -> None:
+    """The claim of search_view, on the shapes a review used to break a first version:
+    the index of the view is the index of the page, byte for byte."""
+    old, new = HOSTILE[name]
+    page = (built_site / "en" / "first-meld" / "index.html").read_bytes()
+    assert page.count(old) >= 1
+    page = page.replace(old, new, 1)
+    rel = "en/first-meld/index.html"
+    assert search_index({rel: search_view(page)}) == search_index({rel: page})
+
+
 def test_words_in_a_quoted_value_are_not_attributes() -> None:
     html = (b'<html><body><main data-pagefind-body><span title="no data-pagefind-ignore '
             b'here">kept</span> <span class=c data-pagefind-ignore=\'all\' lang=en>gone'

@@ -61,29 +61,47 @@ class SearchIndexError(Exception):
     message says which, with what it printed)."""
 
 
-_BODY = b"data-pagefind-body"
 _VALUE = rb"""(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?"""
 _ATTRS = rb"""(?:\s+[^\s"'<>/=]+%s)*?""" % _VALUE
 """An opening tag's attributes, read as HTML reads them (a quoted value may hold
 spaces and words such as ``data-pagefind-ignore``)."""
-_OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s\s+(data-pagefind-body)(?=[\s=/>])" % _ATTRS)
+_OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s\s+(data-pagefind-body)(?=[\s=/>])"
+                     % _ATTRS, re.I)
 _ANGLE = re.compile(rb"""=\s*(?:"[^"]*[<>]|'[^']*[<>])""")
 """A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
 them): a page with one is indexed whole."""
-_OTHER = re.compile(rb"data-pagefind-(?!ignore[\s>=])")
-"""A Pagefind attribute other than ``-ignore``: one outside the cut keeps the page whole."""
-_NO_SPAN = rb"[^<]*(?:<(?!/?span\b)[^<]*)*"
+_RAW = re.compile(rb"<!--|<(?:script|style|title|textarea|template|noscript|xmp|iframe|"
+                  rb"noembed|noframes|plaintext|svg|math)\b")
+"""Where HTML stops reading tags as tags (comments, raw text, foreign content): a page
+with one in its body, or before its ``<body`` with one left open, is indexed whole."""
+_OUTSIDE = re.compile(rb"data-pagefind-(?!ignore[\s>=/])|<(?:h1|img)\b")
+"""What Pagefind takes from anywhere in a page: its attributes other than ``-ignore``
+(meta, filters, sorts), the first ``h1`` (the title) and the first image after it. One
+outside the cut keeps the page whole."""
+_NO_SPAN = rb"[^<]*"
 _SPAN1 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _NO_SPAN, _NO_SPAN)
 _SPAN2 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _SPAN1, _NO_SPAN)
 _IGNORE = rb"\s+data-pagefind-ignore(?=[\s=/>])%s%s\s*>" % (_VALUE, _ATTRS)
 _IGNORED = re.compile(rb"<span%s%s%s</span>|<a%s%s[^<]*</a>"
                       % (_ATTRS, _IGNORE, _SPAN2, _ATTRS, _IGNORE))
-"""An element that carries ``data-pagefind-ignore``: a ``span`` with spans nested two deep
-at most (a card's drawing) or an ``a`` with text only (a heading's ``#`` link)."""
+"""An element that carries ``data-pagefind-ignore`` and holds text and spans only: a
+``span`` with spans nested two deep at most (a card's drawing) or an ``a`` with text only
+(a heading's ``#`` link). Lower case, as the theme writes it: another spelling is kept."""
+_PAGEFIND = re.compile(rb"data-pagefind-", re.I)
 
 
 def _unless_nested(match: re.Match[bytes]) -> bytes:
-    return match[0] if match[0].count(b"data-pagefind-") > 1 else b""
+    return match[0] if len(_PAGEFIND.findall(match[0])) > 1 else b""
+
+
+def _open_before(low: bytes) -> bool:
+    """Whether ``low`` (a page up to its first ``<body``, in lower case) leaves a
+    comment or a raw text element open, so that this ``<body`` is text, not a tag."""
+    if b"<!--" in low:
+        return True
+    return any(low.count(b"<" + t) != low.count(b"</" + t)
+               for t in (b"script", b"style", b"title", b"textarea", b"template",
+                         b"noscript", b"xmp", b"iframe", b"noembed", b"noframes"))
 
 
 def search_view(html: bytes) -> bytes:
@@ -96,12 +114,13 @@ def search_view(html: bytes) -> bytes:
     3.5 s of CPU on the pages, 1.2-1.4 s on their views (7.6 MB; README, "Benchmarks").
 
     Each step either gives Pagefind exactly what it would take from the page or is not
-    taken: a page with no ``data-pagefind-body`` element or with more than one, with a
-    Pagefind attribute outside the element (meta, filters), with a quoted attribute
-    value that holds ``<`` or ``>``, or whose element does not close, is returned
-    whole; an ignored element with a Pagefind attribute inside, or of another shape, is
-    kept. tests/test_search.py checks that the index of the views is byte-identical to
-    the index of the pages.
+    taken. The page is returned whole when it has no ``data-pagefind-body`` element or
+    more than one (in any case of letters), when something Pagefind takes from anywhere
+    (its other attributes, an ``h1``, an ``img``) is outside the element, when a quoted
+    attribute value holds ``<`` or ``>``, when a comment or a raw-text element (script,
+    style, textarea...) could hide a tag, or when the element does not close. An ignored
+    element of another shape, or with a Pagefind attribute inside, is kept. The review
+    that found the cases behind these rules: tests/test_search.py.
 
     Args:
         html: a rendered page (UTF-8).
@@ -109,16 +128,18 @@ def search_view(html: bytes) -> bytes:
     Returns:
         The view (UTF-8), or ``html`` itself where a step above is not taken.
     """
-    start = html.find(_BODY)
-    body = html.find(b"<body")
-    if start < 0 or body < 0 or html.find(_BODY, start + 1) >= 0 or _ANGLE.search(html):
+    low = html.lower()  # HTML's names in any case; the view cuts ``html`` itself
+    body = low.find(b"<body")
+    start = low.find(b"data-pagefind-body")
+    if (body < 0 or start < body or low.count(b"data-pagefind-body") != 1
+            or _ANGLE.search(html) or _open_before(low[:body]) or _RAW.search(low, body)):
         return html
-    opened = html.rfind(b"<", 0, start)
+    opened = html.rfind(b"<", body, start)
     tag = _OPENED.match(html, opened) if opened > body else None
     if tag is None or tag.start(2) != start:
         return html
-    end = html.rfind(b"</" + tag[1] + b">")
-    if end < start or _OTHER.search(html, body, opened) or _OTHER.search(html, end):
+    end = low.rfind(b"</" + tag[1].lower() + b">")
+    if end < start or _OUTSIDE.search(low, body, opened) or _OUTSIDE.search(low, end):
         return html
     inside = _IGNORED.sub(_unless_nested, html[opened:end])
     return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
