@@ -310,18 +310,13 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
                                                          for p in site.pages)}
         # The pages' bytes name their views' key once it is known, so that a build
         # whose pages did not change makes no view (about 0.3 s a locale of 100 pages).
-        said = digest(version(), *(x for rel, data in pages.items()
-                                   for x in (rel, hashlib.sha256(data).hexdigest())))
+        said = _files_key(version(), pages)
         known = store.load(f"search-key/{lang}", said) if store is not None else None
-        key = known if isinstance(known, str) else None
-        kept = store.load(f"search/{lang}", key) if store is not None and key else None
-        found = _kept_files(store, kept) if store is not None else None
+        found = _kept_index(store, lang, known)
         if found is None:
             views = {rel: search_view(data) for rel, data in pages.items()}
-            key = digest(version(), *(x for rel, data in views.items()
-                                      for x in (rel, hashlib.sha256(data).hexdigest())))
-            kept = store.load(f"search/{lang}", key) if store is not None else None
-            found = _kept_files(store, kept) if store is not None else None
+            key = _files_key(version(), views)
+            found = _kept_index(store, lang, key)
             if store is not None:
                 store.store(f"search-key/{lang}", said, key)
             if found is None:
@@ -341,6 +336,22 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
                         {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
     index.update(made)
     return dict(sorted(index.items())), made
+
+
+def _files_key(pagefind: str, files: dict[str, bytes]) -> str:
+    """The cache key of a locale's pages or views (path → bytes, in order) for the
+    Pagefind of version ``pagefind``: each path with its bytes' SHA-256."""
+    return digest(pagefind, *(x for rel, data in files.items()
+                              for x in (rel, hashlib.sha256(data).hexdigest())))
+
+
+def _kept_index(store: BuildCache | None, lang: str, key: object
+                ) -> dict[str, tuple[Path, str]] | None:
+    """The cache's copy of ``lang``'s search index made from views of key ``key``
+    (:func:`_kept_files`); ``None`` without a cache, a key or a whole copy."""
+    if store is None or not isinstance(key, str):
+        return None
+    return _kept_files(store, store.load(f"search/{lang}", key))
 
 
 def _kept_files(store: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
