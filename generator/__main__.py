@@ -8,9 +8,12 @@ comes before anything is written. While the modules load, SIGINT and SIGTERM are
 (``pthread_sigmask``): a signal that comes then is delivered once the handlers are in
 place, inside the ``try`` below, never in the middle of a library's import (where
 Python 3.11 wraps it in a ``RuntimeError`` from ``__set_name__``, or an import lock's
-callback swallows it). Once the exit status is decided they are held again, so a late
-signal cannot turn it into a traceback. Python's own start-up (``site`` and the ``.pth``
-files, before this module runs) is out of the generator's reach.
+callback swallows it). A signal that comes later, while Python runs a finalizer or a
+weakref callback (every import runs one), is sent again once the callback has returned
+(:meth:`generator.errors.Interrupted.deliver_again`). Once the exit status is decided
+they are held again, so a late signal cannot turn it into a traceback. Python's own
+start-up (``site`` and the ``.pth`` files, before this module runs) is out of the
+generator's reach.
 """
 
 import signal
@@ -31,6 +34,7 @@ def main() -> int:
         from generator.errors import Interrupted
 
         signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)
+        sys.unraisablehook = Interrupted.deliver_again  # a signal inside a callback
         from generator.cli import main as command_line
 
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # a held signal arrives here

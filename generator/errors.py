@@ -9,6 +9,11 @@ exits with status 2.
 from __future__ import annotations
 
 import difflib
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -160,3 +165,36 @@ class Interrupted(KeyboardInterrupt):
             Interrupted: always.
         """
         raise Interrupted(signum)
+
+    @staticmethod
+    def deliver_again(unraisable: sys.UnraisableHookArgs) -> None:
+        """A ``sys.unraisablehook``: a signal that came while Python ran a finalizer or a
+        weakref callback (the import system runs one at the end of every import) raised
+        its exception where Python cannot raise one: it printed ``Exception ignored in``
+        with a traceback and the run went on, to exit 0. Such a signal is sent again a
+        moment later (``REDELIVERY_DELAY`` seconds, from a short-lived thread), once the
+        callback has returned, so that the run stops as the signal asks. Any other
+        unraisable exception goes to Python's own hook.
+
+        Args:
+            unraisable: what Python could not raise (``exc_value`` and where).
+        """
+        exc = unraisable.exc_value
+        if not isinstance(exc, KeyboardInterrupt):
+            sys.__unraisablehook__(unraisable)
+            return
+        signum = int(getattr(exc, "signum", signal.SIGINT))
+        threading.Thread(target=_send_later, args=(signum,), daemon=True,
+                         name="deliver-again").start()
+
+
+REDELIVERY_DELAY = 0.02
+"""Seconds before a signal that a finalizer swallowed is sent again
+(:meth:`Interrupted.deliver_again`): long after the callback has returned, short
+against a person's wait."""
+
+
+def _send_later(signum: int) -> None:
+    """Send ``signum`` to this process after ``REDELIVERY_DELAY`` seconds."""
+    time.sleep(REDELIVERY_DELAY)
+    os.kill(os.getpid(), signum)

@@ -33,6 +33,22 @@ def _own_build_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
 
 
+@pytest.fixture(autouse=True)
+def _own_signal_state() -> Iterator[None]:
+    """Each test leaves the process's signal mask, its SIGINT and SIGTERM handlers and
+    ``sys.unraisablehook`` as it found them: ``generator.__main__.main`` run in-process
+    ends with the signals held, and every process a later test started inherited that
+    mask (a child's ``SigBlk`` showed them held before its generator code ran)."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
+    hook = sys.unraisablehook
+    yield
+    sys.unraisablehook = hook
+    for number, handler in handlers.items():
+        signal.signal(number, handler)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 LEAN_LOCALES = ("en", "cs")
 """The locales of the lean project (:func:`lean_project`): the source language and one
 translation."""

@@ -358,14 +358,17 @@ def test_a_signal_during_start_up_says_interrupted(tmp_path: Path, signal: str,
 
 def _holds_signals(pid: int) -> bool:
     """Whether process ``pid`` holds SIGINT (``SigBlk`` of ``/proc/PID/status``): the
-    first thing ``generator/__main__.py`` does, so the generator's own code runs."""
+    first thing ``generator/__main__.py`` does, so the generator's own code runs. A
+    child between ``vfork`` and ``exec`` holds every signal, SIGUSR1 too: not yet."""
     try:
         status = Path(f"/proc/{pid}/status").read_text("ascii")
     except FileNotFoundError:  # already gone
         return True
     for line in status.splitlines():
         if line.startswith("SigBlk:"):
-            return bool(int(line.split()[1], 16) & (1 << (signal_module.SIGINT - 1)))
+            held = int(line.split()[1], 16)
+            return bool(held & (1 << (signal_module.SIGINT - 1))
+                        and not held & (1 << (signal_module.SIGUSR1 - 1)))
     return False
 
 
@@ -400,7 +403,7 @@ def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, nam
         proc.send_signal(number)
         _out, err = proc.communicate(timeout=120)
         seen.append((round(moment, 3), proc.returncode, err.splitlines()[-1:]))
-        assert proc.returncode == 128 + number, seen
+        assert proc.returncode == 128 + number, (seen[-1], err[-2000:])
         assert "Traceback" not in err and err.startswith("interrupted"), (seen, err)
 
 
@@ -409,7 +412,6 @@ def test_the_console_script_catches_an_interrupt_from_the_start(
     """The rules-site script called generator.cli:main, whose import ran outside any
     handler: it now names the wrapper that also runs ``python -m generator``."""
     import importlib
-    import signal
     import tomllib
 
     def interrupted(argv: list[str] | None = None) -> int:
@@ -418,11 +420,9 @@ def test_the_console_script_catches_an_interrupt_from_the_start(
     monkeypatch.setattr("generator.cli.main", interrupted)
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
     module, _, name = scripts["rules-site"].partition(":")
-    handler = signal.getsignal(signal.SIGTERM)
-    try:
-        assert getattr(importlib.import_module(module), name)() == 130
-    finally:
-        signal.signal(signal.SIGTERM, handler)  # the wrapper installs its own
+    # The wrapper installs its handlers and ends with the signals held: the fixture
+    # _own_signal_state (conftest.py) puts them back.
+    assert getattr(importlib.import_module(module), name)() == 130
     assert capsys.readouterr().err == "interrupted before anything was written\n"
 
 
@@ -460,6 +460,38 @@ def test_an_interrupted_first_build_says_no_site_is_in_place(tmp_path: Path) -> 
         143, "interrupted; no site is in place (there was none before this build)\n")
     assert not (project / "site").exists()
     assert list(project.glob(".site.*-*")) == []
+
+
+CALLBACK_SIGNALLED = """
+import weakref
+import generator.{module}
+original = generator.{module}.{function}
+class Thing:
+    pass
+def signalled(*args, **kwargs):
+    thing = Thing()
+    def callback(_ref):  # Python runs the handler inside raise_signal: in the callback
+        signal.raise_signal(signal.{signal})
+    ref = weakref.ref(thing, callback)
+    del thing
+    return original(*args, **kwargs)
+generator.{module}.{function} = signalled
+"""
+
+
+@pytest.mark.parametrize(("signal", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_inside_a_weakref_callback_still_interrupts(tmp_path: Path, signal: str,
+                                                             status: int) -> None:
+    """The extended round's SIGTERM at a random moment once gave exit 0: a build that
+    ran to its end. Python cannot raise out of a finalizer or a weakref callback (the
+    import system runs one on every import): the handler's exception was printed as
+    "Exception ignored in" with a traceback, and the run went on. Such a signal is now
+    delivered again outside the callback: exit 128 + the signal, no traceback."""
+    project = _tiny(tmp_path, "")
+    more = CALLBACK_SIGNALLED.format(module="commands.project", function="load_project",
+                                     signal=signal)
+    result = _run_signalled(signal, None, "check", "--project", str(project), more=more)
+    assert (result.returncode, result.stderr, result.stdout) == (status, "interrupted\n", "")
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
