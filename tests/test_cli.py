@@ -17,6 +17,10 @@ from tests.conftest import replace_in
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the command line's reports and the swap need."""
+
 LOCALES = ("en", "cs", "et", "sk")
 PAGES = ("rules", "first-meld", "cardverse")
 RAMI_FILE = "content/examples/melds-rami.yaml"

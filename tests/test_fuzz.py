@@ -72,6 +72,10 @@ from generator.verify import verify_all
 from tests.conftest import no_hang
 from tests.conftest import run_cli
 
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of hostile input need."""
+
 REPO = Path(__file__).resolve().parent.parent
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended

@@ -22,6 +22,10 @@ from tests.conftest import REPO
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the reader's frame (canonical links, 404) need."""
+
 LOCALES = ("en", "cs", "de", "et", "hu", "pl", "sk")  # as the site lists them
 CHECKED = LOCALES if EXTENDED else ("en", "cs", "hu")
 """The locales each per-locale test reads: all of them in the extended round, else

@@ -16,6 +16,10 @@ from generator.commands.report_formats import workflow_command
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the CI report formats need."""
+
 RAMI_FILE = "content/examples/melds.yaml"
 DECKS_FILE = "content/examples/decks.yaml"
 DECKS = """\

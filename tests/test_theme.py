@@ -20,6 +20,10 @@ from tests.conftest import override
 from tests.conftest import run_cli
 from tests.test_i18n import _tiny
 
+LEAN_PROJECT = True
+"""The ``project`` fixture is the lean copy (conftest): every page and case, in English
+and Czech, which is all these tests of the theme and its templates need."""
+
 MARKER = "<!-- theme-override-marker -->"
 
 
