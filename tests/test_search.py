@@ -14,7 +14,11 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup
 
+import generator.render.parallel as parallel
 import generator.render.search as search
+from generator.cache import BuildCache
+from generator.cache import cache_folder
+from generator.layout import real_path
 from generator.layout import search_output
 from generator.render.search import UNUSED
 from generator.render.search import search_index
@@ -197,13 +201,13 @@ def test_an_unchanged_locale_takes_its_index_from_the_cache(
     no new index; one shown in Czech articles (a page's title) makes Czech's alone; the
     site is each time the one a build without the cache writes."""
     indexed: list[str] = []
-    real = search._index_locale
+    real = search.Indexer._start
 
-    def counted(binary: Path, work: Path, pages: Any, prefix: str) -> dict[str, bytes]:
-        indexed.append(prefix)
-        return real(binary, work, pages, prefix)
+    def counted(self: search.Indexer, plan: search.LocalePlan) -> Any:
+        indexed.append(search_output(plan.lang))
+        return real(self, plan)
 
-    monkeypatch.setattr(search, "_index_locale", counted)
+    monkeypatch.setattr(search.Indexer, "_start", counted)
     monkeypatch.setattr(search, "_MADE", OrderedDict())  # none made in this process yet
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert sorted(indexed) == [search_output(lang) for lang in sorted(LEAN_LOCALES)]
@@ -318,8 +322,100 @@ def test_a_build_whose_pages_did_not_change_makes_no_view(
     po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
                   encoding="utf-8")
     indexed: list[str] = []
-    index = search._index_locale
-    monkeypatch.setattr(search, "_index_locale",
-                        lambda *a: indexed.append(a[3]) or index(*a))
+    start = search.Indexer._start
+    monkeypatch.setattr(search.Indexer, "_start",
+                        lambda self, plan: indexed.append(plan.lang) or start(self, plan))
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert len(made) == len(SLUGS) and indexed == []  # Czech's views, no index
+
+
+def test_a_changed_case_makes_the_views_of_the_pages_that_show_it_alone(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page whose bytes did not change keeps its view (the cache's copy, by the page's
+    SHA-256): a case shown on the rules page makes that page's views again, one a
+    locale, and every locale's index; the index is the one a build without the cache
+    makes."""
+    made: list[bytes] = []
+    real = search.search_view
+    monkeypatch.setattr(search, "search_view", lambda html: made.append(html) or real(html))
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    cases = project / "content" / "examples" / "melds-rami.yaml"
+    text = cases.read_text(encoding="utf-8")
+    assert text.count("title: Three kings\n") == 1
+    cases.write_text(text.replace("title: Three kings\n", "title: Three zebra kings\n"),
+                     encoding="utf-8")
+    made.clear()
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert len(made) == len(LEAN_LOCALES)
+    assert all(b"Three zebra kings" in html and b'id="three-kings"' in html for html in made)
+    cached = _index_on_disk(project / "site")
+    result = run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                     "--no-cache")
+    assert result.returncode == 0
+    assert cached == _index_on_disk(project / "fresh")
+    assert any("Three zebra kings" in f["content"] for f in _fragments(cached, "en"))
+
+
+def test_a_damaged_view_in_the_cache_is_made_again_with_one_note(
+        project: Path) -> None:
+    """The views of unchanged pages are read from the cache when a locale's index must
+    be made again; a copy edited by hand is noticed (its SHA-256), ignored with one note
+    and made again from the page: the index is a clean build's."""
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    store = BuildCache(cache_folder(project), real_path(project))
+    views = [store.blob(sha) for lang in LEAN_LOCALES
+             for _, sha in store.load(search.VIEWS_SLOT.format(lang=lang),
+                                      search.version()).values()]
+    assert len(views) == len(LEAN_LOCALES) * len(SLUGS)
+    for path in views:
+        assert path is not None and b"data-pagefind-body" in path.read_bytes()
+        path.write_bytes(path.read_bytes().replace(b"<h1", b"<h1 data-x", 1))
+    rules = project / "content" / "rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\nA zebra sentence.\n",
+                     encoding="utf-8")
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    notes = [line for line in result.stdout.splitlines() if "damaged cache file" in line]
+    assert len(notes) == len(views) - len(LEAN_LOCALES)  # the rules pages' are new
+    assert run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                   "--no-cache").returncode == 0
+    assert _index_on_disk(project / "site") == _index_on_disk(project / "fresh")
+
+
+def test_pagefind_failing_is_an_input_error_and_the_site_stays(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    before = _index_on_disk(project / "site")
+    program = tmp_path / "pagefind"
+    program.write_text("#!/bin/sh\necho 'the disk is on fire' >&2\nexit 3\n", encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.setattr(search, "get_executable", lambda: program)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    rules = project / "content" / "rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\nA zebra sentence.\n",
+                     encoding="utf-8")
+    result = run_cli("build", "--project", str(project))
+    out = result.stdout + result.stderr
+    assert result.returncode == 2, out
+    assert "en/pagefind: Pagefind failed (exit 3): the disk is on fire; expected an index" \
+        in out
+    assert "Traceback" not in out
+    assert _index_on_disk(project / "site") == before
+
+
+def test_a_locales_index_is_made_while_the_next_locale_renders(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The indexing of a locale starts once its pages are written, before the next
+    locale is rendered (in this process here; the forked workers' plans reach the
+    indexer in the same way, as each locale is done)."""
+    events: list[str] = []
+    render = parallel.render_locale
+    start = search.Indexer._start
+    monkeypatch.setattr(parallel, "render_locale",
+                        lambda site, lang: events.append(f"render {lang}") or render(site, lang))
+    monkeypatch.setattr(search.Indexer, "_start",
+                        lambda self, plan: events.append(f"index {plan.lang}")
+                        or start(self, plan))
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    assert run_cli("build", "--project", str(project), "--no-cache").returncode == 0
+    assert events == ["render en", "index en", "render cs", "index cs"]

@@ -11,6 +11,8 @@ build leaves either the previous or the new site whole.
 from __future__ import annotations
 
 import hashlib
+import shutil
+import tempfile
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -30,7 +32,6 @@ from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
-from generator.layout import page_output
 from generator.layout import real_path
 from generator.layout import search_output
 from generator.output import OutputError
@@ -39,6 +40,7 @@ from generator.output import holds_exactly
 from generator.output import overlap_error
 
 if TYPE_CHECKING:
+    from generator.render.search import Indexer
     from generator.render.site import SiteInput
 
 @dataclass
@@ -132,7 +134,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                      project.translators, project.results, project.config.site_url,
                      cache=store if keys is not None else None, keys=keys)
     try:
-        report, files = _render_and_write(site, writer, lines, strict)
+        report, files, views = _render_and_write(site, writer, lines, strict)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
@@ -153,7 +155,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                 "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]
                              for loc, c in report.coverage.items()}})
         store.store("cases", "agreeing", sorted(project.results.agreeing()))
-        store.prune(files.values())
+        store.prune({*files.values(), *views})
     return report
 
 
@@ -234,59 +236,73 @@ def _open_output(root: Path, out: Path | None, spare: Path | None = None
 
 
 def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
-                      strict: bool) -> tuple[BuildReport, dict[str, str] | None]:
-    """Render every locale and the shared files into ``writer``'s new folder, then swap
-    it in, unless a template fails or (``strict``) a message is shown in English.
+                      strict: bool
+                      ) -> tuple[BuildReport, dict[str, str] | None, set[str]]:
+    """Render every locale and the shared files into ``writer``'s new folder, with every
+    locale's search index, then swap it in, unless a template fails or (``strict``) a
+    message is shown in English. Each locale's index is made (Pagefind, by an
+    :class:`~generator.render.search.Indexer`) from the views its worker wrote into a
+    scratch folder, while the other locales render.
 
     Returns:
-        The report and, with a cache, the name of each file's copy in it (by
-        site-relative path), ``None`` without one.
+        The report; with a cache, the name of each file's copy in it (by site-relative
+        path), and the other copies this build used (the search views), ``None``
+        without one.
     """
-    # Imported here: see _build.
+    # Imported here: see _build (and Pagefind's module brings asyncio).
     from generator.render.parallel import render_locales
+    from generator.render.search import Indexer
     from generator.render.site import render_common
     from generator.render.site import strict_lines
 
-    results = render_locales(site, writer)
-    errors = [error for *_, error in results if error]
-    if errors:
-        writer.abort()
-        return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))]), None
-    common = render_common(site)
-    writer.write(common)
-    outputs = [o for _, o, _, _ in results if o is not None]
-    coverage = {lang: o.coverage for lang, o, _, _ in results if o is not None}
-    if site.cache is not None:
-        site.cache.notes.extend(n for o in outputs for n in o.notes
-                                if n not in site.cache.notes)
-        site.cache.mark_used(e for o in outputs for e in o.entries)
-    if strict and any(c.untranslated for c in coverage.values()):
-        writer.abort()
-        missing = [line for loc, c in coverage.items() if c.untranslated
-                   for line in strict_lines(loc, c)]
-        return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None
-    index, made = _search_index(site, writer)
+    indexer = Indexer()
+    scratch = Path(tempfile.mkdtemp(prefix="rules-search-"))
+    try:
+        results = render_locales(site, writer, scratch=scratch, strict=strict,
+                                 planned=indexer.add)
+        errors = [r.error for r in results if r.error]
+        if errors:
+            writer.abort()
+            return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))]), None, set()
+        common = render_common(site)
+        writer.write(common)
+        outputs = [r.output for r in results if r.output is not None]
+        coverage = {r.lang: r.output.coverage for r in results if r.output is not None}
+        if site.cache is not None:
+            site.cache.notes.extend(n for o in outputs for n in o.notes
+                                    if n not in site.cache.notes)
+            site.cache.mark_used(e for o in outputs for e in o.entries)
+        if strict and any(c.untranslated for c in coverage.values()):
+            writer.abort()
+            missing = [line for loc, c in coverage.items() if c.untranslated
+                       for line in strict_lines(loc, c)]
+            return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None, set()
+        index, made = _search_index(site, writer, indexer)
+    finally:
+        indexer.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     writer.commit()
-    files = sum(n for _, _, n, _ in results) + len(common) + len(index)
+    files = sum(r.files for r in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
                          cached=sum(o.cached for o in outputs))
     if site.cache is None:
-        return report, None
+        return report, None, set()
     shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
     site.cache.adopt({**shared, **made}, writer.out)
+    views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
     return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
-                    **index}
+                    **index}, views
 
 
-def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
-                                                                 dict[str, str]]:
-    """Every locale's search index into ``writer``'s new folder, made from the
-    :func:`~generator.render.search.search_view` of the locale's pages as written there
-    (:func:`generator.render.search.search_index`). With a cache, a locale whose views
-    have the bytes an earlier index was made from (and the same Pagefind) takes that
-    index from the cache (a change outside what is indexed, such as another page's title
-    in the navigation, makes no new index); the others are made and kept.
+def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
+                  ) -> tuple[dict[str, str], dict[str, str]]:
+    """Every locale's search index into ``writer``'s new folder, once ``indexer`` has
+    them (:meth:`generator.render.search.Indexer.finish`): made now from the locale's
+    views, or, with a cache, taken from it where the views have the bytes an earlier
+    index was made from (and the same Pagefind; a change outside what is indexed, such
+    as another page's title in the navigation, makes no new index). The indexes made
+    now are kept in the cache under their views' key.
 
     Returns:
         (every index file → its SHA-256 hex digest, the files made now → theirs: the
@@ -294,76 +310,19 @@ def _search_index(site: SiteInput, writer: SiteWriter) -> tuple[dict[str, str],
 
     Raises:
         generator.render.search.SearchIndexError: Pagefind is missing or failed.
-        OutputError: a page cannot be read back, or a file written.
+        OutputError: a file cannot be written.
     """
-    # Imported here: see _build (and Pagefind's module brings asyncio).
-    from generator.render.search import search_index
-    from generator.render.search import search_view
-    from generator.render.search import version
+    from generator.render.search import INDEX_SLOT
 
-    store = site.cache
-    index: dict[str, str] = {}
-    linked: dict[str, Path] = {}
-    todo: dict[str, tuple[str, dict[str, bytes]]] = {}
-    for lang in site.locales:
-        pages = {rel: writer.read(rel) for rel in sorted(page_output(lang, p.slug)
-                                                         for p in site.pages)}
-        # The pages' bytes name their views' key once it is known, so that a build
-        # whose pages did not change makes no view (0.4 s of CPU a locale of 100 pages).
-        said = _files_key(version(), pages)
-        known = store.load(f"search-key/{lang}", said) if store is not None else None
-        found = _kept_index(store, lang, known)
-        if found is None:
-            views = {rel: search_view(data) for rel, data in pages.items()}
-            key = _files_key(version(), views)
-            found = _kept_index(store, lang, key)
-            if store is not None:
-                store.store(f"search-key/{lang}", said, key)
-            if found is None:
-                todo[lang] = (key, views)
-        if found is not None:
-            linked.update({rel: path for rel, (path, _) in found.items()})
-            index.update({rel: sha for rel, (_, sha) in found.items()})
-    files = search_index({rel: data for _, pages in todo.values()
-                          for rel, data in pages.items()})
+    index, files, kept = indexer.finish()
     writer.write(files)
-    writer.link(linked)
-    made = {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
+    writer.link(kept)
+    made = {rel: index[rel] for rel in files}
+    store = site.cache
     if store is not None:
-        for lang, (key, _) in todo.items():
-            prefix = f"{search_output(lang)}/"
-            store.store(f"search/{lang}", key,
-                        {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
-    index.update(made)
-    return dict(sorted(index.items())), made
-
-
-def _files_key(pagefind: str, files: dict[str, bytes]) -> str:
-    """The cache key of a locale's pages or views (path → bytes, in order) for the
-    Pagefind of version ``pagefind``: each path with its bytes' SHA-256."""
-    return digest(pagefind, *(x for rel, data in files.items()
-                              for x in (rel, hashlib.sha256(data).hexdigest())))
-
-
-def _kept_index(store: BuildCache | None, lang: str, key: object
-                ) -> dict[str, tuple[Path, str]] | None:
-    """The cache's copy of ``lang``'s search index made from views of key ``key``
-    (:func:`_kept_files`); ``None`` without a cache, a key or a whole copy."""
-    if store is None or not isinstance(key, str):
-        return None
-    return _kept_files(store, store.load(f"search/{lang}", key))
-
-
-def _kept_files(store: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
-    """The cache's copies of an index it kept (``kept``: site path → SHA-256), by site
-    path, with their digests; ``None`` when there is none, it is of another shape, or a
-    copy is missing or damaged."""
-    if not isinstance(kept, dict) or not kept:
-        return None
-    found: dict[str, tuple[Path, str]] = {}
-    for rel, sha in kept.items():
-        path = store.blob(sha) if isinstance(rel, str) and isinstance(sha, str) else None
-        if path is None:
-            return None
-        found[rel] = (path, sha)
-    return found
+        for lang, plan in indexer.plans.items():
+            if plan.kept is None:
+                prefix = f"{search_output(lang)}/"
+                store.store(INDEX_SLOT.format(lang=lang), plan.key,
+                            {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
+    return index, made

@@ -19,20 +19,24 @@ and compares).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import subprocess
 import tempfile
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _package_version
 from pathlib import Path
 
 from pagefind.service import get_executable
 
+from generator.cache import BuildCache
+from generator.cache import digest
 from generator.layout import search_output
 
 UNUSED = frozenset({
@@ -145,8 +149,284 @@ def search_view(html: bytes) -> bytes:
     return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
 
 
+@dataclass
+class LocalePlan:
+    """One locale's search index as planned where the locale was rendered
+    (:func:`plan_locale`): the key of its views, and where its index comes from.
+
+    Attributes:
+        lang: the locale.
+        key: the digest of its views (each page's site path and view's SHA-256) and of
+            Pagefind's version: the same key, the same index.
+        views: each page's view's SHA-256, by site path (the cache keeps them: the build
+            names them among the blobs to keep).
+        kept: the cache's checked copy of the index made from these views (site path →
+            (copy, SHA-256)), or ``None``.
+        folder: the scratch folder holding the views when the index must be made
+            (``site/``, for Pagefind; ``None`` when ``kept`` or the process memo has it).
+    """
+
+    lang: str
+    key: str
+    views: dict[str, str]
+    kept: dict[str, tuple[Path, str]] | None = None
+    folder: Path | None = None
+
+
+VIEWS_SLOT = "search-views/{lang}"
+"""The cache entry that remembers, for a locale's pages as the last build wrote them,
+each page's SHA-256 and its view's (a blob): a page whose bytes did not change needs no
+new view."""
+INDEX_SLOT = "search/{lang}"
+"""The cache entry of a locale's index: under its views' key, the SHA-256 of each file."""
+
+
+def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
+                cache: BuildCache | None = None, *, cut: bool = True) -> LocalePlan:
+    """Prepare one locale's search index, in the process that rendered the locale: make
+    each page's view (:func:`search_view`), taken from the cache where the page's bytes
+    did not change, and find the index in the cache or the process memo by the views'
+    key; else write the views into ``scratch/<lang>/site/`` for Pagefind
+    (:class:`Indexer`).
+
+    Args:
+        lang: the locale.
+        pages: the locale's content pages (site path → their bytes, or a file holding
+            them, such as the cache's copy of a page taken from it).
+        scratch: a folder of the build's own for the views.
+        cache: the build cache, or ``None`` (``--no-cache``): no view or index kept.
+        cut: make views; ``False`` indexes the pages as they are.
+
+    Returns:
+        The plan (see :class:`LocalePlan`).
+
+    Raises:
+        OSError: a page's file cannot be read, or a view written.
+    """
+    known = cache.load(VIEWS_SLOT.format(lang=lang), version()) if cache else None
+    memo = known if isinstance(known, dict) else {}
+    shas: dict[str, str] = {}
+    views: dict[str, bytes | None] = {}  # None: the cache has the view (page unchanged)
+    remembered: dict[str, list[str]] = {}
+    for rel in sorted(pages):
+        page = pages[rel]
+        data = page if isinstance(page, bytes) else page.read_bytes()
+        if not cut:
+            views[rel], shas[rel] = data, hashlib.sha256(data).hexdigest()
+            continue
+        page_sha = hashlib.sha256(data).hexdigest()
+        seen = memo.get(rel)
+        if (isinstance(seen, list) and len(seen) == 2 and seen[0] == page_sha
+                and isinstance(seen[1], str)):
+            views[rel], shas[rel] = None, seen[1]
+        else:
+            view = views[rel] = search_view(data)
+            shas[rel] = cache.store_blob(view) if cache else hashlib.sha256(view).hexdigest()
+        remembered[rel] = [page_sha, shas[rel]]
+    if cache is not None and cut and remembered != memo:
+        cache.store(VIEWS_SLOT.format(lang=lang), version(), remembered)
+    key = _views_key(shas)
+    kept = _kept_files(cache, cache.load(INDEX_SLOT.format(lang=lang), key)) if cache else None
+    if kept is not None or key in _MADE:
+        return LocalePlan(lang, key, shas, kept)
+    folder = scratch / lang
+    for rel, made in views.items():
+        view = made if made is not None else _kept_view(cache, shas[rel], pages[rel])
+        path = folder / "site" / rel.partition("/")[2]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(view)
+    return LocalePlan(lang, key, shas, None, folder)
+
+
+def _kept_view(cache: BuildCache | None, sha: str, page: bytes | Path) -> bytes:
+    """The view of SHA-256 ``sha`` from the cache, or made again from ``page`` when its
+    copy is missing or damaged (and kept again)."""
+    view = cache.load_blob(sha) if cache is not None else None
+    if view is None:
+        view = search_view(page if isinstance(page, bytes) else page.read_bytes())
+        if cache is not None:
+            cache.store_blob(view)
+    return view
+
+
+def _views_key(shas: Mapping[str, str]) -> str:
+    """The key of a locale's index: Pagefind's version, each page's site path and its
+    view's SHA-256, in path order."""
+    return digest(version(), *(x for rel in sorted(shas) for x in (rel, shas[rel])))
+
+
+def _kept_files(cache: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
+    """The cache's copies of an index it kept (``kept``: site path → SHA-256), by site
+    path, with their digests; ``None`` when there is none, it is of another shape, or a
+    copy is missing or damaged."""
+    if not isinstance(kept, dict) or not kept:
+        return None
+    found: dict[str, tuple[Path, str]] = {}
+    for rel, sha in kept.items():
+        path = cache.blob(sha) if isinstance(rel, str) and isinstance(sha, str) else None
+        if path is None:
+            return None
+        found[rel] = (path, sha)
+    return found
+
+
+class Indexer:
+    """Runs Pagefind over the locales whose index must be made, as their plans come in
+    (:meth:`add`), at most one run per core at a time, beside the rendering of the
+    other locales; :meth:`finish` waits for them and gives every locale's index.
+
+    A locale's index is made in a process of its own (Pagefind's program) over the
+    views its plan wrote; what it writes depends only on those views. The files of each
+    index made are kept in the process memo (:data:`MEMO` locales), so that a process
+    that builds the same pages again (the test suite, ``serve``) indexes them once.
+
+    Args:
+        workers: how many Pagefind runs at most at a time (default: the cores).
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.plans: dict[str, LocalePlan] = {}
+        self._waiting: list[LocalePlan] = []
+        self._running: dict[str, tuple[LocalePlan, subprocess.Popen[bytes], float]] = {}
+        self._made: dict[str, dict[str, bytes]] = {}
+        self._binary: Path | None = None
+
+    def add(self, plan: LocalePlan) -> None:
+        """Take one locale's plan: its index is in the cache or the memo, or it is made
+        now (started at once if fewer than ``workers`` runs are going).
+
+        Raises:
+            SearchIndexError: Pagefind's program is missing, cannot start, or failed.
+        """
+        self.plans[plan.lang] = plan
+        if plan.kept is None:
+            self._executable()  # even when the memo has the index: as a new process would
+        if plan.folder is not None:
+            self._waiting.append(plan)
+            self._poll()
+
+    def finish(self) -> tuple[dict[str, str], dict[str, bytes], dict[str, Path]]:
+        """Wait for every run and give the indexes of all locales added.
+
+        Returns:
+            (every index file → its SHA-256 hex digest; the files made now, or taken
+            from the process memo → their bytes; the files the cache kept → its copies),
+            each by site path, sorted.
+
+        Raises:
+            SearchIndexError: Pagefind failed on a locale, or took longer than
+                :data:`TIMEOUT` seconds.
+        """
+        while self._waiting or self._running:
+            self._poll(block=True)
+        made: dict[str, bytes] = {}
+        kept: dict[str, Path] = {}
+        digests: dict[str, str] = {}
+        for lang in sorted(self.plans):
+            plan = self.plans[lang]
+            if plan.kept is not None:
+                kept.update({rel: path for rel, (path, _) in plan.kept.items()})
+                digests.update({rel: sha for rel, (_, sha) in plan.kept.items()})
+                continue
+            files = self._made.get(lang)
+            if files is None:
+                files = _MADE[plan.key]  # a plan without folder nor kept: in the memo
+            _MADE[plan.key] = files
+            _MADE.move_to_end(plan.key)
+            made.update(files)
+            digests.update({rel: hashlib.sha256(data).hexdigest()
+                            for rel, data in files.items()})
+        while len(_MADE) > MEMO:
+            _MADE.popitem(last=False)
+        return dict(sorted(digests.items())), dict(sorted(made.items())), kept
+
+    def close(self) -> None:
+        """Stop every run still going (a build that fails or is interrupted)."""
+        self._waiting.clear()
+        for _, process, _ in self._running.values():
+            with contextlib.suppress(OSError):
+                process.kill()
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+        self._running.clear()
+
+    def _poll(self, block: bool = False) -> None:
+        """Collect the runs that ended (with ``block``, wait until one has), then start
+        waiting ones while fewer than ``workers`` run."""
+        while True:
+            ended = [lang for lang, (_, process, _) in self._running.items()
+                     if process.poll() is not None]
+            for lang in ended:
+                plan, process, _ = self._running.pop(lang)
+                self._made[lang] = _collect(process, plan)
+            if ended or not block or not self._running:
+                break
+            late = [lang for lang, (_, _, started) in self._running.items()
+                    if time.monotonic() - started > TIMEOUT]
+            if late:
+                self.close()
+                raise SearchIndexError(
+                    f"{search_output(late[0])}: Pagefind took longer than {TIMEOUT:.0f} s; "
+                    "expected an index of the pages")
+            time.sleep(0.005)
+        while self._waiting and len(self._running) < self.workers:
+            plan = self._waiting.pop(0)
+            self._running[plan.lang] = (plan, self._start(plan), time.monotonic())
+
+    def _executable(self) -> Path:
+        """Pagefind's program.
+
+        Raises:
+            SearchIndexError: it is not installed."""
+        if self._binary is None:
+            self._binary = get_executable()
+        if self._binary is None:
+            raise SearchIndexError("the search index needs Pagefind's program, which was "
+                                   "not found; expected the package pagefind[bin] "
+                                   "installed (pip install 'pagefind[bin]')")
+        return self._binary
+
+    def _start(self, plan: LocalePlan) -> subprocess.Popen[bytes]:
+        assert plan.folder is not None
+        command = [str(self._executable()), "--site", str(plan.folder / "site"), "--output-path",
+                   str(plan.folder / "index"), "--keep-index-url", "--silent"]
+        try:
+            with open(plan.folder / "said.txt", "wb") as said:
+                return subprocess.Popen(command, stdout=said, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL)
+        except OSError as exc:
+            raise SearchIndexError(
+                f"{search_output(plan.lang)}: Pagefind could not index the pages: {exc}; "
+                "expected it to run (pip install 'pagefind[bin]')") from exc
+
+
+def _collect(process: subprocess.Popen[bytes], plan: LocalePlan) -> dict[str, bytes]:
+    """The files of the index Pagefind made for ``plan`` (site path → bytes), without
+    :data:`UNUSED`.
+
+    Raises:
+        SearchIndexError: it failed (its exit status and what it printed)."""
+    assert plan.folder is not None
+    prefix, out = search_output(plan.lang), plan.folder / "index"
+    if process.returncode != 0 or not (out / "pagefind.js").is_file():
+        said = (plan.folder / "said.txt").read_bytes().decode("utf-8", "replace").strip()
+        raise SearchIndexError(f"{prefix}: Pagefind failed (exit {process.returncode}): "
+                               f"{said or 'no message'}; expected an index of the pages")
+    files: dict[str, bytes] = {}
+    for folder, dirs, names in os.walk(out):
+        dirs.sort()
+        here = Path(folder)
+        for name in sorted(names):
+            rel = (here / name).relative_to(out).as_posix()
+            if rel not in UNUSED:
+                files[f"{prefix}/{rel}"] = (here / name).read_bytes()
+    return files
+
+
 def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
-    """The search index of ``pages``: every file of each locale's Pagefind index.
+    """The search index of ``pages``: every file of each locale's Pagefind index (what
+    a build does over :func:`plan_locale` and :class:`Indexer`, without a cache).
 
     Args:
         pages: the rendered pages to index, site-relative POSIX path
@@ -167,77 +447,20 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
     for rel, data in sorted(pages.items()):
         lang, sep, rest = rel.partition("/")
         if sep and rest.endswith(".html"):
-            groups.setdefault(lang, {})[rest] = data
-    if not groups:
-        return {}
-    binary = get_executable()
-    if binary is None:
-        raise SearchIndexError("the search index needs Pagefind's program, which was not "
-                               "found; expected the package pagefind[bin] installed "
-                               "(pip install 'pagefind[bin]')")
-    keys = {lang: _key(lang, pages) for lang, pages in groups.items()}
-    parts = {lang: _MADE[keys[lang]] for lang in groups if keys[lang] in _MADE}
-    todo = sorted(lang for lang in groups if lang not in parts)
+            groups.setdefault(lang, {})[rel] = data
+    indexer = Indexer()
     with tempfile.TemporaryDirectory(prefix="rules-search-") as tmp:
-        base = Path(tmp)
-
-        def index(lang: str) -> dict[str, bytes]:
-            return _index_locale(binary, base / lang, groups[lang], search_output(lang))
-
-        workers = max(1, min(len(todo), os.cpu_count() or 1))
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts.update(zip(todo, pool.map(index, todo), strict=True))
-    for lang in sorted(groups):  # the newest last; the oldest beyond MEMO forgotten
-        _MADE[keys[lang]] = parts[lang]
-        _MADE.move_to_end(keys[lang])
-    while len(_MADE) > MEMO:
-        _MADE.popitem(last=False)
-    files = {rel: data for lang in sorted(groups) for rel, data in parts[lang].items()}
-    return dict(sorted(files.items()))
+        try:
+            for lang, group in groups.items():
+                indexer.add(plan_locale(lang, dict(group), Path(tmp), cut=False))
+            _, made, _ = indexer.finish()
+        finally:
+            indexer.close()
+    return made
 
 
 MEMO = 32
-"""Locale indexes kept in the process, by a digest of their pages (:func:`_key`): a
+"""Locale indexes kept in the process, by their views' key (:func:`_views_key`): a
 process that builds the same pages again (the test suite, a server rebuilding) indexes
 them once; the output is the same either way."""
 _MADE: OrderedDict[str, dict[str, bytes]] = OrderedDict()
-
-
-def _key(lang: str, pages: Mapping[str, bytes]) -> str:
-    h = hashlib.sha256(f"{version()}\0{lang}\0".encode())
-    for rel, data in sorted(pages.items()):
-        h.update(f"{len(rel)}:{rel}{len(data)}:".encode())
-        h.update(data)
-    return h.hexdigest()
-
-
-def _index_locale(binary: Path, work: Path, pages: Mapping[str, bytes],
-                  prefix: str) -> dict[str, bytes]:
-    """Run Pagefind over one locale's ``pages`` (paths relative to the locale folder) in
-    the scratch folder ``work``; its bundle's files under ``prefix``."""
-    site, out = work / "site", work / "index"
-    for rel, data in pages.items():
-        path = site / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    command = [str(binary), "--site", str(site), "--output-path", str(out),
-               "--keep-index-url", "--silent"]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=TIMEOUT, check=False,
-                              stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SearchIndexError(f"{prefix}: Pagefind could not index the pages: {exc}; "
-                               "expected it to run (pip install 'pagefind[bin]')") from exc
-    said = (done.stdout + done.stderr).decode("utf-8", "replace").strip()
-    if done.returncode != 0 or not (out / "pagefind.js").is_file():
-        raise SearchIndexError(f"{prefix}: Pagefind failed (exit {done.returncode}): "
-                               f"{said or 'no message'}; expected an index of the pages")
-    files: dict[str, bytes] = {}
-    for folder, dirs, names in os.walk(out):
-        dirs.sort()
-        here = Path(folder)
-        for name in sorted(names):
-            rel = (here / name).relative_to(out).as_posix()
-            if rel not in UNUSED:
-                files[f"{prefix}/{rel}"] = (here / name).read_bytes()
-    return files
