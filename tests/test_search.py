@@ -268,6 +268,11 @@ HOSTILE = {
     "h1-in-an-ignored-span": (b"<h1", b"<span data-pagefind-ignore><h1>Ignored</h1></span><h1"),
     "meta-upper-case-in-a-card": (b'<span aria-hidden="true">', b'<span aria-hidden="true" '
                                   b'DATA-PAGEFIND-META="k:v">'),
+    "meta-in-a-card": (b'<span aria-hidden="true">', b'<span aria-hidden="true" '
+                       b'data-pagefind-meta="k:v">'),
+    "filter-in-a-heading-link": (b'aria-label="Link to this section" data-pagefind-ignore>#',
+                                 b'aria-label="Link to this section" data-pagefind-ignore>'
+                                 b'<span data-pagefind-filter="game:rami">#</span>'),
     "comment-in-article": (b"</h1>", b"</h1><p><!-- <span data-pagefind-ignore> -->zebraword "
                            b"visible<!-- </span> --></p>"),
     "textarea": (b"</h1>", b"</h1><p><span data-pagefind-ignore>x<textarea></span>zebra"

@@ -71,7 +71,7 @@ _ATTRS = rb"""(?:\s+[^\s"'<>/=]+%s)*?""" % _VALUE
 spaces and words such as ``data-pagefind-ignore``)."""
 _OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s\s+(data-pagefind-body)(?=[\s=/>])"
                      % _ATTRS, re.I)
-_ANGLE = re.compile(rb"""=\s*(?:"[^"]*[<>]|'[^']*[<>])""")
+_ANGLE = re.compile(rb"""=\s*+(?:"[^"<>]*+[<>]|'[^'<>]*+[<>])""")
 """A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
 them): a page with one is indexed whole."""
 _RAW = re.compile(rb"<!--|<(?:script|style|title|textarea|template|noscript|xmp|iframe|"
@@ -86,7 +86,8 @@ _NO_SPAN = rb"[^<]*"
 _SPAN1 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _NO_SPAN, _NO_SPAN)
 _SPAN2 = rb"%s(?:<span\b[^>]*>%s</span>%s)*" % (_NO_SPAN, _SPAN1, _NO_SPAN)
 _IGNORE = rb"\s+data-pagefind-ignore(?=[\s=/>])%s%s\s*>" % (_VALUE, _ATTRS)
-_IGNORED = re.compile(rb"<span%s%s%s</span>|<a%s%s[^<]*</a>"
+_IGNORED = re.compile(rb"<(?=(?:span|a)\s[^>]*data-pagefind-ignore)"
+                      rb"(?:span%s%s%s</span>|a%s%s[^<]*</a>)"
                       % (_ATTRS, _IGNORE, _SPAN2, _ATTRS, _IGNORE))
 """An element that carries ``data-pagefind-ignore`` and holds text and spans only: a
 ``span`` with spans nested two deep at most (a card's drawing) or an ``a`` with text only
@@ -145,7 +146,11 @@ def search_view(html: bytes) -> bytes:
     end = low.rfind(b"</" + tag[1].lower() + b">")
     if end < start or _OUTSIDE.search(low, body, opened) or _OUTSIDE.search(low, end):
         return html
-    inside = _IGNORED.sub(_unless_nested, html[opened:end])
+    inside = html[opened:end]
+    # Where every Pagefind attribute but the body's is a lower-case -ignore, an element
+    # holding another holds only ignored ones: no need to look inside each match.
+    alone = low.count(b"data-pagefind-", opened, end) == 1 + inside.count(b"data-pagefind-ignore")
+    inside = _IGNORED.sub(b"" if alone else _unless_nested, inside)
     return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
 
 
