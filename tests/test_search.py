@@ -277,6 +277,14 @@ HOSTILE = {
                            b"visible<!-- </span> --></p>"),
     "textarea": (b"</h1>", b"</h1><p><span data-pagefind-ignore>x<textarea></span>zebra"
                  b"</textarea></span> tail</p>"),
+    "bogus-comment-in-article": (b"</h1>", b"</h1><p><!x <span data-pagefind-ignore>>zebraword"
+                                 b"</span> tail</p>"),
+    "processing-instruction-in-article": (b"</h1>", b"</h1><p><?x <span data-pagefind-ignore>"
+                                          b">zebraword</span> tail</p>"),
+    "bogus-end-tag-in-article": (b"</h1>", b"</h1><p></ x <span data-pagefind-ignore>"
+                                 b">zebraword</span> tail</p>"),
+    "bogus-comment-naming-body-in-head": (b"</head>", b"<!x <body data-pagefind-body>"
+                                          b"</head>"),
     "comment-naming-body-in-head": (b"</head>", b"<!-- keep scripts out of <body> -->"
                                     b"</head>"),
 }

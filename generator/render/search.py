@@ -74,10 +74,11 @@ _OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s\s+(data-pagefind-body)(?=[\s=
 _ANGLE = re.compile(rb"""=\s*+(?:"[^"<>]*+[<>]|'[^'<>]*+[<>])""")
 """A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
 them): a page with one is indexed whole."""
-_RAW = re.compile(rb"<!--|<(?:script|style|title|textarea|template|noscript|xmp|iframe|"
-                  rb"noembed|noframes|plaintext|svg|math)\b")
-"""Where HTML stops reading tags as tags (comments, raw text, foreign content): a page
-with one in its body, or before its ``<body`` with one left open, is indexed whole."""
+_RAW = re.compile(rb"<!|<\?|</(?![a-z])|<(?:script|style|title|textarea|template|noscript|"
+                  rb"xmp|iframe|noembed|noframes|plaintext|svg|math)\b")
+"""Where HTML stops reading tags as tags (comments, bogus comments such as ``<!x>``,
+``<?x>`` or ``</ x>``, raw text, foreign content): a page with one in its body (in lower
+case), or before its ``<body`` with one left open, is indexed whole."""
 _OUTSIDE = re.compile(rb"data-pagefind-(?!ignore[\s>=/])|<(?:h1|img)\b")
 """What Pagefind takes from anywhere in a page: its attributes other than ``-ignore``
 (meta, filters, sorts), the first ``h1`` (the title) and the first image after it. One
@@ -94,7 +95,6 @@ _IGNORED = re.compile(rb"<(?=(?:span|a)\s[^>]*data-pagefind-ignore)"
 (a heading's ``#`` link). Lower case, as the theme writes it: another spelling is kept."""
 _PAGEFIND = re.compile(rb"data-pagefind-", re.I)
 
-
 def _unless_nested(match: re.Match[bytes]) -> bytes:
     return match[0] if len(_PAGEFIND.findall(match[0])) > 1 else b""
 
@@ -102,7 +102,7 @@ def _unless_nested(match: re.Match[bytes]) -> bytes:
 def _open_before(low: bytes) -> bool:
     """Whether ``low`` (a page up to its first ``<body``, in lower case) leaves a
     comment or a raw text element open, so that this ``<body`` is text, not a tag."""
-    if b"<!--" in low:
+    if b"<!--" in low or b"<?" in low or re.search(rb"<!(?!doctype[\s>])|</(?![a-z])", low):
         return True
     return any(low.count(b"<" + t) != low.count(b"</" + t)
                for t in (b"script", b"style", b"title", b"textarea", b"template",
