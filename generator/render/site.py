@@ -245,6 +245,7 @@ class LocaleRenderer:
         env.globals["kind_module"] = self.kind_module
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
+        self._views: dict[str, tuple[View, Lookups]] = {}
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
         self._tables: dict[tuple[str, ...], tuple[str, Lookups, list[str]]] = {}
         self.shown_in_english: set[str] = set()
@@ -261,20 +262,30 @@ class LocaleRenderer:
             module = self._kinds[template] = self.env.get_template(template).make_module()
         return module
 
+    def view(self, case_id: str) -> View:
+        """The view of a case's row without its HTML (:func:`case_row`), made once per
+        locale (its lookups replayed each time it is asked for again): what a table
+        decides its shape from before any row is rendered."""
+        hit = self._views.get(case_id)
+        if hit is None:
+            with self.translator.record() as lookups:
+                view = case_row(self.results[case_id], self.words)
+            hit = self._views[case_id] = (view, lookups)
+        else:
+            self.translator.replay(hit[1])
+        return hit[0]
+
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
-        """The view of a case's row, its HTML rendered once per variant (its lookups
-        replayed each time it is shown again: :meth:`Translator.record`): ``context``
-        false leaves out the small print under the points (the table says it once),
-        ``points`` false the points cell (no row of the table has points)."""
+        """The view of a case's row with its HTML, rendered once per variant, and only
+        for a variant a table shows (its lookups replayed each time it is shown again:
+        :meth:`Translator.record`): ``context`` false leaves out the small print under
+        the points (the table says it once), ``points`` false the points cell (no row of
+        the table has points)."""
         key = (case_id, context, points)
         hit = self._rows.get(key)
         if hit is None:
             with self.translator.record() as lookups:
-                base = self._rows.get((case_id, True, True))
-                plain = base[0] if base is not None else case_row(self.results[case_id],
-                                                                  self.words)
-                if base is not None:
-                    self.translator.replay(base[1])
+                plain = self.view(case_id)
                 view = {**plain, "context_text": plain["context_text"] if context else "",
                         "points_column": points}
                 view["html"] = self.macros.case_row(view)
@@ -291,7 +302,7 @@ class LocaleRenderer:
             hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
-                    plain = [self.row(i) for i in fence.case_ids]
+                    plain = [self.view(i) for i in fence.case_ids]
                     english = sorted({r[text] for r in plain for text in ("title", "note")
                                       if r[f"{text}_en"]})
                     html = self._cases_table(fence.case_ids, plain, caption)
