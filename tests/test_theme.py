@@ -174,6 +174,25 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
         "or modulo by zero; expected a template that renders"])
 
 
+def test_an_override_of_macros_html_without_the_nav_item_macro_is_an_error(
+        tmp_path: Path) -> None:
+    """The site's navigation items are rendered from Python through ``macros.html``'s
+    ``nav_item`` (render/site.py, SiteNav): an override copied from an older theme, without
+    it, is an error at the override, not a traceback."""
+    from generator.commands.build import build
+
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    text = macros.read_text("utf-8")
+    start = text.index("{%- macro nav_item")
+    end = text.index("{%- endmacro -%}", start) + len("{%- endmacro -%}")
+    macros.write_text(text[:start] + text[end:], "utf-8")
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        "templates/macros.html:1: template error: the template 'macros.html' does not "
+        "export the requested name 'nav_item'; expected a template that renders"])
+
+
 def test_a_build_parses_and_compiles_each_template_once(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The loading's template check and the rendering share one environment (the

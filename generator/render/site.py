@@ -28,6 +28,7 @@ from jinja2 import Template
 from jinja2 import TemplateError
 from jinja2 import TemplateNotFound
 from jinja2 import TemplateSyntaxError
+from jinja2 import UndefinedError
 from jinja2 import nodes
 from markupsafe import Markup
 from markupsafe import escape
@@ -364,6 +365,58 @@ class LocaleRenderer:
             "notes": notes}))
 
 
+class SiteNav:
+    """The site navigation of one locale (``base.html``'s ``nav_html``): every page's
+    item (``macros.html``'s ``nav_item``) rendered once, not once on every page that
+    lists it (each page lists every page: that work grew with the square of the
+    pages); a page's own item, marked as the current page, is rendered on that page.
+
+    Args:
+        macros: ``macros.html``, its module made now (after this locale's gettext
+            callables are installed).
+        nav: the items (``slug``, ``title``, ``title_html``, ``url``), in order.
+        translator: the locale's messages: what the items looked up is replayed on
+            every page that shows them (:meth:`Translator.record`).
+    """
+
+    def __init__(self, macros: Template, nav: list[dict[str, Any]],
+                 translator: Translator) -> None:
+        self.nav = nav
+        self.translator = translator
+        self._item = _exported(macros, "nav_item")
+        self._items: list[str] | None = None
+        self._lookups = Lookups(set(), set())
+
+    def html(self, current: int | None = None) -> Markup:
+        """The items, the one at index ``current`` marked as the page shown."""
+        if self._items is None:  # on first use: home and 404 pages may come from the cache
+            with self.translator.record() as self._lookups:
+                self._items = [str(self._item(item, False)) for item in self.nav]
+        else:
+            self.translator.replay(self._lookups)
+        items = self._items
+        if current is not None:
+            items = [*items[:current], str(self._item(self.nav[current], True)),
+                     *items[current + 1:]]
+        return Markup("".join(items))
+
+
+def _exported(template: Template, name: str) -> Any:
+    """The macro ``name`` of ``template``'s module, made now.
+
+    Raises:
+        UndefinedError: the template does not define it (an override copied from an
+            older theme), at the template's file (:func:`generator.render.errors.template_error`).
+    """
+    macro = getattr(template.make_module(), name, None)
+    if macro is None:
+        error = UndefinedError(f"the template {template.name!r} does not export the "
+                               f"requested name {name!r}")
+        error.filename, error.lineno = template.filename, 1  # type: ignore[attr-defined]
+        raise error
+    return macro
+
+
 def _first(rows: list[View], context: str) -> int:
     return next(i for i, r in enumerate(rows) if r["context_text"] == context)
 
@@ -560,6 +613,11 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
+    macros = env.get_template("macros.html")
+    page_nav = SiteNav(macros, nav, translator)
+    # The home and 404 pages sit at <lang>/: their links to the pages are one level up.
+    home_nav = SiteNav(macros, [{**item, "url": f"{item['slug']}/index.html"}
+                                for item in nav], translator)
     for index, page in enumerate(pages):
         if page.slug not in lookups:
             continue  # from the cache
@@ -580,7 +638,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 languages=[{"code": o, "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
-                nav=nav, current_slug=page.slug, untranslated=untranslated,
+                nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
+                untranslated=untranslated,
                 search=_search_box(lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
@@ -603,7 +662,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         out.blobs[home_output(lang)] = sha
     else:
         with translator.record() as shown:
-            html = _render_home(home_tpl, site, lang, names, rendered, nav)
+            html = _render_home(home_tpl, site, lang, names, rendered, home_nav)
         data = files[home_output(lang)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[home_output(lang)] = _keep(
@@ -621,7 +680,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         translator.replay(found)
     else:
         with translator.record() as shown:
-            html = _render_not_found(env, site, lang, names, rendered, nav)
+            html = _render_not_found(env, site, lang, names, rendered, home_nav)
         data = files[rel] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
@@ -637,7 +696,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
 
 
 def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[str, str],
-                 rendered: Mapping[str, LocalePage], nav: list[dict[str, Any]]) -> str:
+                 rendered: Mapping[str, LocalePage], nav: SiteNav) -> str:
     """A locale's home page: the page list with each page's summary."""
     pages = site.pages
     alternates = site.alternates("", "../")
@@ -652,7 +711,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in site.locales],
-        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=len({m.msgid for p in pages for m, en in (
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
@@ -663,7 +722,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
 
 def _render_not_found(env: Environment, site: SiteInput, lang: str,
                       names: Mapping[str, str], rendered: Mapping[str, LocalePage],
-                      nav: list[dict[str, Any]]) -> str:
+                      nav: SiteNav) -> str:
     """A locale's "page not found" page (``404.html``): the locale's pages."""
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
@@ -675,7 +734,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
                 "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang} for o in site.locales],
-        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         search=_search_box(lang, "../"),
