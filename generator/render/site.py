@@ -30,6 +30,8 @@ from jinja2 import TemplateNotFound
 from jinja2 import TemplateSyntaxError
 from jinja2 import UndefinedError
 from jinja2 import nodes
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup
 from markupsafe import escape
 
@@ -433,7 +435,41 @@ def _install(env: Environment, w: Words) -> None:
         text, _ok = w.translator.ngettext(singular, plural, n)
         return escape(text)
 
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    install_gettext(env, gettext, ngettext)
+
+
+def install_gettext(env: Environment, gettext: Callable[[str], str],
+                    ngettext: Callable[[str, str, int], str]) -> None:
+    """Jinja's newstyle gettext (``jinja2.ext.i18n``, ``install_gettext_callables(...,
+    newstyle=True)``) over ``gettext`` and ``ngettext``, with the same results: what
+    they return marked safe where autoescaping is on, then ``%``-formatted with the
+    call's keywords (``num`` too, for ``ngettext``). But ``_``, ``gettext`` and
+    ``ngettext`` are each one call from a template, not Jinja's three (the alias ``_``
+    that looks ``gettext`` up, its wrapper, the function), and ``_`` is ``gettext``
+    itself, not looked up in the template's context: the templates call them some
+    thirty times a page."""
+
+    @pass_eval_context
+    def newstyle_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+        rv = gettext(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        # (without a '%', formatting with no keywords gives the text itself)
+        return rv % variables if variables or "%" in rv else rv
+
+    @pass_eval_context
+    def newstyle_ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
+                          **variables: Any) -> str:
+        variables.setdefault("num", num)
+        rv = ngettext(singular, plural, num)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True)  # (sets how {% trans %} compiles)
+    env.globals.update(_=newstyle_gettext, gettext=newstyle_gettext,
+                       ngettext=newstyle_ngettext)
 
 
 @dataclass(frozen=True)
@@ -766,8 +802,7 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         jinja2.TemplateError: a template that does not load or render.
     """
     env = make_environment(site.root)
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
+    install_gettext(env, lambda s: s, lambda s, p, n: s if n == 1 else p)
     names = site.names()
     root_html = env.get_template("root.html").render(
         not_found=False, base_href=None,
