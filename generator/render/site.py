@@ -251,6 +251,7 @@ class LocaleRenderer:
         self._views: dict[str, tuple[View, Lookups]] = {}
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
         self._tables: dict[tuple[str, ...], tuple[str, Lookups, list[str]]] = {}
+        self._generated: dict[tuple[str, str, str], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
@@ -316,12 +317,21 @@ class LocaleRenderer:
             self._tables[key] = hit
             self.shown_in_english.update(hit[2])
             return hit[0]
-        if fence.info == "deck-table":
-            head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
-                                     self.words)
+        # A deck or presets table: made once per locale for its body and caption (its
+        # words come from the rule sets and the locale alone), as a cases table is.
+        made = self._generated.get((fence.info, fence.body, caption))
+        if made is None:
+            with self.translator.record() as lookups:
+                if fence.info == "deck-table":
+                    head, cells = deck_table(
+                        fence.body.strip().removeprefix("game:").strip(), self.words)
+                else:
+                    head, cells = presets_table(self.words)
+                html = str(self.macros.table(head, cells, caption))
+            made = self._generated[(fence.info, fence.body, caption)] = (html, lookups)
         else:
-            head, cells = presets_table(self.words)
-        return str(self.macros.table(head, cells, caption))
+            self.translator.replay(made[1])
+        return made[0]
 
     def _table_slot(self, ids: Sequence[str], caption: str) -> str:
         return digest(self.translator.locale, caption, *ids)
