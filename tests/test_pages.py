@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 from xml.etree import ElementTree
 
 import pytest
 from bs4 import BeautifulSoup
 
-from generator.commands.project import load_project
 from generator.content.pages import make_parser
 from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
 from generator.engine import rule_set
-from generator.i18n.explain import Words
-from generator.render.markdown import PageRenderer
-from generator.render.markdown import make_markdown
 from tests.conftest import LEAN_LOCALES
-from tests.conftest import REPO
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 from tests.conftest import start_tags
@@ -230,31 +224,3 @@ def test_no_page_says_its_stacked_rows_stand_side_by_side() -> None:
     said = {page.name: page.read_text(encoding="utf-8").count("side by side")
             for page in sorted((REPO / "content").glob("*.md"))}
     assert said and set(said.values()) == {0}, said
-
-
-def test_a_locale_renders_the_same_body_from_the_outline_another_made() -> None:
-    """The block tokens that render the same in every locale are rendered once per page
-    for every locale of a build (render/markdown.py, ``PageRenderer.outline``): a page
-    rendered in a locale after another locale made its outline is the page rendered
-    alone, and the second locale renders no block token outside the outline's gaps."""
-    project = load_project(REPO)
-    md = make_markdown()
-
-    def renderer(lang: str, outlines: dict[str, Any]) -> PageRenderer:
-        w = Words(project.translators[lang])
-        return PageRenderer(md, w.translator, facts(), lambda fence, caption: "", w.text,
-                            outlines)
-
-    shared: dict[str, Any] = {}
-    english = [renderer("en", shared).render(page) for page in project.pages]
-    calls: list[str] = []
-    render_token = md.renderer.renderToken
-    md.renderer.renderToken = lambda tokens, idx, *rest: (  # type: ignore[method-assign]
-        (tokens[idx].block and calls.append(tokens[idx].type))  # (not an inline's part)
-        or render_token(tokens, idx, *rest))
-    czech = [renderer("cs", shared).render(page) for page in project.pages]
-    assert calls and set(calls) <= {"heading_open", "heading_close"}
-    md.renderer.renderToken = render_token  # type: ignore[method-assign]
-    alone = [renderer("cs", {}).render(page) for page in project.pages]
-    assert czech == alone
-    assert [p.html for p in czech] != [p.html for p in english]

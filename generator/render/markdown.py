@@ -66,14 +66,6 @@ def _render_link_open(self: Any, tokens: Sequence[Token], idx: int, options: Any
     return str(self.renderToken(tokens, idx, options, env))
 
 
-_PER_LOCALE = frozenset({"fence", f"container_{APP_CHOICE}_open",
-                         f"container_{APP_CHOICE}_close", "heading_open", "heading_close"})
-"""The block tokens whose HTML, or what the render does around them, depends on the
-locale: the render rules :func:`make_markdown` adds (a generated block, the app-choice
-label), and the headings (their anchor's label, the table of contents, a table's
-caption). Every other block token renders the same in every locale."""
-
-
 def make_markdown() -> MarkdownIt:
     """The page parser (:func:`generator.content.pages.make_parser`) with this site's
     render rules: generated blocks (``cases``, ``deck-table``, ``presets-table``) from the
@@ -125,13 +117,6 @@ class LocalePage:
     english: frozenset[str]
 
 
-Outline = list[str | int]
-"""A page's body as every locale renders it (:meth:`PageRenderer.outline`): the HTML of
-each run of block tokens that renders the same in every locale, joined (``str``), and
-the index of each token the locale renders (``int``): a translated block, a heading, a
-generated block, an app-choice."""
-
-
 class PageRenderer:
     """Renders parsed pages in one locale, caching each translated block.
 
@@ -142,8 +127,6 @@ class PageRenderer:
         fence: called with a :class:`Fence` and the plain text of the heading it stands
             under (its caption), returns the generated HTML (safe).
         label: called with an English template string, returns its translation.
-        outlines: each page's :data:`Outline` by slug, shared by the renderers of every
-            locale of a build (made by the first that renders the page).
     """
 
     def __init__(
@@ -153,7 +136,6 @@ class PageRenderer:
         facts: Mapping[str, int],
         fence: Callable[[Fence, str], str],
         label: Callable[[str], str],
-        outlines: dict[str, Outline] | None = None,
     ) -> None:
         self.md = md
         self.translator = translator
@@ -164,7 +146,6 @@ class PageRenderer:
         self._cache: dict[tuple[int, str], tuple[str, bool, Lookups]] = {}
         self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
-        self._outlines: dict[str, Outline] = {} if outlines is None else outlines
 
     def _number(self, name: str) -> str:
         if name not in self._numbers:
@@ -216,36 +197,6 @@ class PageRenderer:
         text = _strip_tags(html)
         return text, fallback_html(str(escape(text)), ok), ok
 
-    def outline(self, page: SourcePage) -> Outline:
-        """The page's :data:`Outline`, made once for every locale: the block tokens
-        outside :data:`_PER_LOCALE` rendered here, each run of them joined; an empty
-        inline token (an empty table cell) renders nothing and is left out."""
-        found = self._outlines.get(page.slug)
-        if found is not None:
-            return found
-        renderer = self._renderer
-        rules = renderer.rules
-        options = self.md.options
-        tokens = page.tokens
-        outline: Outline = []
-        run: list[str] = []
-        for idx, token in enumerate(tokens):
-            if token.type == "inline" and not token.content:
-                continue
-            if token.type == "inline" or token.type in _PER_LOCALE:
-                if run:
-                    outline.append("".join(run))
-                    run = []
-                outline.append(idx)
-                continue
-            rule = rules.get(token.type)
-            run.append(rule(tokens, idx, options, self.env) if rule is not None
-                       else renderer.renderToken(tokens, idx, options, self.env))
-        if run:
-            outline.append("".join(run))
-        self._outlines[page.slug] = outline
-        return outline
-
     def render(self, page: SourcePage) -> LocalePage:
         """Render ``page`` in this locale."""
         messages = iter(page.messages)
@@ -263,12 +214,10 @@ class PageRenderer:
         anchor_label = escape(label("Link to this section"))
         self.env["heading"] = title  # a table's caption: the heading it stands under
         tokens = page.tokens
-        for step in self.outline(page):
-            if isinstance(step, str):  # what every locale renders the same
-                out.append(step)
-                continue
-            idx, token = step, tokens[step]
+        for idx, token in enumerate(tokens):
             if token.type == "inline":
+                if not token.content:
+                    continue  # an empty table cell
                 message = next(messages)
                 html, ok = self.inline(message, page.env)
                 if not ok:

@@ -59,7 +59,6 @@ from generator.layout import page_output
 from generator.layout import search_output
 from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
-from generator.render.markdown import Outline
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
 from generator.render.views import View
@@ -508,9 +507,6 @@ class SiteInput:
     taken from it."""
     keys: RenderKeys | None = None
     """Each page's input digest, for the cache."""
-    outlines: dict[str, Outline] = field(default_factory=dict, compare=False, repr=False)
-    """Each page's body as every locale renders it (:meth:`PageRenderer.outline`), made
-    by the first locale that renders the page: the locales of a build share it."""
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
@@ -640,7 +636,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     w = Words(translator)
     _install(env, w)
     blocks = LocaleRenderer(env, w, site.results, cache, site.keys)
-    renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text, site.outlines)
+    renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
     lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
     english: dict[str, frozenset[str]] = {}  # by page: its title, body, cases in English
