@@ -379,12 +379,12 @@ class LocaleRenderer:
 
 class SiteNav:
     """The site navigation of one locale (``base.html``'s ``nav_html``): every page's
-    item (``macros.html``'s ``nav_item``) rendered once, not once on every page that
+    item (``nav.html``'s ``nav_item``) rendered once, not once on every page that
     lists it (each page lists every page: that work grew with the square of the
     pages); a page's own item, marked as the current page, is rendered on that page.
 
     Args:
-        macros: ``macros.html``, its module made now (after this locale's gettext
+        macros: ``nav.html``, its module made now (after this locale's gettext
             callables are installed).
         nav: the items (``slug``, ``title``, ``title_html``, ``url``), in order.
         translator: the locale's messages: what the items looked up is replayed on
@@ -659,7 +659,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
-    macros = env.get_template("macros.html")
+    macros = env.get_template("nav.html")
     page_nav = SiteNav(macros, nav, translator)
     # The home and 404 pages sit at <lang>/: their links to the pages are one level up.
     home_nav = SiteNav(macros, [{**item, "url": f"{item['slug']}/index.html"}
