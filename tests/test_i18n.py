@@ -7,10 +7,13 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
+from jinja2 import Environment
+from markupsafe import escape
 
 from generator.cli import main
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
+from generator.render.site import install_gettext
 from tests.conftest import run_cli
 
 
@@ -246,3 +249,49 @@ def test_committed_template_catalog_is_up_to_date(project: Path) -> None:
     assert (project / "locales" / "messages.pot").read_bytes() == committed, (
         "locales/messages.pot is out of date: run `python -m generator i18n update` and "
         "translate the new messages")
+
+
+GETTEXT_TEMPLATES = [
+    '{{ _("Plain") }}',
+    '{{ _("Rummy 100 %% sure") }}',
+    '{{ _("Lone % sign") }}',
+    '{{ _("%s") }}',
+    '{{ _("<b>Bold</b> & %(x)s", x="<i>&") }}',
+    '{{ gettext("Hello %(name)s", name=who) }}',
+    '{{ ngettext("%(num)d card", "%(num)d cards", n) }}',
+    '{{ ngettext("%(num)d card of %(x)s", "%(num)d cards of %(x)s", n, x=who) }}',
+    '{% trans %}Hi {{ who }}{% endtrans %}',
+    '{% trans count=n %}{{ count }} card{% pluralize %}{{ count }} cards{% endtrans %}',
+    '{% autoescape false %}{{ _("<b>%(x)s</b>", x=who) }} {{ _("Plain") }}'
+    '{% endautoescape %}',
+    '{% set t = _("Plain") %}{{ t ~ "<" }}|{{ (_("Plain") ~ "<") | e }}',
+]
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+@pytest.mark.parametrize("source", GETTEXT_TEMPLATES)
+def test_the_sites_gettext_renders_what_jinjas_newstyle_gettext_renders(
+        source: str, autoescape: bool) -> None:
+    """``render.site.install_gettext`` makes ``_``, ``gettext`` and ``ngettext`` one call
+    each (Jinja's newstyle gettext is three); what a template shows, or the error it
+    raises, stays Jinja's: marked safe where autoescaping is on, %-formatted with the
+    call's keywords, ``%%`` without them too."""
+    def gettext(msgid: str) -> str:
+        # the site's: the translation escaped; render_common's: the msgid as it is
+        return str(escape(f"<{msgid}>")) if msgid.startswith("H") else msgid
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def render(env: Environment) -> str:
+        try:
+            return env.from_string(source).render(who="<A&B>", n=3)
+        except Exception as exc:  # the same error either way
+            return f"{type(exc).__name__}: {exc}"
+
+    jinjas = Environment(extensions=["jinja2.ext.i18n"], autoescape=autoescape)
+    jinjas.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True)
+    ours = Environment(extensions=["jinja2.ext.i18n"], autoescape=autoescape)
+    install_gettext(ours, gettext, ngettext)
+    assert render(ours) == render(jinjas)

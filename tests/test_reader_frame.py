@@ -107,6 +107,25 @@ def test_pages_link_the_previous_and_the_next(built_site: Path, lang: str) -> No
         assert got == want
 
 
+@pytest.mark.parametrize("lang", CHECKED)
+def test_the_site_nav_lists_every_page_and_marks_the_one_shown(built_site: Path,
+                                                              lang: str) -> None:
+    """Each item is rendered once per locale and the page's own item again on its page
+    (render/site.py, SiteNav): every page lists every page in order, its own item alone
+    marked; the home and 404 pages, one level up, mark none."""
+    titles = [soup(built_site, f"{lang}/{slug}/index.html").h1.get_text(strip=True)
+              for slug in SLUGS]
+    shown = [(f"{lang}/{slug}/index.html", "../", slug) for slug in SLUGS]
+    for rel, up, own in [*shown, (f"{lang}/index.html", "", None),
+                         (f"{lang}/404.html", "", None)]:
+        links = _tags(soup(built_site, rel), "nav.site-nav a")
+        assert [(a["href"], a.get_text()) for a in links] == [
+            (f"{up}{slug}/index.html", title) for slug, title in zip(SLUGS, titles,
+                                                                     strict=True)]
+        assert [a["href"] for a in links if a.get("aria-current") == "page"] == (
+            [f"{up}{own}/index.html"] if own else [])
+
+
 @pytest.mark.extended
 @pytest.mark.parametrize("lang", CHECKED)
 def test_every_locale_has_a_404_page(built_site: Path, lang: str) -> None:

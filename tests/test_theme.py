@@ -174,6 +174,46 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
         "or modulo by zero; expected a template that renders"])
 
 
+def test_an_override_of_nav_html_without_the_nav_item_macro_is_an_error(
+        tmp_path: Path) -> None:
+    """The site's navigation items are rendered from Python through ``nav.html``'s
+    ``nav_item`` (render/site.py, SiteNav): an override without it is an error at the
+    override, not a traceback."""
+    from generator.commands.build import build
+
+    project = _tiny(tmp_path, "")
+    nav = override(project, "nav.html")
+    nav.write_text(nav.read_text("utf-8").replace("macro nav_item(", "macro item("), "utf-8")
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        "templates/nav.html:1: template error: the template 'nav.html' does not "
+        "export the requested name 'nav_item'; expected a template that renders"])
+
+
+def test_overrides_copied_from_the_theme_before_nav_html_still_build(
+        tmp_path: Path) -> None:
+    """A project's base.html and macros.html copied from the theme before the navigation's
+    items moved to nav.html (base.html looping over ``nav`` itself; macros.html without
+    ``nav_item``) build, and mark the page shown in the navigation."""
+    from generator.commands.build import build
+
+    project = _tiny(tmp_path, "")
+    base = override(project, "base.html")
+    text = base.read_text("utf-8")
+    assert text.count("{{- nav_html }}") == 1
+    base.write_text(text.replace("{{- nav_html }}", (
+        "{%- for item in nav %}\n      <li><a href=\"{{ item.url }}\"{% if item.slug == "
+        "current_slug | default(\"\") %} aria-current=\"page\"{% endif %}>"
+        "{{ item.title_html }}</a></li>\n    {%- endfor %}\n    ")), "utf-8")
+    macros = override(project, "macros.html")
+    assert "nav_item" not in macros.read_text("utf-8")
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    page = next((project / "site" / "en").glob("*/index.html")).read_text("utf-8")
+    assert page.count('aria-current="page"') == 1
+    assert page.count("<li><a href=") >= 1
+
+
 def test_a_build_parses_and_compiles_each_template_once(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The loading's template check and the rendering share one environment (the

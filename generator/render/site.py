@@ -28,7 +28,10 @@ from jinja2 import Template
 from jinja2 import TemplateError
 from jinja2 import TemplateNotFound
 from jinja2 import TemplateSyntaxError
+from jinja2 import UndefinedError
 from jinja2 import nodes
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup
 from markupsafe import escape
 
@@ -245,8 +248,10 @@ class LocaleRenderer:
         env.globals["kind_module"] = self.kind_module
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
+        self._views: dict[str, tuple[View, Lookups]] = {}
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
         self._tables: dict[tuple[str, ...], tuple[str, Lookups, list[str]]] = {}
+        self._generated: dict[tuple[str, str, str], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
@@ -261,20 +266,30 @@ class LocaleRenderer:
             module = self._kinds[template] = self.env.get_template(template).make_module()
         return module
 
+    def view(self, case_id: str) -> View:
+        """The view of a case's row without its HTML (:func:`case_row`), made once per
+        locale (its lookups replayed each time it is asked for again): what a table
+        decides its shape from before any row is rendered."""
+        hit = self._views.get(case_id)
+        if hit is None:
+            with self.translator.record() as lookups:
+                view = case_row(self.results[case_id], self.words)
+            hit = self._views[case_id] = (view, lookups)
+        else:
+            self.translator.replay(hit[1])
+        return hit[0]
+
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
-        """The view of a case's row, its HTML rendered once per variant (its lookups
-        replayed each time it is shown again: :meth:`Translator.record`): ``context``
-        false leaves out the small print under the points (the table says it once),
-        ``points`` false the points cell (no row of the table has points)."""
+        """The view of a case's row with its HTML, rendered once per variant, and only
+        for a variant a table shows (its lookups replayed each time it is shown again:
+        :meth:`Translator.record`): ``context`` false leaves out the small print under
+        the points (the table says it once), ``points`` false the points cell (no row of
+        the table has points)."""
         key = (case_id, context, points)
         hit = self._rows.get(key)
         if hit is None:
             with self.translator.record() as lookups:
-                base = self._rows.get((case_id, True, True))
-                plain = base[0] if base is not None else case_row(self.results[case_id],
-                                                                  self.words)
-                if base is not None:
-                    self.translator.replay(base[1])
+                plain = self.view(case_id)
                 view = {**plain, "context_text": plain["context_text"] if context else "",
                         "points_column": points}
                 view["html"] = self.macros.case_row(view)
@@ -291,7 +306,7 @@ class LocaleRenderer:
             hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
-                    plain = [self.row(i) for i in fence.case_ids]
+                    plain = [self.view(i) for i in fence.case_ids]
                     english = sorted({r[text] for r in plain for text in ("title", "note")
                                       if r[f"{text}_en"]})
                     html = self._cases_table(fence.case_ids, plain, caption)
@@ -302,12 +317,21 @@ class LocaleRenderer:
             self._tables[key] = hit
             self.shown_in_english.update(hit[2])
             return hit[0]
-        if fence.info == "deck-table":
-            head, cells = deck_table(fence.body.strip().removeprefix("game:").strip(),
-                                     self.words)
+        # A deck or presets table: made once per locale for its body and caption (its
+        # words come from the rule sets and the locale alone), as a cases table is.
+        made = self._generated.get((fence.info, fence.body, caption))
+        if made is None:
+            with self.translator.record() as lookups:
+                if fence.info == "deck-table":
+                    head, cells = deck_table(
+                        fence.body.strip().removeprefix("game:").strip(), self.words)
+                else:
+                    head, cells = presets_table(self.words)
+                html = str(self.macros.table(head, cells, caption))
+            made = self._generated[(fence.info, fence.body, caption)] = (html, lookups)
         else:
-            head, cells = presets_table(self.words)
-        return str(self.macros.table(head, cells, caption))
+            self.translator.replay(made[1])
+        return made[0]
 
     def _table_slot(self, ids: Sequence[str], caption: str) -> str:
         return digest(self.translator.locale, caption, *ids)
@@ -353,6 +377,58 @@ class LocaleRenderer:
             "notes": notes}))
 
 
+class SiteNav:
+    """The site navigation of one locale (``base.html``'s ``nav_html``): every page's
+    item (``nav.html``'s ``nav_item``) rendered once, not once on every page that
+    lists it (each page lists every page: that work grew with the square of the
+    pages); a page's own item, marked as the current page, is rendered on that page.
+
+    Args:
+        macros: ``nav.html``, its module made now (after this locale's gettext
+            callables are installed).
+        nav: the items (``slug``, ``title``, ``title_html``, ``url``), in order.
+        translator: the locale's messages: what the items looked up is replayed on
+            every page that shows them (:meth:`Translator.record`).
+    """
+
+    def __init__(self, macros: Template, nav: list[dict[str, Any]],
+                 translator: Translator) -> None:
+        self.nav = nav
+        self.translator = translator
+        self._item = _exported(macros, "nav_item")
+        self._items: list[str] | None = None
+        self._lookups = Lookups(set(), set())
+
+    def html(self, current: int | None = None) -> Markup:
+        """The items, the one at index ``current`` marked as the page shown."""
+        if self._items is None:  # on first use: home and 404 pages may come from the cache
+            with self.translator.record() as self._lookups:
+                self._items = [str(self._item(item, False)) for item in self.nav]
+        else:
+            self.translator.replay(self._lookups)
+        items = self._items
+        if current is not None:
+            items = [*items[:current], str(self._item(self.nav[current], True)),
+                     *items[current + 1:]]
+        return Markup("".join(items))
+
+
+def _exported(template: Template, name: str) -> Any:
+    """The macro ``name`` of ``template``'s module, made now.
+
+    Raises:
+        UndefinedError: the template does not define it (an override copied from an
+            older theme), at the template's file (:func:`generator.render.errors.template_error`).
+    """
+    macro = getattr(template.make_module(), name, None)
+    if macro is None:
+        error = UndefinedError(f"the template {template.name!r} does not export the "
+                               f"requested name {name!r}")
+        error.filename, error.lineno = template.filename, 1  # type: ignore[attr-defined]
+        raise error
+    return macro
+
+
 def _first(rows: list[View], context: str) -> int:
     return next(i for i, r in enumerate(rows) if r["context_text"] == context)
 
@@ -369,7 +445,41 @@ def _install(env: Environment, w: Words) -> None:
         text, _ok = w.translator.ngettext(singular, plural, n)
         return escape(text)
 
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    install_gettext(env, gettext, ngettext)
+
+
+def install_gettext(env: Environment, gettext: Callable[[str], str],
+                    ngettext: Callable[[str, str, int], str]) -> None:
+    """Jinja's newstyle gettext (``jinja2.ext.i18n``, ``install_gettext_callables(...,
+    newstyle=True)``) over ``gettext`` and ``ngettext``, with the same results: what
+    they return marked safe where autoescaping is on, then ``%``-formatted with the
+    call's keywords (``num`` too, for ``ngettext``). But ``_``, ``gettext`` and
+    ``ngettext`` are each one call from a template, not Jinja's three (the alias ``_``
+    that looks ``gettext`` up, its wrapper, the function), and ``_`` is ``gettext``
+    itself, not looked up in the template's context: the templates call them some
+    thirty times a page."""
+
+    @pass_eval_context
+    def newstyle_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+        rv = gettext(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        # (without a '%', formatting with no keywords gives the text itself)
+        return rv % variables if variables or "%" in rv else rv
+
+    @pass_eval_context
+    def newstyle_ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
+                          **variables: Any) -> str:
+        variables.setdefault("num", num)
+        rv = ngettext(singular, plural, num)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True)  # (sets how {% trans %} compiles)
+    env.globals.update(_=newstyle_gettext, gettext=newstyle_gettext,
+                       ngettext=newstyle_ngettext)
 
 
 @dataclass(frozen=True)
@@ -549,6 +659,11 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
             "url": f"../{p.slug}/index.html"} for p in pages]
+    macros = env.get_template("nav.html")
+    page_nav = SiteNav(macros, nav, translator)
+    # The home and 404 pages sit at <lang>/: their links to the pages are one level up.
+    home_nav = SiteNav(macros, [{**item, "url": f"{item['slug']}/index.html"}
+                                for item in nav], translator)
     for index, page in enumerate(pages):
         if page.slug not in lookups:
             continue  # from the cache
@@ -569,7 +684,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 languages=[{"code": o, "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
-                nav=nav, current_slug=page.slug, untranslated=untranslated,
+                nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
+                untranslated=untranslated,
                 search=_search_box(lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
@@ -592,7 +708,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         out.blobs[home_output(lang)] = sha
     else:
         with translator.record() as shown:
-            html = _render_home(home_tpl, site, lang, names, rendered, nav)
+            html = _render_home(home_tpl, site, lang, names, rendered, home_nav)
         data = files[home_output(lang)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[home_output(lang)] = _keep(
@@ -610,7 +726,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         translator.replay(found)
     else:
         with translator.record() as shown:
-            html = _render_not_found(env, site, lang, names, rendered, nav)
+            html = _render_not_found(env, site, lang, names, rendered, home_nav)
         data = files[rel] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
@@ -626,7 +742,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
 
 
 def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[str, str],
-                 rendered: Mapping[str, LocalePage], nav: list[dict[str, Any]]) -> str:
+                 rendered: Mapping[str, LocalePage], nav: SiteNav) -> str:
     """A locale's home page: the page list with each page's summary."""
     pages = site.pages
     alternates = site.alternates("", "../")
@@ -641,7 +757,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in site.locales],
-        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=len({m.msgid for p in pages for m, en in (
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
@@ -652,7 +768,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
 
 def _render_not_found(env: Environment, site: SiteInput, lang: str,
                       names: Mapping[str, str], rendered: Mapping[str, LocalePage],
-                      nav: list[dict[str, Any]]) -> str:
+                      nav: SiteNav) -> str:
     """A locale's "page not found" page (``404.html``): the locale's pages."""
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
@@ -664,7 +780,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
                 "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
         languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang} for o in site.locales],
-        nav=[{**item, "url": f"{item['slug']}/index.html"} for item in nav], current_slug="",
+        nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         search=_search_box(lang, "../"),
@@ -696,8 +812,7 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         jinja2.TemplateError: a template that does not load or render.
     """
     env = make_environment(site.root)
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        lambda s: s, lambda s, p, n: s if n == 1 else p, newstyle=True)
+    install_gettext(env, lambda s: s, lambda s, p, n: s if n == 1 else p)
     names = site.names()
     root_html = env.get_template("root.html").render(
         not_found=False, base_href=None,
