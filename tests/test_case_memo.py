@@ -82,7 +82,7 @@ def test_only_the_changed_file_is_parsed_again(tmp_path: Path, parsed: list[str]
     second = load_cases(tmp_path)
     assert parsed == ["content/examples/b.yaml"]
     assert second == _fresh(tmp_path, parsed)
-    assert second.get("b1") is not None and second.get("b1").title == "Three kings again"
+    assert second.by_id["b1"].title == "Three kings again"
     # the unchanged file's cases are the very objects of the first load (their digests
     # are computed once per process)
     assert second.get("a1") is first.get("a1")
