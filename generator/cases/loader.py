@@ -11,6 +11,13 @@ unique across all files. Every error of the run is collected. An error in one ca
 not YAML, a wrong top level or a wrong ``defaults``) drops every case of the file. A
 case file named ``*.yml`` or ``*.YAML`` (any spelling but ``.yaml``) is an error, not
 silently skipped.
+
+Each file is loaded on its own (:func:`_load_file`: everything but the ids of the other
+files), then the files are joined in order (:func:`_join`: ids unique across them). What a
+file gives on its own depends on its path and bytes only, so a process that loads the
+project again (``serve``) keeps it by path and SHA-256 (:data:`_MEMO`) and loads again
+only the files whose bytes changed; the join always runs over every file, so the cases and
+errors are a fresh load's.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Collection
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from itertools import islice
 from pathlib import Path
@@ -71,6 +80,76 @@ MAX_CASE_FILE_BYTES = 5_000_000
 """The largest case file read (5 MB, about 30,000 cases; reading one takes about 100
 times its size in memory): a larger one is an input error, refused before it is read."""
 
+MEMO_BYTES = 10_000_000
+"""The most case-file bytes whose loaded cases :data:`_MEMO` keeps between two loads
+(measured: what it keeps takes about 20 times the files' size in memory)."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One case of a file loaded on its own (:func:`_load_file`).
+
+    Attributes:
+        id: the case's id when it is a non-empty string, else ``None`` (the schema has
+            said what is wrong).
+        where: where the id is (``None`` with no id).
+        case: the case, or ``None`` when anything in its file is wrong with it (the
+            ids of other files aside: :func:`_join`).
+    """
+
+    id: str | None
+    where: Position | None
+    case: Case | None
+
+
+@dataclass(frozen=True)
+class _FileCases:
+    """What one case file gives on its own: every case in file order (those with an
+    error too, for their ids), and the file's errors in the order found (repeats
+    kept); a function of the file's path and bytes only."""
+
+    entries: tuple[_Entry, ...] = ()
+    errors: tuple[InputError, ...] = ()
+
+
+class _Memo:
+    """What the last :func:`load_cases` of this process loaded: each file's
+    :class:`_FileCases` by its path and the SHA-256 of its bytes, for the next load (a
+    process that loads the project again: ``serve``). It holds the files of the last load
+    only (in path order, each that still fits in ``limit`` bytes of files): another
+    project's load, or a file changed, replaces what was kept.
+
+    Args:
+        limit: the most bytes of files whose cases are kept.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[tuple[str, str], _FileCases] = {}
+
+    def get(self, rel: str, sha: str) -> _FileCases | None:
+        """What file ``rel`` with bytes of SHA-256 hex digest ``sha`` gave, or ``None``."""
+        return self._kept.get((rel, sha))
+
+    def keep(self, files: Iterable[tuple[str, str, int, _FileCases]]) -> None:
+        """Keep these files instead of those kept: ``(rel, sha, size in bytes, what it
+        gave)`` each, while their sizes add up to at most :attr:`limit`."""
+        kept: dict[tuple[str, str], _FileCases] = {}
+        budget = self.limit
+        for rel, sha, size, loaded in files:
+            if size <= budget:
+                kept[(rel, sha)] = loaded
+                budget -= size
+        self._kept = kept  # one assignment: a load in another thread sees either
+
+    def clear(self) -> None:
+        """Forget every file."""
+        self._kept = {}
+
+
+_MEMO = _Memo(MEMO_BYTES)
+"""The case files the last :func:`load_cases` of this process loaded."""
+
 
 def load_cases(project: Path | Layout) -> CaseSet:
     """Load and check every case file of ``project``.
@@ -85,6 +164,8 @@ def load_cases(project: Path | Layout) -> CaseSet:
         with an error is left out; so is every case of a file whose frame is wrong
         (not readable, not YAML, a wrong top level or ``defaults``). Never raises for
         bad input: unreadable files, non-UTF-8 text and bad YAML are errors in the set.
+        A file this process loaded before with the same bytes is not parsed again
+        (:data:`_MEMO`); the set is the same.
     """
     layout = Layout.of(project)
     errors: list[InputError] = []
@@ -95,6 +176,7 @@ def load_cases(project: Path | Layout) -> CaseSet:
     files: list[str] = []
     ids: dict[str, Position] = {}
     digests: dict[str, str] = {}
+    memo: list[tuple[str, str, int, _FileCases]] = []
     for rel in paths:
         suffix = PurePosixPath(rel).suffix
         if suffix != SUFFIX:
@@ -111,11 +193,13 @@ def load_cases(project: Path | Layout) -> CaseSet:
             errors.append(exc.error)
             continue
         files.append(rel)
-        digests[rel] = hashlib.sha256(data).hexdigest()
-        file_cases, file_errors = _load_file(data, rel, ids)
-        # by position; at one position, in the order found (the schema's field order)
-        errors.extend(sorted(dict.fromkeys(file_errors), key=_by_position))
-        cases.extend(file_cases)
+        sha = digests[rel] = hashlib.sha256(data).hexdigest()
+        loaded = _MEMO.get(rel, sha)
+        if loaded is None:
+            loaded = _load_file(data, rel)
+        memo.append((rel, sha, len(data), loaded))
+        _join(rel, loaded, ids, cases, errors)
+    _MEMO.keep(memo)
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files),
                    digests=frozen_mapping(digests))
 
@@ -130,6 +214,29 @@ def most_cards() -> int:
 
 def _by_position(error: InputError) -> tuple[int, int]:
     return (error.line, error.column or 0)
+
+
+def _join(rel: str, loaded: _FileCases, ids: dict[str, Position], cases: list[Case],
+          errors: list[InputError]) -> None:
+    """Add file ``rel``'s cases and errors (``loaded``) to ``cases`` and ``errors``, after
+    the files before it, whose ids are in ``ids``: a case whose id is already there is
+    dropped with an error at its id (the first definition stays); the others' ids are
+    added. The file's errors are sorted by position; at one position, in the order found
+    (the schema's field order; a duplicate id is found last of its case's)."""
+    found = list(loaded.errors)
+    for entry in loaded.entries:
+        if entry.id is not None and entry.where is not None:
+            first = ids.get(entry.id)
+            if first is not None:
+                found.append(InputError(rel, entry.where.line, entry.where.column,
+                                        f"duplicate case id {entry.id!r} (first defined at "
+                                        f"{first}); expected ids unique across all case "
+                                        "files"))
+                continue
+            ids[entry.id] = entry.where
+        if entry.case is not None:
+            cases.append(entry.case)
+    errors.extend(sorted(dict.fromkeys(found), key=_by_position))
 
 
 def _decode(data: bytes, rel: str) -> tuple[str | None, InputError | None]:
@@ -164,29 +271,29 @@ def load_case_text(data: bytes, rel: str, *,
         as written.
     """
     text, _error = _decode(data, rel)
-    cases, errors = _load_file(data, rel, {}, frozenset(optional))
+    cases: list[Case] = []
+    errors: list[InputError] = []
+    _join(rel, _load_file(data, rel, frozenset(optional)), {}, cases, errors)
     doc = parse_yaml(text, rel)[0] if text is not None and cases else None
-    return CaseSet(cases=tuple(cases), errors=tuple(sorted(dict.fromkeys(errors),
-                                                           key=_by_position)),
-                   files=(rel,)), doc
+    return CaseSet(cases=tuple(cases), errors=tuple(errors), files=(rel,)), doc
 
 
-def _load_file(
-    data: bytes, rel: str, ids: dict[str, Position], optional: frozenset[str] = frozenset()
-) -> tuple[list[Case], list[InputError]]:
-    """The cases of one file (its bytes) without errors (none when the file's frame is
-    wrong) and the file's errors; registers the ids it defines in ``ids``; ``optional``:
-    required fields that may be missing (:func:`load_case_text`)."""
+def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset()) -> _FileCases:
+    """One file (its bytes, its path ``rel``) loaded on its own: its cases, each with its
+    id (the case ``None`` when it has an error; every case ``None`` when the file's frame
+    is wrong) and its errors, all but the ids of other files (:func:`_join`).
+    ``optional``: required fields that may be missing (:func:`load_case_text`)."""
     text, read_error = _decode(data, rel)
     if text is None:
-        return [], [read_error] if read_error else []
+        return _FileCases(errors=(read_error,) if read_error else ())
     doc, errors = parse_yaml(text, rel)
     if doc is None:
-        return [], errors
+        return _FileCases(errors=tuple(errors))
     if doc.value is None:
-        return [], [*errors, InputError(rel, 1, None, "the file is empty; expected a mapping "
-                                        "with 'cases' (a list of cases)")]
-    loader = _FileLoader(rel, doc, ids, optional)
+        return _FileCases(errors=(*errors, InputError(
+            rel, 1, None, "the file is empty; expected a mapping with 'cases' (a list of "
+            "cases)")))
+    loader = _FileLoader(rel, doc, optional)
     loader.errors.extend(errors)
     for _, where in doc.error_paths:
         # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
@@ -194,8 +301,10 @@ def _load_file(
             loader.bad_cases.add(where[1])
         else:
             loader.file_failed = True
-    cases = loader.load()
-    return ([] if loader.file_failed else cases), loader.errors
+    entries = loader.load()
+    if loader.file_failed:
+        entries = [_Entry(e.id, e.where, None) for e in entries]
+    return _FileCases(tuple(entries), tuple(loader.errors))
 
 
 class _FileLoader:
@@ -209,12 +318,11 @@ class _FileLoader:
             :meth:`load` (by the YAML parser, or because the item is not a mapping).
     """
 
-    def __init__(self, rel: str, doc: YamlDocument, ids: dict[str, Position],
+    def __init__(self, rel: str, doc: YamlDocument,
                  optional: frozenset[str] = frozenset()) -> None:
         self.rel = rel
         self.optional = optional
         self.doc = doc
-        self.ids = ids
         self.errors: list[InputError] = []
         self.file_failed = False
         self.bad_cases: set[int] = set()
@@ -225,9 +333,9 @@ class _FileLoader:
     def position(self, mark: Mark) -> Position:
         return Position(self.rel, mark.line, mark.column)
 
-    def load(self) -> list[Case]:
-        """The file's cases without errors (the caller drops them all when
-        :attr:`file_failed` is set)."""
+    def load(self) -> list[_Entry]:
+        """Every case of the file that is a mapping, with its id; the case itself when
+        it has no error (the caller drops them all when :attr:`file_failed` is set)."""
         value = self.doc.value
         bad_defaults: set[str] = set()
         for problem in file_problems(value):
@@ -249,13 +357,14 @@ class _FileLoader:
         raw_cases = value.get("cases")
         if not isinstance(raw_cases, list):
             return []
-        cases: list[Case] = []
+        entries: list[_Entry] = []
         for index, raw in enumerate(raw_cases):
             if isinstance(raw, dict):
-                case = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults).load()
-                if case is not None and index not in self.bad_cases:
-                    cases.append(case)
-        return cases
+                loader = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults)
+                case = loader.load()
+                entries.append(_Entry(*loader.id_at(),
+                                      None if index in self.bad_cases else case))
+        return entries
 
 
 class _CaseLoader:
@@ -330,7 +439,6 @@ class _CaseLoader:
         if rules is not None:
             self.check_card_counts(rules)
         inputs = kind.check(self, rules) if kind is not None else None
-        self.check_id()
         if self.failed or kind is None or game is None or inputs is None:
             return None
         return self.build(kind, game, inputs)
@@ -482,20 +590,15 @@ class _CaseLoader:
                 self.report(mark, f"card {card.code} is used {total[card]} times in this case; "
                            f"expected at most {limit} ({game} is played with {decks})")
 
-    def check_id(self) -> None:
+    def id_at(self) -> tuple[str | None, Position | None]:
+        """The case's id and where it is, for :func:`_join`; ``(None, None)`` when it is
+        not a non-empty string (the schema has said so). Duplicates are looked for
+        whatever the id's characters (the schema reports those): two cases ``"dup\\n"``
+        are two errors, not one case replacing the other."""
         case_id = self._text("id")
         if not case_id:
-            return  # the schema has said so
-        # Duplicates are looked for whatever the id's characters (the schema reports
-        # those): two cases "dup\n" are two errors, not one case replacing the other.
-        here = self.file.position(self.locate(("id",)))
-        first = self.file.ids.get(case_id)
-        if first is not None:
-            # the first definition stays; this case is dropped
-            self.report(self.locate(("id",)), f"duplicate case id {case_id!r} (first defined "
-                       f"at {first}); expected ids unique across all case files")
-        else:
-            self.file.ids[case_id] = here
+            return None, None
+        return case_id, self.file.position(self.locate(("id",)))
 
     # -- the case ----------------------------------------------------------------
 

@@ -101,10 +101,13 @@ class Case:
     @cached_property
     def digest(self) -> str:
         """A digest of everything the engine and a case's row read of it: the case as
-        loaded (kind, game, rules, options, title, note, inputs, documented values), not
-        where it is in its file (a line added above it changes neither), the same in
-        every process (the build cache's key of a case)."""
-        return digest(_canonical(replace(self, position=None)))  # type: ignore[arg-type]
+        loaded (kind, game, rules, options, title, note, inputs, documented values,
+        status), not where it is in its file (neither :attr:`position` nor
+        :attr:`field_positions`: a line added above it changes nothing a page shows, and
+        nothing the engine reads), the same in every process (the build cache's key of a
+        case)."""
+        return digest(_canonical(replace(self, position=None,  # type: ignore[arg-type]
+                                         field_positions=MappingProxyType({}))))
 
     @property
     def spec(self) -> AnyKind:
