@@ -8,6 +8,7 @@ import filecmp
 import json
 import os
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,9 @@ from generator.cache import APP
 from generator.cache import cache_folder
 from generator.commands.build import BuildReport
 from generator.commands.build import build
+from generator.render.site import LocaleOutput
+from generator.render.site import SiteInput
+from tests.conftest import no_hang
 
 PAGE_A = """---
 order: 1
@@ -272,6 +276,28 @@ def test_a_damaged_entry_is_ignored_with_one_note(damage: str, small: Path,
     _same_tree(small / "site", tmp_path / "clean")
 
 
+def test_an_entry_replaced_by_a_folder_is_replaced_again(small: Path,
+                                                          tmp_path: Path) -> None:
+    """A review turned every entry into a folder: each build after that said the cache
+    could not be written and went on without it, for good (and never pruned). The
+    folder is removed and the entry written in its place: the next build says nothing."""
+    assert build(small).exit_code == 0
+    _page_change(small)
+    for entry in _entries(small):
+        entry.unlink()
+        (entry / "inside").mkdir(parents=True)
+    first = build(small)
+    assert first.exit_code == 0
+    assert not [line for line in first.lines if "cannot write the cache" in line]
+    assert all(entry.is_file() for entry in _entries(small))
+    _edit(small / "content" / "runs.md", "like 5♥ 6♥ 7♥.", "like 8♥ 9♥ 10♥.")
+    second = build(small)
+    assert [line for line in second.lines if line.startswith("note: ")] == []
+    assert second.cached > 0
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
 def test_a_foreign_cache_is_ignored(small: Path, tmp_path: Path) -> None:
     """Another project's cache (here: the same files elsewhere) put in this project's
     place is never used: no page comes from it, the output is the clean build's."""
@@ -360,6 +386,49 @@ def test_the_parallel_path_writes_the_serial_bytes(small: Path, tmp_path: Path,
     monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 10**9)
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
+
+
+def _children() -> list[int]:
+    """The processes whose parent is this one, still there (zombies counted)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_a_render_worker_killed_ends_the_build_at_once(
+        small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A render worker killed by a signal (here it sends itself SIGTERM on the Czech
+    locale, as a supervisor's SIGTERM to the process group does) ends the build at once
+    with WorkerDied: no worker left behind, the previous site in place. Over
+    multiprocessing.Pool the build waited forever, for the lost locale, and in the pool's
+    clean-up for a lock that a worker killed while it waited for a task held."""
+    monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert build(small).exit_code == 0
+    site = {p.relative_to(small).as_posix(): p.read_bytes()
+            for p in (small / "site").rglob("*") if p.is_file()}
+    real = generator.render.parallel.render_locale
+
+    def dying(site: SiteInput, lang: str) -> LocaleOutput:
+        if lang == "cs":
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(site, lang)
+
+    monkeypatch.setattr(generator.render.parallel, "render_locale", dying)
+    _page_change(small)
+    with no_hang(30), pytest.raises(generator.render.parallel.WorkerDied,
+                                    match="killed by signal 15"):
+        build(small)
+    assert _children() == []
+    assert {p.relative_to(small).as_posix(): p.read_bytes()
+            for p in (small / "site").rglob("*") if p.is_file()} == site
 
 
 def test_a_replaced_sites_folders_are_kept_for_the_next_build_never_its_files(

@@ -1,16 +1,31 @@
 """Rendering every locale, spread over worker processes where it pays (docs/DESIGN.md,
 "Rendering contract"): forked workers inherit the parsed pages, the catalogs and the one
-Jinja environment, render a locale each and write its files."""
+Jinja environment, render a locale at a time and write its files.
+
+The workers are this module's own (:func:`_forked`), not a ``multiprocessing.Pool``: a
+pool's workers share a lock on its task queue, and a worker killed while it waits for a
+task (a SIGTERM to the whole process group, as a supervisor sends it) dies holding that
+lock, so that the pool's clean-up waited for it forever. Here each worker has a pipe of
+its own to the parent, which hands out the locales one at a time and, when the build
+stops early, kills the workers outright: no lock is shared.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Callable
+from collections.abc import Generator
+from collections.abc import Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import NamedTuple
+from typing import NoReturn
 
 from generator.layout import page_output
 from generator.output import SiteWriter
@@ -54,10 +69,108 @@ _JOB: _Job | None = None
 
 def _quiet_worker() -> None:
     """A worker's own errors travel back to the parent; what a worker would print when the
-    parent is interrupted (a broken pipe) is noise, never a traceback for the user."""
+    parent is interrupted (a broken pipe) is noise, never a traceback for the user. Ctrl-C
+    reaches the whole process group: the parent alone stops the build (and its workers);
+    a SIGTERM ends a worker at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool ends its workers so
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the worker
+
+
+class WorkerDied(RuntimeError):
+    """A render worker ended before it had sent every locale it was given (killed by a
+    signal, or by the system); the message names its exit status."""
+
+
+def _worker(conn: Connection, others: Sequence[Connection]) -> NoReturn:
+    """A forked worker's life: render each locale the parent sends (:func:`_render_and_write`)
+    and send back what it gave, or the exception it raised; end at ``None`` or when the
+    parent is gone. Never returns (``os._exit``: the parent's clean-ups are the parent's)."""
+    code = 0
+    try:
+        for other in others:  # the parent's ends of the earlier workers' pipes
+            other.close()
+        _quiet_worker()
+        while (lang := conn.recv()) is not None:
+            try:
+                answer: tuple[str, object] = ("done", _render_and_write(lang))
+            except Exception as exc:  # a fault of the generator: raised in the parent
+                answer = ("fault", _portable(exc))
+            conn.send(answer)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _portable(exc: Exception) -> Exception:
+    """``exc``, or where it cannot travel through a pipe (pickle), a RuntimeError that
+    names it."""
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, None]:
+    """Render ``langs`` over ``workers`` forked processes (:func:`_worker`), each given
+    the next locale as soon as it sent the last one; what each locale gave, in the order
+    they finish. However it ends (done, an error, an interrupt), no worker is left: they
+    are told to stop, or killed (SIGKILL) when the build stops early, and waited for.
+
+    Raises:
+        WorkerDied: a worker ended before it answered.
+        Exception: the fault a worker sent back (an error that is no template's).
+    """
+    todo = list(langs)
+    children: dict[Connection, int] = {}
+    finished = False
+    try:
+        for _ in range(min(workers, len(todo))):
+            mine, theirs = multiprocessing.Pipe()
+            pid = os.fork()
+            if pid == 0:
+                _worker(theirs, list(children))
+            theirs.close()
+            children[mine] = pid
+            mine.send(todo.pop(0))
+        busy = set(children)
+        while busy:
+            for conn in wait(list(busy)):
+                assert isinstance(conn, Connection)
+                try:
+                    kind, value = conn.recv()
+                except EOFError:
+                    _, status = os.waitpid(children.pop(conn), 0)
+                    raise WorkerDied(f"a render worker ended early ({_status(status)})"
+                                     ) from None
+                if kind == "fault":
+                    assert isinstance(value, Exception)
+                    raise value
+                assert isinstance(value, LocaleDone)
+                yield value
+                if todo:
+                    conn.send(todo.pop(0))
+                else:
+                    conn.send(None)  # done: the worker ends
+                    busy.discard(conn)
+        finished = True
+    finally:
+        for conn, pid in children.items():
+            if not finished:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            conn.close()
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def _status(status: int) -> str:
+    """A process's exit status, in words."""
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit {os.waitstatus_to_exitcode(status)}"
 
 
 def _render_and_write(lang: str) -> LocaleDone:
@@ -128,10 +241,9 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
             planned(result.search)
 
     try:
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            with multiprocessing.get_context("fork").Pool(workers,
-                                                          initializer=_quiet_worker) as pool:
-                for result in pool.imap_unordered(_render_and_write, site.locales):
+        if workers > 1 and hasattr(os, "fork"):
+            with contextlib.closing(_forked(site.locales, workers)) as results:
+                for result in results:
                     take(result)
         else:
             for lang in site.locales:
