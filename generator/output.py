@@ -153,11 +153,8 @@ def _take_spare(spare: Path | None, fresh: Path) -> bool:
     """Make ``spare`` (folders only, kept by :func:`_keep_spare`) the fresh folder
     ``fresh``; ``False`` when there is none, or it holds anything but folders (then it is
     not used: a file there is never published)."""
-    if spare is None or spare.is_symlink() or not spare.is_dir():
+    if spare is None or not _folders_only(spare):
         return False
-    for base, dirs, files in os.walk(spare):
-        if files or any(os.path.islink(os.path.join(base, d)) for d in dirs):
-            return False
     try:
         os.rename(spare, fresh)
     except OSError:
@@ -165,15 +162,33 @@ def _take_spare(spare: Path | None, fresh: Path) -> bool:
     return True
 
 
+def _folders_only(folder: Path) -> bool:
+    """Whether ``folder`` is a real folder holding folders alone, at any depth: no file
+    and no link (what :func:`_keep_spare` leaves; nothing of anybody's)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    for base, dirs, files in os.walk(folder):
+        if files or any(os.path.islink(os.path.join(base, d)) for d in dirs):
+            return False
+    return True
+
+
 def _keep_spare(old: Path, spare: Path | None) -> bool:
-    """Empty the replaced site ``old`` of its files and keep its folders as ``spare`` for
-    the next build (:func:`_take_spare`); ``False`` when that cannot be done (another
-    file system, a spare already there): then ``old`` is to be removed."""
+    """Empty the replaced site ``old`` of its files, its marker last, and keep its
+    folders as ``spare`` for the next build (:func:`_take_spare`); ``False`` when that
+    cannot be done (another file system, a spare already there): then ``old`` is to be
+    removed. Interrupted on the way, ``old`` still holds its marker, or folders alone:
+    either way the next build removes it (:class:`SiteWriter`)."""
     if spare is None or os.path.lexists(spare):
         return False
+    marker = os.path.join(old, MARKER)
     for base, _dirs, files in os.walk(old):
         for name in files:
-            os.unlink(os.path.join(base, name))
+            path = os.path.join(base, name)
+            if path != marker:
+                os.unlink(path)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(marker)
     try:
         spare.parent.mkdir(parents=True, exist_ok=True)
         os.rename(old, spare)
@@ -349,7 +364,7 @@ class SiteWriter:
             self._check_replaceable()  # again, now that no other build is writing
             for stale in _temporary(parent, out.name):
                 if stale.is_dir() and not stale.is_symlink() and (
-                        _ours(stale) or not any(stale.iterdir())):
+                        _ours(stale) or _folders_only(stale)):
                     try:
                         _remove(stale)  # left by a build that was killed
                     except OSError as exc:

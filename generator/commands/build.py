@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import tempfile
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -147,15 +146,18 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
             raise Interrupted.after(exc, new_site=True) from None
         raise
     report.cases = len(project.results)
-    if files is not None and store.enabled:
-        if whole is not None:
-            store.store("build", whole, {
-                "exit": report.exit_code, "lines": lines, "files": files,
-                "cases": report.cases,
-                "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]
-                             for loc, c in report.coverage.items()}})
-        store.store("cases", "agreeing", sorted(project.results.agreeing()))
-        store.prune({*files.values(), *views})
+    try:  # the new site is in place: an interrupt now says so
+        if files is not None and store.enabled:
+            if whole is not None:
+                store.store("build", whole, {
+                    "exit": report.exit_code, "lines": lines, "files": files,
+                    "cases": report.cases,
+                    "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]
+                                 for loc, c in report.coverage.items()}})
+            store.store("cases", "agreeing", sorted(project.results.agreeing()))
+            store.prune({*files.values(), *views})
+    except KeyboardInterrupt as exc:
+        raise Interrupted.after(exc, new_site=report.exit_code == EXIT_OK) from None
     return report
 
 
@@ -252,11 +254,12 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     # Imported here: see _build (and Pagefind's module brings asyncio).
     from generator.render.parallel import render_locales
     from generator.render.search import Indexer
+    from generator.render.search import scratch_folder
     from generator.render.site import render_common
     from generator.render.site import strict_lines
 
     indexer = Indexer()
-    scratch = Path(tempfile.mkdtemp(prefix="rules-search-"))
+    scratch = scratch_folder()
     try:
         results = render_locales(site, writer, scratch=scratch, strict=strict,
                                  planned=indexer.add)
