@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from collections.abc import Mapping
@@ -253,6 +254,8 @@ class BuildCache:
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(data)
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)  # a folder where an entry belongs: not ours to keep
                 os.replace(tmp, path)
             except BaseException:
                 with contextlib.suppress(OSError):
@@ -284,13 +287,31 @@ class BuildCache:
         if self.folder is None:
             return
         keep = set(blobs)
-        with contextlib.suppress(OSError):
-            for path in (self.folder / "entries").iterdir():
-                if path.name not in self._used:
-                    path.unlink()
-        with contextlib.suppress(OSError):
-            for sub in (self.folder / "blobs").iterdir():
-                for path in sub.iterdir():
-                    if path.name not in keep:
-                        path.unlink()
+        for path in _listing(self.folder / "entries"):
+            if path.name not in self._used:
+                _discard(path)
+        for sub in _listing(self.folder / "blobs"):
+            for path in _listing(sub):
+                if path.name not in keep:
+                    _discard(path)
 
+
+
+def _listing(folder: Path) -> list[Path]:
+    """What ``folder`` holds; nothing when it cannot be read (or is no folder)."""
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _discard(path: Path) -> None:
+    """Remove a file or folder of the cache; one that cannot be removed stays (the
+    pruning goes on with the others)."""
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except OSError:
+        pass

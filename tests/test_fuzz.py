@@ -19,6 +19,7 @@ it with ``RULES_EXTENDED=1 python3 -m pytest -m extended`` (as .ci/run does).
 
 from __future__ import annotations
 
+import atexit
 import functools
 import io
 import json
@@ -1057,4 +1058,5 @@ def page_root() -> Path:
     from tests.test_i18n import _tiny
 
     root = Path(tempfile.mkdtemp(prefix="fuzz-special-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)  # one per test process
     return _tiny(root, "")

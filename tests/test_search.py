@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -432,3 +434,72 @@ def test_a_locales_index_is_made_while_the_next_locale_renders(
     monkeypatch.setattr(search, "_MADE", OrderedDict())
     assert run_cli("build", "--project", str(project), "--no-cache").returncode == 0
     assert events == ["render en", "index en", "render cs", "index cs"]
+
+
+def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review's fake Pagefind printed a megabyte with terminal escape codes: the error
+    line held all of it. It shows the end of what was printed, at most SAID_LIMIT
+    characters, control characters as escapes, on one line."""
+    program = tmp_path / "pagefind"
+    program.write_text("#!/bin/sh\nhead -c 1000000 /dev/zero | tr '\\0' x\n"
+                       "printf '\\033[31mred alert\\033[0m\\nsecond line\\n'\nexit 4\n",
+                       encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.setattr(search, "get_executable", lambda: program)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    result = run_cli("build", "--project", str(project))
+    out = result.stdout + result.stderr
+    assert result.returncode == 2, out[:2000]
+    line = next(x for x in out.splitlines() if "Pagefind failed (exit 4)" in x)
+    assert "\x1b" not in line and "\\x1b[31mred alert\\x1b[0m | second line; expected" in line
+    assert len(line) < search.SAID_LIMIT + 200
+    assert not (project / "site").exists()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that takes too long is stopped with everything it started (a review's
+    wrapper script left its own child running): each run is a process group."""
+    started = tmp_path / "started.pid"
+    program = tmp_path / "pagefind"
+    program.write_text(f"#!/bin/sh\nsleep 1000 &\necho $! > {started}\nsleep 1000\n",
+                       encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.setattr(search, "get_executable", lambda: program)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    monkeypatch.setattr(search, "TIMEOUT", 1.0)
+    result = run_cli("build", "--project", str(project))
+    out = result.stdout + result.stderr
+    assert result.returncode == 2, out
+    assert "Pagefind took longer than 1 s" in out
+    pid = int(started.read_text(encoding="utf-8"))
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid)
+
+
+def test_the_scratch_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
+    """A build killed outright (SIGKILL) leaves its scratch folder of views (50-60 MB at
+    700 pages); the next build removes those of processes that are gone, and only
+    those."""
+    dead = tmp_path / f"{search.SCRATCH_PREFIX}999999999-abc_12"  # above any pid
+    live = tmp_path / f"{search.SCRATCH_PREFIX}{os.getpid()}-abc_12"
+    other = tmp_path / f"{search.SCRATCH_PREFIX}notes"
+    for folder in (dead, live, other):
+        (folder / "en" / "site").mkdir(parents=True)
+        (folder / "en" / "site" / "index.html").write_text("x", encoding="utf-8")
+    search.sweep_scratch(tmp_path)
+    assert not dead.exists()
+    assert live.exists() and other.exists()

@@ -23,6 +23,8 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -347,11 +349,13 @@ class Indexer:
         return dict(sorted(digests.items())), dict(sorted(made.items())), kept
 
     def close(self) -> None:
-        """Stop every run still going (a build that fails or is interrupted)."""
+        """Stop every run still going (a build that fails or is interrupted): each run
+        is a process group of its own (Pagefind, or a wrapper and what it started),
+        killed whole."""
         self._waiting.clear()
         for _, process, _ in self._running.values():
             with contextlib.suppress(OSError):
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL)
             with contextlib.suppress(OSError, subprocess.TimeoutExpired):
                 process.wait(timeout=10)
         self._running.clear()
@@ -398,8 +402,10 @@ class Indexer:
                    str(plan.folder / "index"), "--keep-index-url", "--silent"]
         try:
             with open(plan.folder / "said.txt", "wb") as said:
+                # A session of its own: Ctrl-C stops the build, which ends the run
+                # (close), and a run that started processes of its own ends with them.
                 return subprocess.Popen(command, stdout=said, stderr=subprocess.STDOUT,
-                                        stdin=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             raise SearchIndexError(
                 f"{search_output(plan.lang)}: Pagefind could not index the pages: {exc}; "
@@ -415,7 +421,7 @@ def _collect(process: subprocess.Popen[bytes], plan: LocalePlan) -> dict[str, by
     assert plan.folder is not None
     prefix, out = search_output(plan.lang), plan.folder / "index"
     if process.returncode != 0 or not (out / "pagefind.js").is_file():
-        said = (plan.folder / "said.txt").read_bytes().decode("utf-8", "replace").strip()
+        said = _shown((plan.folder / "said.txt").read_bytes())
         raise SearchIndexError(f"{prefix}: Pagefind failed (exit {process.returncode}): "
                                f"{said or 'no message'}; expected an index of the pages")
     files: dict[str, bytes] = {}
@@ -427,6 +433,62 @@ def _collect(process: subprocess.Popen[bytes], plan: LocalePlan) -> dict[str, by
             if rel not in UNUSED:
                 files[f"{prefix}/{rel}"] = (here / name).read_bytes()
     return files
+
+
+SAID_LIMIT = 1000
+"""The most characters of what Pagefind printed that an error message shows (its end,
+where Pagefind says what went wrong)."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _shown(said: bytes) -> str:
+    """What a program printed, fit for an error message: decoded (UTF-8, a byte that is
+    not shown as U+FFFD), control characters as escapes (``\x1b``: no terminal codes),
+    its lines joined with `` | ``, at most :data:`SAID_LIMIT` characters (its end)."""
+    text = said.decode("utf-8", "replace")
+    lines = [_CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", line).strip()
+             for line in text.splitlines()]
+    shown = " | ".join(line for line in lines if line)
+    if len(shown) > SAID_LIMIT:
+        shown = "…" + shown[-SAID_LIMIT:]
+    return shown
+
+
+def sweep_scratch(base: Path | None = None) -> None:
+    """Remove the scratch folders (:data:`SCRATCH_PREFIX`) that builds killed outright
+    (SIGKILL, a power cut) left in the temporary folder ``base`` (default: the system's):
+    those of this user whose process is gone. A folder of a live process, or another
+    user's, stays."""
+    base = Path(base or tempfile.gettempdir())
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        match = _SCRATCH.fullmatch(name)
+        path = base / name
+        if match is None or path.is_symlink() or not path.is_dir():
+            continue
+        try:
+            if path.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(match[1]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def scratch_folder() -> Path:
+    """A new scratch folder for a build's search views (``rules-search-<pid>-…`` in the
+    system's temporary folder), after sweeping what killed builds left there."""
+    sweep_scratch()
+    return Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
+
+
+SCRATCH_PREFIX = "rules-search-"
+"""The start of a build's scratch folder's name; the build's process id follows."""
+_SCRATCH = re.compile(re.escape(SCRATCH_PREFIX) + r"([0-9]+)-[A-Za-z0-9_]+")
 
 
 def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -454,7 +516,7 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
         if sep and rest.endswith(".html"):
             groups.setdefault(lang, {})[rel] = data
     indexer = Indexer()
-    with tempfile.TemporaryDirectory(prefix="rules-search-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as tmp:
         try:
             for lang, group in groups.items():
                 indexer.add(plan_locale(lang, dict(group), Path(tmp), cut=False))
