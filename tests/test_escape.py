@@ -276,6 +276,44 @@ def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
         "or modulo by zero; expected a template that renders"])
 
 
+@pytest.mark.parametrize(("name", "after"), [
+    ("cases.html", "{%- macro case_row(row) -%}"),
+    ("cases.html", "{%- macro cases_table(rows, kind, template, table) -%}"),
+    ("kinds/meld.html", "{%- macro row(row) %}"),
+], ids=["case_row", "cases_table", "kind-row"])
+def test_an_error_in_a_macro_the_site_calls_names_its_template_line(
+        tmp_path: Path, name: str, after: str) -> None:
+    """A review: an undefined name on line 16 of a kind's template was reported at line 64
+    (the line of the Python Jinja compiled it to): the macros that rows, tables and the
+    navigation are rendered with are called from Python, where Jinja does not rewrite a
+    traceback to the template's lines; it is rewritten now."""
+    project = _tiny(tmp_path, "")
+    template = override(project, name)
+    lines = template.read_text("utf-8").splitlines()
+    line = lines.index(after) + 2
+    lines.insert(line - 1, "{{ no_such_thing.attr }}")
+    template.write_text("\n".join(lines) + "\n", "utf-8")
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        f"templates/{name}:{line}: template error: 'no_such_thing' is undefined; expected a "
+        "template that renders"])
+
+
+def test_a_macro_the_site_calls_with_other_arguments_is_its_templates_error(
+        tmp_path: Path) -> None:
+    """A review: an override of nav.html whose nav_item took one argument made the build
+    say 'the generator failed: TypeError'; it is the template's error."""
+    project = _tiny(tmp_path, "")
+    nav = project / "templates" / "nav.html"
+    nav.parent.mkdir(parents=True)
+    nav.write_text("{%- macro nav_item(item) %}<li>{{ item.title_html }}</li>"
+                   "{%- endmacro -%}\n", "utf-8")
+    report = build(project)
+    assert (report.exit_code, report.lines) == (2, [
+        "templates/nav.html:1: template error: TypeError: macro 'nav_item' takes not more "
+        "than 1 argument(s); expected a template that renders"])
+
+
 def test_a_folder_named_like_a_template_is_an_input_error(tmp_path: Path) -> None:
     """dir-named-base-html: 'the generator failed: IsADirectoryError', no position."""
     project = _tiny(tmp_path, "")

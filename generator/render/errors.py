@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import traceback
 from pathlib import Path
+from typing import Any
 
 from jinja2 import TemplateError
+from jinja2.debug import rewrite_traceback_stack
 
 from generator.layout import TEMPLATES
 from generator.layout import Layout
@@ -38,3 +40,38 @@ def template_error(exc: Exception, root: Path | Layout) -> str | None:
         shown = (layout.template_label(str(name)) if name else None) or TEMPLATES
     what = str(exc) if isinstance(exc, TemplateError) else f"{type(exc).__name__}: {exc}"
     return f"{shown}:{lineno or 1}: template error: {what}; expected a template that renders"
+
+
+def call_macro(macro: Any, *args: Any) -> Any:
+    """Call a template's macro from Python (the site's code renders rows, tables and the
+    navigation's items so), its errors placed as a template's own are.
+
+    Jinja gives a traceback the template's file and lines only when the error passes
+    through a template's ``render``; a macro called from Python left the lines of the
+    Python Jinja compiled it to (a review saw line 64 for line 16). Its traceback is
+    rewritten here the same way (``jinja2.debug.rewrite_traceback_stack``, what Jinja's
+    own ``handle_exception`` does). A call the macro does not take (an override whose
+    macro takes other arguments) names no template line: it is the error of the macro's
+    template, at its first line (``filename``, ``lineno``), not the generator's.
+
+    Args:
+        macro: a macro of a template's module (``Template.make_module()``).
+        args: its arguments.
+
+    Returns:
+        What the macro gives (its markup).
+
+    Raises:
+        Exception: what the macro raised, its traceback rewritten (:func:`template_error`
+            reads it).
+    """
+    try:
+        return macro(*args)
+    except Exception:
+        exc = rewrite_traceback_stack()
+        code = getattr(getattr(macro, "_func", None), "__code__", None)
+        filename = getattr(code, "co_filename", None)
+        if filename and not any(frame.filename == filename
+                                for frame in traceback.extract_tb(exc.__traceback__)):
+            exc.filename, exc.lineno = filename, 1  # type: ignore[attr-defined]
+        raise exc from None

@@ -57,6 +57,7 @@ from generator.layout import home_output
 from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
+from generator.render.errors import call_macro
 from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
@@ -292,7 +293,7 @@ class LocaleRenderer:
                 plain = self.view(case_id)
                 view = {**plain, "context_text": plain["context_text"] if context else "",
                         "points_column": points}
-                view["html"] = self.macros.case_row(view)
+                view["html"] = call_macro(self.macros.case_row, view)
             hit = self._rows[key] = (view, lookups)
         else:
             self.translator.replay(hit[1])
@@ -327,7 +328,7 @@ class LocaleRenderer:
                         fence.body.strip().removeprefix("game:").strip(), self.words)
                 else:
                     head, cells = presets_table(self.words)
-                html = str(self.macros.table(head, cells, caption))
+                html = str(call_macro(self.macros.table, head, cells, caption))
             made = self._generated[(fence.info, fence.body, caption)] = (html, lookups)
         else:
             self.translator.replay(made[1])
@@ -372,7 +373,7 @@ class LocaleRenderer:
         notes = list(dict.fromkeys(r["table_note"] for r in plain if r.get("table_note")))
         kind, template = ((rows[0]["kind"], rows[0]["template"]) if rows
                           else (REGISTRY[0].name, REGISTRY[0].template))
-        return str(self.macros.cases_table(rows, kind, template, {
+        return str(call_macro(self.macros.cases_table, rows, kind, template, {
             "caption": caption, "context": common, "mixed": len(contexts) > 1,
             "notes": notes}))
 
@@ -403,12 +404,12 @@ class SiteNav:
         """The items, the one at index ``current`` marked as the page shown."""
         if self._items is None:  # on first use: home and 404 pages may come from the cache
             with self.translator.record() as self._lookups:
-                self._items = [str(self._item(item, False)) for item in self.nav]
+                self._items = [str(call_macro(self._item, item, False)) for item in self.nav]
         else:
             self.translator.replay(self._lookups)
         items = self._items
         if current is not None:
-            items = [*items[:current], str(self._item(self.nav[current], True)),
+            items = [*items[:current], str(call_macro(self._item, self.nav[current], True)),
                      *items[current + 1:]]
         return Markup("".join(items))
 
