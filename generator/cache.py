@@ -296,7 +296,6 @@ class BuildCache:
                     _discard(path)
 
 
-
 def _listing(folder: Path) -> list[Path]:
     """What ``folder`` holds; nothing when it cannot be read (or is no folder)."""
     try:

@@ -453,19 +453,6 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
-    def read(self, rel: str) -> bytes:
-        """The bytes of a file already in the fresh folder (``rel``: its site-relative
-        POSIX path, written or linked), for a stage that works on what earlier stages
-        wrote (the search index reads the pages).
-
-        Raises:
-            OutputError: the file cannot be read.
-        """
-        try:
-            return (self.tmp / rel).read_bytes()
-        except OSError as exc:
-            raise OutputError(f"{self.out}: cannot read back {rel}: {exc}") from exc
-
     def commit(self) -> None:
         """List the written files in the marker, put the fresh folder in the place of
         ``out`` (atomically where the system can exchange two folders) and remove the

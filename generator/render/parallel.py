@@ -193,7 +193,7 @@ def _render_and_write(lang: str) -> LocaleDone:
         for page in site.pages:
             rel = page_output(lang, page.slug)
             pages[rel] = out.files[rel] if rel in out.files else out.links[rel]
-        plan = plan_locale(lang, pages, scratch, site.cache)
+        plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs)
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used

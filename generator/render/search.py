@@ -40,6 +40,7 @@ from pagefind.service import get_executable
 from generator.cache import BuildCache
 from generator.cache import digest
 from generator.layout import search_output
+from generator.layout import shown
 
 UNUSED = frozenset({
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -96,6 +97,7 @@ _IGNORED = re.compile(rb"<(?=(?:span|a)\s[^>]*data-pagefind-ignore)"
 ``span`` with spans nested two deep at most (a card's drawing) or an ``a`` with text only
 (a heading's ``#`` link). Lower case, as the theme writes it: another spelling is kept."""
 _PAGEFIND = re.compile(rb"data-pagefind-", re.I)
+
 
 def _unless_nested(match: re.Match[bytes]) -> bytes:
     return match[0] if len(_PAGEFIND.findall(match[0])) > 1 else b""
@@ -189,7 +191,8 @@ INDEX_SLOT = "search/{lang}"
 
 
 def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
-                cache: BuildCache | None = None, *, cut: bool = True) -> LocalePlan:
+                cache: BuildCache | None = None, *, cut: bool = True,
+                digests: Mapping[str, str] | None = None) -> LocalePlan:
     """Prepare one locale's search index, in the process that rendered the locale: make
     each page's view (:func:`search_view`), taken from the cache where the page's bytes
     did not change, and find the index in the cache or the process memo by the views'
@@ -203,6 +206,8 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
         scratch: a folder of the build's own for the views.
         cache: the build cache, or ``None`` (``--no-cache``): no view or index kept.
         cut: make views; ``False`` indexes the pages as they are.
+        digests: the pages' SHA-256 where known (the cache's names of their copies): a
+            page whose digest the cache remembers with its view is then not read at all.
 
     Returns:
         The plan (see :class:`LocalePlan`).
@@ -217,17 +222,17 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     remembered: dict[str, list[str]] = {}
     for rel in sorted(pages):
         page = pages[rel]
-        data = page if isinstance(page, bytes) else page.read_bytes()
         if not cut:
+            data = _bytes(page)
             views[rel], shas[rel] = data, hashlib.sha256(data).hexdigest()
             continue
-        page_sha = hashlib.sha256(data).hexdigest()
+        page_sha = (digests or {}).get(rel) or hashlib.sha256(_bytes(page)).hexdigest()
         seen = memo.get(rel)
         if (isinstance(seen, list) and len(seen) == 2 and seen[0] == page_sha
                 and isinstance(seen[1], str)):
             views[rel], shas[rel] = None, seen[1]
         else:
-            view = views[rel] = search_view(data)
+            view = views[rel] = search_view(_bytes(page))
             shas[rel] = cache.store_blob(view) if cache else hashlib.sha256(view).hexdigest()
         remembered[rel] = [page_sha, shas[rel]]
     if cache is not None and cut and remembered != memo:
@@ -250,10 +255,15 @@ def _kept_view(cache: BuildCache | None, sha: str, page: bytes | Path) -> bytes:
     copy is missing or damaged (and kept again)."""
     view = cache.load_blob(sha) if cache is not None else None
     if view is None:
-        view = search_view(page if isinstance(page, bytes) else page.read_bytes())
+        view = search_view(_bytes(page))
         if cache is not None:
             cache.store_blob(view)
     return view
+
+
+def _bytes(page: bytes | Path) -> bytes:
+    """A page's bytes, given or read from its file."""
+    return page if isinstance(page, bytes) else page.read_bytes()
 
 
 def _views_key(shas: Mapping[str, str]) -> str:
@@ -438,20 +448,19 @@ def _collect(process: subprocess.Popen[bytes], plan: LocalePlan) -> dict[str, by
 SAID_LIMIT = 1000
 """The most characters of what Pagefind printed that an error message shows (its end,
 where Pagefind says what went wrong)."""
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _shown(said: bytes) -> str:
-    """What a program printed, fit for an error message: decoded (UTF-8, a byte that is
-    not shown as U+FFFD), control characters as escapes (``\x1b``: no terminal codes),
-    its lines joined with `` | ``, at most :data:`SAID_LIMIT` characters (its end)."""
-    text = said.decode("utf-8", "replace")
-    lines = [_CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", line).strip()
-             for line in text.splitlines()]
-    shown = " | ".join(line for line in lines if line)
-    if len(shown) > SAID_LIMIT:
-        shown = "…" + shown[-SAID_LIMIT:]
-    return shown
+    """What a program printed, fit for an error message: its lines as a file name is
+    shown (:func:`generator.layout.shown`: control characters and bytes that are not
+    UTF-8 as escapes, so no terminal codes), joined with `` | ``, at most
+    :data:`SAID_LIMIT` characters (its end)."""
+    lines = [shown(line).strip() for line in said.decode("utf-8", "surrogateescape")
+             .splitlines()]
+    text = " | ".join(line for line in lines if line)
+    if len(text) > SAID_LIMIT:
+        text = "…" + text[-SAID_LIMIT:]
+    return text
 
 
 def sweep_scratch(base: Path | None = None) -> None:
