@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,12 @@ from generator.cache import APP
 from generator.cache import cache_folder
 from generator.commands.build import BuildReport
 from generator.commands.build import build
+from generator.content.pages import SourcePage
+from generator.kinds.base import View
+from generator.render.markdown import LocalePage
+from generator.render.markdown import PageRenderer
 from generator.render.site import LocaleOutput
+from generator.render.site import LocaleRenderer
 from generator.render.site import SiteInput
 from tests.conftest import no_hang
 
@@ -160,6 +166,12 @@ def _catalog_change(root: Path) -> None:
     _edit(root / "locales" / "cs" / "LC_MESSAGES" / "messages.po", '"Skupiny"', '"Trojice"')
 
 
+def _catalog_entry_made_fuzzy(root: Path) -> None:
+    """"Three kings" (a title in the runs table) shown in English again."""
+    _edit(root / "locales" / "cs" / "LC_MESSAGES" / "messages.po", 'msgid "Three kings"',
+          '#, fuzzy\nmsgid "Three kings"')
+
+
 def _template_change(root: Path) -> None:
     theme = Path(generator.cache.PACKAGE) / "theme" / "base.html"
     mine = root / "templates" / "base.html"
@@ -177,6 +189,7 @@ CHANGES: dict[str, tuple[Callable[[Path], None], int]] = {
     "a case": (_case_change, PAGES - 2),  # sets.md in en and cs
     "a line above the cases": (_line_added_above_the_cases, PAGES),  # nothing shown changed
     "a catalog entry": (_catalog_change, PAGES // 2),  # every cs page and home
+    "a catalog entry made fuzzy": (_catalog_entry_made_fuzzy, PAGES // 2),
     "a template": (_template_change, 0),
     "site.yaml": (_config_change, 0),
 }
@@ -196,6 +209,48 @@ def test_a_cached_build_writes_a_clean_builds_bytes_after(change: str, small: Pa
     _same_tree(small / "site", tmp_path / "clean")
     assert (second.lines, second.coverage, second.pages) == (
         clean.lines, clean.coverage, clean.pages)
+
+
+def test_a_catalog_change_renders_again_only_what_shows_the_message(
+        small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page of the locale is laid out again (the navigation lists every title),
+    but a page's body and a table of cases are rendered again only when a message they
+    looked up was changed (:meth:`Translator.messages_digest`)."""
+    assert build(small).exit_code == 0
+    bodies: list[tuple[str, str]] = []
+    tables: list[tuple[str, tuple[str, ...]]] = []
+    render_body = PageRenderer.render
+    render_table = LocaleRenderer._cases_table
+
+    def body(self: PageRenderer, page: SourcePage) -> LocalePage:
+        bodies.append((self.translator.locale, page.slug))
+        return render_body(self, page)
+
+    def table(self: LocaleRenderer, ids: Sequence[str], plain: list[View],
+              caption: str) -> str:
+        tables.append((self.translator.locale, tuple(ids)))
+        return render_table(self, ids, plain, caption)
+
+    monkeypatch.setattr(PageRenderer, "render", body)
+    monkeypatch.setattr(LocaleRenderer, "_cases_table", table)
+    _catalog_change(small)  # "Sets": the title of sets.md, its table's caption
+    assert build(small).exit_code == 0
+    assert (bodies, tables) == ([("cs", "sets")], [("cs", ("three-queens",))])
+    bodies.clear()
+    tables.clear()
+    _catalog_entry_made_fuzzy(small)  # "Three kings": a row of the runs table
+    assert build(small).exit_code == 0
+    assert (bodies, tables) == ([("cs", "runs")], [("cs", ("queen-king-ace", "three-kings"))])
+    bodies.clear()
+    tables.clear()
+    po = small / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    with po.open("a", encoding="utf-8") as f:  # a paragraph of runs.md: not its table
+        f.write('\nmsgid "A run is three or more cards of one suit in sequence."\n'
+                'msgstr "Postupka jsou tři nebo více karet jedné barvy za sebou."\n')
+    assert build(small).exit_code == 0
+    assert (bodies, tables) == ([("cs", "runs")], [])
+    assert "Postupka jsou tři" in (small / "site" / "cs" / "runs" / "index.html").read_text(
+        encoding="utf-8")
 
 
 def test_nothing_changed_writes_nothing(small: Path) -> None:

@@ -295,3 +295,31 @@ def test_the_sites_gettext_renders_what_jinjas_newstyle_gettext_renders(
     ours = Environment(extensions=["jinja2.ext.i18n"], autoescape=autoescape)
     install_gettext(ours, gettext, ngettext)
     assert render(ours) == render(jinjas)
+
+
+def test_messages_digest_changes_with_what_a_lookup_of_its_keys_gives() -> None:
+    """The build cache uses a rendered part again only when the messages it looked up
+    are held as before (issue 11: keyed by "the catalogs' messages it uses")."""
+    from generator.i18n.catalog import Translator
+
+    def held(**changes: str | tuple[str, ...] | None) -> str:
+        messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {
+            (None, "Runs"): "Postupky", ("card", "Runs"): "Postupky",
+            (None, "%(n)s card"): ("%(n)s karta", "%(n)s karty", "%(n)s karet"),
+            (None, "Sets"): "Skupiny"}
+        for msgid, text in changes.items():
+            key = (None, msgid.replace("_", " "))
+            if text is None:
+                messages.pop(key)
+            else:
+                messages[key] = text
+        return Translator("cs", messages, plural_rule("cs")).messages_digest(
+            {(None, "Runs"), (None, "%(n)s card"), ("card", "Sets")})
+
+    same = held()
+    assert held(Sets="Trojice") == same  # not looked up with that context
+    assert held(Runs="Řady") != same
+    assert held(Runs=None) != same  # made fuzzy or removed: shown in English
+    assert held(**{"%(n)s_card": ("%(n)s karta", "%(n)s karty", "%(n)s karty")}) != same
+    assert held(**{"%(n)s_card": ("%(n)s karta", "%(n)s karty")}) != same
+    assert held(Runs="Postupky") == same

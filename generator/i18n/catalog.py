@@ -10,6 +10,7 @@ from __future__ import annotations
 import gettext
 import hashlib
 import io
+import json
 import re
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -188,6 +189,27 @@ class Translator:
             return cls(_str(locale), messages, plural_rule(locale), unused=unused)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError("not the shape of a cached catalog") from exc
+
+    def messages_digest(self, keys: Iterable[Key]) -> str:
+        """The digest of what this catalog holds for each of ``keys``: a translation,
+        its plural forms, or nothing (a message missing, fuzzy or with an empty form is
+        not held). Two catalogs of a locale give equal digests exactly when every lookup
+        of these keys gives the same text: the plural rule is the locale's, not the
+        catalog's (:func:`plural_rule`). What the build cache checks before it uses a
+        rendered part again (:mod:`generator.render.incremental`).
+
+        Args:
+            keys: the ``(context, msgid)`` keys a rendered part looked up
+                (:attr:`Lookups.seen`).
+
+        Returns:
+            A SHA-256 hex digest.
+        """
+        messages = self.messages
+        held = [[c, m, messages.get((c, m))] for c, m in sorted(keys, key=_key_order)]
+        # One JSON text (unambiguous: every string quoted), hashed once.
+        return hashlib.sha256(json.dumps([self.locale, held], ensure_ascii=False,
+                                         separators=(",", ":")).encode()).hexdigest()
 
     def replay(self, lookups: Lookups) -> None:
         """Count ``lookups`` as made now (a cached block or page shown again)."""

@@ -10,6 +10,15 @@ cache, every other one is rendered.
 
 A case counts by its content, not by its file: editing one case re-renders only the
 pages that show it (:attr:`generator.cases.model.Case.digest`).
+
+A page's body (its Markdown and the tables it shows) and a table of cases depend on the
+locale's messages they look up, not on the whole catalog: their keys leave the catalog
+out (:meth:`RenderKeys.body`, :meth:`RenderKeys.table`), and what they keep carries the
+digest of the messages they looked up
+(:meth:`generator.i18n.catalog.Translator.messages_digest`), compared with the
+catalog's when they are used again. Changing one catalog entry renders again only the
+bodies and tables that show it; every page of the locale is still laid out again (its
+navigation lists every page's title).
 """
 
 from __future__ import annotations
@@ -77,11 +86,19 @@ class RenderKeys:
         """The digest of page ``slug`` in locale ``lang``."""
         return digest(self.common, lang, self.catalogs.get(lang, ""), self.pages[slug])
 
+    def body(self, lang: str, slug: str) -> str:
+        """The digest of page ``slug``'s body in locale ``lang``, its catalog left out:
+        what the body kept shows of the catalog is checked by
+        :meth:`generator.i18n.catalog.Translator.messages_digest`."""
+        return digest(self.common, lang, "body", self.pages[slug])
+
     def table(self, lang: str, case_ids: Iterable[str], caption: str) -> str:
-        """The digest of a table of cases in locale ``lang``: its cases, its caption."""
-        return digest(self.common, lang, self.catalogs.get(lang, ""), "table", caption,
+        """The digest of a table of cases in locale ``lang``: its cases, its caption (its
+        catalog left out, as for :meth:`body`)."""
+        return digest(self.common, lang, "table", caption,
                       *(self.cases.get(i, "") for i in case_ids))
 
     def home(self, lang: str) -> str:
         """The digest of locale ``lang``'s home page (the page list, the catalog)."""
         return digest(self.common, lang, self.catalogs.get(lang, ""), "home")
+

@@ -340,15 +340,20 @@ class LocaleRenderer:
     def _kept_table(self, ids: Sequence[str], caption: str
                     ) -> tuple[str, Lookups, list[str]] | None:
         """A cases table the build cache keeps for these inputs (its cases, its caption,
-        the locale's catalog, the templates: :meth:`RenderKeys.table`): its HTML, its
-        lookups and the titles and notes it shows in English; ``None`` without one."""
+        the templates: :meth:`RenderKeys.table`) and the messages it looked up, as the
+        locale's catalog holds them now (:meth:`Translator.messages_digest`): its HTML,
+        its lookups and the titles and notes it shows in English; ``None`` without one."""
         if self.cache is None or self.keys is None:
             return None
         data = self.cache.load(f"table/{self._table_slot(ids, caption)}",
                                self.keys.table(self.translator.locale, ids, caption))
+        if data is None:
+            return None
         try:
-            return (str(data["html"]), Lookups.from_data(data["lookups"]),
-                    [str(m) for m in data["english"]]) if data is not None else None
+            lookups = Lookups.from_data(data["lookups"])
+            if data["messages"] != self.translator.messages_digest(lookups.seen):
+                return None  # a message it shows was changed
+            return str(data["html"]), lookups, [str(m) for m in data["english"]]
         except (KeyError, TypeError, ValueError):
             return None
 
@@ -358,7 +363,8 @@ class LocaleRenderer:
             self.cache.store(f"table/{self._table_slot(ids, caption)}",
                              self.keys.table(self.translator.locale, ids, caption),
                              {"html": table[0], "lookups": table[1].as_data(),
-                              "english": table[2]})
+                              "english": table[2],
+                              "messages": self.translator.messages_digest(table[1].seen)})
 
     def _cases_table(self, ids: Sequence[str], plain: list[View], caption: str) -> str:
         """A cases table: what its rows share said once above them (the most frequent
@@ -569,6 +575,7 @@ class LocaleOutput:
         blobs: the name of each file's copy in the cache, by site-relative path.
         notes: the cache's notes (a damaged entry ignored).
         entries: the cache entries looked up or stored (:attr:`BuildCache.used`).
+        parts: the names of the cache's copies of page bodies this locale used.
     """
 
     files: dict[str, bytes]
@@ -579,6 +586,9 @@ class LocaleOutput:
     notes: list[str] = field(default_factory=list)
     entries: frozenset[str] = frozenset()
     """The cache entries looked up or stored (:attr:`BuildCache.used`)."""
+    parts: set[str] = field(default_factory=set)
+    """The cache's copies of the page bodies used or kept (their names): kept when the
+    cache is pruned."""
 
 
 def _from_cache(cache: BuildCache, slot: str, inputs: str
@@ -600,6 +610,54 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
         return None
     html = cache.blob(sha)
     return None if html is None else (lp, lookups, html, sha)
+
+
+def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
+               ) -> tuple[LocalePage, Lookups, frozenset[str], str] | None:
+    """A page's body kept in the cache for these inputs (:meth:`RenderKeys.body`), when
+    the messages it looked up are as the catalog holds them now
+    (:meth:`Translator.messages_digest`): (the body, its lookups, the msgids it shows
+    in English, the name of its HTML's copy), or ``None``."""
+    data = cache.load(slot, inputs)
+    if not isinstance(data, dict):
+        return None
+    try:
+        lookups = Lookups.from_data(data["lookups"])
+        if data["messages"] != translator.messages_digest(lookups.seen):
+            return None  # a message it shows was changed
+        sha = str(data["html"])
+        toc = [{"id": str(h["id"]), "title": str(h["title"]),
+                "title_html": str(h["title_html"]), "level": int(h["level"])}
+               for h in data["toc"]]
+        english = frozenset(str(m) for m in data["english"])
+        title, title_html, summary = (str(data[k]) for k in ("title", "title_html",
+                                                             "summary"))
+        title_en, summary_en = bool(data["title_en"]), bool(data["summary_en"])
+    except (KeyError, TypeError, ValueError):
+        cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
+        return None
+    html = cache.load_blob(sha)
+    if html is None:
+        return None
+    try:
+        text = html.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # a blob of the right digest is the bytes kept: never in practice
+    lp = LocalePage(title, title_html, title_en, summary, summary_en, text, toc, english)
+    return lp, lookups, english, sha
+
+
+def _keep_body(cache: BuildCache, slot: str, inputs: str, translator: Translator,
+               lp: LocalePage, lookups: Lookups, english: frozenset[str]) -> str:
+    """Keep a page's body in the cache, with the digest of the messages it looked up;
+    returns the name of its HTML's copy."""
+    sha = cache.store_blob(lp.html.encode("utf-8"))
+    cache.store(slot, inputs, {
+        "html": sha, "title": lp.title, "title_html": lp.title_html,
+        "title_en": lp.title_en, "summary": lp.summary, "summary_en": lp.summary_en,
+        "toc": lp.toc, "english": sorted(english), "lookups": lookups.as_data(),
+        "messages": translator.messages_digest(lookups.seen)})
+    return sha
 
 
 def _keep(cache: BuildCache, slot: str, inputs: str, lp: LocalePage, lookups: Lookups,
@@ -651,11 +709,23 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 out.cached += 1
                 out.blobs[page_output(lang, page.slug)] = sha
                 continue
+        body = None
+        if cache is not None and site.keys is not None:
+            body_slot, body_key = f"body/{lang}/{page.slug}", site.keys.body(lang, page.slug)
+            body = _kept_body(cache, body_slot, body_key, translator)
+        if body is not None:
+            rendered[page.slug], lookups[page.slug], english[page.slug], sha = body
+            translator.replay(lookups[page.slug])
+            out.parts.add(sha)
+            continue
         blocks.shown_in_english = set()
         with translator.record() as lookups[page.slug]:
             lp = renderer.render(page)
         rendered[page.slug] = lp
         english[page.slug] = lp.english | blocks.shown_in_english
+        if cache is not None and site.keys is not None:
+            out.parts.add(_keep_body(cache, body_slot, body_key, translator, lp,
+                                     lookups[page.slug], english[page.slug]))
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
