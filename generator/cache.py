@@ -29,6 +29,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Mapping
 from functools import cache
@@ -50,6 +51,12 @@ APP = "rules-site"
 """The cache's folder in the user's cache folder."""
 PACKAGE = Path(__file__).resolve().parent
 """The generator's own files (code, theme): their hash keys every entry."""
+SHARED = 4096
+"""How many entries read with ``shared`` (:meth:`BuildCache.load`) a process remembers,
+the least recently used forgotten first."""
+_SHARED: OrderedDict[tuple[str, str], tuple[tuple[int, int, int], Any, Any]] = OrderedDict()
+"""(entry file, project) → (its inode, size and modification time when read; its
+inputs; its data)."""
 INPUT_LIMIT = 16 * 1024 * 1024
 """The largest input file hashed up front, in bytes; a larger one (an input error for
 every reader) makes :func:`input_digests` give up."""
@@ -152,16 +159,29 @@ class BuildCache:
         assert self.folder is not None
         return self.folder / "entries" / f"{digest(slot)[:32]}.json"
 
-    def load(self, slot: str, inputs: str) -> Any:
+    def load(self, slot: str, inputs: str, *, shared: bool = False) -> Any:
         """The data stored in ``slot`` for these ``inputs`` (a digest), or ``None``: no
         entry, an entry for other inputs, or one that is damaged or foreign (then with a
-        note)."""
+        note).
+
+        With ``shared``, the data is remembered in this process (:data:`SHARED`
+        entries) and given again, not read again, while the entry's file is the one it
+        was read from (same inode, size and modification time): ``serve`` builds again
+        in one process. The caller must then not change the data it gets.
+        """
         if self.folder is None:
             return None
         path = self._entry_path(slot)
         self._used.add(path.name)
         try:
-            raw = path.read_bytes()
+            with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+                known = _SHARED.get((str(path), self.project)) if shared else None
+                if known is not None and known[0] == stamp:
+                    _SHARED.move_to_end((str(path), self.project))
+                    return known[2] if known[1] == inputs else None
+                raw = f.read()
         except OSError:
             return None
         try:
@@ -178,6 +198,10 @@ class BuildCache:
         if entry.get("format") != FORMAT or entry.get("generator") != generator_hash() \
                 or entry.get("project") != self.project:
             return None  # another version's, or a copied cache: a miss, never used
+        if shared:
+            _SHARED[(str(path), self.project)] = (stamp, entry.get("inputs"), data)
+            while len(_SHARED) > SHARED:
+                _SHARED.popitem(last=False)
         return data if entry.get("inputs") == inputs else None
 
     def store(self, slot: str, inputs: str, data: Any) -> None:

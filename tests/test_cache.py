@@ -12,8 +12,10 @@ import signal
 from collections.abc import Callable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from markdown_it import MarkdownIt
 
 import generator.cache
 import generator.commands.build
@@ -329,6 +331,45 @@ def test_a_damaged_entry_is_ignored_with_one_note(damage: str, small: Path,
     assert report.cached == 0
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_an_entry_remembered_in_the_process_and_then_damaged_is_noted(
+        small: Path, tmp_path: Path) -> None:
+    """An entry read earlier in the same process (``serve``: BuildCache.load's
+    ``shared``) is read again once its file changed: the damage is noted, not hidden
+    behind what the process remembered."""
+    assert build(small).exit_code == 0
+    _page_change(small)
+    assert build(small).cached == 4  # sets.md and the home pages read from their entries
+    for entry in _entries(small):
+        data = entry.read_bytes()
+        entry.write_bytes(data[: len(data) // 2])
+    _edit(small / "content" / "runs.md", "like 5♥ 6♥ 7♥.", "like 6♥ 7♥ 8♥.")
+    report = build(small)
+    notes = [line for line in report.lines if line.startswith("note: ")]
+    assert (report.exit_code, report.cached) == (0, 0)
+    assert any(n.endswith("a damaged cache entry; ignored, its part rebuilt") for n in notes)
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_block_is_parsed_once_per_process(small: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page changed in one paragraph parses that paragraph alone, once for both
+    locales (Czech shows it in English): its other blocks' HTML is remembered
+    (generator.render.markdown._INLINE)."""
+    assert build(small).exit_code == 0
+    parsed: list[str] = []
+    parse = MarkdownIt.parseInline
+
+    def counted(self: MarkdownIt, src: str, env: Any = None) -> Any:
+        parsed.append(src)
+        return parse(self, src, env)
+
+    monkeypatch.setattr(MarkdownIt, "parseInline", counted)
+    _edit(small / "content" / "runs.md", "in sequence.", "in sequence, as 9♣ 10♣ J♣ are.")
+    assert build(small).exit_code == 0
+    assert parsed == ["A run is three or more cards of one suit in sequence, as 9♣ 10♣ J♣ are."]
 
 
 def test_an_entry_replaced_by_a_folder_is_replaced_again(small: Path,

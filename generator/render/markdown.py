@@ -6,7 +6,9 @@ once, in :mod:`generator.content.pages`; docs/DESIGN.md, "Content Markdown").
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -91,6 +93,16 @@ def fallback_html(html: str, translated: bool) -> str:
     return f'<span class="untranslated" lang="{SOURCE_LOCALE}">{html}</span>'
 
 
+INLINE_MEMO = 20_000
+"""How many blocks' inline HTML a process remembers (:data:`_INLINE`)."""
+_INLINE: OrderedDict[tuple[str, str], str] = OrderedDict()
+"""(the page's link references as JSON, a block's text in a locale) → its inline HTML,
+the least recently used forgotten first: the HTML depends on nothing else (the render
+rules are the same in every build of a process), so a block is parsed once per process
+whatever page, locale or build shows it again (``serve``; untranslated blocks shown in
+English in several locales)."""
+
+
 @dataclass
 class LocalePage:
     """One page rendered in one locale.
@@ -146,6 +158,7 @@ class PageRenderer:
         self._cache: dict[tuple[int, str], tuple[str, bool, Lookups]] = {}
         self._renderer: Any = md.renderer
         self._numbers: dict[str, str] = {}
+        self._env_keys: dict[int, str | None] = {}
 
     def _number(self, name: str) -> str:
         if name not in self._numbers:
@@ -183,12 +196,35 @@ class PageRenderer:
         if hit is None:
             with self.translator.record() as lookups:
                 text, ok = self.text(message)
-            children = self.md.parseInline(text, dict(env or {}))[0].children or []
-            hit = (self._renderer.renderInline(children, self.md.options, {}), ok, lookups)
+            refs = self._env_key(env)
+            html = _INLINE.get((refs, text)) if refs is not None else None
+            if html is None:
+                children = self.md.parseInline(text, dict(env or {}))[0].children or []
+                html = self._renderer.renderInline(children, self.md.options, {})
+                if refs is not None:
+                    _INLINE[(refs, text)] = html
+                    while len(_INLINE) > INLINE_MEMO:
+                        _INLINE.popitem(last=False)
+            elif refs is not None:
+                _INLINE.move_to_end((refs, text))
+            hit = (html, ok, lookups)
             self._cache[key] = hit
         else:
             self.translator.replay(hit[2])
         return hit[0], hit[1]
+
+    def _env_key(self, env: dict[str, Any] | None) -> str | None:
+        """What of a page's markdown-it environment its inline Markdown depends on (its
+        link references), as text; ``None`` when it cannot be said as JSON (then its
+        blocks are not shared through :data:`_INLINE`)."""
+        if not env:
+            return ""
+        if id(env) not in self._env_keys:
+            try:
+                self._env_keys[id(env)] = json.dumps(env, sort_keys=True)
+            except (TypeError, ValueError):
+                self._env_keys[id(env)] = None
+        return self._env_keys[id(env)]
 
     def _plain(self, message: Message, env: dict[str, Any] | None = None
                ) -> tuple[str, str, bool]:

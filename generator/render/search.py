@@ -215,7 +215,8 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     Raises:
         OSError: a page's file cannot be read, or a view written.
     """
-    known = cache.load(VIEWS_SLOT.format(lang=lang), version()) if cache else None
+    known = (cache.load(VIEWS_SLOT.format(lang=lang), version(), shared=True)
+             if cache else None)
     memo = known if isinstance(known, dict) else {}
     shas: dict[str, str] = {}
     views: dict[str, bytes | None] = {}  # None: the cache has the view (page unchanged)

@@ -346,7 +346,8 @@ class LocaleRenderer:
         if self.cache is None or self.keys is None:
             return None
         data = self.cache.load(f"table/{self._table_slot(ids, caption)}",
-                               self.keys.table(self.translator.locale, ids, caption))
+                               self.keys.table(self.translator.locale, ids, caption),
+                               shared=True)
         if data is None:
             return None
         try:
@@ -596,7 +597,7 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
     """A page kept in the cache for these inputs: (what the other pages need of it: its
     title and summary; its lookups; its file's checked copy; the copy's name), or
     ``None``."""
-    data = cache.load(slot, inputs)
+    data = cache.load(slot, inputs, shared=True)
     if not isinstance(data, dict):
         return None
     try:
@@ -618,7 +619,7 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
     the messages it looked up are as the catalog holds them now
     (:meth:`Translator.messages_digest`): (the body, its lookups, the msgids it shows
     in English, the name of its HTML's copy), or ``None``."""
-    data = cache.load(slot, inputs)
+    data = cache.load(slot, inputs, shared=True)
     if not isinstance(data, dict):
         return None
     try:
