@@ -159,10 +159,11 @@ class BuildCache:
         assert self.folder is not None
         return self.folder / "entries" / f"{digest(slot)[:32]}.json"
 
-    def load(self, slot: str, inputs: str, *, shared: bool = False) -> Any:
+    def load(self, slot: str, inputs: str | None, *, shared: bool = False) -> Any:
         """The data stored in ``slot`` for these ``inputs`` (a digest), or ``None``: no
         entry, an entry for other inputs, or one that is damaged or foreign (then with a
-        note).
+        note). With ``inputs`` ``None``, the data whatever inputs it was stored for
+        (for a part of it the caller checks on its own: a page's body, keyed inside).
 
         With ``shared``, the data is remembered in this process (:data:`SHARED`
         entries) and given again, not read again, while the entry's file is the one it
@@ -180,10 +181,14 @@ class BuildCache:
                 known = _SHARED.get((str(path), self.project)) if shared else None
                 if known is not None and known[0] == stamp:
                     _SHARED.move_to_end((str(path), self.project))
-                    return known[2] if known[1] == inputs else None
+                    return known[2] if inputs in (None, known[1]) else None
                 raw = f.read()
         except OSError:
             return None
+        at = raw.find(b'"inputs": "')
+        if inputs is not None and at >= 0 and (
+                raw[at + 11:at + 12 + len(inputs)] != b'%s"' % inputs.encode()):
+            return None  # an entry for other inputs (as store writes it): not parsed
         try:
             entry = json.loads(raw)
             ok = (isinstance(entry, dict) and entry.get("slot") == slot
@@ -202,7 +207,7 @@ class BuildCache:
             _SHARED[(str(path), self.project)] = (stamp, entry.get("inputs"), data)
             while len(_SHARED) > SHARED:
                 _SHARED.popitem(last=False)
-        return data if entry.get("inputs") == inputs else None
+        return data if inputs in (None, entry.get("inputs")) else None
 
     def store(self, slot: str, inputs: str, data: Any) -> None:
         """Keep ``data`` (plain JSON data) in ``slot`` for these ``inputs``."""

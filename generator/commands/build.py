@@ -248,8 +248,8 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
 
     Returns:
         The report; with a cache, the name of each file's copy in it (by site-relative
-        path), and the other copies this build used (the search views, the page
-        bodies), ``None`` without one.
+        path), and the other copies this build used (the search views), ``None``
+        without one.
     """
     # Imported here: see _build (and Pagefind's module brings asyncio).
     from generator.render.parallel import render_locales
@@ -294,7 +294,6 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
     site.cache.adopt({**shared, **made}, writer.out)
     views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
-    views |= {sha for o in outputs for sha in o.parts}  # the page bodies' copies
     return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
                     **index}, views
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
@@ -106,14 +107,15 @@ class Fence:
         info, body, line = _shaped(data, 3)
         return cls(_str(info), _str(body), _int(line))
 
-    @property
+    @cached_property
     def case_ids(self) -> tuple[str, ...]:
         """For a ``cases`` fence, the case ids in order."""
         return tuple(case_id for case_id, _ in self.case_lines)
 
-    @property
+    @cached_property
     def case_lines(self) -> tuple[tuple[str, int], ...]:
-        """For a ``cases`` fence, each case id with its line in the page (1-based)."""
+        """For a ``cases`` fence, each case id with its line in the page (1-based;
+        worked out once: the render keys and every locale's table read them)."""
         return tuple((text.strip(), self.line + 1 + i)
                      for i, text in enumerate(self.body.splitlines()) if text.strip())
 

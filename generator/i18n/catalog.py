@@ -145,6 +145,9 @@ class Translator:
     unused: dict[Key, tuple[int, str]] = field(default_factory=dict)
     fallbacks: set[Key] = field(default_factory=set)
     seen: set[Key] = field(default_factory=set)
+    _said: dict[Key, str] = field(default_factory=dict, repr=False, compare=False)
+    """Each key looked up and what the catalog holds for it, as JSON
+    (:meth:`messages_digest`)."""
 
     @contextmanager
     def record(self) -> Iterator[Lookups]:
@@ -205,11 +208,15 @@ class Translator:
         Returns:
             A SHA-256 hex digest.
         """
+        said = self._said
         messages = self.messages
-        held = [[c, m, messages.get((c, m))] for c, m in sorted(keys, key=_key_order)]
-        # One JSON text (unambiguous: every string quoted), hashed once.
-        return hashlib.sha256(json.dumps([self.locale, held], ensure_ascii=False,
-                                         separators=(",", ":")).encode()).hexdigest()
+        parts = [self.locale]
+        for key in sorted(keys, key=_key_order):
+            text = said.get(key)
+            if text is None:  # each key said once per catalog, as JSON: unambiguous
+                text = said[key] = json.dumps([*key, messages.get(key)], ensure_ascii=False)
+            parts.append(text)
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
     def replay(self, lookups: Lookups) -> None:
         """Count ``lookups`` as made now (a cached block or page shown again)."""

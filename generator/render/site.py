@@ -576,7 +576,6 @@ class LocaleOutput:
         blobs: the name of each file's copy in the cache, by site-relative path.
         notes: the cache's notes (a damaged entry ignored).
         entries: the cache entries looked up or stored (:attr:`BuildCache.used`).
-        parts: the names of the cache's copies of page bodies this locale used.
     """
 
     files: dict[str, bytes]
@@ -587,16 +586,13 @@ class LocaleOutput:
     notes: list[str] = field(default_factory=list)
     entries: frozenset[str] = frozenset()
     """The cache entries looked up or stored (:attr:`BuildCache.used`)."""
-    parts: set[str] = field(default_factory=set)
-    """The cache's copies of the page bodies used or kept (their names): kept when the
-    cache is pruned."""
 
 
 def _from_cache(cache: BuildCache, slot: str, inputs: str
                 ) -> tuple[LocalePage, Lookups, Path, str] | None:
     """A page kept in the cache for these inputs: (what the other pages need of it: its
-    title and summary; its lookups; its file's checked copy; the copy's name), or
-    ``None``."""
+    title and summary; its lookups, its body's with its layout's; its file's checked
+    copy; the copy's name), or ``None``."""
     data = cache.load(slot, inputs, shared=True)
     if not isinstance(data, dict):
         return None
@@ -606,6 +602,9 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
                         str(data["summary"]), bool(data["summary_en"]), "", [],
                         frozenset())
         lookups = Lookups.from_data(data["lookups"])
+        if data.get("body") is not None:
+            body = Lookups.from_data(data["body"]["lookups"])
+            lookups = Lookups(lookups.seen | body.seen, lookups.fallbacks | body.fallbacks)
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
@@ -614,60 +613,65 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
 
 
 def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
-               ) -> tuple[LocalePage, Lookups, frozenset[str], str] | None:
-    """A page's body kept in the cache for these inputs (:meth:`RenderKeys.body`), when
-    the messages it looked up are as the catalog holds them now
-    (:meth:`Translator.messages_digest`): (the body, its lookups, the msgids it shows
-    in English, the name of its HTML's copy), or ``None``."""
-    data = cache.load(slot, inputs, shared=True)
-    if not isinstance(data, dict):
+               ) -> tuple[LocalePage, Lookups, frozenset[str]] | None:
+    """The body of the page kept in ``slot``, whatever the page's own inputs, when it was
+    made from these inputs (:meth:`RenderKeys.body`) and the messages it looked up are
+    as the catalog holds them now (:meth:`Translator.messages_digest`): (the body, its
+    lookups, the msgids it shows in English), cut from the page's kept copy; or
+    ``None``."""
+    data = cache.load(slot, None, shared=True)
+    if not isinstance(data, dict) or not isinstance(data.get("body"), dict):
         return None
+    body = data["body"]
     try:
-        lookups = Lookups.from_data(data["lookups"])
-        if data["messages"] != translator.messages_digest(lookups.seen):
+        if body["key"] != inputs:
+            return None
+        lookups = Lookups.from_data(body["lookups"])
+        if body["messages"] != translator.messages_digest(lookups.seen):
             return None  # a message it shows was changed
-        sha = str(data["html"])
+        sha, at, length = str(data["html"]), int(body["at"]), int(body["length"])
         toc = [{"id": str(h["id"]), "title": str(h["title"]),
                 "title_html": str(h["title_html"]), "level": int(h["level"])}
-               for h in data["toc"]]
-        english = frozenset(str(m) for m in data["english"])
+               for h in body["toc"]]
+        english = frozenset(str(m) for m in body["english"])
         title, title_html, summary = (str(data[k]) for k in ("title", "title_html",
                                                              "summary"))
         title_en, summary_en = bool(data["title_en"]), bool(data["summary_en"])
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
-    html = cache.load_blob(sha)
-    if html is None:
+    page = cache.load_blob(sha) if at >= 0 else None
+    if page is None or at + length > len(page):
         return None
     try:
-        text = html.decode("utf-8")
+        text = page[at:at + length].decode("utf-8")
     except UnicodeDecodeError:
-        return None  # a blob of the right digest is the bytes kept: never in practice
+        return None  # the page kept, checked by its digest, cut where it was: never
     lp = LocalePage(title, title_html, title_en, summary, summary_en, text, toc, english)
-    return lp, lookups, english, sha
+    return lp, lookups, english
 
 
-def _keep_body(cache: BuildCache, slot: str, inputs: str, translator: Translator,
-               lp: LocalePage, lookups: Lookups, english: frozenset[str]) -> str:
-    """Keep a page's body in the cache, with the digest of the messages it looked up;
-    returns the name of its HTML's copy."""
-    sha = cache.store_blob(lp.html.encode("utf-8"))
-    cache.store(slot, inputs, {
-        "html": sha, "title": lp.title, "title_html": lp.title_html,
-        "title_en": lp.title_en, "summary": lp.summary, "summary_en": lp.summary_en,
-        "toc": lp.toc, "english": sorted(english), "lookups": lookups.as_data(),
-        "messages": translator.messages_digest(lookups.seen)})
-    return sha
+def _body_part(translator: Translator, key: str, lp: LocalePage, lookups: Lookups,
+               english: frozenset[str], page: bytes) -> dict[str, Any]:
+    """What a page's entry keeps of its body (:func:`_kept_body`): its key, its lookups
+    and the digest of the messages they found, its table of contents, and where it sits
+    in the page (the theme writes the body as it is, so it is not kept twice; ``at``
+    -1 where a layout changed it: the body is then not used again)."""
+    body = lp.html.encode("utf-8")
+    return {"key": key, "at": page.find(body), "length": len(body), "toc": lp.toc,
+            "english": sorted(english), "lookups": lookups.as_data(),
+            "messages": translator.messages_digest(lookups.seen)}
 
 
 def _keep(cache: BuildCache, slot: str, inputs: str, lp: LocalePage, lookups: Lookups,
-          html: bytes) -> str:
-    """Keep a rendered page in the cache; returns its blob's name."""
+          html: bytes, body: dict[str, Any] | None = None) -> str:
+    """Keep a rendered page in the cache, with what its layout looked up and, for a
+    content page, its body (:func:`_body_part`); returns its blob's name."""
     sha = hashlib.sha256(html).hexdigest()  # the file, once written: BuildCache.adopt
     cache.store(slot, inputs, {"html": sha, "title": lp.title, "title_html": lp.title_html,
                                "title_en": lp.title_en, "summary": lp.summary,
-                               "summary_en": lp.summary_en, "lookups": lookups.as_data()})
+                               "summary_en": lp.summary_en, "lookups": lookups.as_data(),
+                               "body": body})
     return sha
 
 
@@ -710,23 +714,17 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 out.cached += 1
                 out.blobs[page_output(lang, page.slug)] = sha
                 continue
-        body = None
-        if cache is not None and site.keys is not None:
-            body_slot, body_key = f"body/{lang}/{page.slug}", site.keys.body(lang, page.slug)
-            body = _kept_body(cache, body_slot, body_key, translator)
-        if body is not None:
-            rendered[page.slug], lookups[page.slug], english[page.slug], sha = body
-            translator.replay(lookups[page.slug])
-            out.parts.add(sha)
-            continue
+            body = _kept_body(cache, f"page/{lang}/{page.slug}",
+                              site.keys.body(lang, page.slug), translator)
+            if body is not None:
+                rendered[page.slug], lookups[page.slug], english[page.slug] = body
+                translator.replay(lookups[page.slug])
+                continue
         blocks.shown_in_english = set()
         with translator.record() as lookups[page.slug]:
             lp = renderer.render(page)
         rendered[page.slug] = lp
         english[page.slug] = lp.english | blocks.shown_in_english
-        if cache is not None and site.keys is not None:
-            out.parts.add(_keep_body(cache, body_slot, body_key, translator, lp,
-                                     lookups[page.slug], english[page.slug]))
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
@@ -764,12 +762,10 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
             )
         data = files[page_output(lang, page.slug)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
-            mine = lookups[page.slug]
-            mine.seen |= shown.seen
-            mine.fallbacks |= shown.fallbacks
             out.blobs[page_output(lang, page.slug)] = _keep(
                 cache, f"page/{lang}/{page.slug}", site.keys.page(lang, page.slug), lp,
-                mine, data)
+                shown, data, _body_part(translator, site.keys.body(lang, page.slug), lp,
+                                        lookups[page.slug], english[page.slug], data))
     home = None
     if cache is not None and site.keys is not None:
         home = _from_cache(cache, f"home/{lang}", site.keys.home(lang))
