@@ -255,6 +255,28 @@ def test_a_catalog_change_renders_again_only_what_shows_the_message(
         encoding="utf-8")
 
 
+def test_a_locale_whose_catalog_changed_is_rendered_first(
+        small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its pages are the ones to render and its index the one to make: it goes first,
+    while the others come from the cache (the site's order otherwise)."""
+    assert build(small).exit_code == 0
+    order: list[str] = []
+    render = generator.render.parallel._render_and_write
+
+    def recorded(lang: str) -> generator.render.parallel.LocaleDone:
+        order.append(lang)
+        return render(lang)
+
+    monkeypatch.setattr(generator.render.parallel, "_render_and_write", recorded)
+    _catalog_change(small)
+    assert build(small).exit_code == 0
+    assert order == ["cs", "en"]
+    order.clear()
+    _page_change(small)
+    assert build(small).exit_code == 0
+    assert order == ["en", "cs"]
+
+
 def test_nothing_changed_writes_nothing(small: Path) -> None:
     """A build with nothing changed finds its site in place and leaves it untouched."""
     first = build(small)

@@ -202,13 +202,36 @@ def _render_and_write(lang: str) -> LocaleDone:
     return LocaleDone(lang, out, files, None, plan)
 
 
+ORDER_SLOT = "render-order"
+"""The cache entry of each locale's catalog digest as the last build had it
+(:func:`_order`)."""
+
+
+def _order(site: SiteInput) -> list[str]:
+    """The locales in the order they are rendered: those whose catalog changed since the
+    last build first (with the cache: their pages are the ones to render, and their
+    search index the one to make, so it starts while the others are taken from the
+    cache), then the others, each group in the site's order. Without the cache, the
+    site's order."""
+    order = list(site.locales)
+    if site.cache is None or site.keys is None:
+        return order
+    catalogs = {lang: site.keys.catalogs.get(lang, "") for lang in order}
+    last = site.cache.load(ORDER_SLOT, "catalogs")
+    if isinstance(last, dict):
+        order.sort(key=lambda lang: last.get(lang) == catalogs[lang])  # stable: False first
+    if last != catalogs:
+        site.cache.store(ORDER_SLOT, "catalogs", catalogs)
+    return order
+
+
 def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None = None,
                    strict: bool = False,
                    planned: Callable[[LocalePlan], None] | None = None) -> list[LocaleDone]:
     """Render and write every locale, and plan each one's search index: in forked worker
     processes, one per core, where the system can fork and the site has
-    :data:`PARALLEL_FROM` pages or more; in this process otherwise. The output is the
-    same either way.
+    :data:`PARALLEL_FROM` pages or more; in this process otherwise; the locales whose
+    catalog changed first (:func:`_order`). The output is the same either way.
 
     Args:
         site: what to render.
@@ -240,13 +263,14 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
         if result.search is not None and planned is not None:
             planned(result.search)
 
+    order = _order(site)
     try:
         if workers > 1 and hasattr(os, "fork"):
-            with contextlib.closing(_forked(site.locales, workers)) as results:
+            with contextlib.closing(_forked(order, workers)) as results:
                 for result in results:
                     take(result)
         else:
-            for lang in site.locales:
+            for lang in order:
                 take(_render_and_write(lang))
     finally:
         _JOB = None
