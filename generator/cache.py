@@ -36,6 +36,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on POSIX: the cache is used without its lock
+    fcntl = None  # type: ignore[assignment]
+
 from generator.errors import InputError
 from generator.layout import CONFIG
 from generator.layout import CONTENT
@@ -143,6 +148,30 @@ class BuildCache:
         self.notes: list[str] = []
         """One line per entry or blob found damaged or foreign, or per failed write."""
         self._used: set[str] = set()
+        self._lock: int | None = None
+
+    def __enter__(self) -> BuildCache:
+        """Take a shared lock on the folder (its file ``lock``) for one build: the builds
+        of a project that run at once (``serve`` beside ``build``, two output folders)
+        share the cache, and only a build that finds no other one running prunes it
+        (:meth:`prune`), so that none removes what another has found and is about to
+        copy. A folder that cannot be locked is used without the lock."""
+        if self.folder is not None and fcntl is not None:
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._lock = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(self._lock, fcntl.LOCK_SH)
+            except OSError:
+                self._release()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # which releases the lock
+            self._lock = None
 
     @property
     def enabled(self) -> bool:
@@ -309,12 +338,27 @@ class BuildCache:
         """Count entries a worker process used (:attr:`used`) as this build's."""
         self._used.update(names)
 
+    def keep_slots(self, slots: Iterable[str]) -> None:
+        """Count the entries of ``slots`` as used by this build, unread: the parts of
+        something taken from the cache whole (a page's tables), which the next build may
+        need again, so that :meth:`prune` keeps them."""
+        if self.folder is not None:
+            self._used.update(self._entry_path(slot).name for slot in slots)
+
     def prune(self, blobs: Iterable[str]) -> None:
         """After a build that used every slot it needs: remove the entries no lookup or
         store of this build touched and every blob but ``blobs`` (the digests the kept
-        entries name), so the cache holds one build's worth."""
+        entries name), so the cache holds one build's worth. Inside ``with`` (the shared
+        lock), only when no other build holds the lock: another build's files are left
+        alone, and the next build that runs alone prunes."""
         if self.folder is None:
             return
+        if self._lock is not None:
+            assert fcntl is not None
+            try:  # shared to exclusive; the shared lock may be lost on the way: we end
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return  # another build is running
         keep = set(blobs)
         for path in _listing(self.folder / "entries"):
             if path.name not in self._used:

@@ -5,6 +5,7 @@ and ignores a damaged or foreign cache with a note."""
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import json
 import os
 import shutil
@@ -253,6 +254,72 @@ def test_a_catalog_change_renders_again_only_what_shows_the_message(
     assert (bodies, tables) == ([("cs", "runs")], [])
     assert "Postupka jsou tři" in (small / "site" / "cs" / "runs" / "index.html").read_text(
         encoding="utf-8")
+
+
+def test_the_tables_of_a_body_taken_from_the_cache_stay_in_it(
+        small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that takes a page's body from the cache does not look its tables up, yet
+    keeps them: the next catalog change that renders the body again finds its tables
+    (the review of 2026-12-03 found them pruned, so every table was rendered again)."""
+    assert build(small).exit_code == 0
+    _catalog_change(small)  # "Sets": runs.md's body and table are taken from the cache
+    assert build(small).exit_code == 0
+    tables: list[tuple[str, ...]] = []
+    render_table = LocaleRenderer._cases_table
+
+    def table(self: LocaleRenderer, ids: Sequence[str], plain: list[View],
+              caption: str) -> str:
+        tables.append(tuple(ids))
+        return render_table(self, ids, plain, caption)
+
+    monkeypatch.setattr(LocaleRenderer, "_cases_table", table)
+    po = small / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    with po.open("a", encoding="utf-8") as f:  # runs.md's paragraph: not its table
+        f.write('\nmsgid "A run is three or more cards of one suit in sequence."\n'
+                'msgstr "Postupka jsou tři nebo více karet jedné barvy za sebou."\n')
+    assert build(small).exit_code == 0
+    assert tables == []
+
+
+def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
+                                                          tmp_path: Path) -> None:
+    """An entry edited with its checksum made again (so it reads as whole) whose body
+    part points at other bytes of the page is not used: the body's own digest is
+    checked (review of 2026-12-03)."""
+    assert build(small).exit_code == 0
+    cache = generator.cache.BuildCache(cache_folder(small), small.resolve())
+    path = cache._entry_path("page/cs/runs")
+    entry = json.loads(path.read_bytes())
+    data = json.loads(entry["data"])
+    data["body"]["at"] += 1
+    entry["data"] = json.dumps(data, ensure_ascii=False, sort_keys=True,
+                               separators=(",", ":"))
+    entry["sum"] = generator.cache.digest(entry["data"])
+    path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    _catalog_change(small)  # the page is laid out again, its body looked up
+    assert build(small).exit_code == 0
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_build_beside_another_leaves_the_cache_unpruned(small: Path) -> None:
+    """Builds of one project that run at once (serve beside build, two output folders)
+    share the cache: one that finds another running does not prune it, so that it never
+    removes a copy the other has found and is about to use (review of 2026-12-03: "No
+    such file or directory" from a build beside two others); the next build alone
+    prunes."""
+    assert build(small).exit_code == 0
+    old = hashlib.sha256((small / "site" / "en" / "runs" / "index.html").read_bytes()
+                         ).hexdigest()
+    copy = cache_folder(small) / "blobs" / old[:2] / old
+    assert copy.is_file()
+    with generator.cache.BuildCache(cache_folder(small), small.resolve()):  # another build
+        _page_change(small)
+        assert build(small).exit_code == 0
+        assert copy.is_file()  # not this build's, yet kept
+    _edit(small / "content" / "runs.md", "like 5♥ 6♥ 7♥.", "like 6♥ 7♥ 8♥.")
+    assert build(small).exit_code == 0
+    assert not copy.exists()
 
 
 def test_a_locale_whose_catalog_changed_is_rendered_first(

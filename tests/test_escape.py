@@ -260,6 +260,18 @@ def test_a_template_error_at_render_time_names_the_template_line(
         ".site.lock", "content", "locales", "site", "templates"]
 
 
+def test_a_missing_file_of_the_cache_is_no_template_error(tmp_path: Path) -> None:
+    """A review found a copy in the build cache that vanished while a build used it
+    reported as "templates:1: template error: FileNotFoundError"; an error of a file
+    that is no template's, raised outside every template, is the generator's."""
+    from generator.render.errors import template_error
+
+    project = _tiny(tmp_path, "")
+    gone = FileNotFoundError(2, "No such file or directory",
+                             str(tmp_path / "cache" / "blobs" / "c2" / "c2ab"))
+    assert template_error(gone, project) is None
+
+
 def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """fail-parallel-runtime: the worker's ZeroDivisionError crossed the process boundary
@@ -344,15 +356,16 @@ def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
     def interrupted_keep(old: Path, spare: Path | None) -> bool:
         raise KeyboardInterrupt  # while the old site is emptied to be kept as a spare
 
-    monkeypatch.setattr(generator.output, "_remove", interrupted_remove)
-    monkeypatch.setattr(generator.output, "_keep_spare", interrupted_keep)
-    capsys.readouterr()
-    assert main(["build", "--project", str(project)]) == 130
+    with pytest.MonkeyPatch.context() as patched:  # (undoing monkeypatch would undo
+        # conftest's XDG_CACHE_HOME too: the next build would cache in ~/.cache)
+        patched.setattr(generator.output, "_remove", interrupted_remove)
+        patched.setattr(generator.output, "_keep_spare", interrupted_keep)
+        capsys.readouterr()
+        assert main(["build", "--project", str(project)]) == 130
     assert capsys.readouterr().err == ("interrupted; the new site is in place (what is left "
                                        "of the previous one is removed by the next build)\n")
     assert "New paragraph." in (project / "site/en/tiny/index.html").read_text("utf-8")
     assert [p.name[:10] for p in project.glob(".site.old-*")] == [".site.old-"]
-    monkeypatch.undo()
     assert main(["build", "--project", str(project)]) == 0
     assert list(project.glob(".site.*-*")) == []
 
@@ -378,14 +391,14 @@ def test_ctrl_c_while_the_old_site_is_emptied_leaves_what_the_next_build_removes
             raise KeyboardInterrupt  # emptied, not yet kept as the spare
         rename(src, dst)
 
-    monkeypatch.setattr(generator.output.os, "rename", interrupted_rename)
-    capsys.readouterr()
-    assert main(["build", "--project", str(project)]) == 130
+    with pytest.MonkeyPatch.context() as patched:  # (see the test above)
+        patched.setattr(generator.output.os, "rename", interrupted_rename)
+        capsys.readouterr()
+        assert main(["build", "--project", str(project)]) == 130
     assert "the new site is in place" in capsys.readouterr().err
     left = list(project.glob(".site.old-*"))
     assert len(left) == 1 and not [p for p in left[0].rglob("*") if not p.is_dir()]
     assert [p for p in left[0].rglob("*") if p.is_dir()]  # its folders are there
-    monkeypatch.undo()
     page.write_text(page.read_text("utf-8").replace("New paragraph.", "Newer paragraph."),
                     "utf-8")
     assert main(["build", "--project", str(project)]) == 0
@@ -424,13 +437,14 @@ def test_a_signal_while_the_cache_is_kept_after_the_swap_says_the_new_site_is_in
     def interrupted_prune(self: object, blobs: object) -> None:
         raise Interrupted(signum)
 
-    monkeypatch.setattr(generator.cache.BuildCache, "prune", interrupted_prune)
-    capsys.readouterr()
-    assert main(["build", "--project", str(project)]) == 128 + signum
+    with pytest.MonkeyPatch.context() as patched:  # (see the tests above)
+        patched.setattr(generator.cache.BuildCache, "prune", interrupted_prune)
+        capsys.readouterr()
+        assert main(["build", "--project", str(project)]) == 128 + signum
     assert capsys.readouterr().err.startswith("interrupted; the new site is in place")
     assert "New paragraph." in (project / "site/en/tiny/index.html").read_text("utf-8")
-    monkeypatch.undo()
     assert main(["build", "--project", str(project)]) == 0
+    assert os.environ["XDG_CACHE_HOME"].startswith(str(tmp_path))  # the test's own cache
 
 
 SIGNAL_AT = """

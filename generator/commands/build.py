@@ -82,16 +82,16 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         lines end with one ``note:`` per cache entry found damaged (ignored, rebuilt).
     """
     layout = Layout.of(root, out)
-    store = BuildCache(cache_folder(root) if cache else None, layout.root)
-    inputs = input_digests(layout)
-    whole = None
-    if store.enabled and inputs is not None:
-        whole = digest(generator_hash(), str(layout.out), str(strict),
-                       *(x for item in sorted(inputs.items()) for x in item))
-        replayed = _replay(store, whole, root, out)
-        if replayed is not None:
-            return replayed
-    report = _build(root, out, strict, store, inputs, whole)
+    with BuildCache(cache_folder(root) if cache else None, layout.root) as store:
+        inputs = input_digests(layout)
+        whole = None
+        if store.enabled and inputs is not None:
+            whole = digest(generator_hash(), str(layout.out), str(strict),
+                           *(x for item in sorted(inputs.items()) for x in item))
+            replayed = _replay(store, whole, root, out)
+            if replayed is not None:
+                return replayed
+        report = _build(root, out, strict, store, inputs, whole)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 

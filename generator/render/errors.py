@@ -29,6 +29,8 @@ def template_error(exc: Exception, root: Path | Layout) -> str | None:
     lineno = getattr(exc, "lineno", None)
     name = getattr(exc, "filename", None)
     shown = layout.label_of(name) if name else None
+    if shown is None and not isinstance(exc, TemplateError):
+        name = None  # an OSError's file that is no template's (a copy in the build cache)
     if not name:
         frames = [(label, f.lineno) for f in traceback.extract_tb(exc.__traceback__)
                   if (label := layout.label_of(f.filename)) is not None]

@@ -256,6 +256,10 @@ class LocaleRenderer:
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
         page's notice)."""
+        self.table_slots: set[str] = set()
+        """The cache slots of the tables of cases shown since this was last emptied (one
+        page's body): kept with the body, so that the tables of a body taken from the
+        cache stay in it (:meth:`BuildCache.keep_slots`)."""
 
     def kind_module(self, template: str) -> Any:
         """A kind's template (``kinds/<kind>.html``) as a module, made once per locale
@@ -304,6 +308,7 @@ class LocaleRenderer:
         stands under (the table's caption, for screen readers)."""
         if fence.info == "cases":
             key = (*fence.case_ids, caption)
+            self.table_slots.add(f"table/{self._table_slot(fence.case_ids, caption)}")
             hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
@@ -602,23 +607,28 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
                         str(data["summary"]), bool(data["summary_en"]), "", [],
                         frozenset())
         lookups = Lookups.from_data(data["lookups"])
+        tables: list[str] = []
         if data.get("body") is not None:
             body = Lookups.from_data(data["body"]["lookups"])
             lookups = Lookups(lookups.seen | body.seen, lookups.fallbacks | body.fallbacks)
+            tables = [str(slot) for slot in data["body"]["tables"]]
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
     html = cache.blob(sha)
-    return None if html is None else (lp, lookups, html, sha)
+    if html is None:
+        return None
+    cache.keep_slots(tables)  # what the page's next body may need again
+    return lp, lookups, html, sha
 
 
 def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
-               ) -> tuple[LocalePage, Lookups, frozenset[str]] | None:
+               ) -> tuple[LocalePage, Lookups, frozenset[str], set[str]] | None:
     """The body of the page kept in ``slot``, whatever the page's own inputs, when it was
     made from these inputs (:meth:`RenderKeys.body`) and the messages it looked up are
     as the catalog holds them now (:meth:`Translator.messages_digest`): (the body, its
-    lookups, the msgids it shows in English), cut from the page's kept copy; or
-    ``None``."""
+    lookups, the msgids it shows in English, its tables' cache slots), cut from the
+    page's kept copy and checked by its digest; or ``None``."""
     data = cache.load(slot, None, shared=True)
     if not isinstance(data, dict) or not isinstance(data.get("body"), dict):
         return None
@@ -630,6 +640,8 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
         if body["messages"] != translator.messages_digest(lookups.seen):
             return None  # a message it shows was changed
         sha, at, length = str(data["html"]), int(body["at"]), int(body["length"])
+        tables = [str(slot) for slot in body["tables"]]
+        body_sha = str(body["sha"])
         toc = [{"id": str(h["id"]), "title": str(h["title"]),
                 "title_html": str(h["title_html"]), "level": int(h["level"])}
                for h in body["toc"]]
@@ -640,27 +652,31 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
-    page = cache.load_blob(sha) if at >= 0 else None
-    if page is None or at + length > len(page):
-        return None
+    page = cache.load_blob(sha) if at >= 0 and length >= 0 else None
+    cut = page[at:at + length] if page is not None else b""
+    if page is None or hashlib.sha256(cut).hexdigest() != body_sha:
+        return None  # the page's copy is gone, or the entry was edited: rendered again
     try:
-        text = page[at:at + length].decode("utf-8")
+        text = cut.decode("utf-8")
     except UnicodeDecodeError:
-        return None  # the page kept, checked by its digest, cut where it was: never
+        return None  # bytes of the right digest are the body kept: never
+    cache.keep_slots(tables)
     lp = LocalePage(title, title_html, title_en, summary, summary_en, text, toc, english)
-    return lp, lookups, english
+    return lp, lookups, english, set(tables)
 
 
 def _body_part(translator: Translator, key: str, lp: LocalePage, lookups: Lookups,
-               english: frozenset[str], page: bytes) -> dict[str, Any]:
+               english: frozenset[str], tables: set[str], page: bytes) -> dict[str, Any]:
     """What a page's entry keeps of its body (:func:`_kept_body`): its key, its lookups
-    and the digest of the messages they found, its table of contents, and where it sits
-    in the page (the theme writes the body as it is, so it is not kept twice; ``at``
-    -1 where a layout changed it: the body is then not used again)."""
+    and the digest of the messages they found, its table of contents, the cache slots
+    of its tables, and where it sits in the page with its SHA-256 (the theme writes the
+    body as it is, so it is not kept twice; ``at`` -1 where a layout changed it: the
+    body is then not used again)."""
     body = lp.html.encode("utf-8")
-    return {"key": key, "at": page.find(body), "length": len(body), "toc": lp.toc,
-            "english": sorted(english), "lookups": lookups.as_data(),
-            "messages": translator.messages_digest(lookups.seen)}
+    return {"key": key, "at": page.find(body), "length": len(body),
+            "sha": hashlib.sha256(body).hexdigest(), "toc": lp.toc,
+            "english": sorted(english), "tables": sorted(tables),
+            "lookups": lookups.as_data(), "messages": translator.messages_digest(lookups.seen)}
 
 
 def _keep(cache: BuildCache, slot: str, inputs: str, lp: LocalePage, lookups: Lookups,
@@ -704,6 +720,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     rendered: dict[str, LocalePage] = {}
     lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
     english: dict[str, frozenset[str]] = {}  # by page: its title, body, cases in English
+    tables: dict[str, set[str]] = {}  # by page laid out now: its tables' cache slots
     for page in pages:
         if cache is not None and site.keys is not None:
             hit = _from_cache(cache, f"page/{lang}/{page.slug}",
@@ -717,14 +734,17 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
             body = _kept_body(cache, f"page/{lang}/{page.slug}",
                               site.keys.body(lang, page.slug), translator)
             if body is not None:
-                rendered[page.slug], lookups[page.slug], english[page.slug] = body
+                (rendered[page.slug], lookups[page.slug], english[page.slug],
+                 tables[page.slug]) = body
                 translator.replay(lookups[page.slug])
                 continue
         blocks.shown_in_english = set()
+        blocks.table_slots = set()
         with translator.record() as lookups[page.slug]:
             lp = renderer.render(page)
         rendered[page.slug] = lp
         english[page.slug] = lp.english | blocks.shown_in_english
+        tables[page.slug] = blocks.table_slots
     # Every page sits at <lang>/<slug>/, so one list of links serves them all.
     nav = [{"slug": p.slug, "title": rendered[p.slug].title,
             "title_html": Markup(rendered[p.slug].title_html),
@@ -765,7 +785,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
             out.blobs[page_output(lang, page.slug)] = _keep(
                 cache, f"page/{lang}/{page.slug}", site.keys.page(lang, page.slug), lp,
                 shown, data, _body_part(translator, site.keys.body(lang, page.slug), lp,
-                                        lookups[page.slug], english[page.slug], data))
+                                        lookups[page.slug], english[page.slug],
+                                        tables[page.slug], data))
     home = None
     if cache is not None and site.keys is not None:
         home = _from_cache(cache, f"home/{lang}", site.keys.home(lang))
