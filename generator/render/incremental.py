@@ -101,4 +101,3 @@ class RenderKeys:
     def home(self, lang: str) -> str:
         """The digest of locale ``lang``'s home page (the page list, the catalog)."""
         return digest(self.common, lang, self.catalogs.get(lang, ""), "home")
-

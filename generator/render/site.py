@@ -308,7 +308,7 @@ class LocaleRenderer:
         stands under (the table's caption, for screen readers)."""
         if fence.info == "cases":
             key = (*fence.case_ids, caption)
-            self.table_slots.add(f"table/{self._table_slot(fence.case_ids, caption)}")
+            self.table_slots.add(self._table_slot(fence.case_ids, caption))
             hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
@@ -340,7 +340,8 @@ class LocaleRenderer:
         return made[0]
 
     def _table_slot(self, ids: Sequence[str], caption: str) -> str:
-        return digest(self.translator.locale, caption, *ids)
+        """The cache slot of a table of cases in this locale."""
+        return f"table/{digest(self.translator.locale, caption, *ids)}"
 
     def _kept_table(self, ids: Sequence[str], caption: str
                     ) -> tuple[str, Lookups, list[str]] | None:
@@ -350,7 +351,7 @@ class LocaleRenderer:
         its lookups and the titles and notes it shows in English; ``None`` without one."""
         if self.cache is None or self.keys is None:
             return None
-        data = self.cache.load(f"table/{self._table_slot(ids, caption)}",
+        data = self.cache.load(self._table_slot(ids, caption),
                                self.keys.table(self.translator.locale, ids, caption),
                                shared=True)
         if data is None:
@@ -366,7 +367,7 @@ class LocaleRenderer:
     def _keep_table(self, ids: Sequence[str], caption: str,
                     table: tuple[str, Lookups, list[str]]) -> None:
         if self.cache is not None and self.keys is not None:
-            self.cache.store(f"table/{self._table_slot(ids, caption)}",
+            self.cache.store(self._table_slot(ids, caption),
                              self.keys.table(self.translator.locale, ids, caption),
                              {"html": table[0], "lookups": table[1].as_data(),
                               "english": table[2],
@@ -603,9 +604,7 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
         return None
     try:
         sha = str(data["html"])
-        lp = LocalePage(str(data["title"]), str(data["title_html"]), bool(data["title_en"]),
-                        str(data["summary"]), bool(data["summary_en"]), "", [],
-                        frozenset())
+        lp = _kept_page(data)
         lookups = Lookups.from_data(data["lookups"])
         tables: list[str] = []
         if data.get("body") is not None:
@@ -620,6 +619,20 @@ def _from_cache(cache: BuildCache, slot: str, inputs: str
         return None
     cache.keep_slots(tables)  # what the page's next body may need again
     return lp, lookups, html, sha
+
+
+def _kept_page(data: dict[str, Any], toc: list[dict[str, object]] | None = None,
+               english: frozenset[str] = frozenset()) -> LocalePage:
+    """The page a cache entry keeps (:func:`_keep`): its title and summary, as the other
+    pages' navigation and the home page need them, with the body's ``toc`` and
+    ``english`` where the body is used too (its HTML set by the caller).
+
+    Raises:
+        KeyError, TypeError, ValueError: the entry is of another shape.
+    """
+    return LocalePage(str(data["title"]), str(data["title_html"]), bool(data["title_en"]),
+                      str(data["summary"]), bool(data["summary_en"]), "",
+                      [] if toc is None else toc, english)
 
 
 def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
@@ -646,9 +659,7 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
                 "title_html": str(h["title_html"]), "level": int(h["level"])}
                for h in body["toc"]]
         english = frozenset(str(m) for m in body["english"])
-        title, title_html, summary = (str(data[k]) for k in ("title", "title_html",
-                                                             "summary"))
-        title_en, summary_en = bool(data["title_en"]), bool(data["summary_en"])
+        lp = _kept_page(data, toc, english)
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
@@ -661,7 +672,7 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
     except UnicodeDecodeError:
         return None  # bytes of the right digest are the body kept: never
     cache.keep_slots(tables)
-    lp = LocalePage(title, title_html, title_en, summary, summary_en, text, toc, english)
+    lp.html = text
     return lp, lookups, english, set(tables)
 
 
