@@ -155,6 +155,33 @@ def test_the_index_holds_rule_text_and_case_titles_not_the_frame(built_site: Pat
         assert " ".join(link.get_text(" ").split()) not in content
 
 
+def _glued(word: str) -> bool:
+    """Whether ``word`` runs a lower-case letter or a digit straight into an upper-case
+    letter ("runThe", "38CardVerse"): two words the index holds as one."""
+    return any((a.islower() or a.isdigit()) and b.isupper() for a, b in zip(word, word[1:]))
+
+
+def test_no_two_elements_texts_run_together_in_the_index(built_site: Path) -> None:
+    """Pagefind joins the text of adjacent elements other than p, td, li, div, h1-h6
+    (a th, a span) with nothing between: a cell or line written without a space before
+    the next one ("HráčiReferenční", "✗Invalid runThe ace...") is one word in the
+    index, found by neither of its words. Only words the project itself writes that way
+    (CardVerse) may join letters so."""
+    repo = Path(__file__).resolve().parent.parent
+    written: set[str] = set()
+    for pattern in ("content/**/*.md", "content/**/*.yaml", "locales/*/LC_MESSAGES/*.po"):
+        for path in repo.glob(pattern):
+            written.update(w for w in path.read_text(encoding="utf-8").split() if _glued(w))
+    files = _index_on_disk(built_site)
+    joined = {}
+    for lang in LOCALES:
+        for page in _fragments(files, lang):
+            for word in page["content"].split():
+                if _glued(word) and not any(word.strip(".,:;()") in w for w in written):
+                    joined.setdefault(f"{lang}{page['url']}", []).append(word)
+    assert not joined, {page: words[:5] for page, words in joined.items()}
+
+
 def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
     """The box is in every page's header, hidden (shown by the script), its messages the
     locale's; no page loads the search's script or Pagefind itself."""
