@@ -10,6 +10,7 @@ import json
 import os
 import time
 from collections import OrderedDict
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,14 @@ import generator.render.parallel as parallel
 import generator.render.search as search
 from generator.cache import BuildCache
 from generator.cache import cache_folder
+from generator.commands.build import build
 from generator.layout import real_path
 from generator.layout import search_output
 from generator.render.search import UNUSED
 from generator.render.search import search_index
 from generator.render.search import search_view
 from tests.conftest import LEAN_LOCALES
+from tests.conftest import replace_in
 from tests.conftest import run_cli
 
 LEAN_PROJECT = True
@@ -158,7 +161,7 @@ def test_the_index_holds_rule_text_and_case_titles_not_the_frame(built_site: Pat
 def _glued(word: str) -> bool:
     """Whether ``word`` runs a lower-case letter or a digit straight into an upper-case
     letter ("runThe", "38CardVerse"): two words the index holds as one."""
-    return any((a.islower() or a.isdigit()) and b.isupper() for a, b in zip(word, word[1:]))
+    return any((a.islower() or a.isdigit()) and b.isupper() for a, b in pairwise(word))
 
 
 def test_no_two_elements_texts_run_together_in_the_index(built_site: Path) -> None:
@@ -530,3 +533,38 @@ def test_the_scratch_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
     search.sweep_scratch(tmp_path)
     assert not dead.exists()
     assert live.exists() and other.exists()
+
+
+def _site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_build_asked_for_the_index_later_keeps_the_last_one(
+        project: Path, tmp_path: Path) -> None:
+    """``search_later`` (serve's first build after a change): the pages are new, each
+    locale's index is the last build's, byte for byte, and the report names the locales;
+    the next build makes the index, and the site is then a clean build's. The first
+    build of all makes its index all the same."""
+    first = build(project, search_later=True)
+    assert first.exit_code == 0 and first.search_behind == []
+    old = _index_on_disk(project / "site")
+    assert old and {rel.split("/")[0] for rel in old} == set(LEAN_LOCALES)
+    melds = project / "content" / "examples" / "melds-rami.yaml"
+    replace_in(melds, "title: Three kings", "title: Three crowned kings")
+    shown = build(project, search_later=True)
+    assert shown.exit_code == 0, shown.lines
+    assert shown.search_behind == sorted(LEAN_LOCALES)
+    assert "Three crowned kings" in (project / "site" / "en" / "rules" / "index.html"
+                                     ).read_text(encoding="utf-8")
+    assert _index_on_disk(project / "site") == old
+    made = build(project)
+    assert made.exit_code == 0 and made.search_behind == []
+    new = _index_on_disk(project / "site")
+    assert new != old
+    pages = [f for f in _fragments(new, "en") if f["url"] == "/rules/index.html"]
+    assert len(pages) == 1 and "Three crowned kings" in pages[0]["content"]
+    clean = tmp_path / "clean"
+    assert build(project, clean, cache=False).exit_code == 0
+    assert _site_files(project / "site") == _site_files(clean)
+    assert build(project, search_later=True).search_behind == []  # nothing behind now

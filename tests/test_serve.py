@@ -14,11 +14,15 @@ import socket
 import subprocess
 import sys
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import generator.render.search as search
 from generator.commands import serve as serve_module
 from generator.commands.serve import EVENTS
 from generator.commands.serve import SCRIPT
@@ -259,3 +263,91 @@ def test_a_file_replaced_in_one_batch_is_named(tmp_path: Path) -> None:
     assert changed_names(passing, tmp_path) == ["(a file made and removed)"]
     assert changed_names(replaced | passing | {(Change.modified, str(tmp_path / "site.yaml"))},
                          tmp_path) == ["content/rules.md", "site.yaml"]
+
+
+def _index(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.glob("*/pagefind/**/*")) if p.is_file()}
+
+
+class _Builds:
+    """serve's ``build``, recorded: each call's ``search_later`` and, right after it,
+    the site's English rules page and search indexes; ``between`` runs before the
+    second build of a rebuild (a file saved while the first one ran)."""
+
+    def __init__(self, preview: Preview, between: Callable[[], object] = lambda: None
+                 ) -> None:
+        self.preview = preview
+        self.between = between
+        self.calls: list[tuple[bool, str, dict[str, bytes]]] = []
+        self.real = serve_module.build
+
+    def __call__(self, root: Path, out: Path | None = None, **options: Any) -> Any:
+        if not options.get("search_later", False):
+            self.between()
+        report = self.real(root, out, **options)
+        site = self.preview.site
+        self.calls.append((bool(options.get("search_later", False)),
+                           (site / "en" / "rules" / "index.html").read_text(encoding="utf-8"),
+                           _index(site)))
+        return report
+
+
+def _preview(project: Path) -> tuple[Preview, list[str]]:
+    said: list[str] = []
+    preview = Preview(project, "127.0.0.1", 0, said.append, said.extend)
+    preview.listen()
+    preview.start()
+    return preview, said
+
+
+def test_a_change_shows_the_pages_first_then_makes_their_index(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case changed: the first build swaps the new pages in with the last search
+    index (the pages reload: one build event), the second makes the index and reloads
+    nothing (the pages are the same); the site is then a clean build's."""
+    monkeypatch.setattr(search, "_MADE", OrderedDict())  # no index made in this process
+    preview, said = _preview(project)
+    try:
+        assert preview.rebuild().build == 1
+        before = _index(preview.site)
+        builds = _Builds(preview)
+        monkeypatch.setattr(serve_module, "build", builds)
+        replace_in(project / "content" / "examples" / "melds-rami.yaml",
+                   "title: Three kings", "title: Three crowned kings")
+        shown = preview.rebuild()
+        assert shown.build == 2 and shown.errors is None  # one reload
+        assert [later for later, _, _ in builds.calls] == [True, False]
+        (_, page, index), (_, page2, index2) = builds.calls
+        assert "Three crowned kings" in page and page2 == page
+        assert index == before and index2 != before
+        assert any("the search index of 2 locales follows (build 2)" in line for line in said)
+        assert any("search index updated (build 2)" in line for line in said)
+        clean = tmp_path / "clean"
+        assert serve_module.build.real(project, clean, cache=False).exit_code == 0
+        assert _index(preview.site) == _index(clean)
+        assert (preview.site / "en" / "rules" / "index.html").read_bytes() == (
+            clean / "en" / "rules" / "index.html").read_bytes()
+    finally:
+        preview.close()
+
+
+def test_a_file_saved_while_the_pages_built_reloads_them_again(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change saved between the pages' build and the index's: the second build shows
+    it, so the pages reload again."""
+    monkeypatch.setattr(search, "_MADE", OrderedDict())  # no index made in this process
+    preview, said = _preview(project)
+    try:
+        assert preview.rebuild().build == 1
+        melds = project / "content" / "examples" / "melds-rami.yaml"
+        builds = _Builds(preview, lambda: replace_in(melds, "title: Three aces",
+                                                     "title: Three high aces"))
+        monkeypatch.setattr(serve_module, "build", builds)
+        replace_in(melds, "title: Three kings", "title: Three crowned kings")
+        shown = preview.rebuild()
+        assert shown.build == 3, said
+        assert "Three high aces" in builds.calls[-1][1]
+        assert sum("reloading the pages" in line for line in said) == 2
+    finally:
+        preview.close()

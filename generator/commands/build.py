@@ -53,10 +53,16 @@ class BuildReport:
     cases: int = 0
     cached: int = 0
     """Pages (home pages counted) taken from the build cache, not rendered."""
+    files: dict[str, str] = field(default_factory=dict)
+    """Each file of the site written, by site path: its SHA-256 hex digest (with the
+    cache; empty without one)."""
+    search_behind: list[str] = field(default_factory=list)
+    """The locales whose search index is the one the last build made, not one of these
+    pages (``build(..., search_later=True)``): the next build makes theirs."""
 
 
 def build(root: Path, out: Path | None = None, *, strict: bool = False,
-          cache: bool = True) -> BuildReport:
+          cache: bool = True, search_later: bool = False) -> BuildReport:
     """Check every case, then render and write the site (docs/site.md, ``build``).
 
     The stages, in order: look the whole build up in the build cache (its inputs
@@ -76,6 +82,11 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         strict: also fail (exit 1) on any untranslated or fuzzy message.
         cache: use and keep the build cache (:mod:`generator.cache`); ``False``
             (``--no-cache``) builds everything, and keeps nothing.
+        search_later: with the cache, a locale whose pages need a new search index
+            keeps the one the last build made (``report.search_behind``), so the pages
+            are in place sooner; such a build is not kept whole, and the next build
+            makes the index (``serve`` builds so, then again: docs/site.md, "serve").
+            The first build of a locale makes its index all the same.
 
     Returns:
         A :class:`BuildReport`; the site is replaced only when its exit code is 0. Its
@@ -91,13 +102,14 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
             replayed = _replay(store, whole, root, out)
             if replayed is not None:
                 return replayed
-        report = _build(root, out, strict, store, inputs, whole)
+        report = _build(root, out, strict, store, inputs, whole, search_later)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
 
 def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
-           inputs: dict[str, str] | None, whole: str | None) -> BuildReport:
+           inputs: dict[str, str] | None, whole: str | None,
+           search_later: bool = False) -> BuildReport:
     """The stages after the cache of whole builds missed (see :func:`build`)."""
     # Imported here, not above: a build taken whole from the cache (_replay) needs none
     # of the loading or rendering, and importing them (Jinja, Babel, markdown-it, the
@@ -133,7 +145,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                      project.translators, project.results, project.config.site_url,
                      cache=store if keys is not None else None, keys=keys)
     try:
-        report, files, views = _render_and_write(site, writer, lines, strict)
+        report, files, views = _render_and_write(site, writer, lines, strict, search_later)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
@@ -148,7 +160,8 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     report.cases = len(project.results)
     try:  # the new site is in place: an interrupt now says so
         if files is not None and store.enabled:
-            if whole is not None:
+            report.files = files
+            if whole is not None and not report.search_behind:  # (else not this build's)
                 store.store("build", whole, {
                     "exit": report.exit_code, "lines": lines, "files": files,
                     "cases": report.cases,
@@ -189,7 +202,8 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
         files[rel] = path
     target = output_path(out if out is not None else root / OUTPUT)
     if holds_exactly(target, files):  # the site in place is this build's: nothing to do
-        return BuildReport(EXIT_OK, lines, coverage, len(files), cases, cached=len(files))
+        return BuildReport(EXIT_OK, lines, coverage, len(files), cases, cached=len(files),
+                           files=names)
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
@@ -206,7 +220,7 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
         raise
     warnings = [f"warning: {text}" for text in writer.warnings]
     return BuildReport(EXIT_OK, [*lines, *warnings], coverage, len(files), cases,
-                       cached=len(files))
+                       cached=len(files), files=names)
 
 
 def _output_problem(root: Path, out: Path | None) -> str | None:
@@ -238,13 +252,14 @@ def _open_output(root: Path, out: Path | None, spare: Path | None = None
 
 
 def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
-                      strict: bool
+                      strict: bool, search_later: bool = False
                       ) -> tuple[BuildReport, dict[str, str] | None, set[str]]:
     """Render every locale and the shared files into ``writer``'s new folder, with every
     locale's search index, then swap it in, unless a template fails or (``strict``) a
     message is shown in English. Each locale's index is made (Pagefind, by an
     :class:`~generator.render.search.Indexer`) from the views its worker wrote into a
-    scratch folder, while the other locales render.
+    scratch folder, while the other locales render; with ``search_later``, the last
+    build's index is taken instead where there is one (``BuildReport.search_behind``).
 
     Returns:
         The report; with a cache, the name of each file's copy in it (by site-relative
@@ -262,7 +277,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     scratch = scratch_folder()
     try:
         results = render_locales(site, writer, scratch=scratch, strict=strict,
-                                 planned=indexer.add)
+                                 planned=indexer.add, later=search_later)
         errors = [r.error for r in results if r.error]
         if errors:
             writer.abort()
@@ -288,7 +303,9 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     files = sum(r.files for r in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
-                         cached=sum(o.cached for o in outputs))
+                         cached=sum(o.cached for o in outputs),
+                         search_behind=sorted(lang for lang, plan in indexer.plans.items()
+                                              if plan.behind))
     if site.cache is None:
         return report, None, set()
     shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}

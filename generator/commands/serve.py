@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 
 import watchfiles
 
+from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
@@ -53,6 +54,7 @@ from generator.layout import OUTPUT
 from generator.layout import TEMPLATES
 from generator.layout import not_found_output
 from generator.layout import real_path
+from generator.layout import search_output
 
 EVENTS = "/__serve__/events"
 """The Server-Sent Events stream: one ``data:`` message (JSON ``{"build", "session",
@@ -178,12 +180,30 @@ class Preview:
         the new site, or the failed build's lines in place of every page; print them.
         A fault of the generator is shown the same way: it never stops the preview.
 
+        The pages come first: a locale whose pages need a new search index keeps the
+        last one while the pages are swapped in and reloaded (``search_later``); a
+        second build then makes the index. Where that build changed nothing but the
+        index, the pages are not reloaded again (they are the same); where it changed
+        more (a file saved in between), they are.
+
         Returns:
-            What is shown after this build.
+            What is shown after this build (and the index's, if one followed).
         """
+        shown, report = self._build(search_later=True)
+        if report is not None and report.search_behind:
+            shown, _ = self._build(search_later=False, pages=report.files)
+        return shown
+
+    def _build(self, *, search_later: bool, pages: dict[str, str] | None = None
+               ) -> tuple[Shown, BuildReport | None]:
+        """One build and what it shows (see :meth:`rebuild`); ``pages``: the files of
+        the build it follows, whose pages it only brings the index of (no reload when
+        every other file is the same). Returns what is shown and the report of a good
+        build (``None`` after a failed one)."""
         start = time.perf_counter()
+        report: BuildReport | None = None
         try:
-            report = build(self.root, self.site)
+            report = build(self.root, self.site, search_later=search_later)
             code, lines = report.exit_code, list(report.lines)
             summary = (f"built {report.pages} files ({report.cached} from the cache)"
                        if code == EXIT_OK else "")
@@ -193,11 +213,13 @@ class Preview:
                      "(set GENERATOR_DEBUG=1 and run build for details)"]
         seconds = time.perf_counter() - start
         site = self._site_identity()
+        index_only = (pages is not None and report is not None and code == EXIT_OK
+                      and _without_index(report.files) == _without_index(pages))
         with self._state:
             before = self._shown
             errors = None if code == EXIT_OK else tuple(lines)
             changed = (before.build == 0 or errors != before.errors
-                       or (code == EXIT_OK and site != self._last_site))
+                       or (code == EXIT_OK and site != self._last_site and not index_only))
             if changed:
                 self._shown = Shown(before.build + 1, errors, code,
                                     before.site or code == EXIT_OK)
@@ -207,14 +229,18 @@ class Preview:
             shown = self._shown
         self.emit(lines)
         if code == EXIT_OK:
-            state = ("serving it" if shown.build == 1 else "reloading the pages" if changed
-                     else "nothing changed")
-            self.say(f"{summary} in {seconds:.2f} s; {state} (build {shown.build})")
+            behind = (report.search_behind if report is not None else [])
+            state = ("search index updated" if index_only
+                     else "serving it" if shown.build == 1
+                     else "reloading the pages" if changed else "nothing changed")
+            later = (f"; the search index of {_plural(len(behind), 'locale')} follows"
+                     if behind else "")
+            self.say(f"{summary} in {seconds:.2f} s; {state}{later} (build {shown.build})")
         else:
             self.say(f"the build failed (exit {code}) in {seconds:.2f} s: the pages show "
                      f"{_plural(len(lines), 'line')} above until the files are fixed "
                      f"(build {shown.build})")
-        return shown
+        return shown, report if code == EXIT_OK else None
 
     def run(self, stop: threading.Event | None = None) -> None:
         """Watch the inputs, build once, then build again on every change, until
@@ -273,6 +299,12 @@ class Preview:
         except OSError:
             return None
         return info.st_dev, info.st_ino
+
+
+def _without_index(files: dict[str, str]) -> dict[str, str]:
+    """A site's files (site path → SHA-256) but its search indexes'."""
+    return {rel: sha for rel, sha in files.items()
+            if not rel.startswith(search_output(rel.partition("/")[0]) + "/")}
 
 
 def changed_names(found: set[tuple[watchfiles.Change, str]], root: Path) -> list[str]:

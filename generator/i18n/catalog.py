@@ -12,6 +12,7 @@ import hashlib
 import io
 import json
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
@@ -210,13 +211,15 @@ class Translator:
         """
         said = self._said
         messages = self.messages
-        parts = [self.locale]
-        for key in sorted(keys, key=_key_order):
+        parts = []
+        for key in keys:
             text = said.get(key)
-            if text is None:  # each key said once per catalog, as JSON: unambiguous
+            if text is None:  # each key said once per catalog, as JSON: unambiguous,
+                # and on one line (JSON writes a newline as \n)
                 text = said[key] = json.dumps([*key, messages.get(key)], ensure_ascii=False)
             parts.append(text)
-        return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        parts.sort()  # the texts, not the keys: one order for any set, no key function
+        return hashlib.sha256("\n".join([self.locale, *parts]).encode()).hexdigest()
 
     def replay(self, lookups: Lookups) -> None:
         """Count ``lookups`` as made now (a cached block or page shown again)."""
@@ -716,11 +719,27 @@ def _cached_translator(cache: BuildCache | None, locale: str, key: str
     it, or ``None``."""
     if cache is None:
         return None
-    found = cache.load(CATALOG_SLOT + locale, key)
+    found = cache.load(CATALOG_SLOT + locale, key, shared=True)
     if found is None:
         return None
-    try:
-        translator = Translator.from_data(found)
-    except ValueError:
-        return None  # checksummed and of this generator, yet not a catalog: read again
-    return translator if translator.locale == locale else None
+    kept = _KEPT.get(key)
+    if kept is None:
+        try:
+            kept = Translator.from_data(found)
+        except ValueError:
+            return None  # checksummed and of this generator, yet not a catalog: read again
+        _KEPT[key] = kept
+        while len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
+    _KEPT.move_to_end(key)
+    # A translator of its own (its lookups are this build's), sharing the messages and
+    # what messages_digest said of them, which no one changes.
+    return replace(kept, seen=set(), fallbacks=set()) if kept.locale == locale else None
+
+
+KEPT = 32
+"""How many compiled catalogs a process remembers (``serve`` builds again and again)."""
+_KEPT: OrderedDict[str, Translator] = OrderedDict()
+"""The translators :func:`_cached_translator` made, by their inputs' digest: a build in
+the same process takes the same catalog without making it again, and without saying its
+messages again for :meth:`Translator.messages_digest`."""

@@ -61,6 +61,7 @@ class _Job(NamedTuple):
     writer: SiteWriter
     scratch: Path | None
     strict: bool
+    later: bool
 
 
 _JOB: _Job | None = None
@@ -176,7 +177,7 @@ def _status(status: int) -> str:
 def _render_and_write(lang: str) -> LocaleDone:
     """Render one locale, write its files and plan its search index."""
     assert _JOB is not None
-    site, writer, scratch, strict = _JOB
+    site, writer, scratch, strict, later = _JOB
     try:
         out = render_locale(site, lang)
     except Exception as exc:  # a worker's error travels back as text, with its position
@@ -193,7 +194,7 @@ def _render_and_write(lang: str) -> LocaleDone:
         for page in site.pages:
             rel = page_output(lang, page.slug)
             pages[rel] = out.files[rel] if rel in out.files else out.links[rel]
-        plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs)
+        plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs, later=later)
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used
@@ -227,7 +228,8 @@ def _order(site: SiteInput) -> list[str]:
 
 def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None = None,
                    strict: bool = False,
-                   planned: Callable[[LocalePlan], None] | None = None) -> list[LocaleDone]:
+                   planned: Callable[[LocalePlan], None] | None = None,
+                   later: bool = False) -> list[LocaleDone]:
     """Render and write every locale, and plan each one's search index: in forked worker
     processes, one per core, where the system can fork and the site has
     :data:`PARALLEL_FROM` pages or more; in this process otherwise; the locales whose
@@ -242,6 +244,8 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
         planned: called in this process with each locale's plan as soon as the locale
             is done (in the order the locales finish), so that its index is made while
             the others render (:class:`generator.render.search.Indexer`).
+        later: an index to make is left to the next build: the last one is taken
+            (``later`` of :func:`generator.render.search.plan_locale`).
 
     Returns:
         Per locale, in ``site.locales`` order: what it gave (:class:`LocaleDone`).
@@ -255,7 +259,7 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
     workers = min(len(site.locales), os.cpu_count() or 1)
     if len(site.pages) * len(site.locales) < PARALLEL_FROM:
         workers = 1  # starting processes costs more than it saves
-    _JOB = _Job(site, writer, scratch, strict)
+    _JOB = _Job(site, writer, scratch, strict, later)
     done: dict[str, LocaleDone] = {}
 
     def take(result: LocaleDone) -> None:

@@ -173,6 +173,8 @@ class LocalePlan:
             (copy, SHA-256)), or ``None``.
         folder: the scratch folder holding the views when the index must be made
             (``site/``, for Pagefind; ``None`` when ``kept`` or the process memo has it).
+        behind: ``kept`` is the index the last build made, of other views (asked for
+            with ``later``: the index these views need is made by the next build).
     """
 
     lang: str
@@ -180,6 +182,7 @@ class LocalePlan:
     views: dict[str, str]
     kept: dict[str, tuple[Path, str]] | None = None
     folder: Path | None = None
+    behind: bool = False
 
 
 VIEWS_SLOT = "search-views/{lang}"
@@ -192,7 +195,8 @@ INDEX_SLOT = "search/{lang}"
 
 def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
                 cache: BuildCache | None = None, *, cut: bool = True,
-                digests: Mapping[str, str] | None = None) -> LocalePlan:
+                digests: Mapping[str, str] | None = None, later: bool = False
+                ) -> LocalePlan:
     """Prepare one locale's search index, in the process that rendered the locale: make
     each page's view (:func:`search_view`), taken from the cache where the page's bytes
     did not change, and find the index in the cache or the process memo by the views'
@@ -208,6 +212,10 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
         cut: make views; ``False`` indexes the pages as they are.
         digests: the pages' SHA-256 where known (the cache's names of their copies): a
             page whose digest the cache remembers with its view is then not read at all.
+        later: where the index must be made, take the one the last build made instead
+            (``behind``), if the cache has it: ``serve`` shows the pages first and makes
+            their index in the build after (docs/site.md, "serve"). The views are kept
+            all the same, for that build.
 
     Returns:
         The plan (see :class:`LocalePlan`).
@@ -242,6 +250,10 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     kept = _kept_files(cache, cache.load(INDEX_SLOT.format(lang=lang), key)) if cache else None
     if kept is not None or key in _MADE:
         return LocalePlan(lang, key, shas, kept)
+    last = _kept_files(cache, cache.load(INDEX_SLOT.format(lang=lang), None)) \
+        if cache is not None and later else None
+    if last is not None:
+        return LocalePlan(lang, key, shas, last, behind=True)
     folder = scratch / lang
     for rel, made in views.items():
         view = made if made is not None else _kept_view(cache, shas[rel], pages[rel])
