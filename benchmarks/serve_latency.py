@@ -61,6 +61,18 @@ def _build_seconds(said: list[str], n: int) -> float | None:
     return None
 
 
+def _idle(said: list[str], build: int, timeout: float = 10.0) -> None:
+    """Wait until serve has printed the end of build ``build``: the line of the build
+    that made its search index, where one followed ("the search index of N locales
+    follows"), else its own line (docs/site.md, "serve")."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = [line for line in said if line.rstrip().endswith(f"(build {build})")]
+        if lines and ("follows" not in lines[0] or len(lines) > 1):
+            return
+        time.sleep(0.02)
+
+
 def _copy_project(dest: Path) -> None:
     for name in ("content", "locales", "templates"):
         if (REPO / name).is_dir():
@@ -128,7 +140,8 @@ def main() -> int:
         text = path.read_text(encoding="utf-8")
         event_times, page_times, cpu_times, build_times = [], [], [], []
         for n in range(1, args.rounds + 1):
-            time.sleep(0.3)  # the previous round's build done and quiet
+            _idle(said, build)  # the previous round's builds done (the index's too)
+            time.sleep(0.1)
             title = f"{TITLE} (edit {n})"
             cpu = _cpu_seconds(process.pid)
             saved = time.perf_counter()

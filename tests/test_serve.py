@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -76,6 +77,14 @@ class Running:
                 assert self.stream.readline() == b"\n"
                 return message
 
+    def wait_said(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until the terminal has a line holding ``text`` (the index's build after a
+        change: files saved before it ends may be part of it)."""
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.said):
+            assert time.monotonic() < deadline, (text, self.said)
+            time.sleep(0.02)
+
     def close(self) -> None:
         """Stop the preview (again: no effect)."""
         self.events.close()
@@ -131,6 +140,7 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     assert status == 200
     assert "Queen, king and ace of hearts, edited" in page
     assert _script_build(page) == "2"
+    running.wait_said("search index updated (build 2)")  # serve is idle again
 
     # A YAML error in one file, a disagreement in another: one build shows both.
     replace_in(melds, "title: Three aces", "title: [Three aces")
