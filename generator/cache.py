@@ -148,6 +148,7 @@ class BuildCache:
         self.notes: list[str] = []
         """One line per entry or blob found damaged or foreign, or per failed write."""
         self._used: set[str] = set()
+        self._stored: set[str] = set()
         self._lock: int | None = None
 
     def __enter__(self) -> BuildCache:
@@ -247,6 +248,7 @@ class BuildCache:
                  "slot": slot, "inputs": inputs, "sum": digest(text), "data": text}
         path = self._entry_path(slot)
         self._used.add(path.name)
+        self._stored.add(path.name)
         self._write(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
     def _blob_path(self, sha: str) -> Path:
@@ -334,9 +336,27 @@ class BuildCache:
         :meth:`mark_used` in the parent of a worker process."""
         return frozenset(self._used)
 
-    def mark_used(self, names: Iterable[str]) -> None:
-        """Count entries a worker process used (:attr:`used`) as this build's."""
+    def mark_used(self, names: Iterable[str], stored: Iterable[str] = ()) -> None:
+        """Count entries a worker process used (:attr:`used`) as this build's, and
+        those of them it stored (:attr:`stored`)."""
         self._used.update(names)
+        self._stored.update(stored)
+
+    @property
+    def stored(self) -> frozenset[str]:
+        """The entries this build stored (file names), for :meth:`mark_used`."""
+        return frozenset(self._stored)
+
+    def forget_stored(self) -> None:
+        """Remove every entry this build stored (:attr:`stored`, the workers' counted):
+        a build whose inputs changed while it ran may have kept what it made of the new
+        bytes under the old bytes' digests (:func:`generator.commands.build.build`)."""
+        if self.folder is None:
+            return
+        for name in self._stored:
+            _discard(self.folder / "entries" / name)
+        self._used -= self._stored
+        self._stored.clear()
 
     def keep_slots(self, slots: Iterable[str]) -> None:
         """Count the entries of ``slots`` as used by this build, unread: the parts of

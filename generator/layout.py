@@ -49,12 +49,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import stat
 import tempfile
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,6 +223,29 @@ def _kind_problem(mode: int) -> str | None:
     return f"not a regular file; {_EXPECTED}"
 
 
+_RECORDS: list[dict[str, str]] = []
+"""The records of :func:`recorded_reads` open in this process."""
+
+
+@contextlib.contextmanager
+def recorded_reads() -> Iterator[dict[str, str]]:
+    """Record every file read through :meth:`Layout.read` in this process while the
+    block runs: its path (or a theme file's label) → the SHA-256 hex digest of the bytes
+    read, ``""`` for a file read twice with other bytes. What a build checks against the
+    digests it keyed its cache with (a file saved while the build ran:
+    :func:`generator.commands.build.build`).
+
+    Yields:
+        The record, filled as files are read.
+    """
+    record: dict[str, str] = {}
+    _RECORDS.append(record)
+    try:
+        yield record
+    finally:
+        _RECORDS.remove(record)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where a project's inputs are, and which files count as inputs.
@@ -339,7 +364,12 @@ class Layout:
         error = self.problem(rel)
         if error is not None:
             raise NotAnInput(error)
-        return read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice)
+        data = read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice)
+        if _RECORDS:
+            sha = hashlib.sha256(data).hexdigest()
+            for record in _RECORDS:
+                record[rel] = sha if record.setdefault(rel, sha) == sha else ""
+        return data
 
     def read_text(self, rel: str) -> str:
         """The text of the input file ``rel``, read as UTF-8 (a byte that is not UTF-8

@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 
 import generator.cache
 import generator.commands.build
+import generator.commands.project
 import generator.engine.melds
 import generator.render.incremental
 import generator.render.parallel
@@ -641,3 +642,59 @@ def test_a_replaced_sites_folders_are_kept_for_the_next_build_never_its_files(
     assert not (small / "site" / "cs" / "gone").exists()
     build(small, tmp_path / "clean2", cache=False)
     _same_tree(small / "site", tmp_path / "clean2")
+
+
+def _snapshot(root: Path) -> dict[Path, bytes]:
+    """Every file of the project but its site."""
+    return {p: p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and "site" not in p.relative_to(root).parts}
+
+
+def _restore(root: Path, files: dict[Path, bytes]) -> None:
+    """The project as :func:`_snapshot` took it (files added since removed)."""
+    for path in _snapshot(root):
+        if path not in files:
+            path.unlink()
+    for path, data in files.items():
+        path.write_bytes(data)
+
+
+def _case_file_broken(root: Path) -> None:
+    _edit(root / "content" / "examples" / "sets.yaml", "title: Three queens",
+          "title: [Three queens")
+
+
+RACES = {**{name: edit for name, (edit, _) in CHANGES.items()
+            if name != "a line above the cases"},
+         "a case file broken": _case_file_broken}
+"""The saves that may land while a build runs (after it took the inputs' digests)."""
+
+
+@pytest.mark.parametrize("change", list(RACES))
+def test_a_file_saved_while_the_build_runs_is_not_kept_under_the_old_bytes(
+        change: str, small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build takes the inputs' digests, then reads the files: a save in between
+    was built from the new bytes and kept under the old ones' digests, so that the old
+    bytes, saved again, showed the new ones (a fixed typo still failing, from the whole
+    build kept; a page from its entry). Now such a build says so in a note and keeps
+    nothing it made; the next build of the old bytes is a clean build's."""
+    assert build(small).exit_code == 0
+    _line_added_above_the_cases(small)  # other inputs: no build kept whole for these
+    before = _snapshot(small)
+    real = generator.commands.project.load_project
+
+    def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        RACES[change](small)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generator.commands.project, "load_project", saved_meanwhile)
+    raced = build(small)
+    monkeypatch.setattr(generator.commands.project, "load_project", real)
+    assert any("changed while the build ran" in line for line in raced.lines), raced.lines
+    _restore(small, before)
+    again = build(small)
+    assert again.exit_code == 0, again.lines
+    assert not any("changed while the build ran" in line for line in again.lines)
+    clean = _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+    assert (again.lines, again.coverage) == (clean.lines, clean.coverage)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -29,9 +30,11 @@ from generator.errors import Interrupted
 from generator.i18n.coverage import Coverage
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
+from generator.layout import THEME_LABEL
 from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import real_path
+from generator.layout import recorded_reads
 from generator.layout import search_output
 from generator.output import OutputError
 from generator.output import SiteWriter
@@ -102,15 +105,42 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
             replayed = _replay(store, whole, root, out)
             if replayed is not None:
                 return replayed
-        report = _build(root, out, strict, store, inputs, whole, search_later)
+        with recorded_reads() as read:
+            report = _build(root, out, strict, store, inputs, whole, search_later,
+                            lambda: _changed_inputs(layout, inputs, read))
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
 
+def _changed_inputs(layout: Layout, inputs: dict[str, str] | None,
+                    read: dict[str, str]) -> list[str]:
+    """The inputs saved while the build ran: read with other bytes than those of the
+    digests it keyed its cache with (``read``: :func:`generator.layout.recorded_reads`),
+    or with other bytes now than then; sorted. A build with such an input keeps nothing
+    it made in the cache (it may have made it of the new bytes under the old digest)."""
+    if inputs is None:
+        return []
+    changed = {rel for rel, sha in read.items()
+               if not rel.startswith(f"{THEME_LABEL}/") and inputs.get(rel) != sha}
+    now = input_digests(layout) or {}
+    changed |= {rel for rel in now.keys() | inputs.keys() if now.get(rel) != inputs.get(rel)}
+    return sorted(changed)
+
+
+def _race_note(changed: list[str]) -> str:
+    """The note of a build that an input's save overtook (:func:`_changed_inputs`)."""
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return (f"note: {', '.join(changed[:3])}{more} changed while the build ran: what it "
+            "built of them is not kept in the cache; build again to show them")
+
+
 def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
            inputs: dict[str, str] | None, whole: str | None,
-           search_later: bool = False) -> BuildReport:
-    """The stages after the cache of whole builds missed (see :func:`build`)."""
+           search_later: bool = False,
+           changed: Callable[[], list[str]] = list) -> BuildReport:
+    """The stages after the cache of whole builds missed (see :func:`build`);
+    ``changed`` gives the inputs saved while it ran (:func:`_changed_inputs`), asked
+    before anything the build made is kept."""
     # Imported here, not above: a build taken whole from the cache (_replay) needs none
     # of the loading or rendering, and importing them (Jinja, Babel, markdown-it, the
     # engine) is most of a no-change build's time (measured: python -X importtime).
@@ -131,7 +161,11 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                            cache=store if store.enabled else None)
     lines = format_errors(project.errors) + disagreement_lines(project)
     if project.exit_code != EXIT_OK:
-        if whole is not None:
+        overtaken = changed()
+        if overtaken:
+            store.forget_stored()
+            lines = [*lines, _race_note(overtaken)]
+        elif whole is not None:
             store.store("build", whole, {"exit": project.exit_code, "lines": lines})
         return BuildReport(project.exit_code, lines)
     writer = _open_output(root, out, store.spare_site)
@@ -159,7 +193,11 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
         raise
     report.cases = len(project.results)
     try:  # the new site is in place: an interrupt now says so
-        if files is not None and store.enabled:
+        overtaken = changed() if store.enabled else []
+        if overtaken:
+            store.forget_stored()
+            report.lines.append(_race_note(overtaken))
+        elif files is not None and store.enabled:
             report.files = files
             if whole is not None and not report.search_behind:  # (else not this build's)
                 store.store("build", whole, {
@@ -289,7 +327,8 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
         if site.cache is not None:
             site.cache.notes.extend(n for o in outputs for n in o.notes
                                     if n not in site.cache.notes)
-            site.cache.mark_used(e for o in outputs for e in o.entries)
+            site.cache.mark_used((e for o in outputs for e in o.entries),
+                                 (e for o in outputs for e in o.stored))
         if strict and any(c.untranslated for c in coverage.values()):
             writer.abort()
             missing = [line for loc, c in coverage.items() if c.untranslated

@@ -198,6 +198,7 @@ def _render_and_write(lang: str) -> LocaleDone:
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used
+        out.stored = site.cache.stored
     files = len(out.files) + len(out.links)
     out.files, out.links = {}, {}  # written: what travels back to the parent is the rest
     return LocaleDone(lang, out, files, None, plan)

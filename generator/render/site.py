@@ -584,6 +584,7 @@ class LocaleOutput:
         blobs: the name of each file's copy in the cache, by site-relative path.
         notes: the cache's notes (a damaged entry ignored).
         entries: the cache entries looked up or stored (:attr:`BuildCache.used`).
+        stored: those it stored (:attr:`BuildCache.stored`).
     """
 
     files: dict[str, bytes]
@@ -594,6 +595,8 @@ class LocaleOutput:
     notes: list[str] = field(default_factory=list)
     entries: frozenset[str] = frozenset()
     """The cache entries looked up or stored (:attr:`BuildCache.used`)."""
+    stored: frozenset[str] = frozenset()
+    """Those of them stored (:attr:`BuildCache.stored`)."""
 
 
 def _from_cache(cache: BuildCache, slot: str, inputs: str
@@ -839,7 +842,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
     out.coverage = Coverage(len(translator.seen), len(translator.fallbacks), missing)
     if cache is not None:
-        out.notes, out.entries = list(cache.notes), cache.used
+        out.notes, out.entries, out.stored = list(cache.notes), cache.used, cache.stored
     return out
 
 
