@@ -11,6 +11,7 @@ import os
 import re
 import time
 from collections import OrderedDict
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -161,10 +162,45 @@ def test_the_index_holds_rule_text_and_case_titles_not_the_frame(built_site: Pat
 _EDGES = re.compile(r"^\W+|\W+$")
 """What is not a letter or digit at a word's ends (punctuation, "✓"): Pagefind indexes
 the word inside."""
-_LEFT_OUT = ("[data-pagefind-ignore], nav, form, label, footer, script, style, noscript, "
-             "svg, template, iframe")
-"""What Pagefind leaves out of a page's text (its REMOVE_SELECTORS, and what the theme
-marks)."""
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "source", "track", "wbr"})
+_LEFT_OUT = frozenset({"nav", "form", "label", "footer", "script", "style", "noscript", "svg",
+                       "template", "iframe"})
+"""What Pagefind leaves out of a page's text (its REMOVE_SELECTORS; and what the theme
+marks ``data-pagefind-ignore``)."""
+
+
+class _ArticleText(HTMLParser):
+    """The text of a page's ``data-pagefind-body`` element as a browser separates its
+    elements (a space at every tag), what Pagefind leaves out left out: ``parts``.
+    (BeautifulSoup gave the same words on every page, four times slower.)"""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str]] = []  # (tag, "in" / "out" / "" outside)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {name for name, _ in attrs}
+        parent = self.stack[-1][1] if self.stack else ""
+        if parent == "in" or (parent == "" and "data-pagefind-body" in names):
+            state = "out" if "data-pagefind-ignore" in names or tag in _LEFT_OUT else "in"
+        else:
+            state = parent
+        self.parts.append(" ")
+        if tag not in _VOID:
+            self.stack.append((tag, state))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+        self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if self.stack and self.stack[-1][1] == "in":
+            self.parts.append(data)
 
 
 def _words(text: str) -> set[str]:
@@ -176,17 +212,16 @@ def test_no_two_elements_texts_run_together_in_the_index(built_site: Path) -> No
     (a th, a span) with nothing between: a cell or line written without a space before
     the next one ("HráčiReferenční", "✗Invalid runThe ace...") is one word in the
     index, found by neither of its words. So every word of a page's index text is a
-    word of the page's article as a browser's parser separates its elements."""
+    word of the page's article as an HTML parser separates its elements."""
     joined = {}
+    files = _index_on_disk(built_site)
     for lang in LOCALES:
-        for fragment in _fragments(_index_on_disk(built_site), lang):
-            page = built_site / lang / fragment["url"].lstrip("/")
-            body = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select_one(
-                "[data-pagefind-body]")
-            assert body is not None
-            for element in body.select(_LEFT_OUT):
-                element.decompose()
-            shown = _words(body.get_text(" "))
+        for fragment in _fragments(files, lang):
+            page = _ArticleText()
+            page.feed((built_site / lang / fragment["url"].lstrip("/")).read_text(
+                encoding="utf-8"))
+            shown = _words("".join(page.parts))
+            assert shown, fragment["url"]
             extra = sorted(_words(fragment["content"]) - shown)
             if extra:
                 joined[f"{lang}{fragment['url']}"] = extra[:5]
