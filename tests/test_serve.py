@@ -369,3 +369,19 @@ def test_a_file_saved_while_the_pages_built_reloads_them_again(
         assert sum("reloading the pages" in line for line in said) == 2
     finally:
         preview.close()
+
+
+def test_a_search_index_that_cannot_be_made_is_not_called_wrong_input(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pagefind missing (or failing): exit 2, as for an output that cannot be written;
+    the page in place of every page says so, not that the input is wrong."""
+    monkeypatch.setattr(search, "get_executable", lambda: None)
+    preview, _ = _preview(project)
+    try:
+        shown = preview.rebuild()
+        assert shown.exit_code == 2 and shown.errors is not None
+        assert any("pagefind[bin]" in line for line in shown.errors)
+        page = serve_module.error_page(shown, preview.session).decode("utf-8")
+        assert "the input is wrong, or the site cannot be made (exit 2)" in page
+    finally:
+        preview.close()

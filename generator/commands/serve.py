@@ -514,7 +514,8 @@ def error_page(shown: Shown, session: str) -> bytes:
     HTML-escaped, and the reload script."""
     lines = shown.errors or ()
     what = {1: "a documented value disagrees with the engine (exit 1)",
-            2: "the input is wrong (exit 2)"}.get(shown.exit_code, f"exit {shown.exit_code}")
+            2: "the input is wrong, or the site cannot be made (exit 2)"  # Pagefind failing
+            }.get(shown.exit_code, f"exit {shown.exit_code}")
     kept = ("The last good site is kept aside" if shown.site
             else "No build has succeeded yet")
     body = "\n".join(html.escape(line, quote=False) for line in lines)
