@@ -161,7 +161,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                            cache=store if store.enabled else None)
     lines = format_errors(project.errors) + disagreement_lines(project)
     if project.exit_code != EXIT_OK:
-        overtaken = changed()
+        overtaken = changed() if store.enabled else []
         if overtaken:
             store.forget_stored()
             lines = [*lines, _race_note(overtaken)]
