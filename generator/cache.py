@@ -67,6 +67,18 @@ INPUT_LIMIT = 16 * 1024 * 1024
 every reader) makes :func:`input_digests` give up."""
 
 
+def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:
+    """Keep ``value`` in the process memo ``memo`` (the cache's entries, compiled
+    catalogs, inline HTML: what a process that builds again reuses) under ``key``, as
+    the most recently used; beyond ``limit`` items, the least recently used are
+    forgotten. (The search indexes' memo trims only after a build has them all:
+    :class:`generator.render.search.Indexer`.)"""
+    memo[key] = value
+    memo.move_to_end(key)
+    while len(memo) > limit:
+        memo.popitem(last=False)
+
+
 def digest(*parts: str | bytes) -> str:
     """The SHA-256 hex digest of ``parts``, each length-prefixed (so that ``("ab", "c")``
     and ``("a", "bc")`` differ)."""
@@ -234,9 +246,8 @@ class BuildCache:
                 or entry.get("project") != self.project:
             return None  # another version's, or a copied cache: a miss, never used
         if shared:
-            _SHARED[(str(path), self.project)] = (stamp, entry.get("inputs"), data)
-            while len(_SHARED) > SHARED:
-                _SHARED.popitem(last=False)
+            remember(_SHARED, (str(path), self.project), (stamp, entry.get("inputs"), data),
+                     SHARED)
         return data if inputs in (None, entry.get("inputs")) else None
 
     def store(self, slot: str, inputs: str, data: Any) -> None:

@@ -35,6 +35,7 @@ from markdown_it import MarkdownIt
 
 from generator.cache import BuildCache
 from generator.cache import digest
+from generator.cache import remember
 from generator.errors import InputError
 from generator.i18n.templates import template_messages
 from generator.layout import LOCALES
@@ -728,10 +729,7 @@ def _cached_translator(cache: BuildCache | None, locale: str, key: str
             kept = Translator.from_data(found)
         except ValueError:
             return None  # checksummed and of this generator, yet not a catalog: read again
-        _KEPT[key] = kept
-        while len(_KEPT) > KEPT:
-            _KEPT.popitem(last=False)
-    _KEPT.move_to_end(key)
+    remember(_KEPT, key, kept, KEPT)
     # A translator of its own (its lookups are this build's), sharing the messages and
     # what messages_digest said of them, which no one changes.
     return replace(kept, seen=set(), fallbacks=set()) if kept.locale == locale else None

@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import escape
 
+from generator.cache import remember
 from generator.content.pages import APP_CHOICE
 from generator.content.pages import GENERATED_FENCES
 from generator.content.pages import PLACEHOLDER
@@ -201,12 +202,8 @@ class PageRenderer:
             if html is None:
                 children = self.md.parseInline(text, dict(env or {}))[0].children or []
                 html = self._renderer.renderInline(children, self.md.options, {})
-                if refs is not None:
-                    _INLINE[(refs, text)] = html
-                    while len(_INLINE) > INLINE_MEMO:
-                        _INLINE.popitem(last=False)
-            elif refs is not None:
-                _INLINE.move_to_end((refs, text))
+            if refs is not None:
+                remember(_INLINE, (refs, text), html, INLINE_MEMO)
             hit = (html, ok, lookups)
             self._cache[key] = hit
         else:
