@@ -57,6 +57,7 @@ import tempfile
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,6 +247,26 @@ def recorded_reads() -> Iterator[dict[str, str]]:
         _RECORDS.remove(record)
 
 
+def reads_recorded() -> dict[str, str]:
+    """What the records open in this process hold (:func:`recorded_reads`): a forked
+    worker's reads, which its parent's record gets with :func:`record_reads`."""
+    return {rel: sha for record in _RECORDS for rel, sha in record.items()}
+
+
+def record_reads(reads: Mapping[str, str]) -> None:
+    """Count ``reads`` (path → SHA-256, as :func:`reads_recorded` gives them: a worker's)
+    in the records open in this process, as if read here."""
+    for rel, sha in reads.items():
+        _record(rel, sha)
+
+
+def _record(rel: str, sha: str) -> None:
+    """One read of ``rel``, of bytes of SHA-256 ``sha``, in every open record; ``""``
+    where the file was read before with other bytes."""
+    for record in _RECORDS:
+        record[rel] = sha if record.setdefault(rel, sha) == sha else ""
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where a project's inputs are, and which files count as inputs.
@@ -366,9 +387,7 @@ class Layout:
             raise NotAnInput(error)
         data = read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice)
         if _RECORDS:
-            sha = hashlib.sha256(data).hexdigest()
-            for record in _RECORDS:
-                record[rel] = sha if record.setdefault(rel, sha) == sha else ""
+            _record(rel, hashlib.sha256(data).hexdigest())
         return data
 
     def read_text(self, rel: str) -> str:

@@ -698,3 +698,32 @@ def test_a_file_saved_while_the_build_runs_is_not_kept_under_the_old_bytes(
     clean = _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
     assert (again.lines, again.coverage) == (clean.lines, clean.coverage)
+
+
+def test_a_template_a_render_worker_reads_again_counts_as_read(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template saved after the parent compiled it is read again by the forked render
+    worker that uses it (Jinja sees its file changed): the worker's reads reach the
+    parent's check, so that build keeps nothing either."""
+    monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
+    assert build(small).exit_code == 0
+    _page_change(small)  # a page to render again, with the template
+    before = _snapshot(small)
+    real = generator.render.parallel.render_locale
+
+    def saved_meanwhile(site: Any, lang: str) -> Any:
+        if not (small / "templates" / "base.html").exists():
+            _template_change(small)
+        return real(site, lang)
+
+    monkeypatch.setattr(generator.render.parallel, "render_locale", saved_meanwhile)
+    raced = build(small)
+    monkeypatch.setattr(generator.render.parallel, "render_locale", real)
+    assert any("templates/base.html changed while the build ran" in line
+               for line in raced.lines), raced.lines
+    _restore(small, before)
+    again = build(small)
+    assert again.exit_code == 0, again.lines
+    clean = _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+    assert (again.lines, again.coverage) == (clean.lines, clean.coverage)

@@ -34,6 +34,7 @@ from generator.layout import THEME_LABEL
 from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import real_path
+from generator.layout import record_reads
 from generator.layout import recorded_reads
 from generator.layout import search_output
 from generator.output import OutputError
@@ -107,24 +108,21 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
                 return replayed
         with recorded_reads() as read:
             report = _build(root, out, strict, store, inputs, whole, search_later,
-                            lambda: _changed_inputs(layout, inputs, read))
+                            lambda: _changed_inputs(inputs, read))
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
 
-def _changed_inputs(layout: Layout, inputs: dict[str, str] | None,
-                    read: dict[str, str]) -> list[str]:
-    """The inputs saved while the build ran: read with other bytes than those of the
-    digests it keyed its cache with (``read``: :func:`generator.layout.recorded_reads`),
-    or with other bytes now than then; sorted. A build with such an input keeps nothing
-    it made in the cache (it may have made it of the new bytes under the old digest)."""
+def _changed_inputs(inputs: dict[str, str] | None, read: dict[str, str]) -> list[str]:
+    """The inputs saved while the build ran: read, here or in a render worker, with
+    other bytes than those of the digests it keyed its cache with (``read``:
+    :func:`generator.layout.recorded_reads`); sorted. A build with such an input keeps
+    nothing it made in the cache (it may have made it of the new bytes under the old
+    digest). A file saved after the build read it changes nothing the build made."""
     if inputs is None:
         return []
-    changed = {rel for rel, sha in read.items()
-               if not rel.startswith(f"{THEME_LABEL}/") and inputs.get(rel) != sha}
-    now = input_digests(layout) or {}
-    changed |= {rel for rel in now.keys() | inputs.keys() if now.get(rel) != inputs.get(rel)}
-    return sorted(changed)
+    return sorted(rel for rel, sha in read.items()
+                  if not rel.startswith(f"{THEME_LABEL}/") and inputs.get(rel) != sha)
 
 
 def _race_note(changed: list[str]) -> str:
@@ -329,6 +327,8 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
                                     if n not in site.cache.notes)
             site.cache.mark_used((e for o in outputs for e in o.entries),
                                  (e for o in outputs for e in o.stored))
+        for o in outputs:
+            record_reads(o.reads)  # the workers' (a template read again there)
         if strict and any(c.untranslated for c in coverage.values()):
             writer.abort()
             missing = [line for loc, c in coverage.items() if c.untranslated

@@ -28,6 +28,7 @@ from typing import NamedTuple
 from typing import NoReturn
 
 from generator.layout import page_output
+from generator.layout import reads_recorded
 from generator.output import SiteWriter
 from generator.render.errors import template_error
 from generator.render.search import LocalePlan
@@ -199,6 +200,7 @@ def _render_and_write(lang: str) -> LocaleDone:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used
         out.stored = site.cache.stored
+    out.reads = reads_recorded()
     files = len(out.files) + len(out.links)
     out.files, out.links = {}, {}  # written: what travels back to the parent is the rest
     return LocaleDone(lang, out, files, None, plan)

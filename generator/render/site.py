@@ -585,6 +585,8 @@ class LocaleOutput:
         notes: the cache's notes (a damaged entry ignored).
         entries: the cache entries looked up or stored (:attr:`BuildCache.used`).
         stored: those it stored (:attr:`BuildCache.stored`).
+        reads: the input files read, as :func:`generator.layout.reads_recorded` gives
+            them (a template a worker read again), for the parent's check.
     """
 
     files: dict[str, bytes]
@@ -597,6 +599,7 @@ class LocaleOutput:
     """The cache entries looked up or stored (:attr:`BuildCache.used`)."""
     stored: frozenset[str] = frozenset()
     """Those of them stored (:attr:`BuildCache.stored`)."""
+    reads: dict[str, str] = field(default_factory=dict)
 
 
 def _from_cache(cache: BuildCache, slot: str, inputs: str
@@ -841,8 +844,6 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
     out.coverage = Coverage(len(translator.seen), len(translator.fallbacks), missing)
-    if cache is not None:
-        out.notes, out.entries, out.stored = list(cache.notes), cache.used, cache.stored
     return out
 
 
