@@ -702,23 +702,22 @@ def test_a_file_saved_while_the_build_runs_is_not_kept_under_the_old_bytes(
 
 def test_a_template_a_render_worker_reads_again_counts_as_read(
         small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A template saved after the parent compiled it is read again by the forked render
-    worker that uses it (Jinja sees its file changed): the worker's reads reach the
-    parent's check, so that build keeps nothing either."""
+    """A template saved after the parent compiled it, just before the render workers
+    fork, is read again by the workers (Jinja sees its file changed): their reads reach
+    the parent's check, so that build keeps nothing either."""
     monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
     assert build(small).exit_code == 0
     _page_change(small)  # a page to render again, with the template
     before = _snapshot(small)
-    real = generator.render.parallel.render_locale
+    real = SiteInput.prepare
 
-    def saved_meanwhile(site: Any, lang: str) -> Any:
-        if not (small / "templates" / "base.html").exists():
-            _template_change(small)
-        return real(site, lang)
+    def saved_meanwhile(site: SiteInput) -> None:
+        real(site)  # the templates compiled in the parent, before the workers fork
+        _template_change(small)
 
-    monkeypatch.setattr(generator.render.parallel, "render_locale", saved_meanwhile)
+    monkeypatch.setattr(SiteInput, "prepare", saved_meanwhile)
     raced = build(small)
-    monkeypatch.setattr(generator.render.parallel, "render_locale", real)
+    monkeypatch.setattr(SiteInput, "prepare", real)
     assert any("templates/base.html changed while the build ran" in line
                for line in raced.lines), raced.lines
     _restore(small, before)
