@@ -360,8 +360,9 @@ def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
     them (:meth:`generator.render.search.Indexer.finish`): made now from the locale's
     views, or, with a cache, taken from it where the views have the bytes an earlier
     index was made from (and the same Pagefind; a change outside what is indexed, such
-    as another page's title in the navigation, makes no new index). The indexes made
-    now are kept in the cache under their views' key.
+    as another page's title in the navigation, makes no new index; the locale's render
+    worker has copied such an index already). The indexes made now are kept in the
+    cache under their views' key.
 
     Returns:
         (every index file → its SHA-256 hex digest, the files made now → theirs: the

@@ -175,6 +175,9 @@ class LocalePlan:
             (``site/``, for Pagefind; ``None`` when ``kept`` or the process memo has it).
         behind: ``kept`` is the index the last build made, of other views (asked for
             with ``later``: the index these views need is made by the next build).
+        copied: ``kept`` is already in the new site: the process that planned the
+            locale copied it there (:func:`generator.render.parallel.render_locales`,
+            beside the rendering of the other locales, not after the last index).
     """
 
     lang: str
@@ -183,6 +186,7 @@ class LocalePlan:
     kept: dict[str, tuple[Path, str]] | None = None
     folder: Path | None = None
     behind: bool = False
+    copied: bool = False
 
 
 VIEWS_SLOT = "search-views/{lang}"
@@ -341,8 +345,8 @@ class Indexer:
 
         Returns:
             (every index file → its SHA-256 hex digest; the files made now, or taken
-            from the process memo → their bytes; the files the cache kept → its copies),
-            each by site path, sorted.
+            from the process memo → their bytes; the files the cache kept → its copies,
+            but for those already ``copied`` into the site), each by site path, sorted.
 
         Raises:
             SearchIndexError: Pagefind failed on a locale, or took longer than
@@ -356,7 +360,8 @@ class Indexer:
         for lang in sorted(self.plans):
             plan = self.plans[lang]
             if plan.kept is not None:
-                kept.update({rel: path for rel, (path, _) in plan.kept.items()})
+                if not plan.copied:
+                    kept.update({rel: path for rel, (path, _) in plan.kept.items()})
                 digests.update({rel: sha for rel, (_, sha) in plan.kept.items()})
                 continue
             files = self._made.get(lang)
