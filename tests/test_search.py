@@ -6,6 +6,7 @@ tests/test_browser.py."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -520,6 +521,33 @@ def test_a_locales_index_is_made_while_the_next_locale_renders(
     monkeypatch.setattr(search, "_MADE", OrderedDict())
     assert run_cli("build", "--project", str(project), "--no-cache").returncode == 0
     assert events == ["render en", "index en", "render cs", "index cs"]
+
+
+def test_each_index_is_in_the_new_site_as_soon_as_pagefind_ends(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index made is written into the fresh folder (and the cache) as its Pagefind
+    run ends, while the others run, not after the last one: at 700 pages that tail was
+    0.4 s of a build after a case changed (writing 900 files, then reading them back
+    into the cache)."""
+    collect = search._collect
+    seen: list[tuple[str, list[str]]] = []
+
+    def collected(process: Any, plan: search.LocalePlan) -> dict[str, bytes]:
+        fresh = list(project.glob(".site.new-*"))
+        assert len(fresh) == 1
+        seen.append((plan.lang, sorted(p.parent.parent.name for p in
+                                       fresh[0].glob("*/pagefind/pagefind.js"))))
+        return collect(process, plan)
+
+    monkeypatch.setattr(search, "_collect", collected)
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert len(seen) == len(LEAN_LOCALES) == 2
+    assert seen[0][1] == [] and seen[1][1] == [seen[0][0]]
+    cache = BuildCache(cache_folder(project), real_path(project))
+    index = [p for p in (project / "site").glob("*/pagefind/**/*") if p.is_file()]
+    assert len(index) > 10
+    assert all(cache.load_blob(hashlib.sha256(p.read_bytes()).hexdigest()) for p in index)
 
 
 def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(

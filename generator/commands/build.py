@@ -309,7 +309,15 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     from generator.render.site import render_common
     from generator.render.site import strict_lines
 
-    indexer = Indexer()
+    def index_made(files: dict[str, bytes]) -> None:
+        """An index just made: into the new site and the cache now, while the other
+        locales are indexed (not after the last one)."""
+        writer.write(files)
+        if site.cache is not None:
+            for data in files.values():
+                site.cache.store_blob(data)
+
+    indexer = Indexer(made=index_made)
     scratch = scratch_folder()
     try:
         results = render_locales(site, writer, scratch=scratch, strict=strict,
@@ -356,13 +364,14 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
 
 def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
                   ) -> tuple[dict[str, str], dict[str, str]]:
-    """Every locale's search index into ``writer``'s new folder, once ``indexer`` has
-    them (:meth:`generator.render.search.Indexer.finish`): made now from the locale's
-    views, or, with a cache, taken from it where the views have the bytes an earlier
-    index was made from (and the same Pagefind; a change outside what is indexed, such
-    as another page's title in the navigation, makes no new index; the locale's render
-    worker has copied such an index already). The indexes made now are kept in the
-    cache under their views' key.
+    """Every locale's search index in ``writer``'s new folder, once ``indexer`` has
+    them all (:meth:`generator.render.search.Indexer.finish`): an index made now from
+    the locale's views is there already (:func:`_render_and_write` gives the indexer a
+    ``made`` that writes each one as Pagefind ends); with a cache, one taken from it
+    (where the views have the bytes an earlier index was made from, with the same
+    Pagefind: a change outside what is indexed, such as another page's title in the
+    navigation, makes no new index) was copied by the locale's render worker, or is
+    copied now. The indexes made now are kept in the cache under their views' key.
 
     Returns:
         (every index file → its SHA-256 hex digest, the files made now → theirs: the
@@ -374,8 +383,7 @@ def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
     """
     from generator.render.search import INDEX_SLOT
 
-    index, files, kept = indexer.finish()
-    writer.write(files)
+    index, files, kept = indexer.finish()  # ``files``: written already
     writer.link(kept)
     made = {rel: index[rel] for rel in files}
     store = site.cache

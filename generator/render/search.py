@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
@@ -316,10 +317,16 @@ class Indexer:
 
     Args:
         workers: how many Pagefind runs at most at a time (default: the cores).
+        made: called in this process with each index's files (site path → bytes) as
+            soon as it is made or found in the process memo, while the other locales
+            are indexed or rendered (a build writes them into the new site then, not
+            after the last index); :meth:`finish` gives them all the same.
     """
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None,
+                 made: Callable[[dict[str, bytes]], None] | None = None) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
+        self._on_made = made
         self.plans: dict[str, LocalePlan] = {}
         self._waiting: list[LocalePlan] = []
         self._running: dict[str, tuple[LocalePlan, subprocess.Popen[bytes], float]] = {}
@@ -336,6 +343,8 @@ class Indexer:
         self.plans[plan.lang] = plan
         if plan.kept is None:
             self._executable()  # even when the memo has the index: as a new process would
+            if plan.folder is None and self._on_made is not None:
+                self._on_made(_MADE[plan.key])
         if plan.folder is not None:
             self._waiting.append(plan)
             self._poll()
@@ -396,7 +405,9 @@ class Indexer:
                      if process.poll() is not None]
             for lang in ended:
                 plan, process, _ = self._running.pop(lang)
-                self._made[lang] = _collect(process, plan)
+                files = self._made[lang] = _collect(process, plan)
+                if self._on_made is not None:
+                    self._on_made(files)
             if ended or not block or not self._running:
                 break
             late = [lang for lang, (_, _, started) in self._running.items()
