@@ -47,9 +47,9 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     calls: list[str] = []
     real = loader._load_file
 
-    def counted(data: bytes, rel: str, *args: Any) -> Any:
+    def counted(data: bytes, rel: str, *args: Any, **kwargs: Any) -> Any:
         calls.append(rel)
-        return real(data, rel, *args)
+        return real(data, rel, *args, **kwargs)
 
     monkeypatch.setattr(loader, "_load_file", counted)
     yield calls

@@ -8,17 +8,22 @@ from __future__ import annotations
 import filecmp
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import generator.cases.loader
+import generator.cases.schema
 import generator.content.pages
 import generator.i18n.catalog
 from generator.cache import BuildCache
 from generator.cache import cache_folder
 from generator.cache import digest
 from generator.commands.build import build
+from generator.commands.project import load_project
 from generator.content.pages import PAGE_SLOT
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
@@ -195,6 +200,41 @@ def test_a_catalog_with_errors_is_never_kept_and_its_errors_are_found_again(
     _t, errors = load_translators(project, ["en", "de"], cache=_store(project, tmp_path))
     assert read == ["locales/de/LC_MESSAGES/messages.po"]
     assert [e.format() for e in errors] == found
+
+
+def test_case_files_known_valid_are_not_checked_against_the_schema_again(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case file that loaded without an error is not validated again while its bytes
+    are the same (and jsonschema is not even imported: 0.07 s of a build); the cases
+    are those a full check gives, and a file changed since is checked whole."""
+    checked = _count_calls(monkeypatch, generator.cases.schema, "_check")
+
+    def load() -> Any:
+        generator.cases.loader._MEMO.clear()  # as a new process: no file loaded yet
+        return load_project(project, cache=_store(project, tmp_path))
+
+    first = load()
+    assert first.errors == [] and len(checked) > 100  # every file, every case
+    checked.clear()
+    again = load()
+    assert (checked, again.errors) == ([], [])
+    assert again.cases.cases == first.cases.cases
+    script = ("import sys; from pathlib import Path; from generator.cache import BuildCache; "
+              "from generator.layout import real_path; "
+              "from generator.commands.project import load_project; "
+              f"root = Path({str(project)!r}); "
+              f"p = load_project(root, cache=BuildCache(Path({str(tmp_path / 'load-cache')!r}),"
+              " real_path(root))); print(len(p.errors), 'jsonschema' in sys.modules)")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=False, timeout=120)
+    assert ran.stdout == "0 False\n", ran.stderr
+    hands = project / "content" / "examples" / "hands.yaml"
+    text = hands.read_text(encoding="utf-8")
+    hands.write_text(text.replace("points: 31", "points: thirty-one", 1), encoding="utf-8")
+    broken = load()
+    assert checked and {e.file for e in broken.errors} == {"content/examples/hands.yaml"}
+    assert [e.format() for e in broken.errors] == [
+        e.format() for e in load_project(project).errors]
 
 
 def test_the_templates_messages_come_from_the_cache_until_a_template_changes(

@@ -151,12 +151,16 @@ _MEMO = _Memo(MEMO_BYTES)
 """The case files the last :func:`load_cases` of this process loaded."""
 
 
-def load_cases(project: Path | Layout) -> CaseSet:
+def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) -> CaseSet:
     """Load and check every case file of ``project``.
 
     Args:
         project: the project folder; case files are ``content/examples/**/*.yaml``
             under it (none is not an error; ``*.yml``, ``*.YAML``, ... are errors).
+        valid: SHA-256 digests of case files known to load without an error (the build
+            cache's, by this generator: :func:`clean_files`): such a file is not checked
+            against the schema again (nor is jsonschema imported for it), which finds
+            nothing in it; the set is the same.
 
     Returns:
         A :class:`CaseSet`: the cases without errors (file order), every input error
@@ -196,12 +200,19 @@ def load_cases(project: Path | Layout) -> CaseSet:
         sha = digests[rel] = hashlib.sha256(data).hexdigest()
         loaded = _MEMO.get(rel, sha)
         if loaded is None:
-            loaded = _load_file(data, rel)
+            loaded = _load_file(data, rel, schema=sha not in valid)
         memo.append((rel, sha, len(data), loaded))
         _join(rel, loaded, ids, cases, errors)
     _MEMO.keep(memo)
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files),
                    digests=frozen_mapping(digests))
+
+
+def clean_files(cases: CaseSet) -> list[str]:
+    """The SHA-256 digests of the case files of ``cases`` that loaded without any error
+    (what :func:`load_cases` takes as ``valid`` next time), sorted."""
+    failed = {e.file for e in cases.errors}
+    return sorted({sha for rel, sha in cases.digests.items() if rel not in failed})
 
 
 @cache
@@ -278,11 +289,14 @@ def load_case_text(data: bytes, rel: str, *,
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=(rel,)), doc
 
 
-def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset()) -> _FileCases:
+def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset(), *,
+               schema: bool = True) -> _FileCases:
     """One file (its bytes, its path ``rel``) loaded on its own: its cases, each with its
     id (the case ``None`` when it has an error; every case ``None`` when the file's frame
     is wrong) and its errors, all but the ids of other files (:func:`_join`).
-    ``optional``: required fields that may be missing (:func:`load_case_text`)."""
+    ``optional``: required fields that may be missing (:func:`load_case_text`);
+    ``schema``: check the file and its cases against the schema (``False``: the file is
+    known valid, see :func:`load_cases`)."""
     text, read_error = _decode(data, rel)
     if text is None:
         return _FileCases(errors=(read_error,) if read_error else ())
@@ -293,7 +307,7 @@ def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset()) ->
         return _FileCases(errors=(*errors, InputError(
             rel, 1, None, "the file is empty; expected a mapping with 'cases' (a list of "
             "cases)")))
-    loader = _FileLoader(rel, doc, optional)
+    loader = _FileLoader(rel, doc, optional, schema=schema)
     loader.errors.extend(errors)
     for _, where in doc.error_paths:
         # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
@@ -319,9 +333,10 @@ class _FileLoader:
     """
 
     def __init__(self, rel: str, doc: YamlDocument,
-                 optional: frozenset[str] = frozenset()) -> None:
+                 optional: frozenset[str] = frozenset(), *, schema: bool = True) -> None:
         self.rel = rel
         self.optional = optional
+        self.schema = schema
         self.doc = doc
         self.errors: list[InputError] = []
         self.file_failed = False
@@ -338,7 +353,7 @@ class _FileLoader:
         it has no error (the caller drops them all when :attr:`file_failed` is set)."""
         value = self.doc.value
         bad_defaults: set[str] = set()
-        for problem in file_problems(value):
+        for problem in file_problems(value) if self.schema else ():
             full = problem.path
             if len(full) >= 2 and full[0] == "defaults":
                 bad_defaults.add(str(full[1]))
@@ -428,7 +443,8 @@ class _CaseLoader:
     # -- checks ------------------------------------------------------------------
 
     def load(self) -> Case | None:
-        self.check_schema()
+        if self.file.schema:
+            self.check_schema()
         name = self._known("kind", KINDS)
         kind = KINDS[name] if name is not None else None
         game = self._known("game", GAMES)

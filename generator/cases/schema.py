@@ -23,13 +23,9 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Literal
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import extend
 
 from generator.cases.yamlpos import YamlPath
 from generator.cases.yamlpos import describe
@@ -48,6 +44,11 @@ from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
 from generator.kinds.fields import enum
 from generator.kinds.fields import string
+
+if TYPE_CHECKING:  # jsonschema is imported where a value is checked: a build whose case
+    # files are all known valid (generator.cases.loader.load_cases) needs none of it
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -349,17 +350,19 @@ def _is_integer(_checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_StrictValidator: type[Validator] = extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-"""Draft 2020-12, except that ``integer`` means a Python int that is not a bool."""
-
-
 @cache
 def _validator(which: Literal["file", "case"]) -> Validator:
+    """The validator of :data:`FILE_SCHEMA` or :data:`CASE_SCHEMA`: draft 2020-12,
+    except that ``integer`` means a Python int that is not a bool."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    strict: type[Validator] = extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
     schema = FILE_SCHEMA if which == "file" else CASE_SCHEMA
-    validator: Validator = _StrictValidator(schema)
+    validator: Validator = strict(schema)
     return validator
 
 

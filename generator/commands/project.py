@@ -11,6 +11,7 @@ from dataclasses import field
 from pathlib import Path
 
 from generator.cache import BuildCache
+from generator.cases.loader import clean_files
 from generator.cases.loader import load_cases
 from generator.cases.model import CaseSet
 from generator.config import Config
@@ -90,6 +91,11 @@ class Project:
         return EXIT_DISAGREE if self.disagreements else EXIT_OK
 
 
+VALID_SLOT = "case-files"
+"""The build cache's entry of the case files known to load without an error (their
+SHA-256 digests: :func:`generator.cases.loader.clean_files`)."""
+
+
 def load_project(root: Path, *, out: Path | None = None,
                  agreeing: frozenset[str] = frozenset(),
                  cache: BuildCache | None = None) -> Project:
@@ -106,13 +112,18 @@ def load_project(root: Path, *, out: Path | None = None,
         cache: the build cache, for the parsed pages and the compiled catalogs
             (:func:`generator.content.pages.load_pages`,
             :func:`generator.i18n.catalog.load_translators`): an input unchanged since
-            a build that found no error in it is taken from there, not read again.
+            a build that found no error in it is taken from there, not read again; and
+            for the case files known valid (:func:`generator.cases.loader.load_cases`).
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
     """
     layout = Layout.of(root, out)
-    cases = load_cases(layout)
+    known = cache.load(VALID_SLOT, "sha256") if cache is not None else None
+    cases = load_cases(layout, valid=frozenset(str(d) for d in known)
+                       if isinstance(known, list) else frozenset())
+    if cache is not None and clean_files(cases) != known:
+        cache.store(VALID_SLOT, "sha256", clean_files(cases))
     errors: list[InputError] = list(cases.errors)
     results = Results(cases.cases, agreeing)
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
