@@ -122,8 +122,9 @@ def load_project(root: Path, *, out: Path | None = None,
     known = cache.load(VALID_SLOT, "sha256") if cache is not None else None
     cases = load_cases(layout, valid=frozenset(str(d) for d in known)
                        if isinstance(known, list) else frozenset())
-    if cache is not None and clean_files(cases) != known:
-        cache.store(VALID_SLOT, "sha256", clean_files(cases))
+    clean = clean_files(cases)
+    if cache is not None and clean != known:
+        cache.store(VALID_SLOT, "sha256", clean)
     errors: list[InputError] = list(cases.errors)
     results = Results(cases.cases, agreeing)
     locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
