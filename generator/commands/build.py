@@ -342,7 +342,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             missing = [line for loc, c in coverage.items() if c.untranslated
                        for line in strict_lines(loc, c)]
             return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None, set()
-        index, made = _search_index(site, writer, indexer)
+        index = _search_index(site, indexer)
     finally:
         indexer.close()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -356,35 +356,31 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     if site.cache is None:
         return report, None, set()
     shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
-    site.cache.adopt({**shared, **made}, writer.out)
+    site.cache.adopt(shared, writer.out)  # the indexes made: kept as they were made
     views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
     return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
                     **index}, views
 
 
-def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
-                  ) -> tuple[dict[str, str], dict[str, str]]:
-    """Every locale's search index in ``writer``'s new folder, once ``indexer`` has
-    them all (:meth:`generator.render.search.Indexer.finish`): an index made now from
-    the locale's views is there already (:func:`_render_and_write` gives the indexer a
-    ``made`` that writes each one as Pagefind ends); with a cache, one taken from it
-    (where the views have the bytes an earlier index was made from, with the same
-    Pagefind: a change outside what is indexed, such as another page's title in the
-    navigation, makes no new index) was copied by the locale's render worker, or is
-    copied now. The indexes made now are kept in the cache under their views' key.
+def _search_index(site: SiteInput, indexer: Indexer) -> dict[str, str]:
+    """Every locale's search index, once ``indexer`` has them all
+    (:meth:`generator.render.search.Indexer.finish`), and the indexes made now kept in
+    the cache under their views' key. The files are in the new site's folder already:
+    an index made now was written (and its files kept as blobs) as its Pagefind run
+    ended (``index_made`` in :func:`_render_and_write`); one the cache kept (its views
+    have the bytes an earlier index was made from, with the same Pagefind: a change
+    outside what is indexed, such as another page's title in the navigation, makes no
+    new index) was copied by the locale's render worker.
 
     Returns:
-        (every index file → its SHA-256 hex digest, the files made now → theirs: the
-        cache adopts them once the site is in place).
+        Every index file → its SHA-256 hex digest.
 
     Raises:
         generator.render.search.SearchIndexError: Pagefind is missing or failed.
-        OutputError: a file cannot be written.
     """
     from generator.render.search import INDEX_SLOT
 
-    index, files, kept = indexer.finish()  # ``files``: written already
-    writer.link(kept)
+    index, files = indexer.finish()  # written already
     made = {rel: index[rel] for rel in files}
     store = site.cache
     if store is not None:
@@ -393,4 +389,4 @@ def _search_index(site: SiteInput, writer: SiteWriter, indexer: Indexer
                 prefix = f"{search_output(lang)}/"
                 store.store(INDEX_SLOT.format(lang=lang), plan.key,
                             {rel: sha for rel, sha in made.items() if rel.startswith(prefix)})
-    return index, made
+    return index

@@ -196,9 +196,8 @@ def _render_and_write(lang: str) -> LocaleDone:
             rel = page_output(lang, page.slug)
             pages[rel] = out.files[rel] if rel in out.files else out.links[rel]
         plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs, later=later)
-        if plan.kept is not None:  # here, while the other locales render (not after)
+        if plan.kept is not None:  # here, while the other locales render: its one copy
             writer.link({rel: path for rel, (path, _) in plan.kept.items()})
-            plan.copied = True
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used

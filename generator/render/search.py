@@ -176,9 +176,6 @@ class LocalePlan:
             (``site/``, for Pagefind; ``None`` when ``kept`` or the process memo has it).
         behind: ``kept`` is the index the last build made, of other views (asked for
             with ``later``: the index these views need is made by the next build).
-        copied: ``kept`` is already in the new site: the process that planned the
-            locale copied it there (:func:`generator.render.parallel.render_locales`,
-            beside the rendering of the other locales, not after the last index).
     """
 
     lang: str
@@ -187,7 +184,6 @@ class LocalePlan:
     kept: dict[str, tuple[Path, str]] | None = None
     folder: Path | None = None
     behind: bool = False
-    copied: bool = False
 
 
 VIEWS_SLOT = "search-views/{lang}"
@@ -349,13 +345,15 @@ class Indexer:
             self._waiting.append(plan)
             self._poll()
 
-    def finish(self) -> tuple[dict[str, str], dict[str, bytes], dict[str, Path]]:
-        """Wait for every run and give the indexes of all locales added.
+    def finish(self) -> tuple[dict[str, str], dict[str, bytes]]:
+        """Wait for every run and give the indexes of all locales added. (An index the
+        cache kept is copied into the site by the process that planned its locale:
+        :func:`generator.render.parallel.render_locales`.)
 
         Returns:
-            (every index file → its SHA-256 hex digest; the files made now, or taken
-            from the process memo → their bytes; the files the cache kept → its copies,
-            but for those already ``copied`` into the site), each by site path, sorted.
+            (every index file, the cache's kept ones too → its SHA-256 hex digest; the
+            files made now, or taken from the process memo → their bytes), each by site
+            path, sorted.
 
         Raises:
             SearchIndexError: Pagefind failed on a locale, or took longer than
@@ -364,13 +362,10 @@ class Indexer:
         while self._waiting or self._running:
             self._poll(block=True)
         made: dict[str, bytes] = {}
-        kept: dict[str, Path] = {}
         digests: dict[str, str] = {}
         for lang in sorted(self.plans):
             plan = self.plans[lang]
             if plan.kept is not None:
-                if not plan.copied:
-                    kept.update({rel: path for rel, (path, _) in plan.kept.items()})
                 digests.update({rel: sha for rel, (_, sha) in plan.kept.items()})
                 continue
             files = self._made.get(lang)
@@ -383,7 +378,7 @@ class Indexer:
                             for rel, data in files.items()})
         while len(_MADE) > MEMO:
             _MADE.popitem(last=False)
-        return dict(sorted(digests.items())), dict(sorted(made.items())), kept
+        return dict(sorted(digests.items())), dict(sorted(made.items()))
 
     def close(self) -> None:
         """Stop every run still going (a build that fails or is interrupted): each run
@@ -558,7 +553,7 @@ def search_index(pages: Mapping[str, bytes]) -> dict[str, bytes]:
         try:
             for lang, group in groups.items():
                 indexer.add(plan_locale(lang, dict(group), Path(tmp), cut=False))
-            _, made, _ = indexer.finish()
+            _, made = indexer.finish()
         finally:
             indexer.close()
     return made
