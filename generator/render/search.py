@@ -335,6 +335,7 @@ class Indexer:
 
         Raises:
             SearchIndexError: Pagefind's program is missing, cannot start, or failed.
+            Exception: what ``made`` raises (a build's: ``OutputError``).
         """
         self.plans[plan.lang] = plan
         if plan.kept is None:
@@ -358,6 +359,7 @@ class Indexer:
         Raises:
             SearchIndexError: Pagefind failed on a locale, or took longer than
                 :data:`TIMEOUT` seconds.
+            Exception: what ``made`` raises (a build's: ``OutputError``).
         """
         while self._waiting or self._running:
             self._poll(block=True)
