@@ -214,18 +214,18 @@ def test_overrides_copied_from_the_theme_before_nav_html_still_build(
     assert page.count("<li><a href=") >= 1
 
 
-def test_a_build_parses_and_compiles_each_template_once(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The loading's template check and the rendering share one environment (the
-    loading's layout carries the build's --out; rendering used to make a second
-    environment from the bare project folder and compile every template again), and
-    the check's syntax tree is what is compiled (it used to be parsed twice)."""
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str | None], list[str | None]]:
+    """(the names of the templates parsed, those compiled) from now on in this process,
+    its memos of both emptied first; rendering kept in this process, to be counted."""
     import jinja2
 
-    from generator.commands.build import build
     from generator.render import parallel
+    from generator.render import site
 
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)  # in this process: counted
+    site._parsed.cache_clear()
+    site._compiled.cache_clear()
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)
     parsed: list[str | None] = []
     compiled: list[str | None] = []
     parse = jinja2.Environment._parse
@@ -245,9 +245,52 @@ def test_a_build_parses_and_compiles_each_template_once(
 
     monkeypatch.setattr(jinja2.Environment, "_parse", counting_parse)
     monkeypatch.setattr(jinja2.Environment, "_generate", counting_generate)
+    return parsed, compiled
+
+
+def test_a_build_parses_and_compiles_each_template_once(
+        project: Path, tmp_path: Path,
+        counted: tuple[list[str | None], list[str | None]]) -> None:
+    """The loading's template check and the rendering share one environment (the
+    loading's layout carries the build's --out; rendering used to make a second
+    environment from the bare project folder and compile every template again), and
+    the check's syntax tree is what is compiled (it used to be parsed twice)."""
+    from generator.commands.build import build
+
+    parsed, compiled = counted
     report = build(project, tmp_path / "out", cache=False)
     assert report.exit_code == 0, report.lines
     used = sorted(Layout.of(project).templates([]))
     assert "kinds/meld.html" in used and "cases.html" in used
     assert sorted(compiled) == used
     assert sorted(parsed) == used
+
+
+def test_a_process_compiles_a_template_once_for_every_project_that_uses_it(
+        project: Path, tmp_path: Path,
+        counted: tuple[list[str | None], list[str | None]]) -> None:
+    """A second project in the same process (the tests' many projects; a copy of the
+    site elsewhere) has an environment of its own, but the theme's templates it loads
+    are the same texts: their code is reused, not compiled again (it was: compiling
+    was a third of the test suite's time). Its own override is compiled, once, and
+    shows on its pages alone."""
+    from generator.commands.build import build
+
+    parsed, compiled = counted
+    assert build(project, tmp_path / "one", cache=False).exit_code == 0
+    assert sorted(compiled) == sorted(Layout.of(project).templates([]))
+    second = tmp_path / "second"
+    shutil.copytree(project, second)
+    base = override(second, "base.html")
+    base.write_text(base.read_text(encoding="utf-8").replace(
+        "<body", "<body data-copy", 1), encoding="utf-8")
+    parsed.clear()
+    compiled.clear()
+    report = build(second, tmp_path / "two", cache=False)
+    assert report.exit_code == 0, report.lines
+    assert compiled == ["base.html"]
+    assert parsed == ["base.html"]
+    page = (tmp_path / "two" / "en" / "index.html").read_text(encoding="utf-8")
+    assert "<body data-copy" in page
+    assert "<body data-copy" not in (tmp_path / "one" / "en" / "index.html").read_text(
+        encoding="utf-8")

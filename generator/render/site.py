@@ -18,6 +18,7 @@ from dataclasses import field
 from functools import cache
 from functools import lru_cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from babel.core import Locale
@@ -120,10 +121,8 @@ class TemplateLoader(BaseLoader):
         """Jinja's ``BaseLoader.load``, compiling the syntax tree :func:`template_errors`
         parsed (:func:`_parsed`), so that each template is parsed once, not twice."""
         source, filename, uptodate = self.get_source(environment, name)
-        code = environment.compile(_parsed(environment, name, source, filename), name,
-                                   filename)
-        return environment.template_class.from_code(environment, code, globals or {},
-                                                    uptodate)
+        return environment.template_class.from_code(
+            environment, _compiled(name, source, filename), globals or {}, uptodate)
 
 
 def make_environment(project: Path | Layout) -> Environment:
@@ -136,17 +135,29 @@ def make_environment(project: Path | Layout) -> Environment:
     return _environment(Layout.of(project))
 
 
+_OPTIONS: dict[str, Any] = {
+    "autoescape": True,
+    "extensions": ["jinja2.ext.i18n"],
+    "undefined": StrictUndefined,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": True,
+}
+"""The options of every environment :func:`make_environment` makes: the same for each,
+so that a template's syntax tree and code serve them all (:func:`_compiled`)."""
+
+
 @cache
 def _environment(layout: Layout) -> Environment:
-    return Environment(
-        loader=TemplateLoader(layout),
-        autoescape=True,
-        extensions=["jinja2.ext.i18n"],
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return Environment(loader=TemplateLoader(layout), **_OPTIONS)
+
+
+@cache
+def _compiler() -> Environment:
+    """The environment that parses and compiles templates for every environment of
+    :func:`make_environment` (the same options; neither step needs a loader, nor the
+    globals a locale installs)."""
+    return Environment(**_OPTIONS)
 
 
 TEMPLATES = ("page.html", "home.html", "404.html", "cases.html", "root.html")
@@ -195,7 +206,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                                      "the template is not valid UTF-8; expected UTF-8 text"))
             continue
         try:
-            tree = _parsed(env, name, source, str(layout.path(rel)))
+            tree = _parsed(name, source, str(layout.path(rel)))
             env.get_template(name)
         except TemplateSyntaxError as exc:
             problem = (exc.message or "").rstrip(".")
@@ -218,14 +229,28 @@ def template_errors(root: Path | Layout) -> list[InputError]:
 
 
 @lru_cache(maxsize=256)
-def _parsed(env: Environment, name: str, source: str, filename: str) -> nodes.Template:
+def _parsed(name: str, source: str, filename: str) -> nodes.Template:
     """A template's syntax tree, parsed once per source text in a process (``serve``
-    rebuilds check the same templates again and again).
+    rebuilds check the same templates again and again, and a process that builds
+    several projects, as the tests do, finds the theme's templates the same).
 
     Raises:
         TemplateSyntaxError: the source does not parse (not kept: raised every time).
     """
-    return env.parse(source, name, filename)
+    return _compiler().parse(source, name, filename)
+
+
+@lru_cache(maxsize=256)
+def _compiled(name: str, source: str, filename: str) -> CodeType:
+    """A template's code (Jinja's ``Environment.compile`` of :func:`_parsed`'s tree),
+    compiled once per source text in a process, for every environment that loads it
+    (:meth:`TemplateLoader.load`): compiling is most of a template's loading, and a
+    new environment (a build of another project) loads the same theme.
+
+    Raises:
+        TemplateSyntaxError: the source does not parse or compile (not kept).
+    """
+    return _compiler().compile(_parsed(name, source, filename), name, filename)
 
 
 class LocaleRenderer:
