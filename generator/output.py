@@ -55,6 +55,12 @@ class OutputError(Exception):
     file system error."""
 
 
+class SourceGone(OutputError):
+    """A file to publish as it is (:meth:`SiteWriter.link`, such as a copy in the build
+    cache) cannot be read any more: removed (a cache emptied while the build ran) or
+    unreadable. The output is not at fault; the message names the file."""
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False if unsupported."""
     name = ctypes.util.find_library("c")
@@ -438,20 +444,25 @@ class SiteWriter:
         site file edited in place must change no other site, nor the cache).
 
         Raises:
-            OutputError: a file cannot be linked or copied.
+            SourceGone: a file of ``files`` cannot be read.
+            OutputError: a file cannot be written.
         """
         tmp = self.tmp
         bad = next((rel for rel in files if _CONTROL.search(rel)), None)
         if bad is not None:
             raise OutputError(f"{self.out}: a file name holds a control character "
                               f"({bad!r}); expected plain names")
-        try:
-            for rel in sorted(files):
-                path = tmp / rel
+        for rel in sorted(files):
+            path = tmp / rel
+            try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(files[rel], path)
-        except OSError as exc:
-            raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+            except OSError as exc:
+                if exc.filename is not None and os.fsdecode(exc.filename) == str(files[rel]):
+                    raise SourceGone(f"{files[rel]}: cannot read it to publish it as "
+                                     f"{rel}: {exc.strerror or exc}; expected it to stay "
+                                     "while the build runs") from exc
+                raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
     def commit(self) -> None:
         """List the written files in the marker, put the fresh folder in the place of

@@ -22,6 +22,7 @@ import generator.cache
 import generator.commands.build
 import generator.commands.project
 import generator.engine.melds
+import generator.output
 import generator.render.incremental
 import generator.render.parallel
 from generator.cache import APP
@@ -726,3 +727,57 @@ def test_a_template_a_render_worker_reads_again_counts_as_read(
     clean = _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
     assert (again.lines, again.coverage) == (clean.lines, clean.coverage)
+
+
+def _cache_emptied_at_first_link(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The build cache's folder removed as the first files are copied from it into the
+    site (after the build checked them, as when a user empties ``~/.cache`` while a
+    build runs); returns the numbers of files each copy was given."""
+    seen: list[int] = []
+    link = generator.output.SiteWriter.link
+
+    def emptying_link(self: generator.output.SiteWriter, files: dict[str, Path]) -> None:
+        if files and not any(seen):  # (another worker may be writing entries there)
+            shutil.rmtree(cache_folder(root), ignore_errors=True)
+            assert not any(path.exists() for path in files.values())
+        seen.append(len(files))
+        link(self, files)
+
+    monkeypatch.setattr(generator.output.SiteWriter, "link", emptying_link)
+    return seen
+
+
+@pytest.mark.parametrize("forked", [False, True], ids=["serial", "forked"])
+def test_a_cache_emptied_while_the_build_copies_from_it_only_slows(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+    """The pages the build took from the cache are gone when it copies them: the build
+    is made again without the cache, with one note, and writes a clean build's bytes
+    (it failed with exit 2 and "cannot write the site", blaming the site). On the forked
+    path the copy fails in a render worker."""
+    assert build(small).exit_code == 0
+    _catalog_change(small)
+    if forked:
+        monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
+    seen = _cache_emptied_at_first_link(small, monkeypatch)
+    report = build(small)
+    assert forked or any(seen), "no file was taken from the cache"
+    assert report.exit_code == 0, report.lines
+    notes = [line for line in report.lines if line.startswith("note: ")]
+    assert len(notes) == 1 and "built again without it" in notes[0], notes
+    assert str(cache_folder(small)) in notes[0]
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_cache_emptied_while_a_kept_build_is_copied_only_slows(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same when the whole build is taken from the cache (its inputs unchanged, the
+    site removed): it is built again."""
+    assert build(small).exit_code == 0
+    shutil.rmtree(small / "site")
+    seen = _cache_emptied_at_first_link(small, monkeypatch)
+    report = build(small)
+    assert seen and seen[0] > 0, "the build was not taken from the cache"
+    assert report.exit_code == 0, report.lines
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")

@@ -39,6 +39,7 @@ from generator.layout import recorded_reads
 from generator.layout import search_output
 from generator.output import OutputError
 from generator.output import SiteWriter
+from generator.output import SourceGone
 from generator.output import holds_exactly
 from generator.output import overlap_error
 
@@ -107,8 +108,15 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
             if replayed is not None:
                 return replayed
         with recorded_reads() as read:
-            report = _build(root, out, strict, store, inputs, whole, search_later,
-                            lambda: _changed_inputs(inputs, read))
+            try:
+                report = _build(root, out, strict, store, inputs, whole, search_later,
+                                lambda: _changed_inputs(inputs, read))
+            except SourceGone as exc:  # the cache's copies went away: none is trusted now
+                store.notes.append(f"{store.folder or 'the build cache'}: a file taken from "
+                                   f"the build cache went away while the build ran ({exc});"
+                                   " built again without it")
+                with BuildCache(None, layout.root) as bare:
+                    report = _build(root, out, strict, bare, None, None)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
@@ -180,6 +188,8 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
         report, files, views = _render_and_write(site, writer, lines, strict, search_later)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()
+        if isinstance(exc, SourceGone) and store.enabled:
+            raise  # a copy in the cache: build() builds again without it
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     except BaseException as exc:
         writer.abort()
@@ -246,6 +256,9 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
     try:
         writer.link(files)
         writer.commit()
+    except SourceGone:  # a copy went away after it was checked: built as if none were kept
+        writer.abort()
+        return None
     except OutputError as exc:
         writer.abort()
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
