@@ -16,8 +16,11 @@ start-up (``site`` and the ``.pth`` files, before this module runs) is out of th
 generator's reach.
 """
 
+import contextlib
+import os
 import signal
 import sys
+from typing import NoReturn
 
 _HELD = (signal.SIGINT, signal.SIGTERM)
 
@@ -47,5 +50,24 @@ def main() -> int:
     return status
 
 
+def run() -> NoReturn:
+    """``python -m generator`` and the ``rules-site`` script: :func:`main`, then the
+    process ends at once with its status (``os._exit``), its standard output and error
+    flushed first.
+
+    Python's own teardown is skipped: freeing every object a command made took about
+    65 ms after a build of 700 pages (a fifth of a build with nothing changed, an
+    eighth of ``check``), for nothing the command needs. mypy ends the same way (its
+    ``util.hard_exit``). What the command must leave is done before :func:`main`
+    returns: files written and closed, temporary folders removed, workers and Pagefind
+    waited for; locks are released by the system.
+    """
+    status = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed
+            stream.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -100,7 +100,7 @@ def test_the_hooks_entry_is_our_check(tmp_path: Path) -> None:
     assert run_cli("init", str(project)).returncode == 0
     script, *args = _hook()["entry"].split()
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
-    assert scripts[script] == "generator.__main__:main"
+    assert scripts[script] == "generator.__main__:run"
     assert run_cli(*args, cwd=project).returncode == 0
     replace_in(project / "content" / "examples" / "melds.yaml", "      points: 31\n",
                "      points: 30\n")

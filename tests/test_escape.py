@@ -535,23 +535,25 @@ def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, nam
         assert "Traceback" not in err and err.startswith("interrupted"), (seen, err)
 
 
-def test_the_console_script_catches_an_interrupt_from_the_start(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_console_script_catches_an_interrupt_from_the_start() -> None:
     """The rules-site script called generator.cli:main, whose import ran outside any
-    handler: it now names the wrapper that also runs ``python -m generator``."""
-    import importlib
+    handler: it now names the wrapper that also runs ``python -m generator``. (Run in a
+    process of its own: the wrapper ends its process.)"""
     import tomllib
 
-    def interrupted(argv: list[str] | None = None) -> int:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr("generator.cli.main", interrupted)
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
     module, _, name = scripts["rules-site"].partition(":")
-    # The wrapper installs its handlers and ends with the signals held: the fixture
-    # _own_signal_state (conftest.py) puts them back.
-    assert getattr(importlib.import_module(module), name)() == 130
-    assert capsys.readouterr().err == "interrupted before anything was written\n"
+    script = ("import importlib, sys\n"
+              "import generator.cli\n"
+              "def interrupted(argv=None):\n"
+              "    raise KeyboardInterrupt\n"
+              "generator.cli.main = interrupted\n"
+              f"getattr(importlib.import_module({module!r}), {name!r})()\n"
+              "print('the script returned', file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert (result.returncode, result.stderr) == (
+        130, "interrupted before anything was written\n")
 
 
 WRITE_SIGNALLED = """
