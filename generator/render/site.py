@@ -129,9 +129,10 @@ def make_environment(project: Path | Layout) -> Environment:
     """The one Jinja environment of a project's templates, its ``templates/`` over the
     theme's, file by file (made once per process, shared by every locale and inherited
     by forked workers): autoescape (HTML and XML alike: ``page.html``, ``sitemap.xml``),
-    i18n (newstyle gettext), strict undefined. Templates are compiled once, on first
-    use, and read through the project's layout (a project's: only regular files inside
-    the project; the theme's: from the package)."""
+    i18n (newstyle gettext), strict undefined. Templates are read through the project's
+    layout (a project's: only regular files inside the project; the theme's: from the
+    package) and compiled on first use, each text once per process, whichever
+    environment loads it (:func:`_compiled`)."""
     return _environment(Layout.of(project))
 
 
