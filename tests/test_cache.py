@@ -729,19 +729,25 @@ def test_a_template_a_render_worker_reads_again_counts_as_read(
     assert (again.lines, again.coverage) == (clean.lines, clean.coverage)
 
 
-def _cache_emptied_at_first_link(root: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def _cache_emptied_at_first_link(root: Path, monkeypatch: pytest.MonkeyPatch,
+                                 after: bool = False) -> list[int]:
     """The build cache's folder removed as the first files are copied from it into the
     site (after the build checked them, as when a user empties ``~/.cache`` while a
-    build runs); returns the numbers of files each copy was given."""
+    build runs), or with ``after`` just after they were copied; returns the numbers of
+    files each copy was given."""
     seen: list[int] = []
     link = generator.output.SiteWriter.link
 
     def emptying_link(self: generator.output.SiteWriter, files: dict[str, Path]) -> None:
-        if files and not any(seen):  # (another worker may be writing entries there)
+        first = bool(files) and not any(seen)
+        seen.append(len(files))
+        if first and after:
+            link(self, files)
+        if first:  # (another worker may be writing entries there)
             shutil.rmtree(cache_folder(root), ignore_errors=True)
             assert not any(path.exists() for path in files.values())
-        seen.append(len(files))
-        link(self, files)
+        if not (first and after):
+            link(self, files)
 
     monkeypatch.setattr(generator.output.SiteWriter, "link", emptying_link)
     return seen
@@ -765,6 +771,24 @@ def test_a_cache_emptied_while_the_build_copies_from_it_only_slows(
     notes = [line for line in report.lines if line.startswith("note: ")]
     assert len(notes) == 1 and "built again without it" in notes[0], notes
     assert str(cache_folder(small)) in notes[0]
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+@pytest.mark.parametrize("forked", [False, True], ids=["serial", "forked"])
+def test_a_cache_emptied_once_its_pages_are_copied_is_not_read_again(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+    """The cache emptied just after the pages taken from it were copied into the new
+    site: their search views are made from the copies in the site, not read from the
+    cache again (the build failed with "the generator failed: FileNotFoundError", found
+    by a review that removed the cache while a 700-page build ran)."""
+    assert build(small).exit_code == 0
+    _page_change(small)  # the index must be made again: the views are read
+    if forked:
+        monkeypatch.setattr(generator.render.parallel, "PARALLEL_FROM", 1)
+    _cache_emptied_at_first_link(small, monkeypatch, after=True)
+    report = build(small)
+    assert report.exit_code == 0, report.lines
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
 

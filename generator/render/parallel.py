@@ -192,9 +192,9 @@ def _render_and_write(lang: str) -> LocaleDone:
     if scratch is not None and not (strict and out.coverage.untranslated):
         # (a strict build with a message in English fails: no index for it)
         pages: dict[str, bytes | Path] = {}
-        for page in site.pages:
-            rel = page_output(lang, page.slug)
-            pages[rel] = out.files[rel] if rel in out.files else out.links[rel]
+        for page in site.pages:  # a page taken from the cache: its copy in the new site
+            rel = page_output(lang, page.slug)  # (the cache's may be gone by now)
+            pages[rel] = out.files[rel] if rel in out.files else writer.tmp / rel
         plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs, later=later)
         if plan.kept is not None:  # here, while the other locales render: its one copy
             writer.link({rel: path for rel, (path, _) in plan.kept.items()})

@@ -207,7 +207,7 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     Args:
         lang: the locale.
         pages: the locale's content pages (site path → their bytes, or a file holding
-            them, such as the cache's copy of a page taken from it).
+            them, such as the new site's copy of a page taken from the cache).
         scratch: a folder of the build's own for the views.
         cache: the build cache, or ``None`` (``--no-cache``): no view or index kept.
         cut: make views; ``False`` indexes the pages as they are.
