@@ -294,3 +294,26 @@ def test_a_process_compiles_a_template_once_for_every_project_that_uses_it(
     assert "<body data-copy" in page
     assert "<body data-copy" not in (tmp_path / "one" / "en" / "index.html").read_text(
         encoding="utf-8")
+
+
+def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_path: Path) -> None:
+    """``{% trans %}`` in a project's template renders as Jinja's newstyle gettext does
+    (its variables by name, a literal ``%``), in a fresh process's first build: the
+    templates were compiled before the locale's gettext was installed, old-style, and
+    the build failed (``KeyError: 'who'``, ``TypeError: %c requires int or char``)."""
+    from generator.commands.build import build
+    from generator.render import site
+
+    site._parsed.cache_clear()
+    site._compiled.cache_clear()
+    base = override(project, "base.html")
+    text = base.read_text(encoding="utf-8")
+    at = text.index(">", text.index("<body")) + 1
+    base.write_text(text[:at] + "{% trans who=lang %}Language is {{ who }}{% endtrans %} "
+                    "{% trans %}Built with 100% care{% endtrans %}" + text[at:],
+                    encoding="utf-8")
+    report = build(project, tmp_path / "out", cache=False)
+    assert report.exit_code == 0, report.lines
+    for lang in ("en", "cs"):
+        page = (tmp_path / "out" / lang / "index.html").read_text(encoding="utf-8")
+        assert f"Language is {lang} Built with 100% care" in page

@@ -148,9 +148,19 @@ _OPTIONS: dict[str, Any] = {
 so that a template's syntax tree and code serve them all (:func:`_compiled`)."""
 
 
+def _new_environment(**loader: Any) -> Environment:
+    """An environment of :data:`_OPTIONS`, with newstyle gettext from the start: how
+    ``{% trans %}`` compiles depends on it (``install_gettext`` sets it again for each
+    locale, but a template compiled before that compiled old-style: a project's
+    ``{% trans who=x %}…{{ who }}…{% endtrans %}`` failed with ``KeyError: 'who'``)."""
+    env = Environment(**loader, **_OPTIONS)
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
+    return env
+
+
 @cache
 def _environment(layout: Layout) -> Environment:
-    return Environment(loader=TemplateLoader(layout), **_OPTIONS)
+    return _new_environment(loader=TemplateLoader(layout))
 
 
 @cache
@@ -158,7 +168,7 @@ def _compiler() -> Environment:
     """The environment that parses and compiles templates for every environment of
     :func:`make_environment` (the same options; neither step needs a loader, nor the
     globals a locale installs)."""
-    return Environment(**_OPTIONS)
+    return _new_environment()
 
 
 TEMPLATES = ("page.html", "home.html", "404.html", "cases.html", "root.html")
