@@ -46,7 +46,10 @@ def main() -> int:
         # Before the command line runs nothing is written: whatever site was there stays.
         print("interrupted before anything was written", file=sys.stderr)
         status = 128 + int(getattr(exc, "signum", 2))
-    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)  # the status is decided
+    # The status is decided. A signal that came just before has its handler run inside
+    # this call, the signals held already: the command's status stands, no traceback.
+    with contextlib.suppress(KeyboardInterrupt):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     return status
 
 
@@ -64,8 +67,9 @@ def run() -> NoReturn:
     """
     status = main()
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a reader gone, a stream closed
-            stream.flush()
+        if stream is not None:  # (None: the process was started with it closed)
+            with contextlib.suppress(OSError, ValueError):  # a reader gone, closed
+                stream.flush()
     os._exit(status)
 
 

@@ -279,3 +279,22 @@ def test_the_command_line_ends_without_pythons_teardown(project: Path, exit_code
     assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
     assert "teardown ran" not in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("exit_code", [0, 1])
+def test_a_closed_standard_error_keeps_the_exit_status(project: Path, exit_code: int) -> None:
+    """Started with its standard error closed (``2>&-``: ``sys.stderr`` is None), the
+    command line still ends with the command's status (it ended with 1 whatever the
+    status, found by review: the flush before ``os._exit`` failed on None)."""
+    import os
+    import subprocess
+    import sys
+
+    if exit_code:
+        replace_in(project / "content" / "examples" / "melds-rami.yaml", "points: 31",
+                   "points: 30")
+    result = subprocess.run([sys.executable, "-m", "generator", "check", "--project",
+                             str(project)], stdout=subprocess.PIPE, text=True, timeout=120,
+                            check=False, preexec_fn=lambda: os.close(2))
+    assert result.returncode == exit_code, result.stdout
+    assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
