@@ -276,9 +276,9 @@ class BuildCache:
         """Keep the files just written below ``folder`` (relative path → their SHA-256
         hex digest) as blobs, copied (a hard link would let a site file edited in place
         change the cache)."""
-        if self.folder is None:
-            return
         for rel, sha in files.items():
+            if self.folder is None:  # (off now: a write below failed)
+                return
             path = self._blob_path(sha)
             if path.exists():
                 continue

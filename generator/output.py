@@ -458,7 +458,8 @@ class SiteWriter:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(files[rel], path)
             except OSError as exc:
-                if exc.filename is not None and os.fsdecode(exc.filename) == str(files[rel]):
+                # (copyfile names the source in a write's error too: ENOSPC is the site's)
+                if not os.access(files[rel], os.R_OK):
                     raise SourceGone(f"{files[rel]}: cannot read it to publish it as "
                                      f"{rel}: {exc.strerror or exc}; expected it to stay "
                                      "while the build runs") from exc

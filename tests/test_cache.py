@@ -805,3 +805,25 @@ def test_a_cache_emptied_while_a_kept_build_is_copied_only_slows(
     assert report.exit_code == 0, report.lines
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_cache_that_fails_while_keeping_the_site_files_goes_on_without_it(
+        tmp_path: Path) -> None:
+    """Keeping the new site's files (``adopt``) when the cache's blobs cannot be written
+    (the cache made read-only as the build ran, in the review): one note, the cache off,
+    no error (the next file failed an assertion: "the generator failed:
+    AssertionError")."""
+    site = tmp_path / "site"
+    site.mkdir()
+    files = {}
+    for name in ("a.html", "b.html"):
+        data = name.encode()
+        (site / name).write_bytes(data)
+        files[name] = hashlib.sha256(data).hexdigest()
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / "blobs").write_text("not a folder", encoding="utf-8")
+    cache = generator.cache.BuildCache(folder, tmp_path)
+    cache.adopt(files, site)
+    assert cache.folder is None
+    assert len(cache.notes) == 1 and "cannot write the cache" in cache.notes[0]

@@ -259,3 +259,33 @@ def test_a_name_with_a_newline_never_reaches_the_marker(tmp_path: Path) -> None:
     assert not (tmp_path / "site").exists()
     write_site(tmp_path / "site", {"index.html": b"a"})
     assert _listed(tmp_path / "site") == {"index.html"}
+
+
+def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shutil.copyfile`` names the source in the error of a failed write (its fast
+    copy), so a full output disk was taken for a source gone (``SourceGone``: the build
+    was made again without its cache, then failed; review, on a 60 MB tmpfs). A source
+    that is there and readable: the site's error; one gone: ``SourceGone``."""
+    import errno
+    import shutil
+
+    from generator import output
+    from generator.output import SourceGone
+
+    source = tmp_path / "kept.html"
+    source.write_bytes(b"kept")
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", src)
+
+    monkeypatch.setattr(output.shutil, "copyfile", full)
+    writer = SiteWriter(tmp_path / "site")
+    with pytest.raises(OutputError, match="cannot write the site: .*No space left") as caught:
+        writer.link({"index.html": source})
+    assert not isinstance(caught.value, SourceGone)
+    monkeypatch.setattr(output.shutil, "copyfile", shutil.copyfile)
+    source.unlink()
+    with pytest.raises(SourceGone, match="kept.html: cannot read it to publish it as index.html"):
+        writer.link({"index.html": source})
+    writer.abort()
