@@ -281,11 +281,11 @@ def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
 
     monkeypatch.setattr(output.shutil, "copyfile", full)
     writer = SiteWriter(tmp_path / "site")
-    with pytest.raises(OutputError, match="cannot write the site: .*No space left") as caught:
+    with pytest.raises(OutputError, match=r"cannot write the site: .*No space left") as caught:
         writer.link({"index.html": source})
     assert not isinstance(caught.value, SourceGone)
     monkeypatch.setattr(output.shutil, "copyfile", shutil.copyfile)
     source.unlink()
-    with pytest.raises(SourceGone, match="kept.html: cannot read it to publish it as index.html"):
+    with pytest.raises(SourceGone, match=r"kept\.html: cannot read it to publish it as "):
         writer.link({"index.html": source})
     writer.abort()
