@@ -675,3 +675,57 @@ def test_a_signal_as_the_status_is_decided_keeps_it_without_a_traceback() -> Non
     result = subprocess.run([sys.executable, "-c", script], capture_output=True,
                             text=True, timeout=60, check=False)
     assert (result.returncode, result.stderr) == (0, "")
+
+
+ORPHANED = """
+import os, signal, sys
+from pathlib import Path
+import generator.render.parallel as parallel
+parallel.PARALLEL_FROM = 1
+pids = Path(sys.argv[2])
+render = parallel._render_and_write
+def recorded(lang):
+    with open(pids, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    return render(lang)
+parallel._render_and_write = recorded
+forked = parallel._forked
+def killed_at_the_first_locale(*args, **kwargs):
+    for done in forked(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)  # as a second Ctrl-C cut the clean-up short
+        yield done
+parallel._forked = killed_at_the_first_locale
+from generator.commands.build import build
+build(Path(sys.argv[1]), cache=False)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is there and not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_render_workers_end_when_their_build_dies(lean_project: Path, tmp_path: Path) -> None:
+    """A build killed before it stopped its render workers (a second Ctrl-C during its
+    clean-up, as ``timeout -s INT`` sends one to the process and one to its group):
+    each worker reads the end of its pipe and ends. They waited forever, each holding
+    its own copy of the parent's end, and the output's lock: the next build waited 60 s
+    for a dead pid's build and failed (found by review: 5 runs in 15)."""
+    pids = tmp_path / "pids.txt"
+    result = subprocess.run([sys.executable, "-c", ORPHANED, str(lean_project), str(pids)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == -signal_module.SIGKILL, result.stderr
+    workers = [int(line) for line in pids.read_text(encoding="utf-8").split()]
+    assert len(workers) == 2
+    deadline = time.monotonic() + 20
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal_module.SIGKILL)
+    assert left == []

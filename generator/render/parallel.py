@@ -90,7 +90,10 @@ def _worker(conn: Connection, others: Sequence[Connection]) -> NoReturn:
     parent is gone. Never returns (``os._exit``: the parent's clean-ups are the parent's)."""
     code = 0
     try:
-        for other in others:  # the parent's ends of the earlier workers' pipes
+        # The parent's ends of the pipes, its own too: a worker whose parent died (a
+        # second Ctrl-C stopped its clean-up) then reads the end of its pipe and ends,
+        # where it waited forever, holding the output's lock.
+        for other in others:
             other.close()
         _quiet_worker()
         while (lang := conn.recv()) is not None:
@@ -133,7 +136,7 @@ def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, N
             mine, theirs = multiprocessing.Pipe()
             pid = os.fork()
             if pid == 0:
-                _worker(theirs, list(children))
+                _worker(theirs, [*children, mine])
             theirs.close()
             children[mine] = pid
             mine.send(todo.pop(0))
