@@ -233,7 +233,7 @@ def _emit(lines: Iterable[str]) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except OSError as exc:  # e.g. a full disk behind a redirection
-        print(f"error: cannot write the report: {exc}", file=sys.stderr)
+        _say(f"error: cannot write the report: {exc}")
 
 
 def _project_error(project_dir: Path) -> InputError | None:
@@ -272,7 +272,7 @@ def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    print(summary_line(project), file=sys.stderr)
+    _say(summary_line(project))
     return project.exit_code
 
 
@@ -314,11 +314,11 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
         try:
             replace_file(output, data)
         except OSError as exc:
-            print(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
-                  "written", file=sys.stderr)
+            _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
+                 "written")
             return EXIT_INPUT
     if project is not None and fmt != "json":
-        print(summary_line(project), file=sys.stderr)
+        _say(summary_line(project))
     return project.exit_code if project is not None else EXIT_INPUT
 
 
@@ -344,8 +344,8 @@ def _init(target: Path) -> int:
         _emit([f"{target}:1: cannot create the project: {exc.strerror or exc}; nothing was "
                "written"])
         return EXIT_INPUT
-    print(f"created {target} ({_plural(len(made), 'file')}); next: "
-          f"python -m generator build --project {target}", file=sys.stderr)
+    _say(f"created {target} ({_plural(len(made), 'file')}); next: "
+         f"python -m generator build --project {target}")
     return EXIT_OK
 
 
@@ -371,12 +371,12 @@ def _build_summary(report: BuildReport, start: float) -> int:
             share = 100 * done // cov.used if cov.used else 100
             state = "complete" if not cov.untranslated else (
                 f"{cov.untranslated} untranslated or fuzzy, shown in English")
-            print(f"{loc}: {done} of the {cov.used} messages the site uses are translated "
-                  f"({share}%), {state}", file=sys.stderr)
+            _say(f"{loc}: {done} of the {cov.used} messages the site uses are translated "
+                 f"({share}%), {state}")
     if report.exit_code == 0:
         cached = f" ({report.cached} of them from the cache)" if report.cached else ""
-        print(f"{_plural(report.cases, 'case')} checked; built {_plural(report.pages, 'file')}"
-              f"{cached} in {time.perf_counter() - start:.2f} s", file=sys.stderr)
+        _say(f"{_plural(report.cases, 'case')} checked; built {_plural(report.pages, 'file')}"
+             f"{cached} in {time.perf_counter() - start:.2f} s")
     return report.exit_code
 
 
@@ -402,8 +402,18 @@ def _i18n(project_dir: Path, action: str) -> int:
 
 
 def _say(line: str) -> None:
-    """Print a progress or summary line to standard error."""
-    print(line, file=sys.stderr)
+    """Print a progress or summary line to standard error; a reader that went away
+    (``2>&1 | head``) or a closed standard error is not an error of the command (it was
+    reported as "the generator failed: BrokenPipeError", exit 2)."""
+    if sys.stderr is None:  # started with it closed (print would write to stdout)
+        return
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stderr.fileno())
+    except OSError:  # nowhere to say it
+        pass
 
 
 def _escape_what_cannot_be_shown() -> None:
@@ -447,7 +457,7 @@ def _interrupted(exc: KeyboardInterrupt, args: argparse.Namespace) -> int:
         state = ("; the new site is in place (what is left of the previous one is removed "
                  "by the next build)" if getattr(exc, "new_site", False)
                  else f"; {_site_in_place(args)}")
-    print(f"interrupted{state}", file=sys.stderr)
+    _say(f"interrupted{state}")
     return 128 + int(getattr(exc, "signum", 2))
 
 

@@ -298,3 +298,19 @@ def test_a_closed_standard_error_keeps_the_exit_status(project: Path, exit_code:
                             check=False, preexec_fn=lambda: os.close(2))
     assert result.returncode == exit_code, result.stdout
     assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
+
+
+@pytest.mark.parametrize("fmt", ["text", "junit"])
+def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(project: Path, fmt: str) -> None:
+    """``check ... 2>&1 | head -1``: the reader of standard output and error has gone
+    when the command writes; its status is the check's, 0 (the summary line to standard
+    error failed: "the generator failed: BrokenPipeError", exit 2; found by review)."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "generator", "check", "--project",
+                                str(project), "--format", fmt],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    process.stdout.close()  # gone before the first line
+    assert process.wait(timeout=120) == 0
