@@ -174,11 +174,7 @@ def _explain(args: argparse.Namespace) -> int:
     if report.exit_code != EXIT_OK:
         _emit(report.errors)
         return report.exit_code
-    try:
-        sys.stdout.write(report.text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
+    _write(report.text)
     return EXIT_OK
 
 
@@ -224,16 +220,35 @@ def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _emit(lines: Iterable[str]) -> None:
-    """Print to standard output; a reader that went away (``| head``) is not an error."""
+    """Print lines to standard output (see :func:`_write`)."""
+    _write("".join(f"{line}\n" for line in lines))
+
+
+class _Report:
+    """Whether this command's report to standard output was lost (:func:`_write`)."""
+
+    lost = False
+
+
+def _write(text: str) -> None:
+    """Write ``text`` to standard output. A reader that went away (``| head``) is not an
+    error; a report that cannot be written (a full disk behind a redirection, standard
+    output closed) is said once on standard error, and the command's exit status is
+    then 2 (:func:`main`; it was 0, or a traceback for a closed standard output)."""
+    if not text:
+        return
     try:
-        for line in lines:
-            sys.stdout.write(line + "\n")
+        if sys.stdout is None:
+            raise OSError("standard output is closed")
+        sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except OSError as exc:  # e.g. a full disk behind a redirection
-        _say(f"error: cannot write the report: {exc}")
+    except OSError as exc:
+        if not _Report.lost:
+            _say(f"error: cannot write the report: {exc}")
+        _Report.lost = True
 
 
 def _project_error(project_dir: Path) -> InputError | None:
@@ -466,6 +481,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_what_cannot_be_shown()
     given = list(sys.argv[1:] if argv is None else argv)
     args = _parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
+    _Report.lost = False
+    status = _run(args)
+    if _Report.lost and status < EXIT_INPUT:
+        return EXIT_INPUT
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command ``args`` name; returns its exit status (docs/site.md)."""
     try:
         if args.command == "check" and args.fix:
             return _check_fix(args.project, args.format)

@@ -314,3 +314,30 @@ def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(project: Path, fm
     assert process.stdout is not None
     process.stdout.close()  # gone before the first line
     assert process.wait(timeout=120) == 0
+
+
+@pytest.mark.parametrize("where", ["full", "closed"])
+@pytest.mark.parametrize("command", [["schema"], ["check", "--format", "junit"]],
+                         ids=["schema", "junit"])
+def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
+                                                    command: list[str]) -> None:
+    """Standard output on a full disk (``/dev/full``) or closed (``>&-``): the command
+    says once that its report cannot be written and exits 2 (docs/site.md: the output
+    cannot be written); it said so and exited 0, or printed a traceback when closed
+    (found by review)."""
+    import os
+    import subprocess
+    import sys
+
+    if where == "full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    args = [sys.executable, "-m", "generator", *command]
+    if command[0] == "check":
+        args += ["--project", str(project)]
+    with open(os.devnull if where == "closed" else "/dev/full", "w") as out:
+        result = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
+                                timeout=120, check=False,
+                                preexec_fn=(lambda: os.close(1)) if where == "closed" else None)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("error: cannot write the report") == 1, result.stderr
+    assert "Traceback" not in result.stderr
