@@ -743,9 +743,8 @@ def _cache_emptied_at_first_link(root: Path, monkeypatch: pytest.MonkeyPatch,
         seen.append(len(files))
         if first and after:
             link(self, files)
-        if first:  # (another worker may be writing entries there)
+        if first:  # (another worker may be writing entries there: no error raised)
             shutil.rmtree(cache_folder(root), ignore_errors=True)
-            assert not any(path.exists() for path in files.values())
         if not (first and after):
             link(self, files)
 
