@@ -26,6 +26,7 @@ from generator.config import load_config
 from generator.i18n.catalog import plural_rule
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
+from tests.conftest import alive
 from tests.conftest import override
 from tests.test_i18n import CASES
 from tests.test_i18n import PO_HEADER
@@ -700,15 +701,6 @@ build(Path(sys.argv[1]), cache=False)
 """
 
 
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` is there and not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_render_workers_end_when_their_build_dies(lean_project: Path, tmp_path: Path) -> None:
     """A build killed before it stopped its render workers (a second Ctrl-C during its
@@ -723,9 +715,9 @@ def test_render_workers_end_when_their_build_dies(lean_project: Path, tmp_path: 
     workers = [int(line) for line in pids.read_text(encoding="utf-8").split()]
     assert len(workers) == 2
     deadline = time.monotonic() + 20
-    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [pid for pid in workers if _running(pid)]
+    left = [pid for pid in workers if alive(pid)]
     for pid in left:
         os.kill(pid, signal_module.SIGKILL)
     assert left == []

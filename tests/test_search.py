@@ -30,6 +30,7 @@ from generator.render.search import UNUSED
 from generator.render.search import search_index
 from generator.render.search import search_view
 from tests.conftest import LEAN_LOCALES
+from tests.conftest import alive
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 
@@ -561,15 +562,6 @@ def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
     assert not (project / "site").exists()
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -589,9 +581,9 @@ def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
     assert "Pagefind took longer than 1 s" in out
     pid = int(started.read_text(encoding="utf-8"))
     deadline = time.monotonic() + 5
-    while _alive(pid) and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(pid)
+    assert not alive(pid)
 
 
 def test_the_scratch_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
