@@ -41,8 +41,16 @@ def pytest_configure(config: pytest.Config) -> None:
       controller, before the workers start.
 
     Python checks each file's time and size against its bytecode, so an edited module
-    is compiled afresh."""
+    is compiled afresh.
+
+    And SIGINT is given its default handler where the run started with it ignored."""
     sys.dont_write_bytecode = False
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # Started in the background of a shell without job control (``.ci/run &``),
+        # SIGINT is ignored, and every process a test starts inherits that: the tests
+        # that send a process Ctrl-C then saw it ignored. Python's handler here, so
+        # that they start with the default again, as from a terminal.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(REPO / "generator", quiet=1)
 
