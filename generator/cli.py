@@ -332,8 +332,8 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
             _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
                  "written")
             return EXIT_INPUT
-    if project is not None and fmt != "json":
-        _say(summary_line(project))
+    if project is not None and fmt != "json" and not _Report.lost:  # (a lost report:
+        _say(summary_line(project))  # its one line says it all, exit 2)
     return project.exit_code if project is not None else EXIT_INPUT
 
 

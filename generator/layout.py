@@ -42,7 +42,8 @@ and :meth:`Layout.read`, :meth:`Layout.problem` and :meth:`Layout.path` take eit
 
 **Files the user keeps.** :func:`replace_file` writes a catalog (or any file the user
 keeps) to a temporary file in the same folder and renames it into place: a write that
-fails or is killed leaves the previous file whole.
+fails or is killed leaves the previous file whole. A symbolic link is followed and a
+device or a pipe written to in place, as a shell's ``>`` would.
 """
 
 from __future__ import annotations
@@ -678,20 +679,45 @@ def output_path(path: Path) -> Path:
 
 
 def replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` as ``path`` so that the file is always whole: to a temporary file
-    in the same folder, flushed to disk, then renamed over ``path`` (keeping its
-    permissions). A failure (a full disk, a kill) leaves the previous file as it was.
+    """Write ``data`` as the file ``path`` names so that a file is always whole: to a
+    temporary file in the same folder, flushed to disk, then renamed over it (keeping
+    its permissions). A failure (a full disk, a kill) leaves the previous file as it was.
+
+    What a shell's ``>`` would write to stays what it is: a symbolic link is followed
+    (its target is replaced, the link stays a link; a link to nothing creates its
+    target), and a character device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO)
+    is written to in place, never replaced by a file. A block device or a folder is
+    refused.
+
+    Args:
+        path: the file to write; its folder is made when missing.
+        data: the file's whole new content (bytes).
 
     Raises:
-        OSError: the file could not be written; ``path`` is unchanged and no temporary
-            file is left behind.
+        OSError: the file could not be written (``ENOSPC`` from a full device,
+            ``EISDIR`` for a folder, ``EPERM`` for a block device); a regular file is
+            then unchanged and no temporary file is left behind.
     """
+    try:
+        st: os.stat_result | None = os.stat(path)  # the link's target, if one
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if st is not None and stat.S_ISBLK(st.st_mode):
+        raise OSError(errno.EPERM, "a block device, not a file", str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        _write_in_place(path, data, truncate=False)  # a device, a pipe, a socket
+        return
+    if os.path.islink(path):
+        target = Path(os.path.realpath(path))
+        if st is not None and not _same_file(target, st):  # /proc/self/fd/N and kin
+            _write_in_place(path, data, truncate=True)
+            return
+        path = target
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = None
+    mode = stat.S_IMODE(st.st_mode) if st is not None else None
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -710,6 +736,28 @@ def replace_file(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _sync_folder(folder)
+
+
+def _same_file(path: Path, st: os.stat_result) -> bool:
+    """Whether ``path`` is the file ``st`` describes (same device, same inode)."""
+    try:
+        other = os.stat(path)
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
+
+
+def _write_in_place(path: Path, data: bytes, *, truncate: bool) -> None:
+    """Write ``data`` into the file ``path`` opens (a device, a pipe, a file reached
+    through ``/proc/self/fd``), without replacing it; ``truncate`` empties a file
+    first. Raises OSError (``ENOSPC`` from ``/dev/full``)."""
+    fd = os.open(path, os.O_WRONLY | (os.O_TRUNC if truncate else 0) | os.O_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def _sync_folder(folder: Path) -> None:

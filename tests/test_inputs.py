@@ -320,6 +320,34 @@ def test_replace_file_keeps_the_old_file_when_the_write_fails(
     assert path.read_bytes() == b"new" and (path.stat().st_mode & 0o777) == 0o640
 
 
+def test_replace_file_writes_where_a_shell_would(tmp_path: Path) -> None:
+    """Review 2, finding D: ``check --output`` renamed its temporary file over whatever
+    the name was, so a link to ``/dev/null`` (or, as root, ``/dev/null`` itself) became
+    a regular file. A link is followed (its target replaced, the link kept), a link to
+    nothing creates its target, a device is written to in place, a folder refused."""
+    from generator.layout import replace_file
+
+    (tmp_path / "real.xml").write_bytes(b"old")
+    links = {"to-real": "real.xml", "to-nothing": "made.xml", "to-null": os.devnull,
+             "to-full": "/dev/full"}
+    for name, target in links.items():
+        (tmp_path / name).symlink_to(target)
+    replace_file(tmp_path / "to-real", b"report")
+    replace_file(tmp_path / "to-nothing", b"new report")
+    replace_file(tmp_path / "to-null", b"report")
+    if Path("/dev/full").exists():
+        with pytest.raises(OSError) as full:
+            replace_file(tmp_path / "to-full", b"report")
+        assert full.value.errno == errno.ENOSPC
+    with pytest.raises(IsADirectoryError):
+        replace_file(tmp_path, b"report")
+    assert {name: os.readlink(tmp_path / name) for name in links} == links
+    assert (tmp_path / "real.xml").read_bytes() == b"report"
+    assert (tmp_path / "made.xml").read_bytes() == b"new report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*links, "real.xml", "made.xml"])  # no temporary file left
+
+
 @pytest.mark.extended
 def test_update_killed_at_any_moment_leaves_the_catalog_whole(lean_project: Path) -> None:
     """kill -9 while ``i18n update`` rewrites a large catalog (the moment the catalog

@@ -5,7 +5,10 @@ takes a third of the repository's time)."""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -155,6 +158,35 @@ def test_an_output_that_cannot_be_written_is_an_input_error(project: Path) -> No
                      "--output", str(blocker / "report.json"))
     assert result.returncode == 2
     assert "cannot write the report" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_output_to_a_pipe_or_a_full_device_is_written_in_place(
+        project: Path, tmp_path: Path) -> None:
+    """Review 2, finding D: ``--output FIFO`` replaced the pipe by a file its reader never
+    saw, and ``--output`` a link to ``/dev/full`` replaced the link and said nothing.
+    Now the reader gets the report standard output would have, the pipe stays a pipe;
+    a full device is exit 2, said once, the link kept."""
+    fifo = tmp_path / "reports.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = run_cli("check", "--project", str(project), "--format", "junit",
+                     "--output", str(fifo))
+    reader.join(timeout=30)
+    expected = run_cli("check", "--project", str(project), "--format", "junit").stdout
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert result.returncode == 0 and got == [expected.encode("utf-8")]
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system: the full device is not tried")
+    (tmp_path / "full").symlink_to("/dev/full")
+    full = run_cli("check", "--project", str(project), "--format", "junit",
+                   "--output", str(tmp_path / "full"))
+    assert full.returncode == 2
+    assert full.stderr.splitlines() == [
+        f"{tmp_path / 'full'}: cannot write the report: No space left on device; "
+        "nothing was written"]
+    assert os.readlink(tmp_path / "full") == "/dev/full"
 
 
 def test_junit_counts_a_case_with_a_status_as_check_does(project: Path) -> None:

@@ -183,7 +183,7 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
             old.splitlines(keepends=True), new.splitlines(keepends=True),
             fromfile=f"a/{rel}", tofile=f"b/{rel}"))
     for rel, data, new in planned:
-        target = (root / rel).resolve()  # a link's target, never the link replaced
+        target = root / rel  # a link: its target is read and replaced (replace_file)
         if target.read_bytes() != data:
             report.lines.append(f"{rel}:1: the file changed since it was read; not written "
                                 "(run check --fix again)")
