@@ -17,16 +17,62 @@ generator's reach.
 """
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import NoReturn
 
 _HELD = (signal.SIGINT, signal.SIGTERM)
 
+_HOLD: Callable[[int, Iterable[int]], object] = \
+    importlib.import_module("_signal").pthread_sigmask
+"""``pthread_sigmask`` as written in C (``_signal``, which ``signal`` wraps in a function
+written in Python): a signal's handler runs as a Python function starts, so through
+the wrapper a signal could raise before the signals are held; with this, only after."""
+
 
 def main() -> int:
-    """Run the command line (arguments from ``sys.argv``); returns the exit status."""
+    """Run the command line (arguments from ``sys.argv``); returns the exit status, the
+    signals SIGINT and SIGTERM held (blocked) from then on.
+
+    Once the command's status is decided, no signal can turn it into a traceback: a
+    signal's handler runs (and raises) as a Python function starts or a C function
+    returns, so every such point until the signals are held is inside a ``try``.
+    Holding them (:data:`_HOLD`) runs a handler that is pending inside, which then
+    raises, the signals held; the second ``try`` takes the other signal's, when both
+    came (review 2: a second Ctrl-C as the first one's build
+    ended printed a traceback from here, 1 run in 10). A signal before the command
+    line ran is status 130 (143 for SIGTERM) and one line on standard error, written
+    once the signals are held.
+    """
+    outcome: dict[str, int] = {}
+    # Plain ``try`` (not ``contextlib.suppress``, whose methods are functions written in
+    # Python: a signal could raise as one starts).
+    try:  # noqa: SIM105
+        _command_line(outcome)
+    except KeyboardInterrupt:  # after the status was decided (it stands), or before
+        pass
+    try:
+        _HOLD(signal.SIG_BLOCK, _HELD)
+    except KeyboardInterrupt:  # a handler pending ran in there, the signals held
+        try:  # noqa: SIM105
+            _HOLD(signal.SIG_BLOCK, _HELD)
+        except KeyboardInterrupt:  # the other signal's handler, both pending
+            pass
+    if "status" in outcome:
+        return outcome["status"]
+    # Before the command line runs nothing is written: whatever site was there stays.
+    with contextlib.suppress(OSError, ValueError):  # standard error closed
+        print("interrupted before anything was written", file=sys.stderr)
+    return outcome.get("interrupted", 128 + signal.SIGINT)
+
+
+def _command_line(outcome: dict[str, int]) -> None:
+    """Run :func:`generator.cli.main`: ``outcome["status"]`` is its exit status, or
+    ``outcome["interrupted"]`` 130 or 143 for a signal before it ran."""
     signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         # The only imports inside a function (tests/test_layers.py allows these alone): a
@@ -41,16 +87,9 @@ def main() -> int:
         from generator.cli import main as command_line
 
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # a held signal arrives here
-        status = command_line()
+        outcome["status"] = command_line()  # one step: decided as the call returns
     except KeyboardInterrupt as exc:  # also Interrupted, for SIGTERM
-        # Before the command line runs nothing is written: whatever site was there stays.
-        print("interrupted before anything was written", file=sys.stderr)
-        status = 128 + int(getattr(exc, "signum", 2))
-    # The status is decided. A signal that came just before has its handler run inside
-    # this call, the signals held already: the command's status stands, no traceback.
-    with contextlib.suppress(KeyboardInterrupt):
-        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    return status
+        outcome["interrupted"] = 128 + int(getattr(exc, "signum", signal.SIGINT))
 
 
 def run() -> NoReturn:

@@ -22,19 +22,17 @@ import fcntl
 import os
 import re
 import shutil
-import signal
 import stat
 import sys
 import time
 from collections.abc import Callable
-from collections.abc import Iterator
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
 from generator.errors import Interrupted
+from generator.errors import signals_deferred
 
 MARKER = ".rules-site"
 """The marker file in every output folder: it says the folder is this generator's and
@@ -72,21 +70,6 @@ def _exchange(a: Path, b: Path) -> bool:
         return False
     rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     return bool(rc == 0)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back while the block runs, delivered when it ends (POSIX;
-    elsewhere nothing is held): a few system calls that must not be cut in two."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # pragma: no cover - not POSIX
-        yield
-        return
-    previous = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, previous)
 
 
 def _ours(folder: Path) -> bool:
@@ -480,7 +463,7 @@ class SiteWriter:
             _remove_empty_folders(tmp)  # a spare folder's that this site does not use
             listing = "".join(f"{f}\n" for f in _entries(tmp, folders=False))
             (tmp / MARKER).write_text(MARKER_HEADER + listing, encoding="utf-8")
-            with _signals_held():  # the swap and ``swapped`` agree, whenever Ctrl-C comes
+            with signals_deferred():  # the swap and ``swapped`` agree, whenever Ctrl-C comes
                 if out.exists():
                     old = out.parent / f".{out.name}.old-{os.getpid()}"
                     if _exchange(tmp, out):
@@ -515,14 +498,20 @@ class SiteWriter:
             self._lock.__exit__(None, None, None)
 
     def abort(self) -> None:
-        """Remove the fresh folder; ``out`` stays as it was."""
-        try:
-            if self.tmp.exists():
-                _remove(self.tmp)
-        except OSError:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-        finally:
-            self._lock.__exit__(None, None, None)
+        """Remove the fresh folder; ``out`` stays as it was. A Ctrl-C or SIGTERM that comes
+        meanwhile is acted on once the folder is gone.
+
+        Raises:
+            Interrupted: a signal came while the folder was removed.
+        """
+        with signals_deferred():
+            try:
+                if self.tmp.exists():
+                    _remove(self.tmp)
+            except OSError:
+                shutil.rmtree(self.tmp, ignore_errors=True)
+            finally:
+                self._lock.__exit__(None, None, None)
 
 
 def holds_exactly(out: Path, files: Mapping[str, Path]) -> bool:

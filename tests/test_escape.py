@@ -6,6 +6,8 @@ UTF-8). Each test failed on the code the review attacked (commit 443efd4)."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import json
 import os
 import random
@@ -677,6 +679,127 @@ def test_a_signal_as_the_status_is_decided_keeps_it_without_a_traceback() -> Non
                             text=True, timeout=60, check=False)
     assert (result.returncode, result.stderr) == (0, "")
 
+
+
+INJECTED = """
+import os, signal, sys, tempfile
+import generator.cli
+import generator.__main__ as entry
+ran = []
+def decided(argv=None):
+    ran.append(1)
+    return 3
+generator.cli.main = decided
+def held():
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+for at in range(1, 40):
+    err, note = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(err.fileno(), 2)
+        state = {"armed": False, "seen": 0, "unheld": False, "again": False}
+        def profile(frame, event, arg):
+            if not state["armed"] and held():  # the command line's start holds them
+                state["armed"] = True
+            if event == "c_call":
+                state["unheld"] = not held()  # before the call: a signal may come
+            if not state["armed"] or event not in ("call", "c_return"):
+                return
+            # Where Python runs a signal's handler: as a function starts, and as a
+            # function written in C (pthread_sigmask, print) returns.
+            caller = frame.f_back if event == "call" else frame
+            if caller is None or caller.f_code.co_filename != entry.__file__:
+                return
+            if (not held()) if event == "call" else state["unheld"]:
+                state["seen"] += 1
+                if at <= state["seen"] <= at + 2:  # a signal, and two more at the next points
+                    os.write(note.fileno(), b"after " if ran else b"before ")
+                    state["again"] = True
+                    raise KeyboardInterrupt
+        def again(frame, event, arg):  # (a profile function that raises is taken away)
+            if state["again"]:
+                state["again"] = False
+                sys.setprofile(profile)
+            return again if frame.f_code.co_filename == entry.__file__ else None
+        sys.setprofile(profile)
+        sys.settrace(again)
+        entry.run()
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    err.seek(0)
+    note.seek(0)
+    print(repr((at, note.read().decode().split(), status, err.read().decode())))
+"""
+
+
+def test_a_signal_at_any_point_of_the_entry_point_is_no_traceback() -> None:
+    """Review 2, finding A: a second Ctrl-C just as the first one's build ended raised
+    out of ``generator/__main__.py`` (a traceback, exit -2; 1 run in 10), between the
+    command line's return and the signals held. Here a KeyboardInterrupt is raised at
+    each point of the entry point where Python would run a signal's handler (a function
+    starting, a C function returning) while the signals are not held, from the command
+    line's start on (before it: the first instant of ``run`` and ``main``, like Python's
+    own start-up), and again at the next two such points (a profile function, in a fork
+    per point). Once decided, the command's status (3) stands, nothing said; before, it is
+    130 and at most the message; never a traceback."""
+    result = subprocess.run([sys.executable, "-c", INJECTED], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    runs = [ast.literal_eval(line) for line in result.stdout.splitlines()]
+    injected = [(when, status, err) for _, when, status, err in runs if when]
+    allowed = {"after": {(3, "")}, "before": {
+        (130, "interrupted before anything was written\n"), (130, "")}}
+    assert [run for run in injected if run[1:] not in allowed[run[0][0]]] == []
+    assert {when[0] for when, _, _ in injected} == {"before", "after"}
+
+
+def test_a_second_signal_while_the_workers_are_stopped_waits_for_every_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review 2, finding C: a second Ctrl-C while an interrupted build killed its render
+    workers cut that short; the workers it had not reached outlived the command (seen
+    as ``<defunct>`` after it exited). Now every worker is killed and waited for, then
+    the signal raises."""
+    import generator.render.parallel as parallel
+
+    started = tmp_path / "workers"
+
+    def slow(lang: str) -> None:
+        with open(started, "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
+        time.sleep(60)
+
+    kill = os.kill
+    killed: list[int] = []
+
+    def killing(pid: int, number: int) -> None:
+        killed.append(pid)
+        if len(killed) == 1:
+            kill(os.getpid(), signal_module.SIGINT)  # the second Ctrl-C, as they stop
+        kill(pid, number)
+
+    def first_ctrl_c(number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parallel, "_render_and_write", slow)
+    signal_module.signal(signal_module.SIGALRM, first_ctrl_c)
+    try:
+        monkeypatch.setattr(os, "kill", killing)
+        signal_module.setitimer(signal_module.ITIMER_REAL, 1.0)
+        with pytest.raises(KeyboardInterrupt):
+            list(parallel._forked(["en", "cs"], 2))
+        monkeypatch.undo()
+        pids = [int(n) for n in started.read_text(encoding="utf-8").split()]
+        assert sorted(killed) == sorted(pids) and len(pids) == 2
+        for pid in pids:
+            with pytest.raises(ChildProcessError):  # waited for: no such child any more
+                os.waitpid(pid, os.WNOHANG)
+    finally:
+        signal_module.setitimer(signal_module.ITIMER_REAL, 0)
+        signal_module.signal(signal_module.SIGALRM, signal_module.SIG_DFL)
+        left = started.read_text(encoding="utf-8").split() if started.exists() else []
+        for pid in map(int, left):
+            with contextlib.suppress(OSError):
+                kill(pid, signal_module.SIGKILL)
+                os.waitpid(pid, 0)
 
 ORPHANED = """
 import os, signal, sys

@@ -177,14 +177,14 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
-    keys = None
-    if inputs is not None and store.enabled:
-        keys = RenderKeys.of(inputs, project.pages, project.cases.cases, project.locales,
-                             project.config.site_url)
-    site = SiteInput(Layout.of(root, out), project.pages, project.locales,
-                     project.translators, project.results, project.config.site_url,
-                     cache=store if keys is not None else None, keys=keys)
-    try:
+    try:  # from here on the fresh folder is removed whatever happens (writer.abort)
+        keys = None
+        if inputs is not None and store.enabled:
+            keys = RenderKeys.of(inputs, project.pages, project.cases.cases,
+                                 project.locales, project.config.site_url)
+        site = SiteInput(Layout.of(root, out), project.pages, project.locales,
+                         project.translators, project.results, project.config.site_url,
+                         cache=store if keys is not None else None, keys=keys)
         report, files, views = _render_and_write(site, writer, lines, strict, search_later)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 from typing import NoReturn
 
+from generator.errors import signals_deferred
 from generator.layout import page_output
 from generator.layout import reads_recorded
 from generator.output import SiteWriter
@@ -122,7 +123,9 @@ def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, N
     """Render ``langs`` over ``workers`` forked processes (:func:`_worker`), each given
     the next locale as soon as it sent the last one; what each locale gave, in the order
     they finish. However it ends (done, an error, an interrupt), no worker is left: they
-    are told to stop, or killed (SIGKILL) when the build stops early, and waited for.
+    are told to stop, or killed (SIGKILL) when the build stops early, and waited for
+    (a second Ctrl-C or SIGTERM then waits until they are: review 2 saw finished
+    workers outlive the command).
 
     Raises:
         WorkerDied: a worker ended before it answered.
@@ -162,13 +165,14 @@ def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, N
                     busy.discard(conn)
         finished = True
     finally:
-        for conn, pid in children.items():
-            if not finished:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            conn.close()
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
+        with signals_deferred():  # a second Ctrl-C: once every worker is gone
+            for conn, pid in children.items():
+                if not finished:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                conn.close()
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
 
 
 def _status(status: int) -> str:
