@@ -120,6 +120,38 @@ def test_fuzzy_falls_back(tmp_path: Path) -> None:
     assert translator.gettext("Plain paragraph.") == ("Plain paragraph.", False)
 
 
+CS_RULE = "(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)"
+PL_RULE = "(n == 1 ? 0 : n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14) ? 1 : 2)"
+
+
+@pytest.mark.parametrize(("locale", "plural", "error"), [
+    ("sk", "(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2", None),  # written otherwise, the same rule
+    ("pl", PL_RULE.replace(" ", ""), None),
+    ("sk", "(n != 1)", "which gives msgstr[1] for 0 where the locale uses msgstr[2]"),
+    ("sk", "(n == 1 ? 0 : 2)", "which gives msgstr[2] for 2 where the locale uses msgstr[1]"),
+    ("pl", CS_RULE, "which gives msgstr[2] for 22 where the locale uses msgstr[1]"),
+    ("cs", PL_RULE, "which gives msgstr[1] for 22 where the locale uses msgstr[2]"),
+    ("sk", "n*", "which gettext cannot read"),
+    ("sk", "n/0", "which gettext cannot work out for 0"),
+], ids=["sk-spelled-otherwise", "pl-spelled-otherwise", "two-forms", "form-1-unused",
+        "cs-rule-for-pl", "pl-rule-for-cs", "unreadable", "division-by-zero"])
+def test_a_catalogs_plural_rule_must_pick_the_locales_forms(
+        tmp_path: Path, locale: str, plural: str, error: str | None) -> None:
+    """A ``Plural-Forms`` header with the right number of forms but another rule (review:
+    its ``plural=`` was not read): translators' tools number the forms by it, so a
+    ``msgstr[1]`` written for the wrong counts would be shown for 2-4 (or 22-24 in
+    Polish). The header's rule is compared with the locale's (Babel's, from CLDR) over
+    counts 0-999; written otherwise but picking the same forms, it passes."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER.replace(CS_RULE, plural), encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", locale)
+    rule = plural_rule(locale)
+    expected = [] if error is None else [
+        f"x.po:2: Plural-Forms says plural={plural}, {error}; expected nplurals=3; "
+        f"plural={rule.expression} for {locale} (gettext, from CLDR via Babel)"]
+    assert [e.format() for e in errors] == expected
+
+
 def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
     body = PLURAL_OK.replace("{rami.hand_size} kariet", "{rami.handsize} kariet")
     project = _tiny(tmp_path, body)

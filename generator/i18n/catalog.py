@@ -454,12 +454,46 @@ def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list
                                  "of forms; expected nplurals=<a number>; plural=<rule>"))
     if locale and nplurals:
         rule = plural_rule(locale)
+        expected = (f"expected nplurals={rule.nplurals}; plural={rule.expression} for "
+                    f"{locale} (gettext, from CLDR via Babel)")
         if int(nplurals.group(1)) != rule.nplurals:
             errors.append(InputError(rel, line, None, f"Plural-Forms says nplurals="
-                                     f"{nplurals.group(1)}; expected nplurals={rule.nplurals}"
-                                     f"; plural={rule.expression} for {locale} (gettext, "
-                                     "from CLDR via Babel)"))
+                                     f"{nplurals.group(1)}; {expected}"))
+        elif (plural := _PLURAL.search(header)) is not None:
+            why = _plural_differs(plural.group(1).strip(), rule)
+            if why is not None:
+                errors.append(InputError(rel, line, None, f"Plural-Forms says plural="
+                                         f"{plural.group(1).strip()}, {why}; {expected}"))
     return errors
+
+
+_PLURAL = re.compile(r"(?<![\w])plural\s*=\s*([^;\n]+)")
+"""A ``Plural-Forms`` header's expression (``plural=...``, up to ``;`` or the line's end)."""
+
+PLURAL_CHECKED = range(1000)
+"""The counts at which a catalog's own plural expression is compared with the locale's
+(every rule of CLDR's gettext forms repeats within ``n % 100`` from 100 on)."""
+
+
+def _plural_differs(expression: str, rule: PluralRule) -> str | None:
+    """Why a catalog's plural expression is not the locale's ``rule`` (translators'
+    tools number the forms by it: msgstr[1] written for "2-4" is shown for the counts
+    the locale's rule gives form 1), or ``None`` when it picks the same form for every
+    count of :data:`PLURAL_CHECKED` (written alike or not)."""
+    if " ".join(expression.split()) == " ".join(rule.expression.split()):
+        return None
+    try:
+        theirs = PluralRule(expression, rule.nplurals)
+    except (ValueError, SyntaxError, RecursionError):  # gettext.c2py's refusals
+        return "which gettext cannot read"
+    for n in PLURAL_CHECKED:
+        try:
+            form = theirs(n)
+        except ArithmeticError:  # n/0, n%0
+            return f"which gettext cannot work out for {n}"
+        if form != rule(n):
+            return f"which gives msgstr[{form}] for {n} where the locale uses msgstr[{rule(n)}]"
+    return None
 
 
 def _for_babel(data: bytes) -> bytes:
