@@ -304,6 +304,29 @@ def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
     _same_tree(small / "site", tmp_path / "clean")
 
 
+def test_a_body_taken_from_the_cache_is_kept_as_a_fresh_render_keeps_it(
+        small: Path) -> None:
+    """A page laid out again around a body the cache gave (another page's title changed
+    in the navigation) keeps that body's part of its entry as it was, with where the
+    body sits in the new page (the title before it is longer): the entry is the one a
+    build without the cache writes for the same inputs."""
+    assert build(small).exit_code == 0
+    cache = generator.cache.BuildCache(cache_folder(small), small.resolve())
+
+    def entry() -> Any:
+        return json.loads(json.loads(cache._entry_path("page/cs/runs").read_bytes())["data"])
+
+    before = entry()
+    _edit(small / "locales" / "cs" / "LC_MESSAGES" / "messages.po", '"Skupiny"',
+          '"Skupiny karet"')  # "Sets" in the navigation of runs.md, not in its body
+    assert build(small).exit_code == 0
+    reused = entry()
+    assert reused["body"]["at"] == before["body"]["at"] + len(" karet")
+    shutil.rmtree(cache_folder(small))
+    assert build(small).exit_code == 0
+    assert reused == entry()
+
+
 def test_a_build_beside_another_leaves_the_cache_unpruned(small: Path) -> None:
     """Builds of one project that run at once (serve beside build, two output folders)
     share the cache: one that finds another running does not prune it, so that it never

@@ -680,12 +680,13 @@ def _kept_page(data: dict[str, Any], toc: list[dict[str, object]] | None = None,
 
 
 def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
-               ) -> tuple[LocalePage, Lookups, frozenset[str], set[str]] | None:
+               ) -> tuple[LocalePage, Lookups, frozenset[str], set[str], KeptPart] | None:
     """The body of the page kept in ``slot``, whatever the page's own inputs, when it was
     made from these inputs (:meth:`RenderKeys.body`) and the messages it looked up are
     as the catalog holds them now (:meth:`Translator.messages_digest`): (the body, its
-    lookups, the msgids it shows in English, its tables' cache slots), cut from the
-    page's kept copy and checked by its digest; or ``None``."""
+    lookups, the msgids it shows in English, its tables' cache slots, the entry's part
+    that keeps it with the body's bytes), cut from the page's kept copy and checked by
+    its digest; or ``None``."""
     data = cache.load(slot, None, shared=True)
     if not isinstance(data, dict) or not isinstance(data.get("body"), dict):
         return None
@@ -717,16 +718,25 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
         return None  # bytes of the right digest are the body kept: never
     cache.keep_slots(tables)
     lp.html = text
-    return lp, lookups, english, set(tables)
+    return lp, lookups, english, set(tables), (body, cut)
+
+
+KeptPart = tuple[dict[str, Any], bytes]
+"""A body taken from the cache: its entry's part (:func:`_body_part`) and its bytes."""
 
 
 def _body_part(translator: Translator, key: str, lp: LocalePage, lookups: Lookups,
-               english: frozenset[str], tables: set[str], page: bytes) -> dict[str, Any]:
+               english: frozenset[str], tables: set[str], page: bytes,
+               kept: KeptPart | None = None) -> dict[str, Any]:
     """What a page's entry keeps of its body (:func:`_kept_body`): its key, its lookups
     and the digest of the messages they found, its table of contents, the cache slots
     of its tables, and where it sits in the page with its SHA-256 (the theme writes the
     body as it is, so it is not kept twice; ``at`` -1 where a layout changed it: the
-    body is then not used again)."""
+    body is then not used again). A body taken from the cache (``kept``) keeps its part
+    as it was, with where it sits now: the same key, lookups and digests."""
+    if kept is not None:
+        part, cut = kept
+        return {**part, "at": page.find(cut)}
     body = lp.html.encode("utf-8")
     return {"key": key, "at": page.find(body), "length": len(body),
             "sha": hashlib.sha256(body).hexdigest(), "toc": lp.toc,
@@ -776,6 +786,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
     english: dict[str, frozenset[str]] = {}  # by page: its title, body, cases in English
     tables: dict[str, set[str]] = {}  # by page laid out now: its tables' cache slots
+    kept_bodies: dict[str, KeptPart] = {}  # by page whose body the cache gave
     for page in pages:
         if cache is not None and site.keys is not None:
             hit = _from_cache(cache, f"page/{lang}/{page.slug}",
@@ -790,7 +801,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                               site.keys.body(lang, page.slug), translator)
             if body is not None:
                 (rendered[page.slug], lookups[page.slug], english[page.slug],
-                 tables[page.slug]) = body
+                 tables[page.slug], kept_bodies[page.slug]) = body
                 translator.replay(lookups[page.slug])
                 continue
         blocks.shown_in_english = set()
@@ -841,7 +852,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 cache, f"page/{lang}/{page.slug}", site.keys.page(lang, page.slug), lp,
                 shown, data, _body_part(translator, site.keys.body(lang, page.slug), lp,
                                         lookups[page.slug], english[page.slug],
-                                        tables[page.slug], data))
+                                        tables[page.slug], data,
+                                        kept_bodies.get(page.slug)))
     home = None
     if cache is not None and site.keys is not None:
         home = _from_cache(cache, f"home/{lang}", site.keys.home(lang))
