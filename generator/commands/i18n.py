@@ -121,10 +121,13 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
         _add(catalog, message, (filename, lineno), context)
     package = Path(__file__).resolve().parent.parent
     for folder in VIEW_CODE:
-        for filename, lineno, message, _comments, context in extract_from_dir(
+        for filename, _lineno, message, _comments, context in extract_from_dir(
             package / folder, method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,
         ):
-            _add(catalog, message, (f"generator/{folder}/{filename}", lineno), context)
+            # the file alone (Babel writes no line 0): a line number would change with
+            # every edit of the code, and every catalog with it (a translator finds the
+            # message by its text)
+            _add(catalog, message, (f"generator/{folder}/{filename}", 0), context)
     for context, msgid in words.all_code_messages():
         _add(catalog, msgid, None, context)
     return catalog, errors
