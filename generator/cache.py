@@ -27,8 +27,10 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Mapping
@@ -168,12 +170,14 @@ class BuildCache:
         of a project that run at once (``serve`` beside ``build``, two output folders)
         share the cache, and only a build that finds no other one running prunes it
         (:meth:`prune`), so that none removes what another has found and is about to
-        copy. A folder that cannot be locked is used without the lock."""
+        copy. The lock file's time says when the folder was last used (:func:`sweep`).
+        A folder that cannot be locked is used without the lock."""
         if self.folder is not None and fcntl is not None:
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 self._lock = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
                 fcntl.flock(self._lock, fcntl.LOCK_SH)
+                os.utime(self._lock)  # used now (sweep)
             except OSError:
                 self._release()
         return self
@@ -398,6 +402,67 @@ class BuildCache:
             for path in _listing(sub):
                 if path.name not in keep:
                     _discard(path)
+        sweep(self.folder.parent, self.folder)
+
+
+STALE_DAYS = 30
+"""A project's cache folder not used for this many days is removed (:func:`sweep`)."""
+SWEPT = ".swept"
+"""The file in ``<user cache>/rules-site/`` whose time says when :func:`sweep` last ran."""
+_CACHE_NAME = re.compile(r"[0-9a-f]{16}")
+
+
+def sweep(parent: Path, mine: Path, now: float | None = None) -> list[Path]:
+    """Remove the cache folders of ``parent`` (``<user cache>/rules-site/``) that no build
+    used for :data:`STALE_DAYS` days: a project moved, renamed or deleted (a checkout in
+    a temporary folder) leaves its cache behind, named by the old path's hash, and
+    nothing else would ever remove it. Runs at most once a day (the time of
+    ``parent/.swept``); a folder's last use is its ``lock`` file's time (every build
+    takes the lock, :meth:`BuildCache.__enter__`, and marks it); a folder a build holds
+    now (its lock taken), not named as :func:`cache_folder` names them, or ``mine`` is
+    left alone. What cannot be removed stays.
+
+    Args:
+        parent: the folder of every project's cache.
+        mine: this build's cache folder, never removed.
+        now: the time to compare with (seconds since the epoch; default the clock's).
+
+    Returns:
+        The folders removed.
+    """
+    now = time.time() if now is None else now
+    stamp = parent / SWEPT
+    try:
+        if now - os.stat(stamp).st_mtime < 86_400:
+            return []
+    except OSError:
+        pass
+    try:
+        stamp.touch()
+        os.utime(stamp, (now, now))
+    except OSError:
+        return []  # a cache that cannot be written: nothing to tidy
+    removed = []
+    for folder in _listing(parent):
+        if folder == mine or not _CACHE_NAME.fullmatch(folder.name) or folder.is_symlink():
+            continue
+        lock = folder / "lock"
+        try:
+            if now - os.stat(lock if lock.exists() else folder).st_mtime < STALE_DAYS * 86_400:
+                continue
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            continue
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no build uses it now
+            shutil.rmtree(folder)
+            removed.append(folder)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _listing(folder: Path) -> list[Path]:
