@@ -120,6 +120,35 @@ def test_check_names_a_syntax_error_in_an_override_at_its_line(tmp_path: Path) -
         "statement block'; expected a template Jinja can parse"]
 
 
+def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
+        tmp_path: Path) -> None:
+    """A ``templates/macros.html`` copied from an older theme lacks ``page_list``, which
+    the theme's home and 404 pages import: ``check`` passed and the build failed at
+    ``generator/theme/home.html:8`` with Jinja's "does not export the requested name"
+    (left from earlier stops). Now ``check`` names each import, the override that lacks
+    the macro and the theme's file to copy it from; an import of a macro no template
+    has names no file to copy."""
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    text = macros.read_text("utf-8")
+    start = text.index("{%- macro page_list")
+    end = text.index("{%- endmacro -%}", start) + len("{%- endmacro -%}")
+    macros.write_text(text[:start] + text[end:], "utf-8")
+    page = override(project, "page.html")
+    page.write_text('{% from "macros.html" import card, nothing_here as x %}\n'
+                    + page.read_text("utf-8"), "utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    missing = ("imports page_list from 'macros.html', which templates/macros.html does not "
+               "define (the theme's has it: copy it from generator/theme/macros.html); "
+               "expected a macro of that template")
+    assert result.stdout.splitlines() == [
+        f"generator/theme/404.html:2: {missing}",
+        f"generator/theme/home.html:2: {missing}",
+        "templates/page.html:1: imports nothing_here from 'macros.html', which "
+        "templates/macros.html does not define; expected a macro of that template"]
+
+
 def test_an_error_in_the_theme_is_named_by_its_package_path(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     theme = tmp_path / "theme"

@@ -51,6 +51,7 @@ from generator.layout import NOT_FOUND
 from generator.layout import ROOT_INDEX
 from generator.layout import SITEMAP
 from generator.layout import TEMPLATES as TEMPLATES_DIR
+from generator.layout import THEME_LABEL
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog
@@ -204,6 +205,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                           "expected the templates " + ", ".join(TEMPLATES) + " in templates/ "
                           "or in the theme")
                for name in TEMPLATES if layout.template_label(name) is None]
+    trees: dict[str, nodes.Template] = {}
     for name, rel in used.items():
         try:
             data = layout.read(rel)
@@ -217,7 +219,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                                      "the template is not valid UTF-8; expected UTF-8 text"))
             continue
         try:
-            tree = _parsed(name, source, str(layout.path(rel)))
+            tree = trees[name] = _parsed(name, source, str(layout.path(rel)))
             env.get_template(name)
         except TemplateSyntaxError as exc:
             problem = (exc.message or "").rstrip(".")
@@ -236,7 +238,72 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                 errors.append(InputError(rel, node.lineno, None, f"template "
                                          f"{target.value!r} not found; expected one of: "
                                          + ", ".join(sorted(names))))
+    errors += _missing_imports(layout, used, trees)
     return errors
+
+
+def _missing_imports(layout: Layout, used: dict[str, str],
+                     trees: dict[str, nodes.Template]) -> list[InputError]:
+    """Each ``{% from "NAME" import MACRO %}`` of the templates the site uses whose
+    template defines no such macro (nor a top-level ``set``): an override copied from
+    an older theme lacks a macro a newer theme's template imports, which only the build
+    met (Jinja: "does not export the requested name"), at the importing template.
+    Named at the import, with the template that lacks it and, for an override whose
+    theme template has it, where to copy it from.
+
+    Args:
+        layout: the project's layout (to read the theme's own copy of an override).
+        used: the templates the site uses (name → label, :meth:`Layout.templates`).
+        trees: their syntax trees, by name (those that parse).
+    """
+    errors = []
+    for name, tree in trees.items():
+        for node in tree.find_all(nodes.FromImport):
+            target = node.template
+            if not (isinstance(target, nodes.Const) and isinstance(target.value, str)):
+                continue
+            source = trees.get(target.value)
+            if source is None:
+                continue  # not found (reported above), or not parsed
+            exported = _exports(source)
+            for item in node.names:
+                macro = item[0] if isinstance(item, tuple) else item
+                if macro in exported:
+                    continue
+                label = used[target.value]
+                advice = ""
+                theme = f"{THEME_LABEL}/{target.value}"
+                if label != theme and macro in _exports(_theme_tree(layout, target.value)):
+                    advice = f" (the theme's has it: copy it from {theme})"
+                errors.append(InputError(used[name], node.lineno, None, f"imports {macro} "
+                                         f"from {target.value!r}, which {label} does not "
+                                         f"define{advice}; expected a macro of that "
+                                         "template"))
+    return errors
+
+
+def _exports(tree: nodes.Template | None) -> set[str]:
+    """What ``{% from %}`` can import of a template: its macros and the names it sets at
+    its top level, those starting with ``_`` excepted (Jinja keeps them private)."""
+    if tree is None:
+        return set()
+    names = {m.name for m in tree.find_all(nodes.Macro)}
+    for node in tree.body:
+        if isinstance(node, (nodes.Assign, nodes.AssignBlock)):
+            target = node.target
+            names |= {n.name for n in (target, *target.find_all(nodes.Name))
+                      if isinstance(n, nodes.Name)}
+    return {n for n in names if not n.startswith("_")}
+
+
+def _theme_tree(layout: Layout, name: str) -> nodes.Template | None:
+    """The theme's own template ``name`` parsed, or ``None`` (none, or it does not
+    parse)."""
+    label = f"{THEME_LABEL}/{name}"
+    try:
+        return _parsed(name, layout.read(label).decode("utf-8"), str(layout.path(label)))
+    except (NotAnInput, UnicodeDecodeError, TemplateSyntaxError):
+        return None
 
 
 @lru_cache(maxsize=256)
