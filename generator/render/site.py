@@ -206,6 +206,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                           "or in the theme")
                for name in TEMPLATES if layout.template_label(name) is None]
     trees: dict[str, nodes.Template] = {}
+    imports: list[tuple[str, nodes.FromImport]] = []  # (the importing template, the import)
     for name, rel in used.items():
         try:
             data = layout.read(rel)
@@ -228,6 +229,8 @@ def template_errors(root: Path | Layout) -> list[InputError]:
             continue
         for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
                                    nodes.FromImport)):
+            if isinstance(node, nodes.FromImport):
+                imports.append((name, node))
             target = getattr(node, "template", None)
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
                     and target.value not in names \
@@ -238,12 +241,12 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                 errors.append(InputError(rel, node.lineno, None, f"template "
                                          f"{target.value!r} not found; expected one of: "
                                          + ", ".join(sorted(names))))
-    errors += _missing_imports(layout, used, trees)
+    errors += _missing_imports(layout, used, trees, imports)
     return errors
 
 
-def _missing_imports(layout: Layout, used: dict[str, str],
-                     trees: dict[str, nodes.Template]) -> list[InputError]:
+def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, nodes.Template],
+                     imports: list[tuple[str, nodes.FromImport]]) -> list[InputError]:
     """Each ``{% from "NAME" import MACRO %}`` of the templates the site uses whose
     template defines no such macro (nor a top-level ``set``): an override copied from
     an older theme lacks a macro a newer theme's template imports, which only the build
@@ -255,30 +258,31 @@ def _missing_imports(layout: Layout, used: dict[str, str],
         layout: the project's layout (to read the theme's own copy of an override).
         used: the templates the site uses (name → label, :meth:`Layout.templates`).
         trees: their syntax trees, by name (those that parse).
+        imports: every ``from`` import found in them, with the importing template's name.
     """
     errors = []
-    for name, tree in trees.items():
-        for node in tree.find_all(nodes.FromImport):
-            target = node.template
-            if not (isinstance(target, nodes.Const) and isinstance(target.value, str)):
+    exports: dict[str, set[str]] = {}  # by template name: walked once
+    for name, node in imports:
+        target = node.template
+        if not (isinstance(target, nodes.Const) and isinstance(target.value, str)):
+            continue
+        source = trees.get(target.value)
+        if source is None:
+            continue  # not found (reported above), or not parsed
+        if target.value not in exports:
+            exports[target.value] = _exports(source)
+        for item in node.names:
+            macro = item[0] if isinstance(item, tuple) else item
+            if macro in exports[target.value]:
                 continue
-            source = trees.get(target.value)
-            if source is None:
-                continue  # not found (reported above), or not parsed
-            exported = _exports(source)
-            for item in node.names:
-                macro = item[0] if isinstance(item, tuple) else item
-                if macro in exported:
-                    continue
-                label = used[target.value]
-                advice = ""
-                theme = f"{THEME_LABEL}/{target.value}"
-                if label != theme and macro in _exports(_theme_tree(layout, target.value)):
-                    advice = f" (the theme's has it: copy it from {theme})"
-                errors.append(InputError(used[name], node.lineno, None, f"imports {macro} "
-                                         f"from {target.value!r}, which {label} does not "
-                                         f"define{advice}; expected a macro of that "
-                                         "template"))
+            label = used[target.value]
+            advice = ""
+            theme = f"{THEME_LABEL}/{target.value}"
+            if label != theme and macro in _exports(_theme_tree(layout, target.value)):
+                advice = f" (the theme's has it: copy it from {theme})"
+            errors.append(InputError(used[name], node.lineno, None, f"imports {macro} from "
+                                     f"{target.value!r}, which {label} does not define"
+                                     f"{advice}; expected a macro of that template"))
     return errors
 
 
