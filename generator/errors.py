@@ -198,19 +198,24 @@ def signals_deferred() -> Iterator[None]:
     number (also when the block raised: the signal is what the user asked for). For
     what must not be cut in two: the swap of the new site and ``swapped``, the removal
     of a half-written site (a second Ctrl-C cut that short and left ``.site.new-N``
-    behind, review 2). Python's handlers are replaced for the time, not the signal
-    mask: a signal the system gives to another thread (a Pagefind reader's) is held
-    back too. Outside the main thread (where handlers cannot be set), or with a handler
-    not set from Python, the block runs as it is.
+    behind, review 2), the workers' and the search scratch folder's clean-up. When the
+    block runs because an interrupt is already under way (inside its ``except`` or
+    ``finally``), a signal that comes meanwhile is dropped: the first one stops the run
+    and gives its status (review 3: SIGINT then SIGTERM ended with 143). Python's
+    handlers are replaced for the time, not the signal mask: a signal the system gives
+    to another thread (a Pagefind reader's) is held back too. Outside the main thread
+    (where handlers cannot be set), or with a handler not set from Python, the block
+    runs as it is.
 
     Raises:
-        Interrupted: a signal came inside the block.
+        Interrupted: a signal came inside the block, and no interrupt was under way.
     """
     numbers = (signal.SIGINT, signal.SIGTERM)
     before = [signal.getsignal(n) for n in numbers]
     if threading.current_thread() is not threading.main_thread() or None in before:
         yield
         return
+    under_way = isinstance(sys.exc_info()[1], KeyboardInterrupt)
     came: list[int] = []
     try:
         for number in numbers:
@@ -219,7 +224,7 @@ def signals_deferred() -> Iterator[None]:
     finally:
         for number, handler in zip(numbers, before, strict=True):
             signal.signal(number, handler)
-        if came:
+        if came and not under_way:
             raise Interrupted(came[0])
 
 REDELIVERY_DELAY = 0.02

@@ -30,6 +30,7 @@ from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import Interrupted
+from generator.errors import signals_deferred
 from generator.i18n.coverage import Coverage
 from generator.layout import INPUT_FOLDERS
 from generator.layout import OUTPUT
@@ -378,8 +379,9 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             return BuildReport(EXIT_DISAGREE, [*lines, *missing], coverage), None, set()
         index = _search_index(site, indexer)
     finally:
-        indexer.close()
-        shutil.rmtree(scratch, ignore_errors=True)
+        with signals_deferred():  # a second Ctrl-C: once the scratch folder is gone
+            indexer.close()
+            shutil.rmtree(scratch, ignore_errors=True)
     writer.commit()
     files = sum(r.files for r in results) + len(common) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
