@@ -819,9 +819,8 @@ def test_a_second_signal_of_another_kind_keeps_the_first_ones_status() -> None:
                 os.kill(os.getpid(), signal_module.SIGTERM)  # as the clean-up runs
             raise
     assert type(first.value) is KeyboardInterrupt
-    with pytest.raises(Interrupted) as later:
-        with signals_deferred():
-            os.kill(os.getpid(), signal_module.SIGTERM)
+    with pytest.raises(Interrupted) as later, signals_deferred():
+        os.kill(os.getpid(), signal_module.SIGTERM)
     assert later.value.signum == signal_module.SIGTERM
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -298,6 +299,42 @@ def test_the_codes_messages_are_located_by_file_alone(project: Path) -> None:
     assert "generator/render/views.py" in code
     assert any(re.fullmatch(r"content/[a-z0-9-]+\.md:[0-9]+", p) for p in places)
     assert any(re.fullmatch(r"generator/theme/[a-z_/]+\.html:[0-9]+", p) for p in places)
+
+
+@pytest.mark.parametrize("what", ["pot", "new-catalog", "locales-folder"])
+def test_i18n_writes_nothing_through_a_link_out_of_the_project(
+        tmp_path: Path, what: str) -> None:
+    """Review 3: a repository could ship ``locales/messages.pot`` as a link to any file
+    (``~/.bashrc``), and ``i18n extract`` replaced that file (``check`` passed). A
+    catalog ``update`` would make, or the ``locales/`` folder, leading out is refused
+    the same way; nothing is written."""
+    project = _tiny(tmp_path, "")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    locales = project / "locales"
+    if what == "pot":
+        (locales / "messages.pot").unlink(missing_ok=True)
+        (locales / "messages.pot").symlink_to(victim)
+        shown = "locales/messages.pot"
+        why = "a symbolic link leading outside the project; expected a file inside"
+    elif what == "new-catalog":
+        (locales / "de" / "LC_MESSAGES").mkdir(parents=True)
+        (locales / "de" / "LC_MESSAGES" / "messages.po").symlink_to(tmp_path / "made.po")
+        shown = "locales/de/LC_MESSAGES/messages.po"
+        why = "a symbolic link to nothing; expected a"
+    else:
+        elsewhere = tmp_path / "elsewhere"
+        shutil.move(locales, elsewhere)
+        locales.symlink_to(elsewhere)
+        shown = "locales/sk/LC_MESSAGES/messages.po"  # (found as the catalogs are read)
+        why = "a symbolic link leading outside the project; expected a"
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    result = run_cli("i18n", "update", "--project", str(project))
+    assert result.returncode == 2
+    assert any(line.startswith(f"{shown}:1: {why}") for line in result.stdout.splitlines())
+    assert result.stderr.splitlines()[-1] == "nothing written"
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
 GETTEXT_TEMPLATES = [

@@ -242,6 +242,15 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         emit(format_stats(stats(catalog, layout, locales)))
         return EXIT_OK
     targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
+    # What is written must stay in the project: a messages.pot (or a catalog not yet
+    # made) that is a link out of it would have any file it leads to replaced (review 3).
+    astray = [(t, where) for t in targets
+              if (where := layout.inside(Path(os.path.realpath(t)))) is not None]
+    if astray:
+        emit([f"{layout.rel(t)}:1: a symbolic link leading {where}; expected a file inside "
+              "the project (i18n writes it)" for t, where in astray])
+        say("nothing written")
+        return EXIT_INPUT
     locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
               or (not t.exists() and not os.access(t.parent, os.W_OK)
                   and t.parent.exists())]
