@@ -21,6 +21,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable
@@ -185,13 +186,16 @@ def _add_fix_argument(check: argparse.ArgumentParser) -> None:
                        "engine's (exact edits, every other byte kept) and print the diff")
 
 
-def _check_fix(project_dir: Path, fmt: str) -> int:
+def _check_fix(project_dir: Path, fmt: str, output: Path | None = None) -> int:
     """``check --fix``: the diff of what it rewrote, what it could not fix, then the
     report of the check run again on the fixed files."""
     missing = _project_error(project_dir)
     if missing is None and fmt != "text":
         missing = InputError("--format", 1, None, f"--fix prints a diff, not {fmt}; "
                              "expected --fix without --format")
+    if missing is None and output is not None:
+        missing = InputError("--output", 1, None, "--fix prints its diff on standard "
+                             "output; expected --fix without --output")
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
@@ -247,7 +251,7 @@ def _write(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError as exc:
         if not _Report.lost:
-            _say(f"error: cannot write the report: {exc}")
+            _say(f"error: cannot write the report: {exc.strerror or exc}")
         _Report.lost = True
 
 
@@ -287,8 +291,47 @@ def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
         _emit([_json(json_report(project))])
         return project.exit_code
     _emit([*format_errors(project.errors), *disagreement_lines(project)])
-    _say(summary_line(project))
+    if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
+        _say(summary_line(project))
     return project.exit_code
+
+
+_DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
+                         r"|/proc/(?:self|thread-self|(?P<pid>[0-9]+))/fd/(?P<proc>[0-9]+)")
+"""A name of one of this process's open files: ``/dev/stdout``, ``/dev/fd/3``,
+``/proc/self/fd/1`` (and ``/proc/<pid>/fd/N`` for this process's pid)."""
+
+
+def _descriptor_named(path: Path) -> int | None:
+    """The file descriptor ``path`` names, as a shell's redirection takes it: ``-``,
+    ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, or a link leading to one (bash
+    writes to the descriptor itself; opening the name again would reopen a file behind
+    a redirection from its start, and renaming a new file over it would leave the
+    shell's redirection writing into a deleted file: review 3); ``None`` for any other
+    path."""
+    text = str(path)
+    if text == "-":
+        return 1
+    current = os.path.abspath(text)
+    for _ in range(40):  # (the system's own limit of links followed)
+        match = _DESCRIPTOR.fullmatch(current)
+        if match is not None and match["pid"] in (None, str(os.getpid())):
+            if match["std"] is not None:
+                return ("in", "out", "err").index(match["std"])
+            return int(match["fd"] or match["proc"])
+        try:
+            target = os.readlink(current)
+        except OSError:  # not a link (or not there): a path like any other
+            return None
+        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+    return None
+
+
+def _write_to(fd: int, data: bytes) -> None:
+    """Write ``data`` to the open file descriptor ``fd`` whole. Raises OSError."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
@@ -323,11 +366,15 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     else:
         lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
-    if output is None:
+    fd = 1 if output is None else _descriptor_named(output)
+    if fd == 1:  # standard output, also as --output - or /dev/stdout
         _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
     else:
         try:
-            replace_file(output, data)
+            if fd is not None:
+                _write_to(fd, data)
+            elif output is not None:
+                replace_file(output, data)
         except OSError as exc:
             _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
                  "written")
@@ -492,7 +539,7 @@ def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` name; returns its exit status (docs/site.md)."""
     try:
         if args.command == "check" and args.fix:
-            return _check_fix(args.project, args.format)
+            return _check_fix(args.project, args.format, args.output)
         if args.command == "check":
             return _check(args.project, args.format, args.output)
         if args.command == "explain":

@@ -317,8 +317,8 @@ def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(project: Path, fm
 
 
 @pytest.mark.parametrize("where", ["full", "closed"])
-@pytest.mark.parametrize("command", [["schema"], ["check", "--format", "junit"]],
-                         ids=["schema", "junit"])
+@pytest.mark.parametrize("command", [["schema"], ["check", "--format", "junit"], ["check"]],
+                         ids=["schema", "junit", "text"])
 def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
                                                     command: list[str]) -> None:
     """Standard output on a full disk (``/dev/full``) or closed (``>&-``): the command
@@ -334,6 +334,9 @@ def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
     args = [sys.executable, "-m", "generator", *command]
     if command[0] == "check":
         args += ["--project", str(project)]
+        # a disagreement: the text report has a line to write (review 3: then two lines)
+        replace_in(project / "content" / "examples" / "hands.yaml", "      points: 31\n",
+                   "      points: 30\n")
     with open(os.devnull if where == "closed" else "/dev/full", "w") as out:
         result = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
                                 timeout=120, check=False,
@@ -341,5 +344,5 @@ def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
     assert result.returncode == 2, result.stderr
     # the one line, no "N cases checked" after it (review 2: a summary of a lost report)
     why = "standard output is closed" if where == "closed" else \
-        "[Errno 28] No space left on device"
+        "No space left on device"
     assert result.stderr.splitlines() == [f"error: cannot write the report: {why}"]

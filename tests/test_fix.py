@@ -250,3 +250,16 @@ def test_fix_takes_no_other_format(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "--fix prints a diff, not json" in result.stdout
     assert (root / CASES).read_text(encoding="utf-8") == BEFORE
+
+
+def test_fix_takes_no_output_file(tmp_path: Path) -> None:
+    """Review 3: ``--fix --output FILE`` applied the fix, wrote no file and exited 0."""
+    root = small_project(tmp_path, BEFORE)
+    result = run_cli("check", "--fix", "--output", str(tmp_path / "fix.diff"),
+                     "--project", str(root))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        "--output:1: --fix prints its diff on standard output; expected --fix without "
+        "--output"]
+    assert (root / CASES).read_text(encoding="utf-8") == BEFORE
+    assert not (tmp_path / "fix.diff").exists()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import re
 import stat
+import subprocess
+import sys
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -187,6 +189,34 @@ def test_an_output_to_a_pipe_or_a_full_device_is_written_in_place(
         f"{tmp_path / 'full'}: cannot write the report: No space left on device; "
         "nothing was written"]
     assert os.readlink(tmp_path / "full") == "/dev/full"
+
+
+def test_an_output_naming_a_descriptor_writes_to_it_as_a_shell_does(
+        project: Path, tmp_path: Path) -> None:
+    """Review 3: ``--output /dev/stdout`` in a script whose output is appended to a log
+    (``exec >> ci.log``) renamed a new file over the log: the lines before and after
+    were lost. As bash does, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, a link
+    to one, and ``-`` name the open descriptor, written to where it stands."""
+    (tmp_path / "out").symlink_to("/proc/self/fd/1")
+    script = tmp_path / "ci.sh"
+    run = f"{sys.executable} -m generator check --project {project} --format"
+    script.write_text(f"""exec >> {tmp_path / "ci.log"} 2>&1
+echo step 1
+{run} github --output /dev/stdout; echo "exit $?"
+{run} json --output - | head -c 1; echo
+{run} github --output {tmp_path / "out"}
+{run} github --output /dev/fd/2
+echo step 2
+""", encoding="utf-8")
+    (tmp_path / "ci.log").write_text("step 0\n", encoding="utf-8")
+    replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
+    expected = run_cli("check", "--project", str(project), "--format", "github").stdout
+    summary = "2 cases checked: 1 disagreement, 0 input errors\n"
+    subprocess.run(["bash", str(script)], check=True, timeout=120)
+    assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
+        f"step 0\nstep 1\n{expected}{summary}exit 1\n{{\n{expected}{summary}"
+        f"{expected}{summary}step 2\n")
+    assert (tmp_path / "out").is_symlink()
 
 
 def test_junit_counts_a_case_with_a_status_as_check_does(project: Path) -> None:
