@@ -303,28 +303,49 @@ _DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
 
 
 def _descriptor_named(path: Path) -> int | None:
-    """The file descriptor ``path`` names, as a shell's redirection takes it: ``-``,
-    ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, or a link leading to one (bash
-    writes to the descriptor itself; opening the name again would reopen a file behind
-    a redirection from its start, and renaming a new file over it would leave the
-    shell's redirection writing into a deleted file: review 3); ``None`` for any other
-    path."""
+    """The file descriptor of this process ``path`` names, as a shell's redirection
+    takes it: ``-``, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, or a path that
+    leads to one through links (of its folders too: ``dfd/1`` with ``dfd`` a link to
+    ``/dev/fd``). Bash writes to the descriptor itself; renaming a new file over the
+    name would leave a shell's ``exec >> log`` writing into a deleted file (review 3,
+    review 4). ``None`` for any other path; :data:`FOREIGN` for another process's
+    descriptor (``/proc/<pid>/fd/N``), written to in place, appended.
+    """
     text = str(path)
     if text == "-":
         return 1
     current = os.path.abspath(text)
     for _ in range(40):  # (the system's own limit of links followed)
+        folder, name = os.path.split(current)
+        current = os.path.join(os.path.realpath(folder), name)
         match = _DESCRIPTOR.fullmatch(current)
-        if match is not None and match["pid"] in (None, str(os.getpid())):
+        if match is not None:
             if match["std"] is not None:
                 return ("in", "out", "err").index(match["std"])
-            return int(match["fd"] or match["proc"])
+            if match["pid"] not in (None, str(os.getpid())):
+                return FOREIGN
+            number = match["fd"] or match["proc"]
+            return int(number) if len(number) < 10 else FOREIGN  # (no such descriptor)
         try:
             target = os.readlink(current)
         except OSError:  # not a link (or not there): a path like any other
             return None
-        current = os.path.normpath(os.path.join(os.path.dirname(current), target))
+        current = os.path.normpath(os.path.join(folder, target))
     return None
+
+
+FOREIGN = -1
+""":func:`_descriptor_named` of another process's descriptor (or an impossible one)."""
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    """Append ``data`` to the file ``path`` opens (another process's descriptor, through
+    ``/proc``), never replacing it. Raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+    try:
+        _write_to(fd, data)
+    finally:
+        os.close(fd)
 
 
 def _write_to(fd: int, data: bytes) -> None:
@@ -371,7 +392,9 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
         _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
     else:
         try:
-            if fd is not None:
+            if fd == FOREIGN and output is not None:
+                _write_in_place(output, data)
+            elif fd is not None:
                 _write_to(fd, data)
             elif output is not None:
                 replace_file(output, data)

@@ -196,7 +196,8 @@ def test_an_output_naming_a_descriptor_writes_to_it_as_a_shell_does(
     """Review 3: ``--output /dev/stdout`` in a script whose output is appended to a log
     (``exec >> ci.log``) renamed a new file over the log: the lines before and after
     were lost. As bash does, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, a link
-    to one, and ``-`` name the open descriptor, written to where it stands."""
+    to one, and ``-`` name the open descriptor, written to where it stands; another
+    process's (the shell's ``/proc/$$/fd/1``) is appended to."""
     (tmp_path / "out").symlink_to("/proc/self/fd/1")
     script = tmp_path / "ci.sh"
     run = f"{sys.executable} -m generator check --project {project} --format"
@@ -206,8 +207,11 @@ echo step 1
 {run} json --output - | head -c 1; echo
 {run} github --output {tmp_path / "out"}
 {run} github --output /dev/fd/2
+{run} github --output {tmp_path / "fds"}/1
+{run} github --output /proc/$$/fd/1
 echo step 2
 """, encoding="utf-8")
+    (tmp_path / "fds").symlink_to("/dev/fd")  # a folder's link (review 4)
     (tmp_path / "ci.log").write_text("step 0\n", encoding="utf-8")
     replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
     expected = run_cli("check", "--project", str(project), "--format", "github").stdout
@@ -215,7 +219,7 @@ echo step 2
     subprocess.run(["bash", str(script)], check=True, timeout=120)
     assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
         f"step 0\nstep 1\n{expected}{summary}exit 1\n{{\n{expected}{summary}"
-        f"{expected}{summary}step 2\n")
+        f"{expected}{summary}{expected}{summary}{expected}{summary}step 2\n")
     assert (tmp_path / "out").is_symlink()
 
 
