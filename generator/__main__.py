@@ -80,9 +80,13 @@ def _command_line(outcome: dict[str, int]) -> None:
         # (``python -X importtime -c "import generator.cli"``, 2 cores); a Ctrl-C or
         # SIGTERM in that time must already say "interrupted", so the handler is
         # installed first and the imports run inside this ``try``, the signals held.
+        from generator.errors import STOPPING
         from generator.errors import Interrupted
 
+        STOPPING.clear()
         signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not ignored)
+            signal.signal(signal.SIGINT, Interrupted.raise_on_signal)
         sys.unraisablehook = Interrupted.deliver_again  # a signal inside a callback
         from generator.cli import main as command_line
 

@@ -160,12 +160,19 @@ class Interrupted(KeyboardInterrupt):
 
     @staticmethod
     def raise_on_signal(signum: int, _frame: object) -> None:
-        """A ``signal.signal`` handler (for SIGTERM): stop the run as Ctrl-C does, so
-        that what is being written is cleaned up on the way out.
+        """A ``signal.signal`` handler (for SIGTERM, and SIGINT unless it is ignored):
+        stop the run, so that what is being written is cleaned up on the way out. The
+        first signal stops the run: the signals that come after it are dropped
+        (:data:`STOPPING`), so the status is the first one's (review 4: a
+        SIGTERM 4 ms after a Ctrl-C, while the first interrupt was unwinding, ended
+        with 143).
 
         Raises:
             Interrupted: always.
         """
+        if STOPPING:
+            return  # a later signal: the run is stopping for the first one
+        STOPPING.append(signum)
         raise Interrupted(signum)
 
     @staticmethod
@@ -186,6 +193,7 @@ class Interrupted(KeyboardInterrupt):
             sys.__unraisablehook__(unraisable)
             return
         signum = int(getattr(exc, "signum", signal.SIGINT))
+        STOPPING.clear()  # it stopped nothing: the signal sent again is a first one
         threading.Thread(target=_send_later, args=(signum,), daemon=True,
                          name="deliver-again").start()
 
@@ -224,8 +232,16 @@ def signals_deferred() -> Iterator[None]:
     finally:
         for number, handler in zip(numbers, before, strict=True):
             signal.signal(number, handler)
-        if came and not under_way:
+        if came and not under_way and not STOPPING:
+            STOPPING.append(came[0])
             raise Interrupted(came[0])
+
+
+STOPPING: list[int] = []
+"""The signal that is stopping the run, once one came (:meth:`Interrupted.raise_on_signal`):
+the signals after it are dropped. Emptied when a signal's exception was swallowed
+(:meth:`Interrupted.deliver_again`: it did not stop the run) and when the command line
+starts (``generator.__main__``)."""
 
 REDELIVERY_DELAY = 0.02
 """Seconds before a signal that a finalizer swallowed is sent again

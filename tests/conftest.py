@@ -68,6 +68,9 @@ def _own_signal_state() -> Iterator[None]:
     ``sys.unraisablehook`` as it found them: ``generator.__main__.main`` run in-process
     ends with the signals held, and every process a later test started inherited that
     mask (a child's ``SigBlk`` showed them held before its generator code ran)."""
+    import generator.errors
+
+    generator.errors.STOPPING.clear()  # (a test's first signal: not the next test's)
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM)}
     hook = sys.unraisablehook

@@ -824,6 +824,24 @@ def test_a_second_signal_of_another_kind_keeps_the_first_ones_status() -> None:
     assert later.value.signum == signal_module.SIGTERM
 
 
+def test_a_signal_while_the_first_interrupt_unwinds_is_dropped() -> None:
+    """Review 4: SIGINT, then SIGTERM 4 ms later while the first interrupt unwound
+    through code outside any deferred block, ended with 143 (2 rounds in 42): the
+    second handler raised over the first. The first signal stops the run; the ones
+    after it are dropped, whichever kind."""
+    from generator.errors import Interrupted
+
+    for number in (signal_module.SIGINT, signal_module.SIGTERM):
+        signal_module.signal(number, Interrupted.raise_on_signal)
+    with pytest.raises(Interrupted) as first:
+        try:
+            os.kill(os.getpid(), signal_module.SIGINT)
+        finally:  # unwinding: a SIGTERM, then another Ctrl-C
+            os.kill(os.getpid(), signal_module.SIGTERM)
+            os.kill(os.getpid(), signal_module.SIGINT)
+    assert first.value.signum == signal_module.SIGINT
+
+
 def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
         lean_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review 3: a second signal cut short the removal of the build's search scratch
