@@ -149,6 +149,25 @@ def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
         "templates/macros.html does not define; expected a macro of that template"]
 
 
+def test_what_a_template_exports_follows_jinjas_scopes() -> None:
+    """Review 4: the macro-import check counted a macro anywhere in the file (one inside
+    another macro, a loop, a block, a ``with``: the build then failed) and missed a
+    ``set`` inside an ``{% if %}`` (a valid template refused). Only the module's own
+    scope exports, ``{% if %}`` branches included, private ``_`` names not."""
+    from generator.render.site import _exports
+    from generator.render.site import _parsed
+
+    source = ("{% set a = 1 %}{% if x %}{% set b = 2 %}{% elif y %}{% macro e() %}"
+              "{% endmacro %}{% else %}{% set c, d = 3, 4 %}{% endif %}"
+              "{% macro outer() %}{% macro inner() %}{% endmacro %}{% endmacro %}"
+              "{% for i in [1] %}{% macro f() %}{% endmacro %}{% endfor %}"
+              "{% block bb %}{% macro g() %}{% endmacro %}{% endblock %}"
+              "{% with %}{% macro h() %}{% endmacro %}{% endwith %}"
+              "{% set t %}text{% endset %}{% set _p = 1 %}")
+    assert sorted(_exports(_parsed("scopes.html", source, "scopes.html"))) == [
+        "a", "b", "c", "d", "e", "outer", "t"]
+
+
 def test_an_error_in_the_theme_is_named_by_its_package_path(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     theme = tmp_path / "theme"

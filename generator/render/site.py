@@ -287,16 +287,21 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
 
 
 def _exports(tree: nodes.Template | None) -> set[str]:
-    """What ``{% from %}`` can import of a template: its macros and the names it sets at
-    its top level, those starting with ``_`` excepted (Jinja keeps them private)."""
-    if tree is None:
-        return set()
-    names = {m.name for m in tree.find_all(nodes.Macro)}
-    for node in tree.body:
-        if isinstance(node, (nodes.Assign, nodes.AssignBlock)):
-            target = node.target
-            names |= {n.name for n in (target, *target.find_all(nodes.Name))
+    """What ``{% from %}`` can import of a template: the macros and names it sets at its
+    top level, inside an ``{% if %}`` too (Jinja runs those in the module's scope), not
+    inside a macro, loop, block or ``with`` (their own scopes), those starting with
+    ``_`` excepted (Jinja keeps them private)."""
+    names: set[str] = set()
+    todo = list(tree.body) if tree is not None else []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, nodes.Macro):
+            names.add(node.name)
+        elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
+            names |= {n.name for n in (node.target, *node.target.find_all(nodes.Name))
                       if isinstance(n, nodes.Name)}
+        elif isinstance(node, nodes.If):
+            todo += [*node.body, *node.elif_, *node.else_]
     return {n for n in names if not n.startswith("_")}
 
 
