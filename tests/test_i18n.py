@@ -154,6 +154,33 @@ def test_a_catalogs_plural_rule_must_pick_the_locales_forms(
     assert [e.format() for e in errors] == expected
 
 
+@pytest.mark.parametrize(("forms", "error"), [
+    ('"X-Note: plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)\\n"\n'
+     '"Plural-Forms: nplurals=3; plural=(n != 1);\\n"',
+     "Plural-Forms says plural=(n != 1), which gives msgstr[1] for 0 where the locale "
+     "uses msgstr[2]"),
+    ('"Plural-Forms: nplurals=3;\\n"', "the header's Plural-Forms has no rule (plural=)"),
+    ('"Plural-Forms: nplurals=3; plural=;\\n"', "the header's Plural-Forms has no rule "
+     "(plural=)"),
+    ('"Plural-Forms: nplurals=3; plural=(n == 1 || n == 1000 ? 0 : n >= 2 && n <= 4 ? 1 '
+     ': 2);\\n"', "Plural-Forms says plural=(n == 1 || n == 1000 ? 0 : n >= 2 && n <= 4 "
+     "? 1 : 2), which gives msgstr[0] for 1000 where the locale uses msgstr[2]"),
+], ids=["another-field-says-plural", "no-rule", "empty-rule", "odd-at-1000"])
+def test_the_plural_rule_is_read_from_the_plural_forms_line(
+        tmp_path: Path, forms: str, error: str) -> None:
+    """Review 4: the first ``plural=`` anywhere in the header was read (an ``X-Note``
+    field's could hide a wrong rule), a header with no rule passed, and only counts
+    0-999 were compared."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER.replace(
+        '"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2);\\n"',
+        forms), encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "sk")
+    assert [e.format() for e in errors] == [
+        f"x.po:2: {error}; expected nplurals=3; plural={plural_rule('sk').expression} for "
+        "sk (gettext, from CLDR via Babel)"]
+
+
 def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
     body = PLURAL_OK.replace("{rami.hand_size} kariet", "{rami.handsize} kariet")
     project = _tiny(tmp_path, body)

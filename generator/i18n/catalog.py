@@ -448,7 +448,8 @@ def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list
         errors.append(InputError(rel, line, None, f"the header says charset="
                                  f"{charset.group(1)}; expected charset=UTF-8 (the file is "
                                  "read as UTF-8)"))
-    nplurals = re.search(r"nplurals\s*=\s*(\d+)", header)
+    forms = re.search(r"(?m)^Plural-Forms:.*$", header)  # its own line: not X-Note's
+    nplurals = re.search(r"nplurals\s*=\s*(\d+)", forms.group(0)) if forms else None
     if "Plural-Forms:" in header and not nplurals:
         errors.append(InputError(rel, line, None, "the header's Plural-Forms has no number "
                                  "of forms; expected nplurals=<a number>; plural=<rule>"))
@@ -459,20 +460,27 @@ def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list
         if int(nplurals.group(1)) != rule.nplurals:
             errors.append(InputError(rel, line, None, f"Plural-Forms says nplurals="
                                      f"{nplurals.group(1)}; {expected}"))
-        elif (plural := _PLURAL.search(header)) is not None:
-            why = _plural_differs(plural.group(1).strip(), rule)
-            if why is not None:
+        else:
+            plural = _PLURAL.search(forms.group(0)) if forms else None
+            said = plural.group(1).strip() if plural else ""
+            why = _plural_differs(said, rule) if said else None
+            if not said:
+                errors.append(InputError(rel, line, None, "the header's Plural-Forms has no "
+                                         f"rule (plural=); {expected}"))
+            elif why is not None:
+                shown = said if len(said) <= 80 else f"{said[:77]}..."
                 errors.append(InputError(rel, line, None, f"Plural-Forms says plural="
-                                         f"{plural.group(1).strip()}, {why}; {expected}"))
+                                         f"{shown}, {why}; {expected}"))
     return errors
 
 
-_PLURAL = re.compile(r"(?<![\w])plural\s*=\s*([^;\n]+)")
+_PLURAL = re.compile(r"(?<![\w])plural\s*=\s*([^;\n]*)")
 """A ``Plural-Forms`` header's expression (``plural=...``, up to ``;`` or the line's end)."""
 
-PLURAL_CHECKED = range(1000)
-"""The counts at which a catalog's own plural expression is compared with the locale's
-(every rule of CLDR's gettext forms repeats within ``n % 100`` from 100 on)."""
+PLURAL_CHECKED = (*range(1000), *(10**k + d for k in range(3, 10) for d in range(-2, 25)))
+"""The counts at which a catalog's own plural expression is compared with the locale's:
+0-999 (every rule of CLDR's gettext forms repeats within ``n % 100`` from 100 on) and
+a few around each power of ten up to 10⁹ (a rule that singles out a large count)."""
 
 
 def _plural_differs(expression: str, rule: PluralRule) -> str | None:
