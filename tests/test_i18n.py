@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -328,7 +329,7 @@ def test_the_codes_messages_are_located_by_file_alone(project: Path) -> None:
     assert any(re.fullmatch(r"generator/theme/[a-z_/]+\.html:[0-9]+", p) for p in places)
 
 
-@pytest.mark.parametrize("what", ["pot", "new-catalog", "locales-folder"])
+@pytest.mark.parametrize("what", ["pot", "new-catalog", "locales-folder", "page", "fifo"])
 def test_i18n_writes_nothing_through_a_link_out_of_the_project(
         tmp_path: Path, what: str) -> None:
     """Review 3: a repository could ship ``locales/messages.pot`` as a link to any file
@@ -349,6 +350,16 @@ def test_i18n_writes_nothing_through_a_link_out_of_the_project(
         (locales / "de" / "LC_MESSAGES" / "messages.po").symlink_to(tmp_path / "made.po")
         shown = "locales/de/LC_MESSAGES/messages.po"
         why = "a symbolic link to nothing; expected a"
+    elif what == "page":  # inside the project, but another input (review 4)
+        (locales / "messages.pot").unlink(missing_ok=True)
+        (locales / "messages.pot").symlink_to("../content/tiny.md")
+        shown = "locales/messages.pot"
+        why = "a symbolic link leading to another input of the project; expected a file"
+    elif what == "fifo":  # i18n waited for a reader (review 4)
+        (locales / "messages.pot").unlink(missing_ok=True)
+        os.mkfifo(locales / "messages.pot")
+        shown = "locales/messages.pot"
+        why = "not a regular file (a FIFO would hold i18n until read); expected a file"
     else:
         elsewhere = tmp_path / "elsewhere"
         shutil.move(locales, elsewhere)
@@ -356,12 +367,14 @@ def test_i18n_writes_nothing_through_a_link_out_of_the_project(
         shown = "locales/sk/LC_MESSAGES/messages.po"  # (found as the catalogs are read)
         why = "a symbolic link leading outside the project; expected a"
     before = sorted(p.name for p in tmp_path.rglob("*"))
+    page = (project / "content" / "tiny.md").read_bytes()
     result = run_cli("i18n", "update", "--project", str(project))
     assert result.returncode == 2
     assert any(line.startswith(f"{shown}:1: {why}") for line in result.stdout.splitlines())
     assert result.stderr.splitlines()[-1] == "nothing written"
     assert victim.read_text(encoding="utf-8") == "precious\n"
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
+    assert (project / "content" / "tiny.md").read_bytes() == page
 
 
 GETTEXT_TEMPLATES = [

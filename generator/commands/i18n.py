@@ -41,6 +41,7 @@ from generator.i18n.stats import stats
 from generator.i18n.templates import TEMPLATE_EXTRACTOR
 from generator.i18n.templates import TEMPLATE_OPTIONS
 from generator.layout import EXAMPLES
+from generator.layout import LOCALES
 from generator.layout import POT
 from generator.layout import TEMPLATES
 from generator.layout import THEME_LABEL
@@ -244,11 +245,18 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
     targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
     # What is written must stay in the project: a messages.pot (or a catalog not yet
     # made) that is a link out of it would have any file it leads to replaced (review 3).
-    astray = [(t, where) for t in targets
+    astray = [(t, f"a symbolic link leading {where}") for t in targets
               if (where := layout.inside(Path(os.path.realpath(t)))) is not None]
+    translations = Path(os.path.realpath(layout.path(LOCALES)))
+    astray += [(t, "a symbolic link leading to another input of the project")
+               for t in targets if not Path(os.path.realpath(t)).is_relative_to(translations)
+               and not any(t == a for a, _ in astray)]
+    astray += [(t, "not a regular file (a FIFO would hold i18n until read)")
+               for t in targets if os.path.exists(t) and not os.path.isfile(t)
+               and not any(t == a for a, _ in astray)]
     if astray:
-        emit([f"{layout.rel(t)}:1: a symbolic link leading {where}; expected a file inside "
-              "the project (i18n writes it)" for t, where in astray])
+        emit([f"{layout.rel(t)}:1: {why}; expected a file inside the project's locales/ "
+              "(i18n writes it)" for t, why in astray])
         say("nothing written")
         return EXIT_INPUT
     locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
