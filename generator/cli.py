@@ -41,6 +41,8 @@ from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import replace_file
+from generator.layout import write_all
+from generator.layout import write_in_place
 from generator.output import MARKER
 
 if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
@@ -338,23 +340,6 @@ FOREIGN = -1
 """:func:`_descriptor_named` of another process's descriptor (or an impossible one)."""
 
 
-def _write_in_place(path: Path, data: bytes) -> None:
-    """Append ``data`` to the file ``path`` opens (another process's descriptor, through
-    ``/proc``), never replacing it. Raises OSError."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
-    try:
-        _write_to(fd, data)
-    finally:
-        os.close(fd)
-
-
-def _write_to(fd: int, data: bytes) -> None:
-    """Write ``data`` to the open file descriptor ``fd`` whole. Raises OSError."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     """``check`` in any format, written to ``output`` (standard output when ``None``;
     a file is replaced whole); the summary on standard error."""
@@ -393,9 +378,9 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
     else:
         try:
             if fd == FOREIGN and output is not None:
-                _write_in_place(output, data)
+                write_in_place(output, data, append=True)
             elif fd is not None:
-                _write_to(fd, data)
+                write_all(fd, data)
             elif output is not None:
                 replace_file(output, data)
         except OSError as exc:

@@ -198,7 +198,6 @@ class Interrupted(KeyboardInterrupt):
                          name="deliver-again").start()
 
 
-
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """SIGINT and SIGTERM that come inside the ``with`` are acted on at its end: the
@@ -242,6 +241,7 @@ STOPPING: list[int] = []
 the signals after it are dropped. Emptied when a signal's exception was swallowed
 (:meth:`Interrupted.deliver_again`: it did not stop the run) and when the command line
 starts (``generator.__main__``)."""
+
 
 REDELIVERY_DELAY = 0.02
 """Seconds before a signal that a finalizer swallowed is sent again

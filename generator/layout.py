@@ -685,9 +685,10 @@ def replace_file(path: Path, data: bytes) -> None:
 
     What a shell's ``>`` would write to stays what it is: a symbolic link is followed
     (its target is replaced, the link stays a link; a link to nothing creates its
-    target), and a character device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO)
-    is written to in place, never replaced by a file. A block device or a folder is
-    refused.
+    target), and a character device or a pipe (``/dev/null``, a FIFO) is written to in
+    place, never replaced by a file. A block device or a folder is refused. A name of
+    an open descriptor (``/dev/stdout``, ``/proc/self/fd/N``) is the command line's to
+    recognise before (``generator.cli``): here it would be the file behind it.
 
     Args:
         path: the file to write; its folder is made when missing.
@@ -707,14 +708,10 @@ def replace_file(path: Path, data: bytes) -> None:
     if st is not None and stat.S_ISBLK(st.st_mode):
         raise OSError(errno.EPERM, "a block device, not a file", str(path))
     if st is not None and not stat.S_ISREG(st.st_mode):
-        _write_in_place(path, data, truncate=False)  # a device, a pipe, a socket
+        write_in_place(path, data)  # a device, a pipe, a socket
         return
     if os.path.islink(path):
-        target = Path(os.path.realpath(path))
-        if st is not None and not _same_file(target, st):  # /proc/self/fd/N and kin
-            _write_in_place(path, data, truncate=True)
-            return
-        path = target
+        path = Path(os.path.realpath(path))
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     mode = stat.S_IMODE(st.st_mode) if st is not None else None
@@ -738,26 +735,26 @@ def replace_file(path: Path, data: bytes) -> None:
     _sync_folder(folder)
 
 
-def _same_file(path: Path, st: os.stat_result) -> bool:
-    """Whether ``path`` is the file ``st`` describes (same device, same inode)."""
-    try:
-        other = os.stat(path)
-    except OSError:
-        return False
-    return (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
+def write_in_place(path: Path, data: bytes, *, append: bool = False) -> None:
+    """Write ``data`` into the file ``path`` opens (a device, a pipe; with ``append``,
+    at its end: another process's descriptor through ``/proc``), never replacing it.
 
-
-def _write_in_place(path: Path, data: bytes, *, truncate: bool) -> None:
-    """Write ``data`` into the file ``path`` opens (a device, a pipe, a file reached
-    through ``/proc/self/fd``), without replacing it; ``truncate`` empties a file
-    first. Raises OSError (``ENOSPC`` from ``/dev/full``)."""
-    fd = os.open(path, os.O_WRONLY | (os.O_TRUNC if truncate else 0) | os.O_CLOEXEC)
+    Raises:
+        OSError: it cannot be opened or written (``ENOSPC`` from ``/dev/full``).
+    """
+    fd = os.open(path, os.O_WRONLY | (os.O_APPEND if append else 0) | os.O_CLOEXEC)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     finally:
         os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write ``data`` whole to the open file descriptor ``fd`` (``os.write`` may write
+    part of it). Raises OSError."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _sync_folder(folder: Path) -> None:

@@ -202,6 +202,21 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _write_problem(layout: Layout, path: Path) -> str | None:
+    """Why i18n must not write the catalog file ``path`` (``FILE:1: <this>; expected
+    ...``), or ``None``: it leads out of the project, or to another of its inputs, or
+    it is not a regular file."""
+    real = Path(os.path.realpath(path))
+    where = layout.inside(real)
+    if where is not None:
+        return f"a symbolic link leading {where}"
+    if not real.is_relative_to(os.path.realpath(layout.path(LOCALES))):
+        return "a symbolic link leading to another input of the project"
+    if os.path.exists(path) and not os.path.isfile(path):
+        return "not a regular file (a FIFO would hold i18n until read)"
+    return None
+
+
 def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
          say: Callable[[str], None]) -> int:
     """Run ``i18n extract|update|stats`` on a project (docs/site.md, "Command line").
@@ -243,17 +258,10 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         emit(format_stats(stats(catalog, layout, locales)))
         return EXIT_OK
     targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
-    # What is written must stay in the project: a messages.pot (or a catalog not yet
-    # made) that is a link out of it would have any file it leads to replaced (review 3).
-    astray = [(t, f"a symbolic link leading {where}") for t in targets
-              if (where := layout.inside(Path(os.path.realpath(t)))) is not None]
-    translations = Path(os.path.realpath(layout.path(LOCALES)))
-    astray += [(t, "a symbolic link leading to another input of the project")
-               for t in targets if not Path(os.path.realpath(t)).is_relative_to(translations)
-               and not any(t == a for a, _ in astray)]
-    astray += [(t, "not a regular file (a FIFO would hold i18n until read)")
-               for t in targets if os.path.exists(t) and not os.path.isfile(t)
-               and not any(t == a for a, _ in astray)]
+    # What is written must be a file of locales/: a messages.pot (or a catalog not yet
+    # made) that is a link elsewhere would have the file it leads to replaced (review 3,
+    # review 4: ~/.bashrc, a page of the project), a FIFO would hold i18n until read.
+    astray = [(t, why) for t in targets if (why := _write_problem(layout, t)) is not None]
     if astray:
         emit([f"{layout.rel(t)}:1: {why}; expected a file inside the project's locales/ "
               "(i18n writes it)" for t, why in astray])
