@@ -214,7 +214,8 @@ echo step 2
     (tmp_path / "fds").symlink_to("/dev/fd")  # a folder's link (review 4)
     (tmp_path / "ci.log").write_text("step 0\n", encoding="utf-8")
     replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
-    expected = run_cli("check", "--project", str(project), "--format", "github").stdout
+    expected = run_cli("check", "--project", str(project), "--format", "github",
+                       cwd=tmp_path).stdout
     summary = "2 cases checked: 1 disagreement, 0 input errors\n"
     subprocess.run(["bash", str(script)], check=True, timeout=120, cwd=tmp_path)  # (a
     # regression writes its file "-" there, never in the repository)
