@@ -367,6 +367,20 @@ HOSTILE = {
                                           b"</head>"),
     "comment-naming-body-in-head": (b"</head>", b"<!-- keep scripts out of <body> -->"
                                     b"</head>"),
+    # Review of the plain spans' unwrapping (stop 27): what a span's tags may carry.
+    "vertical-tab-is-part-of-a-tag-name": (b"</h1>", b"</h1><p>a <span\x0bdata-pagefind-ignore>"
+                                           b"zebraword</span> tail</p>"),
+    "plain-spans-in-a-heading-with-an-id": (b"</h1>", b'</h1><h2 id="zh">Zebra <span class="x">'
+                                            b'word<span lang="en">s</span></span></h2><p>t</p>'),
+    "span-with-an-id": (b"</h1>", b'</h1><p>a <span class="x" id="zid">zebra</span>word</p>'),
+    "span-with-meta": (b"</h1>", b'</h1><p><span class="x" data-pagefind-meta="k">zebra</span></p>'),
+    "span-index-attrs": (b"</h1>", b'</h1><p><span title="zebra" data-pagefind-index-attrs='
+                         b'"title">x</span></p>'),
+    "upper-case-span-with-id": (b"</h1>", b'</h1><p><SPAN ID="up">zebra</SPAN>word</p>'),
+    "span-in-a-block-in-a-span": (b"</h1>", b'</h1><span class="a"><p><span class="b">zebra'
+                                  b'</span></p>word</span>'),
+    "spans-three-deep": (b"</h1>", b'</h1><p><span class="a"><span><span class="c">zeb'
+                         b'</span>ra</span>w</span>ord</p>'),
 }
 
 
@@ -382,13 +396,24 @@ def test_a_view_indexes_as_its_page_does(built_site: Path, name: str) -> None:
     assert search_index({rel: search_view(page)}) == search_index({rel: page})
 
 
+def test_a_view_keeps_the_text_of_plain_spans_without_their_tags() -> None:
+    html = (b'<html><body><main data-pagefind-body><p><span class="verdict verdict--ok">'
+            b'valid</span> <span class="a" lang="en"><span>run</span> of</span> <span '
+            b'id="k">k</span> <span data-pagefind-meta="m">m</span> <span hidden>h</span> '
+            b"<span class=u>u</span> <SPAN>S</SPAN> <span><b>b</b></span> <span class="
+            b'"a"><span><span>3</span></span></span></p></main></body></html>')
+    assert search_view(html) == (b'<html><body><main data-pagefind-body><p>valid run of <span '
+                                 b'id="k">k</span> <span data-pagefind-meta="m">m</span> <span '
+                                 b"hidden>h</span> <span class=u>u</span> <SPAN>S</SPAN> <span>"
+                                 b"<b>b</b></span> 3</p></main></body></html>\n")
+
+
 def test_words_in_a_quoted_value_are_not_attributes() -> None:
     html = (b'<html><body><main data-pagefind-body><span title="no data-pagefind-ignore '
             b'here">kept</span> <span class=c data-pagefind-ignore=\'all\' lang=en>gone'
             b'</span></main></body></html>')
-    assert search_view(html) == (b'<html><body><main data-pagefind-body><span title="no '
-                                 b'data-pagefind-ignore here">kept</span> </main></body>'
-                                 b'</html>\n')
+    assert search_view(html) == (b"<html><body><main data-pagefind-body>kept </main></body>"
+                                 b"</html>\n")
 
 
 def test_a_build_whose_pages_did_not_change_makes_no_view(
