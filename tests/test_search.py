@@ -373,7 +373,8 @@ HOSTILE = {
     "plain-spans-in-a-heading-with-an-id": (b"</h1>", b'</h1><h2 id="zh">Zebra <span class="x">'
                                             b'word<span lang="en">s</span></span></h2><p>t</p>'),
     "span-with-an-id": (b"</h1>", b'</h1><p>a <span class="x" id="zid">zebra</span>word</p>'),
-    "span-with-meta": (b"</h1>", b'</h1><p><span class="x" data-pagefind-meta="k">zebra</span></p>'),
+    "span-with-meta": (b"</h1>", b'</h1><p><span class="x" data-pagefind-meta="k">zebra'
+                       b"</span></p>"),
     "span-index-attrs": (b"</h1>", b'</h1><p><span title="zebra" data-pagefind-index-attrs='
                          b'"title">x</span></p>'),
     "upper-case-span-with-id": (b"</h1>", b'</h1><p><SPAN ID="up">zebra</SPAN>word</p>'),
