@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import operator
 import os
 import re
 import shutil
@@ -108,6 +109,9 @@ theme's styling spans (a verdict, a meld, a seat's name). Pagefind adds a span's
 its parent's as it is, with the parent's anchors (a span is inline: no space, no full
 stop, no weight), so the view keeps the text and drops the tags: a sixth less of
 Pagefind's time on a rules page."""
+_TEXT = operator.itemgetter(1)
+"""A plain span's replacement: its text (a match's group 1), called in C. The template
+``rb"\\1"`` expands each match in Python (3.11): half a second of a 700-page build."""
 _PAGEFIND = re.compile(rb"data-pagefind-", re.I)
 
 
@@ -171,7 +175,7 @@ def search_view(html: bytes) -> bytes:
     inside = _IGNORED.sub(b"" if alone else _unless_nested, inside)
     unwrapped = 1
     while unwrapped:  # inner spans first: a span holding only them holds text then
-        inside, unwrapped = _PLAIN_SPAN.subn(rb"\1", inside)
+        inside, unwrapped = _PLAIN_SPAN.subn(_TEXT, inside)
     return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
 
 
