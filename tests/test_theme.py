@@ -149,6 +149,67 @@ def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
         "templates/macros.html does not define; expected a macro of that template"]
 
 
+def test_a_macro_an_imported_module_lacks_is_an_input_error(tmp_path: Path) -> None:
+    """Review 4 (left at stop 26): ``{% import "macros.html" as m %}`` then
+    ``m.nosuch()`` passed ``check``, and the build failed ("TemplateModule object has
+    no attribute 'nosuch'"). Now ``check`` names the use; a use the template asks about
+    first (``is defined``) is the template's own care."""
+    project = _tiny(tmp_path, "")
+    page = override(project, "page.html")
+    text = page.read_text("utf-8").replace(
+        "{% block content %}", "{% block content %}{{ m.nosuch() }}"
+        "{% if m.extra is defined %}{{ m.extra() }}{% endif %}{{ m.page_list([]) }}", 1)
+    page.write_text('{% import "macros.html" as m %}\n' + text, "utf-8")
+    line = 2 + text.splitlines().index(next(t for t in text.splitlines() if "m.nosuch" in t))
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"templates/page.html:{line}: uses m.nosuch of 'macros.html' (imported as m), "
+        "which generator/theme/macros.html does not define; expected a macro of that "
+        "template"]
+    page.write_text(page.read_text("utf-8").replace("{{ m.nosuch() }}", ""), "utf-8")
+    assert run_cli("check", "--project", str(project)).returncode == 0
+
+
+def test_a_text_block_called_as_a_macro_is_an_input_error(tmp_path: Path) -> None:
+    """Review 4 (left at stop 26): a ``macros.html`` override that sets ``page_list`` as
+    text (``{% set page_list %}…{% endset %}``) passed ``check`` as exporting it, and the
+    build failed at the theme's home page ("'Markup' object is not callable"). Now each
+    call is named, with the theme's file to copy the macro from."""
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    text = macros.read_text("utf-8")
+    start = text.index("{%- macro page_list")
+    end = text.index("{%- endmacro -%}", start) + len("{%- endmacro -%}")
+    macros.write_text(text[:start] + "{% set page_list %}<ul></ul>{% endset %}" + text[end:],
+                      "utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    said = ("calls page_list, imported from 'macros.html', which templates/macros.html sets "
+            "as text ({% set %}…{% endset %}), not as a macro (the theme's has it: copy it "
+            "from generator/theme/macros.html); expected a macro of that template")
+    assert result.stdout.splitlines() == [f"generator/theme/404.html:12: {said}",
+                                               f"generator/theme/home.html:8: {said}"]
+    build = run_cli("build", "--project", str(project))
+    assert build.returncode == 2 and "not callable" not in build.stdout + build.stderr
+
+
+def test_a_module_name_bound_twice_is_left_to_the_render() -> None:
+    """Which binding a use of ``m`` means depends on scopes the check does not follow: a
+    template that binds the name otherwise too gets no error from it."""
+    from generator.render.site import _module_uses
+    from generator.render.site import _parsed
+
+    plain = '{% import "macros.html" as m %}{{ m.a() }}{% if m.b is defined %}{{ m.b }}{% endif %}'
+    uses, calls = _module_uses(_parsed("u.html", plain, "u.html"), "m", "macros.html")
+    assert [(u[1], u[2]) for u in uses] == [("a", "uses m.{} of 'macros.html' (imported as m),")]
+    assert [c[1] for c in calls] == ["a"]
+    for other in ("{% set m = x %}", "{% for m in xs %}{% endfor %}",
+                  "{% macro f(m) %}{% endmacro %}", '{% from "x.html" import y as m %}'):
+        tree = _parsed("u.html", plain + other, "u.html")
+        assert _module_uses(tree, "m", "macros.html") == ([], [])
+
+
 def test_what_a_template_exports_follows_jinjas_scopes() -> None:
     """Review 4: the macro-import check counted a macro anywhere in the file (one inside
     another macro, a loop, a block, a ``with``: the build then failed) and missed a
@@ -164,8 +225,9 @@ def test_what_a_template_exports_follows_jinjas_scopes() -> None:
               "{% block bb %}{% macro g() %}{% endmacro %}{% endblock %}"
               "{% with %}{% macro h() %}{% endmacro %}{% endwith %}"
               "{% set t %}text{% endset %}{% set _p = 1 %}")
-    assert sorted(_exports(_parsed("scopes.html", source, "scopes.html"))) == [
-        "a", "b", "c", "d", "e", "outer", "t"]
+    exports = _exports(_parsed("scopes.html", source, "scopes.html"))
+    assert sorted(exports) == ["a", "b", "c", "d", "e", "outer", "t"]
+    assert [n for n in sorted(exports) if not exports[n]] == ["t"]  # text: never called
 
 
 def test_an_error_in_the_theme_is_named_by_its_package_path(

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
+from typing import TypeGuard
 
 from babel.core import Locale
 from jinja2 import BaseLoader
@@ -206,7 +207,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                           "or in the theme")
                for name in TEMPLATES if layout.template_label(name) is None]
     trees: dict[str, nodes.Template] = {}
-    imports: list[tuple[str, nodes.FromImport]] = []  # (the importing template, the import)
+    imports: list[tuple[str, nodes.FromImport | nodes.Import]] = []  # (importing, import)
     for name, rel in used.items():
         try:
             data = layout.read(rel)
@@ -229,7 +230,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
             continue
         for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
                                    nodes.FromImport)):
-            if isinstance(node, nodes.FromImport):
+            if isinstance(node, (nodes.FromImport, nodes.Import)):
                 imports.append((name, node))
             target = getattr(node, "template", None)
             if isinstance(target, nodes.Const) and isinstance(target.value, str) \
@@ -246,22 +247,29 @@ def template_errors(root: Path | Layout) -> list[InputError]:
 
 
 def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, nodes.Template],
-                     imports: list[tuple[str, nodes.FromImport]]) -> list[InputError]:
-    """Each ``{% from "NAME" import MACRO %}`` of the templates the site uses whose
-    template defines no such macro (nor a top-level ``set``): an override copied from
-    an older theme lacks a macro a newer theme's template imports, which only the build
-    met (Jinja: "does not export the requested name"), at the importing template.
-    Named at the import, with the template that lacks it and, for an override whose
-    theme template has it, where to copy it from.
+                     imports: list[tuple[str, nodes.FromImport | nodes.Import]]
+                     ) -> list[InputError]:
+    """Each macro the templates the site uses take from another template that it does not
+    define: an override copied from an older theme lacks a macro a newer theme's
+    template uses, which only the build met, at the using template. Two forms:
+    ``{% from "NAME" import MACRO %}`` (Jinja: "does not export the requested name"),
+    named at the import; ``{% import "NAME" as m %}`` then ``m.MACRO`` (Jinja: "has no
+    attribute"), named where ``m.MACRO`` is used, unless the template asks first
+    (``m.MACRO is defined``) or binds ``m`` otherwise too. A name the template sets as
+    text (``{% set NAME %}…{% endset %}``) and the other calls is named where it is
+    called (Jinja: "'Markup' object is not callable"). Each error names the template that
+    lacks the macro and, for an override whose theme template has it, where to copy it
+    from.
 
     Args:
         layout: the project's layout (to read the theme's own copy of an override).
         used: the templates the site uses (name → label, :meth:`Layout.templates`).
         trees: their syntax trees, by name (those that parse).
-        imports: every ``from`` import found in them, with the importing template's name.
+        imports: every ``from`` import and ``import … as`` found in them, with the
+            importing template's name.
     """
     errors = []
-    exports: dict[str, set[str]] = {}  # by template name: walked once
+    exports: dict[str, dict[str, bool]] = {}  # by template name: walked once
     for name, node in imports:
         target = node.template
         if not (isinstance(target, nodes.Const) and isinstance(target.value, str)):
@@ -271,38 +279,106 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
             continue  # not found (reported above), or not parsed
         if target.value not in exports:
             exports[target.value] = _exports(source)
-        for item in node.names:
-            macro = item[0] if isinstance(item, tuple) else item
-            if macro in exports[target.value]:
-                continue
-            label = used[target.value]
-            advice = ""
-            theme = f"{THEME_LABEL}/{target.value}"
-            if label != theme and macro in _exports(_theme_tree(layout, target.value)):
-                advice = f" (the theme's has it: copy it from {theme})"
-            errors.append(InputError(used[name], node.lineno, None, f"imports {macro} from "
-                                     f"{target.value!r}, which {label} does not define"
-                                     f"{advice}; expected a macro of that template"))
+        found = exports[target.value]
+        label = used[target.value]
+        if isinstance(node, nodes.FromImport):
+            pairs = [item if isinstance(item, tuple) else (item, item) for item in node.names]
+            uses = [(node.lineno, macro, f"imports {{}} from {target.value!r},")
+                    for macro, _ in pairs]
+            calls = [(line, macro, f"calls {{}}, imported from {target.value!r},")
+                     for macro, alias in pairs for line in _called(trees[name], alias)]
+        else:
+            uses, calls = _module_uses(trees[name], node.target, target.value)
+        for line, macro, what in uses:
+            if macro not in found:
+                errors.append(_lacking(layout, used[name], line, what.format(macro), label,
+                                       target.value, macro, "does not define"))
+        for line, macro, what in calls:
+            if found.get(macro) is False:
+                errors.append(_lacking(layout, used[name], line, what.format(macro), label,
+                                       target.value, macro, "sets as text ({% set %}…"
+                                       "{% endset %}), not as a macro"))
     return errors
 
 
-def _exports(tree: nodes.Template | None) -> set[str]:
-    """What ``{% from %}`` can import of a template: the macros and names it sets at its
-    top level, inside an ``{% if %}`` too (Jinja runs those in the module's scope), not
-    inside a macro, loop, block or ``with`` (their own scopes), those starting with
-    ``_`` excepted (Jinja keeps them private)."""
-    names: set[str] = set()
+def _lacking(layout: Layout, where: str, line: int, what: str, label: str, target: str,
+             macro: str, how: str) -> InputError:
+    """The error of a template (``where``, at ``line``) that uses ``macro`` of ``target``
+    (the template ``label``), which lacks it (``how``); for an override, whether the
+    theme's own copy has the macro to copy."""
+    advice = ""
+    theme = f"{THEME_LABEL}/{target}"
+    if label != theme and _exports(_theme_tree(layout, target)).get(macro):
+        advice = f" (the theme's has it: copy it from {theme})"
+    return InputError(where, line, None, f"{what} which {label} {how}{advice}; expected a "
+                      "macro of that template")
+
+
+def _called(tree: nodes.Template, name: str) -> list[int]:
+    """The lines where ``tree`` calls the name ``name`` (``name(…)``, ``{% call name %}``)."""
+    return [call.lineno for call in tree.find_all(nodes.Call)
+            if isinstance(call.node, nodes.Name) and call.node.name == name]
+
+
+def _module_uses(tree: nodes.Template, alias: str, target: str
+                 ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
+    """What ``tree`` takes of the module it imports as ``alias`` (``{% import target as
+    alias %}``): each ``alias.NAME`` (line, NAME, how it is said), those it calls
+    apart. None where the template binds ``alias`` otherwise too (a ``set``, a loop, a
+    macro's argument: which one a use means is the render's business), and none for a
+    NAME it asks about first (``alias.NAME is defined``)."""
+    if any(n.name == alias and n.ctx in ("store", "param") for n in tree.find_all(nodes.Name)):
+        return [], []
+    if sum(1 for n in tree.find_all((nodes.Import, nodes.FromImport))
+           if isinstance(n, (nodes.Import, nodes.FromImport)) and alias in _bound(n)) > 1:
+        return [], []
+    asked = {test.node.attr for test in tree.find_all(nodes.Test)
+             if test.name in ("defined", "undefined") and _of(test.node, alias)}
+    whence = f"of {target!r} (imported as {alias}),"
+    uses = [(g.lineno, g.attr, f"uses {alias}.{{}} {whence}") for g in
+            tree.find_all(nodes.Getattr) if _of(g, alias) and g.attr not in asked]
+    calls = [(c.lineno, c.node.attr, f"calls {alias}.{{}} {whence}")
+             for c in tree.find_all(nodes.Call)
+             if isinstance(c.node, nodes.Getattr) and _of(c.node, alias)
+             and c.node.attr not in asked]
+    return uses, calls
+
+
+def _of(node: nodes.Node, alias: str) -> TypeGuard[nodes.Getattr]:
+    """Whether ``node`` is ``alias.NAME``."""
+    return (isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name)
+            and node.node.name == alias)
+
+
+def _bound(node: nodes.Import | nodes.FromImport) -> set[str]:
+    """The names an import binds."""
+    if isinstance(node, nodes.Import):
+        return {node.target}
+    return {item[1] if isinstance(item, tuple) else item for item in node.names}
+
+
+def _exports(tree: nodes.Template | None) -> dict[str, bool]:
+    """What ``{% from %}`` can import of a template, each with whether it may be called:
+    the macros (``True``) and names it sets at its top level (``True`` for ``{% set
+    NAME = … %}``, whose value may be a macro; ``False`` for ``{% set NAME %}…{% endset
+    %}``, always text), inside an ``{% if %}`` too (Jinja runs those in the module's
+    scope), not inside a macro, loop, block or ``with`` (their own scopes), those
+    starting with ``_`` excepted (Jinja keeps them private). A name set both ways may
+    be called."""
+    names: dict[str, bool] = {}
     todo = list(tree.body) if tree is not None else []
     while todo:
         node = todo.pop()
         if isinstance(node, nodes.Macro):
-            names.add(node.name)
+            names[node.name] = True
         elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
-            names |= {n.name for n in (node.target, *node.target.find_all(nodes.Name))
-                      if isinstance(n, nodes.Name)}
+            callable_ = isinstance(node, nodes.Assign)
+            for n in (node.target, *node.target.find_all(nodes.Name)):
+                if isinstance(n, nodes.Name):
+                    names[n.name] = names.get(n.name, False) or callable_
         elif isinstance(node, nodes.If):
             todo += [*node.body, *node.elif_, *node.else_]
-    return {n for n in names if not n.startswith("_")}
+    return {n: c for n, c in names.items() if not n.startswith("_")}
 
 
 def _theme_tree(layout: Layout, name: str) -> nodes.Template | None:
