@@ -88,7 +88,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--format", choices=("text", "json", *CI_FORMATS), default="text",
                    help="text (default), json, github (GitHub Actions annotations) or "
                    "junit (JUnit XML)")
-    c.add_argument("--output", type=Path, default=None, metavar="FILE",
+    c.add_argument("--output", type=_output_path, default=None, metavar="FILE",
                    help="write the report to FILE instead of standard output")
     _add_fix_argument(c)
     if command == "explain":
@@ -179,6 +179,24 @@ def _explain(args: argparse.Namespace) -> int:
         return report.exit_code
     _write(report.text)
     return EXIT_OK
+
+
+def _output_path(text: str) -> Path:
+    """``--output``'s value as a path, refused (a usage error, exit 2) where it names no
+    file: an empty path (a path would read it as ``.``) or one ending with ``/`` (a
+    folder; a path would drop the slash and write a file of that name), as a shell's
+    ``>`` refuses them.
+
+    Raises:
+        argparse.ArgumentTypeError: the value names no file.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path; expected a file name, or - for "
+                                         "standard output")
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{text!r} names a folder (it ends with /); "
+                                         "expected a file name, or - for standard output")
+    return Path(text)
 
 
 def _add_fix_argument(check: argparse.ArgumentParser) -> None:
@@ -380,6 +398,7 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
             if fd == FOREIGN and output is not None:
                 write_in_place(output, data, append=True)
             elif fd is not None:
+                os.fstat(fd)  # not open: an error, as a shell's >&N, if nothing is written
                 write_all(fd, data)
             elif output is not None:
                 replace_file(output, data)

@@ -20,6 +20,7 @@ from generator.cases.loader import load_cases
 from generator.commands.report_formats import workflow_command
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import run_process
 
 LEAN_PROJECT = True
 """The ``project`` fixture is the lean copy (conftest): every page and case, in English
@@ -223,6 +224,35 @@ echo step 2
         f"step 0\nstep 1\n{expected}{summary}exit 1\n{{\n{expected}{summary}"
         f"{expected}{summary}{expected}{summary}{expected}{summary}step 2\n")
     assert (tmp_path / "out").is_symlink()
+
+
+def test_an_output_naming_a_folder_or_nothing_is_refused_before_the_check(
+        project: Path, tmp_path: Path) -> None:
+    """Review 3 (left at stop 26): ``--output newfile/`` wrote a file ``newfile`` (the
+    path's slash dropped) and ``--output ""`` said ``.: ... Is a directory``. Both are
+    now a usage error that names what was given, as a shell's ``>`` refuses them."""
+    where = tmp_path / "reports"
+    where.mkdir()
+    for given, said in (("report/", "'report/' names a folder (it ends with /)"),
+                        ("", "an empty path")):
+        result = run_process("check", "--project", str(project), "--output", given,
+                             cwd=where)
+        assert result.returncode == 2
+        assert f"argument --output: {said}; expected a file name, or - for standard " \
+            "output" in result.stderr.splitlines()[-1]
+        assert list(where.iterdir()) == []
+
+
+def test_an_output_naming_a_descriptor_that_is_not_open_is_an_error(
+        project: Path, tmp_path: Path) -> None:
+    """Review 4 (left at stop 26): ``--output /dev/fd/9`` with descriptor 9 not open gave
+    exit 0 when the report was empty (nothing to write, so nothing failed). A shell's
+    ``>&9`` fails there: so does the check, whatever the report holds."""
+    result = run_process("check", "--project", str(project), "--format", "github",
+                         "--output", "/dev/fd/9", cwd=tmp_path)  # (9 is not open there)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "/dev/fd/9: cannot write the report: Bad file descriptor; nothing was written"]
 
 
 def test_junit_counts_a_case_with_a_status_as_check_does(project: Path) -> None:
