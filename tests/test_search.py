@@ -420,16 +420,19 @@ def test_words_in_a_quoted_value_are_not_attributes() -> None:
 def test_a_build_whose_pages_did_not_change_makes_no_view(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pages' bytes name their views' key once it is known: a second build finds
-    the index without making a view; a change outside the articles makes the views
-    again, not the index."""
+    the index without making a view. A change outside what the views take (the search
+    box's label, in every page's header) makes neither a view nor the index: the
+    digest of each view's parts is the same. A page title changes its own page's head
+    and article, the pager of the pages before and after it (in their articles) and the
+    navigation of every page: three views and one index made."""
     made: list[int] = []
-    real = search.search_view
+    real = search.cut_view
 
-    def counted(html: bytes) -> bytes:
-        made.append(len(html))
-        return real(html)
+    def counted(parts: search.ViewParts) -> bytes:
+        made.append(len(parts.inside))
+        return real(parts)
 
-    monkeypatch.setattr(search, "search_view", counted)
+    monkeypatch.setattr(search, "cut_view", counted)
     assert run_cli("build", "--project", str(project)).returncode == 0
     pages = len(made)
     assert pages == len(LEAN_LOCALES) * len(SLUGS)
@@ -444,8 +447,20 @@ def test_a_build_whose_pages_did_not_change_makes_no_view(
     start = search.Indexer._start
     monkeypatch.setattr(search.Indexer, "_start",
                         lambda self, plan: indexed.append(plan.lang) or start(self, plan))
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0
+    assert "Prohledat pravidla" in (project / "site" / "cs" / "rules" / "index.html").read_text(
+        encoding="utf-8")
+    assert made == [] and indexed == []  # every page changed, no view nor index
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "První vyložení"',
+                                                         'msgstr "První zebra vyložení"'),
+                  encoding="utf-8")
     assert run_cli("build", "--project", str(project)).returncode == 0
-    assert len(made) == len(SLUGS) and indexed == []  # Czech's views, no index
+    assert len(made) == 3 and indexed == ["cs"]  # its page, and its neighbours' pagers
+    cached = _index_on_disk(project / "site")
+    assert run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                   "--no-cache").returncode == 0
+    assert cached == _index_on_disk(project / "fresh")
 
 
 def test_a_changed_case_makes_the_views_of_the_pages_that_show_it_alone(
@@ -455,8 +470,9 @@ def test_a_changed_case_makes_the_views_of_the_pages_that_show_it_alone(
     locale, and every locale's index; the index is the one a build without the cache
     makes."""
     made: list[bytes] = []
-    real = search.search_view
-    monkeypatch.setattr(search, "search_view", lambda html: made.append(html) or real(html))
+    real = search.cut_view
+    monkeypatch.setattr(search, "cut_view",
+                        lambda parts: made.append(parts.inside) or real(parts))
     assert run_cli("build", "--project", str(project)).returncode == 0
     cases = project / "content" / "examples" / "melds-rami.yaml"
     text = cases.read_text(encoding="utf-8")
@@ -483,8 +499,8 @@ def test_a_damaged_view_in_the_cache_is_made_again_with_one_note(
     assert run_cli("build", "--project", str(project)).returncode == 0
     store = BuildCache(cache_folder(project), real_path(project))
     views = [store.blob(sha) for lang in LEAN_LOCALES
-             for _, sha in store.load(search.VIEWS_SLOT.format(lang=lang),
-                                      search.version()).values()]
+             for _, sha, _ in store.load(search.VIEWS_SLOT.format(lang=lang),
+                                         search.version()).values()]
     assert len(views) == len(LEAN_LOCALES) * len(SLUGS)
     for path in views:
         assert path is not None and b"data-pagefind-body" in path.read_bytes()

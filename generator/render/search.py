@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _package_version
 from pathlib import Path
+from typing import NamedTuple
 
 from pagefind.service import get_executable
 
@@ -155,28 +156,61 @@ def search_view(html: bytes) -> bytes:
     Returns:
         The view (UTF-8), or ``html`` itself where a step above is not taken.
     """
+    parts = view_parts(html)
+    return html if parts is None else cut_view(parts)
+
+
+class ViewParts(NamedTuple):
+    """What a page's view is made of (:func:`view_parts`), the view itself made by
+    :func:`cut_view`: a function of these bytes alone, so a page whose parts did not
+    change keeps its view (:func:`plan_locale`)."""
+
+    head: bytes
+    """The page up to its ``<body`` (the title, the language)."""
+    inside: bytes
+    """Its ``data-pagefind-body`` element from its ``<`` up to its end tag."""
+    tag: bytes
+    """That element's name, as written."""
+    alone: bool
+    """Whether every Pagefind attribute in it but the body's is a lower-case ``-ignore``."""
+
+
+def view_parts(html: bytes) -> ViewParts | None:
+    """The parts of ``html``'s view (:func:`search_view`), or ``None`` where the view
+    is the page whole (a step the view cannot take exactly)."""
     low = html.lower()  # HTML's names in any case; the view cuts ``html`` itself
     body = low.find(b"<body")
     start = low.find(b"data-pagefind-body")
     if (body < 0 or start < body or low.count(b"data-pagefind-body") != 1
             or _ANGLE.search(html) or _open_before(low[:body]) or _RAW.search(low, body)):
-        return html
+        return None
     opened = html.rfind(b"<", body, start)
     tag = _OPENED.match(html, opened) if opened > body else None
     if tag is None or tag.start(2) != start:
-        return html
+        return None
     end = low.rfind(b"</" + tag[1].lower() + b">")
     if end < start or _OUTSIDE.search(low, body, opened) or _OUTSIDE.search(low, end):
-        return html
+        return None
     inside = html[opened:end]
     # Where every Pagefind attribute but the body's is a lower-case -ignore, an element
     # holding another holds only ignored ones: no need to look inside each match.
     alone = low.count(b"data-pagefind-", opened, end) == 1 + inside.count(b"data-pagefind-ignore")
-    inside = _IGNORED.sub(b"" if alone else _unless_nested, inside)
+    return ViewParts(html[:body], inside, tag[1], alone)
+
+
+def cut_view(parts: ViewParts) -> bytes:
+    """The view made of ``parts`` (:func:`view_parts`): the head, then the element
+    without its ignored drawings and links and without its plain spans' tags."""
+    inside = _IGNORED.sub(b"" if parts.alone else _unless_nested, parts.inside)
     unwrapped = 1
     while unwrapped:  # inner spans first: a span holding only them holds text then
         inside, unwrapped = _PLAIN_SPAN.subn(_TEXT, inside)
-    return b"%s<body>%s</%s></body></html>\n" % (html[:body], inside, tag[1])
+    return b"%s<body>%s</%s></body></html>\n" % (parts.head, inside, parts.tag)
+
+
+def _parts_digest(parts: ViewParts) -> str:
+    """The key of a view by its parts (:func:`plan_locale`)."""
+    return digest(parts.head, parts.inside, parts.tag, b"1" if parts.alone else b"0")
 
 
 @dataclass
@@ -208,8 +242,9 @@ class LocalePlan:
 
 VIEWS_SLOT = "search-views/{lang}"
 """The cache entry that remembers, for a locale's pages as the last build wrote them,
-each page's SHA-256 and its view's (a blob): a page whose bytes did not change needs no
-new view."""
+each page's SHA-256, its view's (a blob) and the digest of the view's parts
+(:func:`view_parts`): a page whose bytes did not change needs no new view, nor one that
+changed outside its head and article only (its navigation's titles, its footer)."""
 INDEX_SLOT = "search/{lang}"
 """The cache entry of a locale's index: under its views' key, the SHA-256 of each file."""
 
@@ -258,13 +293,22 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
             continue
         page_sha = (digests or {}).get(rel) or hashlib.sha256(_bytes(page)).hexdigest()
         seen = memo.get(rel)
-        if (isinstance(seen, list) and len(seen) == 2 and seen[0] == page_sha
-                and isinstance(seen[1], str)):
-            views[rel], shas[rel] = None, seen[1]
+        if not (isinstance(seen, list) and len(seen) == 3
+                and all(isinstance(x, str) for x in seen)):
+            seen = ["", "", ""]
+        if seen[0] == page_sha:
+            views[rel], shas[rel], source = None, seen[1], seen[2]
         else:
-            view = views[rel] = search_view(_bytes(page))
-            shas[rel] = cache.store_blob(view) if cache else hashlib.sha256(view).hexdigest()
-        remembered[rel] = [page_sha, shas[rel]]
+            data = _bytes(page)
+            parts = view_parts(data)
+            source = "" if parts is None or cache is None else _parts_digest(parts)
+            if source and source == seen[2]:  # changed outside what the view takes
+                views[rel], shas[rel] = None, seen[1]
+            else:
+                view = views[rel] = data if parts is None else cut_view(parts)
+                shas[rel] = (cache.store_blob(view) if cache
+                             else hashlib.sha256(view).hexdigest())
+        remembered[rel] = [page_sha, shas[rel], source]
     if cache is not None and cut and remembered != memo:
         cache.store(VIEWS_SLOT.format(lang=lang), version(), remembered)
     key = _views_key(shas)
