@@ -382,6 +382,15 @@ HOSTILE = {
                                   b'</span></p>word</span>'),
     "spans-three-deep": (b"</h1>", b'</h1><p><span class="a"><span><span class="c">zeb'
                          b'</span>ra</span>w</span>ord</p>'),
+    # Review of stop 27: a "<" that opens no tag, or a "<span" that HTML reads inside a tag.
+    "an-angle-before-a-span": (b"</h1>", b'</h1><p>a <<span class="x">zebra</span> c</p><p>d'
+                               b"</p>"),
+    "an-angle-before-an-ignored-span": (b"</h1>", b"</h1><p>a <<span data-pagefind-ignore>x"
+                                        b"</span>b zebra</p>"),
+    "a-span-in-an-unquoted-value": (b"</h1>", b'</h1><p title=a<span class="x">zebra</span> '
+                                    b"tail</p><p>d</p>"),
+    "a-span-among-attributes": (b"</h1>", b'</h1><p <span class="x">zebra</span> tail</p>'),
+    "a-span-in-an-end-tag": (b"</h1>", b'</h1><p>a</b <span class="x">zebra</span> tail</p>'),
 }
 
 
@@ -407,6 +416,23 @@ def test_a_view_keeps_the_text_of_plain_spans_without_their_tags() -> None:
                                  b'id="k">k</span> <span data-pagefind-meta="m">m</span> <span '
                                  b"hidden>h</span> <span class=u>u</span> <SPAN>S</SPAN> <span>"
                                  b"<b>b</b></span> 3</p></main></body></html>\n")
+
+
+def test_pagefind_reads_no_settings_of_its_own(
+        built_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review of stop 27: Pagefind read a ``pagefind.yml`` in the build's working folder
+    and ``PAGEFIND_*`` variables, which neither the views nor the cached indexes know of
+    (a cached build then kept an index a clean build would not make). It runs in its
+    scratch folder without them: the index depends on the pages alone."""
+    rel = "en/first-meld/index.html"
+    page = (built_site / rel).read_bytes()
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    plain = search_index({rel: page})
+    monkeypatch.setattr(search, "_MADE", OrderedDict())
+    monkeypatch.setenv("PAGEFIND_EXCLUDE_SELECTORS", "table")
+    (tmp_path / "pagefind.yml").write_text('exclude_selectors:\n  - "p"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert search_index({rel: page}) == plain
 
 
 def test_words_in_a_quoted_value_are_not_attributes() -> None:
