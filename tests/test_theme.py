@@ -210,6 +210,88 @@ def test_a_module_name_bound_twice_is_left_to_the_render() -> None:
         assert _module_uses(tree, "m", "macros.html") == ([], [])
 
 
+def _check_and_render(project: Path) -> tuple[int, int, list[str]]:
+    """``check``'s exit status, the build's with the macro check left out (what
+    rendering alone says), and check's lines."""
+    checked = run_cli("check", "--project", str(project))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(generator.render.site, "_missing_imports", lambda *args: [])
+        built = run_cli("build", "--project", str(project))
+    return checked.returncode, built.returncode, checked.stdout.splitlines()
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # review of stop 27 (a fresh helper's): what rendering fails on, check names
+    ('{{ m["nosuch"]() }}', 2),
+    ('{{ m.nosuch | default("") }}{{ m.card | d("") }}', 0),
+    ("{% macro show(m) %}{{ m.nosuch() }}{% endmacro %}", 0),
+    ("{% if m.page_list is callable %}{{ m.page_list([]) }}{% endif %}", 0),
+], ids=["subscript", "default-filter", "parameter", "is-callable"])
+def test_what_check_says_of_a_module_rendering_agrees_with(
+        tmp_path: Path, body: str, expected: int) -> None:
+    project = _tiny(tmp_path, "")
+    page = override(project, "page.html")
+    text = page.read_text("utf-8").replace("{% block content %}",
+                                           "{% block content %}" + body, 1)
+    page.write_text('{% import "macros.html" as m %}\n' + text, "utf-8")
+    checked, built, lines = _check_and_render(project)
+    assert (checked, built) == (expected, expected), lines
+
+
+def test_a_macro_set_again_as_text_and_a_template_that_extends_are_read_as_jinja_runs_them(
+        tmp_path: Path) -> None:
+    """Review of stop 27: a ``macros.html`` that defines ``page_list`` and then sets it
+    as text passed (the build failed: the later binding wins); a template that extends
+    ``macros.html`` was said to export none of its macros (it exports them all)."""
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    theme_macros = macros.read_text("utf-8")
+    macros.write_text(theme_macros + "{% set page_list %}text{% endset %}\n", "utf-8")
+    checked, built, lines = _check_and_render(project)
+    assert (checked, built) == (2, 2)
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "generator/theme/404.html:12", "generator/theme/home.html:8"]
+    macros.write_text(theme_macros + "{% if false %}{% set page_list %}t{% endset %}{% endif %}"
+                      "\n", "utf-8")
+    assert _check_and_render(project)[:2] == (0, 0)  # a possible binding: left to the render
+    macros.unlink()
+    (project / "templates" / "lib.html").write_text('{% extends "macros.html" %}\n', "utf-8")
+    page = override(project, "page.html")
+    page.write_text('{% import "lib.html" as l %}{% from "lib.html" import verdict %}\n'
+                    + page.read_text("utf-8").replace(
+                        "{% block content %}", "{% block content %}{{ l.verdict }}", 1),
+                    "utf-8")
+    assert _check_and_render(project)[:2] == (0, 0)
+
+
+def test_a_missing_macro_used_twice_on_a_line_is_said_once(tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    page = override(project, "page.html")
+    page.write_text('{% import "macros.html" as m %}{% if m.nosuch is callable %}'
+                    "{{ m.nosuch() }}{% endif %}\n" + page.read_text("utf-8"), "utf-8")
+    checked, built, lines = _check_and_render(project)
+    assert (checked, built) == (2, 2)
+    assert lines == ["templates/page.html:1: uses m.nosuch of 'macros.html' (imported as m), "
+                     "which generator/theme/macros.html does not define; expected a macro of "
+                     "that template"]
+
+
+@pytest.mark.parametrize("use", ["{% set zz = dict %}{{ zz() }}",
+                                 "{% macro show(zz) %}{{ zz() }}{% endmacro %}{{ show(dict) }}"],
+                         ids=["set-again", "parameter"])
+def test_a_text_name_imported_then_bound_again_is_left_to_the_render(
+        tmp_path: Path, use: str) -> None:
+    """Review of stop 27: a name imported from a template that sets it as text, then
+    bound again (a ``set``, a macro's argument) and called, was refused; it renders."""
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    macros.write_text(macros.read_text("utf-8") + "{% set zz %}text{% endset %}\n", "utf-8")
+    page = override(project, "page.html")
+    page.write_text('{% from "macros.html" import zz %}\n' + page.read_text("utf-8").replace(
+        "{% block content %}", "{% block content %}" + use, 1), "utf-8")
+    assert _check_and_render(project)[:2] == (0, 0)
+
+
 def test_what_a_template_exports_follows_jinjas_scopes() -> None:
     """Review 4: the macro-import check counted a macro anywhere in the file (one inside
     another macro, a loop, a block, a ``with``: the build then failed) and missed a

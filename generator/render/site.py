@@ -20,7 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 from types import CodeType
 from typing import Any
-from typing import TypeGuard
 
 from babel.core import Locale
 from jinja2 import BaseLoader
@@ -278,7 +277,7 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
         if source is None:
             continue  # not found (reported above), or not parsed
         if target.value not in exports:
-            exports[target.value] = _exports(source)
+            exports[target.value] = _exports(source, trees.get)
         found = exports[target.value]
         label = used[target.value]
         if isinstance(node, nodes.FromImport):
@@ -286,14 +285,15 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
             uses = [(node.lineno, macro, f"imports {{}} from {target.value!r},")
                     for macro, _ in pairs]
             calls = [(line, macro, f"calls {{}}, imported from {target.value!r},")
-                     for macro, alias in pairs for line in _called(trees[name], alias)]
+                     for macro, alias in pairs if not _bound_elsewhere(trees[name], alias)
+                     for line in _called(trees[name], alias)]
         else:
             uses, calls = _module_uses(trees[name], node.target, target.value)
-        for line, macro, what in uses:
+        for line, macro, what in dict.fromkeys(uses):  # (one error a line and name)
             if macro not in found:
                 errors.append(_lacking(layout, used[name], line, what.format(macro), label,
                                        target.value, macro, "does not define"))
-        for line, macro, what in calls:
+        for line, macro, what in dict.fromkeys(calls):
             if found.get(macro) is False:
                 errors.append(_lacking(layout, used[name], line, what.format(macro), label,
                                        target.value, macro, "sets as text ({% set %}…"
@@ -323,31 +323,47 @@ def _called(tree: nodes.Template, name: str) -> list[int]:
 def _module_uses(tree: nodes.Template, alias: str, target: str
                  ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
     """What ``tree`` takes of the module it imports as ``alias`` (``{% import target as
-    alias %}``): each ``alias.NAME`` (line, NAME, how it is said), those it calls
-    apart. None where the template binds ``alias`` otherwise too (a ``set``, a loop, a
-    macro's argument: which one a use means is the render's business), and none for a
-    NAME it asks about first (``alias.NAME is defined``)."""
-    if any(n.name == alias and n.ctx in ("store", "param") for n in tree.find_all(nodes.Name)):
+    alias %}``): each ``alias.NAME`` or ``alias["NAME"]`` (line, NAME, how it is said),
+    those it calls apart. None where the template binds ``alias`` otherwise too (a
+    ``set``, a loop, a macro's argument: which one a use means is the render's
+    business), and none for a NAME it asks about (``alias.NAME is defined``,
+    ``alias.NAME | default(…)``) anywhere."""
+    if _bound_elsewhere(tree, alias):
         return [], []
-    if sum(1 for n in tree.find_all((nodes.Import, nodes.FromImport))
-           if isinstance(n, (nodes.Import, nodes.FromImport)) and alias in _bound(n)) > 1:
-        return [], []
-    asked = {test.node.attr for test in tree.find_all(nodes.Test)
-             if test.name in ("defined", "undefined") and _of(test.node, alias)}
+    asked = {name for test in tree.find_all((nodes.Test, nodes.Filter))
+             if isinstance(test, (nodes.Test, nodes.Filter)) and test.node is not None
+             and test.name in ("defined", "undefined", "default", "d")
+             and (name := _member(test.node, alias)) is not None}
     whence = f"of {target!r} (imported as {alias}),"
-    uses = [(g.lineno, g.attr, f"uses {alias}.{{}} {whence}") for g in
-            tree.find_all(nodes.Getattr) if _of(g, alias) and g.attr not in asked]
-    calls = [(c.lineno, c.node.attr, f"calls {alias}.{{}} {whence}")
+    uses = [(g.lineno, name, f"uses {alias}.{{}} {whence}")
+            for g in tree.find_all((nodes.Getattr, nodes.Getitem))
+            if (name := _member(g, alias)) is not None and name not in asked]
+    calls = [(c.lineno, name, f"calls {alias}.{{}} {whence}")
              for c in tree.find_all(nodes.Call)
-             if isinstance(c.node, nodes.Getattr) and _of(c.node, alias)
-             and c.node.attr not in asked]
+             if isinstance(c, nodes.Call) and (name := _member(c.node, alias)) is not None
+             and name not in asked]
     return uses, calls
 
 
-def _of(node: nodes.Node, alias: str) -> TypeGuard[nodes.Getattr]:
-    """Whether ``node`` is ``alias.NAME``."""
-    return (isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name)
-            and node.node.name == alias)
+def _member(node: nodes.Node, alias: str) -> str | None:
+    """NAME where ``node`` is ``alias.NAME`` or ``alias["NAME"]``, else ``None``."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) \
+            and node.node.name == alias:
+        return node.attr
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) \
+            and node.node.name == alias and isinstance(node.arg, nodes.Const) \
+            and isinstance(node.arg.value, str):
+        return node.arg.value
+    return None
+
+
+def _bound_elsewhere(tree: nodes.Template, alias: str) -> bool:
+    """Whether ``tree`` binds ``alias`` otherwise than by one import: a ``set``, a loop's
+    or a macro's argument, another import."""
+    if any(n.name == alias and n.ctx in ("store", "param") for n in tree.find_all(nodes.Name)):
+        return True
+    return sum(1 for n in tree.find_all((nodes.Import, nodes.FromImport))
+               if isinstance(n, (nodes.Import, nodes.FromImport)) and alias in _bound(n)) > 1
 
 
 def _bound(node: nodes.Import | nodes.FromImport) -> set[str]:
@@ -357,27 +373,46 @@ def _bound(node: nodes.Import | nodes.FromImport) -> set[str]:
     return {item[1] if isinstance(item, tuple) else item for item in node.names}
 
 
-def _exports(tree: nodes.Template | None) -> dict[str, bool]:
+def _exports(tree: nodes.Template | None,
+             parent: Callable[[str], nodes.Template | None] | None = None,
+             seen: frozenset[str] = frozenset()) -> dict[str, bool]:
     """What ``{% from %}`` can import of a template, each with whether it may be called:
-    the macros (``True``) and names it sets at its top level (``True`` for ``{% set
-    NAME = … %}``, whose value may be a macro; ``False`` for ``{% set NAME %}…{% endset
-    %}``, always text), inside an ``{% if %}`` too (Jinja runs those in the module's
-    scope), not inside a macro, loop, block or ``with`` (their own scopes), those
-    starting with ``_`` excepted (Jinja keeps them private). A name set both ways may
-    be called."""
-    names: dict[str, bool] = {}
-    todo = list(tree.body) if tree is not None else []
-    while todo:
-        node = todo.pop()
-        if isinstance(node, nodes.Macro):
-            names[node.name] = True
-        elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
-            callable_ = isinstance(node, nodes.Assign)
-            for n in (node.target, *node.target.find_all(nodes.Name)):
-                if isinstance(n, nodes.Name):
-                    names[n.name] = names.get(n.name, False) or callable_
-        elif isinstance(node, nodes.If):
-            todo += [*node.body, *node.elif_, *node.else_]
+    the macros and the names it sets at its top level, the last binding of a name the
+    one kept (a ``{% set NAME %}…{% endset %}`` after a macro of that name leaves text),
+    a binding inside an ``{% if %}`` only a possible one (Jinja runs those in the
+    module's scope); not inside a macro, loop, block or ``with`` (their own scopes);
+    those starting with ``_`` excepted (Jinja keeps them private). A name may be called
+    when one of its possible bindings is a macro or a ``{% set NAME = … %}`` (whose value
+    may be a macro); ``{% set NAME %}…{% endset %}`` is always text. A template that
+    extends another (``parent`` gives the other's tree by name) exports the other's too,
+    which runs after it and so wins.
+    """
+    kinds: dict[str, set[bool]] = {}
+    bases: list[str] = []
+
+    def walk(body: list[nodes.Node], branch: bool) -> None:
+        for node in body:
+            if isinstance(node, nodes.Macro):
+                bound = [(node.name, True)]
+            elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
+                bound = [(n.name, isinstance(node, nodes.Assign))
+                         for n in (node.target, *node.target.find_all(nodes.Name))
+                         if isinstance(n, nodes.Name)]
+            elif isinstance(node, nodes.If):
+                walk([*node.body, *node.elif_, *node.else_], True)
+                continue
+            else:
+                if isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const):
+                    bases.append(str(node.template.value))
+                continue
+            for name, callable_ in bound:
+                kinds[name] = (kinds.get(name, set()) if branch else set()) | {callable_}
+
+    walk(list(tree.body) if tree is not None else [], False)
+    names = {n: True in k for n, k in kinds.items()}
+    for base in bases:
+        if parent is not None and base not in seen:
+            names.update(_exports(parent(base), parent, seen | {base}))
     return {n: c for n, c in names.items() if not n.startswith("_")}
 
 
