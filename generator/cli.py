@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import re
@@ -181,11 +182,12 @@ def _explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _output_path(text: str) -> Path:
-    """``--output``'s value as a path, refused (a usage error, exit 2) where it names no
-    file: an empty path (a path would read it as ``.``) or one ending with ``/`` (a
-    folder; a path would drop the slash and write a file of that name), as a shell's
-    ``>`` refuses them.
+def _output_path(text: str) -> str:
+    """``--output``'s value as written, refused (a usage error, exit 2) where it names no
+    file: an empty path (a ``Path`` would read it as ``.``) or a folder's (one ending with
+    ``/``, ``.`` or ``..``; a ``Path`` would drop the slash and write a file of that
+    name), as a shell's ``>`` refuses them. Kept as text: ``./-`` names a file called
+    ``-`` (a ``Path`` would make it ``-``, standard output).
 
     Raises:
         argparse.ArgumentTypeError: the value names no file.
@@ -193,10 +195,10 @@ def _output_path(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty path; expected a file name, or - for "
                                          "standard output")
-    if text.endswith(("/", os.sep)):
-        raise argparse.ArgumentTypeError(f"{text!r} names a folder (it ends with /); "
-                                         "expected a file name, or - for standard output")
-    return Path(text)
+    if text.endswith(("/", os.sep)) or os.path.basename(text) in (".", ".."):
+        raise argparse.ArgumentTypeError(f"{text!r} names a folder; expected a file name, "
+                                         "or - for standard output")
+    return text
 
 
 def _add_fix_argument(check: argparse.ArgumentParser) -> None:
@@ -206,7 +208,7 @@ def _add_fix_argument(check: argparse.ArgumentParser) -> None:
                        "engine's (exact edits, every other byte kept) and print the diff")
 
 
-def _check_fix(project_dir: Path, fmt: str, output: Path | None = None) -> int:
+def _check_fix(project_dir: Path, fmt: str, output: str | None = None) -> int:
     """``check --fix``: the diff of what it rewrote, what it could not fix, then the
     report of the check run again on the fixed files."""
     missing = _project_error(project_dir)
@@ -287,7 +289,7 @@ def _project_error(project_dir: Path) -> InputError | None:
     return None
 
 
-def _check(project_dir: Path, fmt: str, output: Path | None = None) -> int:
+def _check(project_dir: Path, fmt: str, output: str | None = None) -> int:
     if fmt in CI_FORMATS or output is not None:
         return _check_to(project_dir, fmt, output)
     missing = _project_error(project_dir)
@@ -322,7 +324,21 @@ _DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
 ``/proc/self/fd/1`` (and ``/proc/<pid>/fd/N`` for this process's pid)."""
 
 
-def _descriptor_named(path: Path) -> int | None:
+def _open_descriptor(fd: int) -> None:
+    """Raise where descriptor ``fd`` is not open. Standard output or error closed when the
+    command started counts as not open even if a file opened since took its number
+    (Python then has no ``sys.stdout``): the report must not go into that file.
+
+    Raises:
+        OSError: EBADF.
+    """
+    streams = {1: sys.stdout, 2: sys.stderr}
+    if fd in streams and streams[fd] is None:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+    os.fstat(fd)
+
+
+def _descriptor_named(path: str) -> int | None:
     """The file descriptor of this process ``path`` names, as a shell's redirection
     takes it: ``-``, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, or a path that
     leads to one through links (of its folders too: ``dfd/1`` with ``dfd`` a link to
@@ -331,7 +347,7 @@ def _descriptor_named(path: Path) -> int | None:
     review 4). ``None`` for any other path; :data:`FOREIGN` for another process's
     descriptor (``/proc/<pid>/fd/N``), written to in place, appended.
     """
-    text = str(path)
+    text = path
     if text == "-":
         return 1
     current = os.path.abspath(text)
@@ -358,7 +374,7 @@ FOREIGN = -1
 """:func:`_descriptor_named` of another process's descriptor (or an impossible one)."""
 
 
-def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
+def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
     """``check`` in any format, written to ``output`` (standard output when ``None``;
     a file is replaced whole); the summary on standard error."""
     # only here: see _check
@@ -391,21 +407,21 @@ def _check_to(project_dir: Path, fmt: str, output: Path | None) -> int:
         lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     fd = 1 if output is None else _descriptor_named(output)
-    if fd == 1:  # standard output, also as --output - or /dev/stdout
-        _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
-    else:
-        try:
-            if fd == FOREIGN and output is not None:
-                write_in_place(output, data, append=True)
-            elif fd is not None:
-                os.fstat(fd)  # not open: an error, as a shell's >&N, if nothing is written
-                write_all(fd, data)
-            elif output is not None:
-                replace_file(output, data)
-        except OSError as exc:
-            _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
-                 "written")
-            return EXIT_INPUT
+    try:
+        if fd is not None and fd != FOREIGN and output is not None:
+            _open_descriptor(fd)  # not open: an error, as a shell's >&N, if nothing is written
+        if fd == 1:  # standard output, also as --output - or /dev/stdout
+            _emit([data.decode("utf-8").removesuffix("\n")] if data else [])
+        elif fd == FOREIGN and output is not None:
+            write_in_place(Path(output), data, append=True)
+        elif fd is not None:
+            write_all(fd, data)
+        elif output is not None:
+            replace_file(Path(output), data)
+    except OSError as exc:
+        _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
+             "written")
+        return EXIT_INPUT
     if project is not None and fmt != "json" and not _Report.lost:  # (a lost report:
         _say(summary_line(project))  # its one line says it all, exit 2)
     return project.exit_code if project is not None else EXIT_INPUT

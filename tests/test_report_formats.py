@@ -5,6 +5,7 @@ takes a third of the repository's time)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -233,14 +234,45 @@ def test_an_output_naming_a_folder_or_nothing_is_refused_before_the_check(
     now a usage error that names what was given, as a shell's ``>`` refuses them."""
     where = tmp_path / "reports"
     where.mkdir()
-    for given, said in (("report/", "'report/' names a folder (it ends with /)"),
-                        ("", "an empty path")):
+    for given, said in (("report/", "'report/' names a folder"), ("", "an empty path"),
+                        ("report/.", "'report/.' names a folder"),
+                        ("..", "'..' names a folder")):
         result = run_process("check", "--project", str(project), "--output", given,
                              cwd=where)
         assert result.returncode == 2
         assert f"argument --output: {said}; expected a file name, or - for standard " \
             "output" in result.stderr.splitlines()[-1]
         assert list(where.iterdir()) == []
+
+
+def test_an_output_path_is_taken_as_written(project: Path, tmp_path: Path) -> None:
+    """Review of stop 27: ``--output ./-`` wrote to standard output (a path reads it as
+    ``-``); a shell's ``> ./-`` makes a file named ``-``, and so does the check now."""
+    where = tmp_path / "reports"
+    where.mkdir()
+    result = run_process("check", "--project", str(project), "--format", "json",
+                         "--output", "./-", cwd=where)
+    assert result.returncode == 0 and result.stdout == ""
+    assert json.loads((where / "-").read_text(encoding="utf-8"))["cases"] == 2
+
+
+def test_an_output_naming_a_closed_standard_output_is_an_error(
+        project: Path, tmp_path: Path) -> None:
+    """Review of stop 27: with standard output closed, ``--output /dev/stdout`` (or
+    ``-``, ``/dev/fd/1``) gave exit 0 for an empty report, where a shell's ``>
+    /dev/stdout`` fails. Named on purpose, it is an error as any closed descriptor is;
+    without ``--output`` an empty report still writes nothing and fails nothing."""
+    run = f"{sys.executable} -m generator check --project {project} --format github"
+    for named in ("/dev/stdout", "-", "/dev/fd/1"):
+        result = subprocess.run(["bash", "-c", f"{run} --output {named} >&-"],
+                                capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert result.returncode == 2
+        assert result.stderr.splitlines() == [
+            f"{named}: cannot write the report: Bad file descriptor; nothing was written"]
+    quiet = subprocess.run(["bash", "-c", f"{run} >&-"], capture_output=True, text=True,
+                           timeout=120, cwd=tmp_path)
+    assert quiet.returncode == 0
+    assert quiet.stderr.splitlines() == ["2 cases checked: 0 disagreements, 0 input errors"]
 
 
 def test_an_output_naming_a_descriptor_that_is_not_open_is_an_error(
