@@ -373,6 +373,12 @@ def _bound(node: nodes.Import | nodes.FromImport) -> set[str]:
     return {item[1] if isinstance(item, tuple) else item for item in node.names}
 
 
+_LITERALS = (nodes.Const, nodes.TemplateData, nodes.List, nodes.Tuple, nodes.Dict,
+             nodes.Concat)
+"""Values a ``{% set NAME = … %}`` gives that are never a macro: a string, a number, a
+list, a dict, text joined with ``~``."""
+
+
 def _exports(tree: nodes.Template | None,
              parent: Callable[[str], nodes.Template | None] | None = None,
              seen: frozenset[str] = frozenset()) -> dict[str, bool]:
@@ -382,8 +388,9 @@ def _exports(tree: nodes.Template | None,
     a binding inside an ``{% if %}`` only a possible one (Jinja runs those in the
     module's scope); not inside a macro, loop, block or ``with`` (their own scopes);
     those starting with ``_`` excepted (Jinja keeps them private). A name may be called
-    when one of its possible bindings is a macro or a ``{% set NAME = … %}`` (whose value
-    may be a macro); ``{% set NAME %}…{% endset %}`` is always text. A template that
+    when one of its possible bindings is a macro or a ``{% set NAME = … %}`` whose value
+    may be a macro (a name, a call); ``{% set NAME %}…{% endset %}`` and ``{% set NAME =
+    "text" %}`` (a number, a list, a dict too: :data:`_LITERALS`) are not. A template that
     extends another (``parent`` gives the other's tree by name) exports the other's too,
     which runs after it and so wins.
     """
@@ -395,7 +402,9 @@ def _exports(tree: nodes.Template | None,
             if isinstance(node, nodes.Macro):
                 bound = [(node.name, True)]
             elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
-                bound = [(n.name, isinstance(node, nodes.Assign))
+                value = not isinstance(node, nodes.AssignBlock) and not isinstance(
+                    node.node, _LITERALS)  # (a macro's name, a call: it may be one)
+                bound = [(n.name, value)
                          for n in (node.target, *node.target.find_all(nodes.Name))
                          if isinstance(n, nodes.Name)]
             elif isinstance(node, nodes.If):
