@@ -391,6 +391,18 @@ HOSTILE = {
                                     b"tail</p><p>d</p>"),
     "a-span-among-attributes": (b"</h1>", b'</h1><p <span class="x">zebra</span> tail</p>'),
     "a-span-in-an-end-tag": (b"</h1>", b'</h1><p>a</b <span class="x">zebra</span> tail</p>'),
+    # A second review of stop 27.
+    "a-span-named-span-x-in-an-ignored-span": (
+        b"</h1>", b"</h1><p><span data-pagefind-ignore><span-foo>zebra</span>xylo</span>tail</p>"),
+    "ignore-all-around-the-article": (b'<header class="site-header"', b'<div data-pagefind-'
+                                      b'ignore="all"><header class="site-header"'),
+    "a-stray-html-tag-in-the-footer": (b'<footer class="site-footer">',
+                                       b'<footer class="site-footer"><html lang="de">'),
+    "an-end-tag-with-a-space-around-a-nested-one": (
+        b"</nav>  </article>", b"</nav><article>in</article><p>zebra</p></article >"),
+    "a-drawing-in-a-heading-with-an-id": (
+        b"</h1>", b'</h1><h2 id="zh">Alpha <span data-pagefind-ignore><span class="c">zebra'
+        b"</span></span></h2><p>t</p>"),
 }
 
 
