@@ -42,6 +42,7 @@ from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import replace_file
+from generator.layout import shown
 from generator.layout import write_all
 from generator.layout import write_in_place
 from generator.output import MARKER
@@ -319,9 +320,12 @@ def _check(project_dir: Path, fmt: str, output: str | None = None) -> int:
 
 
 _DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
-                         r"|/proc/(?:self|thread-self|(?P<pid>[0-9]+))/fd/(?P<proc>[0-9]+)")
+                         r"|/proc/(?:self|thread-self|(?P<pid>[0-9]+))(?:/task/[0-9]+)?"
+                         r"/fd/(?P<proc>[0-9]+)")
 """A name of one of this process's open files: ``/dev/stdout``, ``/dev/fd/3``,
-``/proc/self/fd/1`` (and ``/proc/<pid>/fd/N`` for this process's pid)."""
+``/proc/self/fd/1`` (and ``/proc/<pid>/fd/N`` for this process's pid; a thread's
+``/proc/thread-self/fd/N``, which a link resolves to ``/proc/<pid>/task/<tid>/fd/N``:
+threads share their descriptors)."""
 
 
 def _open_descriptor(fd: int) -> None:
@@ -419,8 +423,8 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
         elif output is not None:
             replace_file(Path(output), data)
     except OSError as exc:
-        _say(f"{output}: cannot write the report: {exc.strerror or exc}; nothing was "
-             "written")
+        _say(f"{shown(output or '-')}: cannot write the report: {exc.strerror or exc}; nothing "
+             "was written")
         return EXIT_INPUT
     if project is not None and fmt != "json" and not _Report.lost:  # (a lost report:
         _say(summary_line(project))  # its one line says it all, exit 2)

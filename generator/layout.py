@@ -715,7 +715,9 @@ def replace_file(path: Path, data: bytes) -> None:
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     mode = stat.S_IMODE(st.st_mode) if st is not None else None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    # (the name cut to 40 characters, 160 bytes at most: the temporary name is 14 bytes
+    # longer than its own, too long for the system for a name of 242 bytes or more)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -211,6 +211,7 @@ echo step 1
 {run} github --output /dev/fd/2
 {run} github --output {tmp_path / "fds"}/1
 {run} github --output /proc/$$/fd/1
+{run} github --output /proc/thread-self/fd/1
 echo step 2
 """, encoding="utf-8")
     (tmp_path / "fds").symlink_to("/dev/fd")  # a folder's link (review 4)
@@ -223,7 +224,8 @@ echo step 2
     # regression writes its file "-" there, never in the repository)
     assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
         f"step 0\nstep 1\n{expected}{summary}exit 1\n{{\n{expected}{summary}"
-        f"{expected}{summary}{expected}{summary}{expected}{summary}step 2\n")
+        f"{expected}{summary}{expected}{summary}{expected}{summary}{expected}{summary}"
+        "step 2\n")
     assert (tmp_path / "out").is_symlink()
 
 
@@ -254,6 +256,23 @@ def test_an_output_path_is_taken_as_written(project: Path, tmp_path: Path) -> No
                          "--output", "./-", cwd=where)
     assert result.returncode == 0 and result.stdout == ""
     assert json.loads((where / "-").read_text(encoding="utf-8"))["cases"] == 2
+
+
+def test_an_output_with_a_long_name_or_a_strange_one(project: Path, tmp_path: Path) -> None:
+    """A second review of stop 27: a name of 242-255 bytes could not be written (its
+    temporary name was 14 bytes longer than the system allows); a name that cannot be
+    written was said raw, its newline and escape sequence printed as they are."""
+    long = tmp_path / ("r" * 250)
+    result = run_cli("check", "--project", str(project), "--format", "junit",
+                     "--output", str(long))
+    assert result.returncode == 0 and long.read_text(encoding="utf-8").startswith("<?xml")
+    odd = str(tmp_path / "file") + "/x\n\x1b[31mred"
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    result = run_cli("check", "--project", str(project), "--output", odd)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"{tmp_path / 'file'}/x\\n\\x1b[31mred: cannot write the report: Not a directory; "
+        "nothing was written"]
 
 
 def test_an_output_naming_a_closed_standard_output_is_an_error(
