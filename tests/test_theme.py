@@ -135,7 +135,7 @@ def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
     end = text.index("{%- endmacro -%}", start) + len("{%- endmacro -%}")
     macros.write_text(text[:start] + text[end:], "utf-8")
     page = override(project, "page.html")
-    page.write_text('{% from "macros.html" import card, nothing_here as x %}\n'
+    page.write_text('{% from "macros.html" import card, nothing_here as x %}{{ x }}\n'
                     + page.read_text("utf-8"), "utf-8")
     result = run_cli("check", "--project", str(project))
     assert result.returncode == 2
@@ -274,6 +274,26 @@ def test_a_missing_macro_used_twice_on_a_line_is_said_once(tmp_path: Path) -> No
     assert lines == ["templates/page.html:1: uses m.nosuch of 'macros.html' (imported as m), "
                      "which generator/theme/macros.html does not define; expected a macro of "
                      "that template"]
+
+
+@pytest.mark.parametrize(("head", "body"), [
+    # a second review of stop 27: what renders, check passes
+    ('{% from "macros.html" import nosuch %}', ""),
+    ('{% from "macros.html" import nosuch %}',
+     "{% if nosuch is defined %}{{ nosuch() }}{% endif %}"),
+    ('{% import "lib.html" as m %}', "{{ m.nav_item is callable }}"),
+    ('{% import "lib.html" as m %}', "{% if m.note is callable %}{{ m.note() }}{% else %}"
+     "{{ m.note }}{% endif %}"),
+], ids=["unused", "asked", "re-exported", "asked-if-callable"])
+def test_what_renders_passes_check(tmp_path: Path, head: str, body: str) -> None:
+    project = _tiny(tmp_path, "")
+    (project / "templates").mkdir()
+    (project / "templates" / "lib.html").write_text(
+        '{% from "nav.html" import nav_item %}{% set note %}a note{% endset %}\n', "utf-8")
+    page = override(project, "page.html")
+    page.write_text(head + "\n" + page.read_text("utf-8").replace(
+        "{% block content %}", "{% block content %}" + body, 1), "utf-8")
+    assert _check_and_render(project) == (0, 0, [])
 
 
 @pytest.mark.parametrize("use", ["{% set zz = dict %}{{ zz() }}",

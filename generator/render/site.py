@@ -283,7 +283,7 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
         if isinstance(node, nodes.FromImport):
             pairs = [item if isinstance(item, tuple) else (item, item) for item in node.names]
             uses = [(node.lineno, macro, f"imports {{}} from {target.value!r},")
-                    for macro, _ in pairs]
+                    for macro, alias in pairs if _used(trees[name], alias)]
             calls = [(line, macro, f"calls {{}}, imported from {target.value!r},")
                      for macro, alias in pairs if not _bound_elsewhere(trees[name], alias)
                      for line in _called(trees[name], alias)]
@@ -330,10 +330,11 @@ def _module_uses(tree: nodes.Template, alias: str, target: str
     ``alias.NAME | default(…)``) anywhere."""
     if _bound_elsewhere(tree, alias):
         return [], []
-    asked = {name for test in tree.find_all((nodes.Test, nodes.Filter))
-             if isinstance(test, (nodes.Test, nodes.Filter)) and test.node is not None
-             and test.name in ("defined", "undefined", "default", "d")
-             and (name := _member(test.node, alias)) is not None}
+    asked = {name for test in _asking(tree)
+             if test.node is not None and (name := _member(test.node, alias)) is not None}
+    # (a call that asks first whether it can: text is not callable)
+    asked_call = {name for test in _asking(tree, frozenset({"callable"}))
+                  if test.node is not None and (name := _member(test.node, alias)) is not None}
     whence = f"of {target!r} (imported as {alias}),"
     uses = [(g.lineno, name, f"uses {alias}.{{}} {whence}")
             for g in tree.find_all((nodes.Getattr, nodes.Getitem))
@@ -341,8 +342,34 @@ def _module_uses(tree: nodes.Template, alias: str, target: str
     calls = [(c.lineno, name, f"calls {alias}.{{}} {whence}")
              for c in tree.find_all(nodes.Call)
              if isinstance(c, nodes.Call) and (name := _member(c.node, alias)) is not None
-             and name not in asked]
+             and name not in asked_call]
     return uses, calls
+
+
+_ASKING = frozenset({"defined", "undefined", "default", "d"})
+"""The tests and filters that ask about a name without using it (``x is defined``,
+``x | default(…)``): Jinja's undefined is no error there. (``x is callable`` is no such
+question: an undefined is callable, and fails when called.)"""
+
+
+def _asking(tree: nodes.Template, also: frozenset[str] = frozenset()
+            ) -> list[nodes.Test | nodes.Filter]:
+    """The tests and filters of ``tree`` that ask about a value (:data:`_ASKING`, and
+    those named in ``also``)."""
+    return [n for n in tree.find_all((nodes.Test, nodes.Filter))
+            if isinstance(n, (nodes.Test, nodes.Filter)) and n.name in _ASKING | also]
+
+
+def _used(tree: nodes.Template, name: str) -> bool:
+    """Whether ``tree`` uses the name ``name`` and never asks about it (:data:`_ASKING`:
+    a template that asks takes care of its uses, as with :func:`_module_uses`). A
+    ``from`` import of a name the other template lacks gives Jinja's undefined, an error
+    only where it is used. A name bound otherwise too is left to the render."""
+    if _bound_elsewhere(tree, name):
+        return False
+    if any(isinstance(n.node, nodes.Name) and n.node.name == name for n in _asking(tree)):
+        return False
+    return any(n.name == name and n.ctx == "load" for n in tree.find_all(nodes.Name))
 
 
 def _member(node: nodes.Node, alias: str) -> str | None:
@@ -407,6 +434,9 @@ def _exports(tree: nodes.Template | None,
                 bound = [(n.name, value)
                          for n in (node.target, *node.target.find_all(nodes.Name))
                          if isinstance(n, nodes.Name)]
+            elif isinstance(node, nodes.FromImport):  # Jinja exports what it imports so
+                bound = [(item[1] if isinstance(item, tuple) else item, True)
+                         for item in node.names]
             elif isinstance(node, nodes.If):
                 walk([*node.body, *node.elif_, *node.else_], True)
                 continue
