@@ -199,15 +199,16 @@ def test_a_module_name_bound_twice_is_left_to_the_render() -> None:
     template that binds the name otherwise too gets no error from it."""
     from generator.render.site import _module_uses
     from generator.render.site import _parsed
+    from generator.render.site import _uses
 
     plain = '{% import "macros.html" as m %}{{ m.a() }}{% if m.b is defined %}{{ m.b }}{% endif %}'
-    uses, calls = _module_uses(_parsed("u.html", plain, "u.html"), "m", "macros.html")
+    uses, calls = _module_uses(_uses(_parsed("u.html", plain, "u.html")), "m", "macros.html")
     assert [(u[1], u[2]) for u in uses] == [("a", "uses m.{} of 'macros.html' (imported as m),")]
     assert [c[1] for c in calls] == ["a"]
     for other in ("{% set m = x %}", "{% for m in xs %}{% endfor %}",
                   "{% macro f(m) %}{% endmacro %}", '{% from "x.html" import y as m %}'):
         tree = _parsed("u.html", plain + other, "u.html")
-        assert _module_uses(tree, "m", "macros.html") == ([], [])
+        assert _module_uses(_uses(tree), "m", "macros.html") == ([], [])
 
 
 def _check_and_render(project: Path) -> tuple[int, int, list[str]]:

@@ -269,6 +269,7 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
     """
     errors = []
     exports: dict[str, dict[str, bool]] = {}  # by template name: walked once
+    facts: dict[str, _Uses] = {}  # by importing template name: walked once
     for name, node in imports:
         target = node.template
         if not (isinstance(target, nodes.Const) and isinstance(target.value, str)):
@@ -280,15 +281,18 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
             exports[target.value] = _exports(source, trees.get)
         found = exports[target.value]
         label = used[target.value]
+        if name not in facts:
+            facts[name] = _uses(trees[name])
+        does = facts[name]
         if isinstance(node, nodes.FromImport):
             pairs = [item if isinstance(item, tuple) else (item, item) for item in node.names]
             uses = [(node.lineno, macro, f"imports {{}} from {target.value!r},")
-                    for macro, alias in pairs if _used(trees[name], alias)]
+                    for macro, alias in pairs if _used(does, alias)]
             calls = [(line, macro, f"calls {{}}, imported from {target.value!r},")
-                     for macro, alias in pairs if not _bound_elsewhere(trees[name], alias)
-                     for line in _called(trees[name], alias)]
+                     for macro, alias in pairs if not does.bound_elsewhere(alias)
+                     for line in does.called.get(alias, [])]
         else:
-            uses, calls = _module_uses(trees[name], node.target, target.value)
+            uses, calls = _module_uses(does, node.target, target.value)
         for line, macro, what in dict.fromkeys(uses):  # (one error a line and name)
             if macro not in found:
                 errors.append(_lacking(layout, used[name], line, what.format(macro), label,
@@ -314,83 +318,116 @@ def _lacking(layout: Layout, where: str, line: int, what: str, label: str, targe
                       "macro of that template")
 
 
-def _called(tree: nodes.Template, name: str) -> list[int]:
-    """The lines where ``tree`` calls the name ``name`` (``name(…)``, ``{% call name %}``)."""
-    return [call.lineno for call in tree.find_all(nodes.Call)
-            if isinstance(call.node, nodes.Name) and call.node.name == name]
-
-
-def _module_uses(tree: nodes.Template, alias: str, target: str
-                 ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
-    """What ``tree`` takes of the module it imports as ``alias`` (``{% import target as
-    alias %}``): each ``alias.NAME`` or ``alias["NAME"]`` (line, NAME, how it is said),
-    those it calls apart. None where the template binds ``alias`` otherwise too (a
-    ``set``, a loop, a macro's argument: which one a use means is the render's
-    business), and none for a NAME it asks about (``alias.NAME is defined``,
-    ``alias.NAME | default(…)``) anywhere."""
-    if _bound_elsewhere(tree, alias):
-        return [], []
-    asked = {name for test in _asking(tree)
-             if test.node is not None and (name := _member(test.node, alias)) is not None}
-    # (a call that asks first whether it can: text is not callable)
-    asked_call = {name for test in _asking(tree, frozenset({"callable"}))
-                  if test.node is not None and (name := _member(test.node, alias)) is not None}
-    whence = f"of {target!r} (imported as {alias}),"
-    uses = [(g.lineno, name, f"uses {alias}.{{}} {whence}")
-            for g in tree.find_all((nodes.Getattr, nodes.Getitem))
-            if (name := _member(g, alias)) is not None and name not in asked]
-    calls = [(c.lineno, name, f"calls {alias}.{{}} {whence}")
-             for c in tree.find_all(nodes.Call)
-             if isinstance(c, nodes.Call) and (name := _member(c.node, alias)) is not None
-             and name not in asked_call]
-    return uses, calls
-
-
 _ASKING = frozenset({"defined", "undefined", "default", "d"})
 """The tests and filters that ask about a name without using it (``x is defined``,
 ``x | default(…)``): Jinja's undefined is no error there. (``x is callable`` is no such
 question: an undefined is callable, and fails when called.)"""
 
 
-def _asking(tree: nodes.Template, also: frozenset[str] = frozenset()
-            ) -> list[nodes.Test | nodes.Filter]:
-    """The tests and filters of ``tree`` that ask about a value (:data:`_ASKING`, and
-    those named in ``also``)."""
-    return [n for n in tree.find_all((nodes.Test, nodes.Filter))
-            if isinstance(n, (nodes.Test, nodes.Filter)) and n.name in _ASKING | also]
+@dataclass
+class _Uses:
+    """What a template does with names, gathered in one walk of its tree (:func:`_uses`):
+    the checks of each import look here, not through the tree again."""
+
+    loaded: set[str] = field(default_factory=set)
+    """Names read (``{{ name }}``, ``name(…)``)."""
+    rebound: set[str] = field(default_factory=set)
+    """Names bound otherwise than by an import: ``set``, a loop's or a macro's argument."""
+    imported: dict[str, int] = field(default_factory=dict)
+    """How many imports bind each name."""
+    asked: set[str] = field(default_factory=set)
+    """Names asked about (:data:`_ASKING`)."""
+    called: dict[str, list[int]] = field(default_factory=dict)
+    """The lines where each name is called."""
+    members: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """By name: each ``name.NAME`` or ``name["NAME"]`` (line, NAME)."""
+    members_asked: dict[str, set[str]] = field(default_factory=dict)
+    """By name: the NAMEs of ``name.NAME`` asked about (:data:`_ASKING`)."""
+    members_checked: dict[str, set[str]] = field(default_factory=dict)
+    """By name: the NAMEs of ``name.NAME`` asked about or tested ``is callable``."""
+    members_called: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """By name: each ``name.NAME(…)`` (line, NAME)."""
+
+    def bound_elsewhere(self, name: str) -> bool:
+        """Whether the template binds ``name`` otherwise than by one import."""
+        return name in self.rebound or self.imported.get(name, 0) > 1
 
 
-def _used(tree: nodes.Template, name: str) -> bool:
-    """Whether ``tree`` uses the name ``name`` and never asks about it (:data:`_ASKING`:
-    a template that asks takes care of its uses, as with :func:`_module_uses`). A
-    ``from`` import of a name the other template lacks gives Jinja's undefined, an error
-    only where it is used. A name bound otherwise too is left to the render."""
-    if _bound_elsewhere(tree, name):
-        return False
-    if any(isinstance(n.node, nodes.Name) and n.node.name == name for n in _asking(tree)):
-        return False
-    return any(n.name == name and n.ctx == "load" for n in tree.find_all(nodes.Name))
+def _uses(tree: nodes.Template) -> _Uses:
+    """What ``tree`` does with names (:class:`_Uses`), in one walk."""
+    found = _Uses()
+    for node in tree.find_all((nodes.Name, nodes.Import, nodes.FromImport, nodes.Test,
+                               nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
+        if isinstance(node, nodes.Name):
+            if node.ctx == "load":
+                found.loaded.add(node.name)
+            elif node.ctx in ("store", "param"):
+                found.rebound.add(node.name)
+        elif isinstance(node, (nodes.Import, nodes.FromImport)):
+            for name in _bound(node):
+                found.imported[name] = found.imported.get(name, 0) + 1
+        elif isinstance(node, (nodes.Test, nodes.Filter)):
+            if node.name not in _ASKING and node.name != "callable":
+                continue
+            if isinstance(node.node, nodes.Name) and node.name in _ASKING:
+                found.asked.add(node.node.name)
+            member = _member(node.node) if node.node is not None else None
+            if member is not None:
+                found.members_checked.setdefault(member[0], set()).add(member[1])
+                if node.name in _ASKING:
+                    found.members_asked.setdefault(member[0], set()).add(member[1])
+        elif isinstance(node, (nodes.Getattr, nodes.Getitem)):
+            member = _member(node)
+            if member is not None:
+                found.members.setdefault(member[0], []).append((node.lineno, member[1]))
+        elif isinstance(node, nodes.Call):
+            if isinstance(node.node, nodes.Name):
+                found.called.setdefault(node.node.name, []).append(node.lineno)
+            member = _member(node.node)
+            if member is not None:
+                found.members_called.setdefault(member[0], []).append(
+                    (node.lineno, member[1]))
+    return found
 
 
-def _member(node: nodes.Node, alias: str) -> str | None:
-    """NAME where ``node`` is ``alias.NAME`` or ``alias["NAME"]``, else ``None``."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) \
-            and node.node.name == alias:
-        return node.attr
+def _module_uses(uses: _Uses, alias: str, target: str
+                 ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
+    """What a template takes of the module it imports as ``alias`` (``{% import target
+    as alias %}``; ``uses``: what the template does, :func:`_uses`): each
+    ``alias.NAME`` or ``alias["NAME"]`` (line, NAME, how it is said), those it calls
+    apart. None where the template binds ``alias`` otherwise too (a ``set``, a loop, a
+    macro's argument: which one a use means is the render's business), and none for a
+    NAME it asks about (``alias.NAME is defined``, ``alias.NAME | default(…)``)
+    anywhere; a call of a NAME tested ``is callable`` first is not counted either."""
+    if uses.bound_elsewhere(alias):
+        return [], []
+    asked = uses.members_asked.get(alias, set())
+    checked = uses.members_checked.get(alias, set())
+    whence = f"of {target!r} (imported as {alias}),"
+    return ([(line, name, f"uses {alias}.{{}} {whence}")
+             for line, name in uses.members.get(alias, []) if name not in asked],
+            [(line, name, f"calls {alias}.{{}} {whence}")
+             for line, name in uses.members_called.get(alias, []) if name not in checked])
+
+
+def _used(uses: _Uses, name: str) -> bool:
+    """Whether a template (``uses``, :func:`_uses`) uses the name ``name`` and never asks
+    about it (:data:`_ASKING`: a template that asks takes care of its uses, as with
+    :func:`_module_uses`). A ``from`` import of a name the other template lacks gives
+    Jinja's undefined, an error only where it is used. A name bound otherwise too is
+    left to the render."""
+    return (name in uses.loaded and name not in uses.asked
+            and not uses.bound_elsewhere(name))
+
+
+def _member(node: nodes.Node) -> tuple[str, str] | None:
+    """(name, NAME) where ``node`` is ``name.NAME`` or ``name["NAME"]``, else ``None``."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name):
+        return node.node.name, node.attr
     if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) \
-            and node.node.name == alias and isinstance(node.arg, nodes.Const) \
-            and isinstance(node.arg.value, str):
-        return node.arg.value
+            and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+        return node.node.name, node.arg.value
     return None
-
-
-def _bound_elsewhere(tree: nodes.Template, alias: str) -> bool:
-    """Whether ``tree`` binds ``alias`` otherwise than by one import: a ``set``, a loop's
-    or a macro's argument, another import."""
-    if any(n.name == alias and n.ctx in ("store", "param") for n in tree.find_all(nodes.Name)):
-        return True
-    return sum(1 for n in tree.find_all((nodes.Import, nodes.FromImport))
-               if isinstance(n, (nodes.Import, nodes.FromImport)) and alias in _bound(n)) > 1
 
 
 def _bound(node: nodes.Import | nodes.FromImport) -> set[str]:
