@@ -217,6 +217,7 @@ def _check_and_render(project: Path) -> tuple[int, int, list[str]]:
     checked = run_cli("check", "--project", str(project))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(generator.render.site, "_missing_imports", lambda *args: [])
+        patch.setattr(generator.render.site, "_import_cycles", lambda *args: [])
         built = run_cli("build", "--project", str(project))
     return checked.returncode, built.returncode, checked.stdout.splitlines()
 
@@ -311,6 +312,33 @@ def test_a_text_name_imported_then_bound_again_is_left_to_the_render(
     page.write_text('{% from "macros.html" import zz %}\n' + page.read_text("utf-8").replace(
         "{% block content %}", "{% block content %}" + use, 1), "utf-8")
     assert _check_and_render(project)[:2] == (0, 0)
+
+
+def test_templates_that_import_one_another_in_a_circle_are_an_input_error(
+        tmp_path: Path) -> None:
+    """The second review of stop 27: a ``macros.html`` that imports itself passed
+    ``check``, and the build failed ("maximum recursion depth exceeded"). A circle of
+    imports at the modules' level is named at the import that starts it; an import
+    inside a macro (run only when called) is no circle."""
+    project = _tiny(tmp_path, "")
+    macros = override(project, "macros.html")
+    theme = macros.read_text("utf-8")
+    macros.write_text('{% import "macros.html" as me %}\n' + theme, "utf-8")
+    checked, built, lines = _check_and_render(project)
+    assert (checked, built) == (2, 2)
+    assert lines == ["templates/macros.html:1: imports 'macros.html', which leads back to it "
+                     "(macros.html → macros.html); expected templates that do not import "
+                     "one another in a circle"]
+    (project / "templates" / "lib.html").write_text(
+        '{% if true %}{% from "macros.html" import card %}{% endif %}\n', "utf-8")
+    macros.write_text('{% import "lib.html" as lib %}\n' + theme, "utf-8")
+    checked, built, lines = _check_and_render(project)
+    assert (checked, built) == (2, 2)
+    assert [line.split(": ", 1)[0] for line in lines] == ["templates/lib.html:1",
+                                                         "templates/macros.html:1"]
+    macros.write_text('{% macro again() %}{% import "lib.html" as lib %}{% endmacro %}\n'
+                      + theme, "utf-8")
+    assert _check_and_render(project) == (0, 0, [])
 
 
 def test_what_a_template_exports_follows_jinjas_scopes() -> None:

@@ -242,6 +242,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
                                          f"{target.value!r} not found; expected one of: "
                                          + ", ".join(sorted(names))))
     errors += _missing_imports(layout, used, trees, imports)
+    errors += _import_cycles(used, trees)
     return errors
 
 
@@ -303,6 +304,66 @@ def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, node
                                        target.value, macro, "sets as text ({% set %}…"
                                        "{% endset %}), not as a macro"))
     return errors
+
+
+def _import_cycles(used: dict[str, str], trees: dict[str, nodes.Template]
+                   ) -> list[InputError]:
+    """Each template that imports, at its module's level, a template that leads back to
+    it through such imports (itself too): Jinja runs a module's imports whenever it is
+    imported, so the build fails with "maximum recursion depth exceeded". Named at the
+    import that starts the circle, with the circle. (An import inside a macro runs only
+    when the macro is called: not counted.)
+
+    Args:
+        used: the templates the site uses (name → label).
+        trees: their syntax trees, by name (those that parse).
+    """
+    edges = {name: _module_imports(tree) for name, tree in trees.items()}
+    errors = []
+    for name in sorted(edges):
+        for line, target in edges[name]:
+            path = _path_back(edges, target, name)
+            if path is not None:
+                circle = " → ".join([name, *path])
+                errors.append(InputError(used[name], line, None, f"imports {target!r}, "
+                                         f"which leads back to it ({circle}); expected "
+                                         "templates that do not import one another in a "
+                                         "circle"))
+                break
+    return errors
+
+
+def _module_imports(tree: nodes.Template) -> list[tuple[int, str]]:
+    """The imports a template runs at its module's level (its top level and the branches
+    of its top-level ``if``s), each (line, the named template)."""
+    found = []
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (nodes.Import, nodes.FromImport)) \
+                and isinstance(node.template, nodes.Const) \
+                and isinstance(node.template.value, str):
+            found.append((node.lineno, node.template.value))
+        elif isinstance(node, nodes.If):
+            todo[:0] = [*node.body, *node.elif_, *node.else_]
+    return found
+
+
+def _path_back(edges: dict[str, list[tuple[int, str]]], start: str, goal: str
+               ) -> list[str] | None:
+    """The templates from ``start`` to ``goal`` along ``edges`` (breadth first), or
+    ``None`` when there is no such path."""
+    seen = {start}
+    queue = [[start]]
+    while queue:
+        path = queue.pop(0)
+        if path[-1] == goal:
+            return path
+        for _, nxt in edges.get(path[-1], []):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append([*path, nxt])
+    return None
 
 
 def _lacking(layout: Layout, where: str, line: int, what: str, label: str, target: str,
