@@ -351,10 +351,9 @@ def _descriptor_named(path: str) -> int | None:
     review 4). ``None`` for any other path; :data:`FOREIGN` for another process's
     descriptor (``/proc/<pid>/fd/N``), written to in place, appended.
     """
-    text = path
-    if text == "-":
+    if path == "-":
         return 1
-    current = os.path.abspath(text)
+    current = os.path.abspath(path)
     for _ in range(40):  # (the system's own limit of links followed)
         folder, name = os.path.split(current)
         current = os.path.join(os.path.realpath(folder), name)

@@ -78,8 +78,8 @@ _VALUE = rb"""(?:%s*=%s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""" % (_WS, _WS)
 _ATTRS = rb"""(?:%s+[^\s"'<>/=]+%s)*?""" % (_WS, _VALUE)
 """An opening tag's attributes, read as HTML reads them (a quoted value may hold
 spaces and words such as ``data-pagefind-ignore``)."""
-_OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s%s+(data-pagefind-body)(?=[ \t\n\r\f=/>])"
-                     % (_ATTRS, _WS), re.I)
+_OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s%s+(data-pagefind-body)(?=%s|[=/>])"
+                     % (_ATTRS, _WS, _WS), re.I)
 _ANGLE = re.compile(rb"""=\s*+(?:"[^"<>]*+[<>]|'[^'<>]*+[<>])""")
 """A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
 them): a page with one is indexed whole."""
@@ -100,17 +100,19 @@ keeps the page whole. (The theme has none there.)"""
 _INLINE = (rb"a|abbr|acronym|b|bdo|big|br|button|cite|code|dfn|em|i|img|input|kbd|label|map|"
            rb"object|output|q|samp|select|small|span|strong|sub|sup|time|tt|var")
 _ANCHORED_DRAWING = re.compile(
-    rb"id(?<=[ \t\n\r\f]id)[ \t\n\r\f]*=[^>]*+>(?:[^<]++|(?!<span\b[^>]*data-pagefind-ignore)"
-    rb"</?(?:%s)\b[^>]*+>)*+<span\b[^>]*data-pagefind-ignore[^>]*+>[^<]*+<" % _INLINE)
+    rb"id(?<=%sid)%s*=[^>]*+>(?:[^<]++|(?!<span\b[^>]*data-pagefind-ignore)"
+    rb"</?(?:%s)\b[^>]*+>)*+<span\b[^>]*data-pagefind-ignore[^>]*+>[^<]*+<"
+    % (_WS, _WS, _INLINE))
 """An ignored element holding another (a card's drawing) reached from an element with an
 ``id`` through inline elements only (lower case): Pagefind gives that element's anchor
 the text of the inner one though the outer one is ignored, so a view without it would
 index other anchor text; the page is then read whole. (The theme draws cards in table
 cells and list items, which break the chain: none of its pages has one.)"""
 _NO_SPAN = rb"[^<]*"
-_SPAN1 = rb"%s(?:<span(?=[ \t\n\r\f/>])[^>]*>%s</span>%s)*" % (_NO_SPAN, _NO_SPAN, _NO_SPAN)
-_SPAN2 = rb"%s(?:<span(?=[ \t\n\r\f/>])[^>]*>%s</span>%s)*" % (_NO_SPAN, _SPAN1, _NO_SPAN)
-_IGNORE = rb"%s+data-pagefind-ignore(?=[ \t\n\r\f=/>])%s%s%s*>" % (_WS, _VALUE, _ATTRS, _WS)
+_SPAN_OPEN = rb"<span(?=%s|[/>])[^>]*>" % _WS
+_SPAN1 = rb"%s(?:%s%s</span>%s)*" % (_NO_SPAN, _SPAN_OPEN, _NO_SPAN, _NO_SPAN)
+_SPAN2 = rb"%s(?:%s%s</span>%s)*" % (_NO_SPAN, _SPAN_OPEN, _SPAN1, _NO_SPAN)
+_IGNORE = rb"%s+data-pagefind-ignore(?=%s|[=/>])%s%s%s*>" % (_WS, _WS, _VALUE, _ATTRS, _WS)
 _IGNORED = re.compile(rb"<(?=(?:span|a)%s[^>]*data-pagefind-ignore)"
                       rb"(?:span%s%s%s</span>|a%s%s[^<]*</a>)"
                       % (_WS, _ATTRS, _IGNORE, _SPAN2, _ATTRS, _IGNORE))
@@ -123,8 +125,8 @@ _PLAIN_SPAN = re.compile(rb'<span(?:%s+(?!id=|data-pagefind-)[a-z][a-z-]*="[^"]*
 no ``data-pagefind-`` attribute; each in lower case, its value in double quotes): the
 theme's styling spans (a verdict, a meld, a seat's name). Pagefind adds a span's text to
 its parent's as it is, with the parent's anchors (a span is inline: no space, no full
-stop, no weight), so the view keeps the text and drops the tags: a sixth less of
-Pagefind's time on a rules page."""
+stop, no weight), so the view keeps the text and drops the tags: about 15% less of
+Pagefind's time over a locale's views (0.59 s → 0.51 s)."""
 _TEXT = operator.itemgetter(1)
 """A plain span's replacement: its text (a match's group 1), called in C. The template
 ``rb"\\1"`` expands each match in Python (3.11): half a second of a 700-page build."""

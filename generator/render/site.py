@@ -10,6 +10,7 @@ import hashlib
 import os
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import MutableMapping
 from collections.abc import Sequence
@@ -334,19 +335,26 @@ def _import_cycles(used: dict[str, str], trees: dict[str, nodes.Template]
 
 
 def _module_imports(tree: nodes.Template) -> list[tuple[int, str]]:
-    """The imports a template runs at its module's level (its top level and the branches
-    of its top-level ``if``s), each (line, the named template)."""
-    found = []
-    todo = list(tree.body)
+    """The imports a template runs at its module's level (:func:`_module_level`), each
+    (line, the named template)."""
+    return [(node.lineno, node.template.value) for node, _ in _module_level(tree)
+            if isinstance(node, (nodes.Import, nodes.FromImport))
+            and isinstance(node.template, nodes.Const)
+            and isinstance(node.template.value, str)]
+
+
+def _module_level(tree: nodes.Template | None) -> Iterator[tuple[nodes.Node, bool]]:
+    """The statements a template runs in its module's scope, in order: its top level and
+    the branches of its top-level ``if``s (Jinja runs those in the module's scope), each
+    with whether it sits in such a branch (it may not run); not what a macro, loop,
+    block or ``with`` holds (their own scopes)."""
+    todo: list[tuple[nodes.Node, bool]] = [(n, False) for n in tree.body] if tree else []
     while todo:
-        node = todo.pop(0)
-        if isinstance(node, (nodes.Import, nodes.FromImport)) \
-                and isinstance(node.template, nodes.Const) \
-                and isinstance(node.template.value, str):
-            found.append((node.lineno, node.template.value))
-        elif isinstance(node, nodes.If):
-            todo[:0] = [*node.body, *node.elif_, *node.else_]
-    return found
+        node, branch = todo.pop(0)
+        if isinstance(node, nodes.If):
+            todo[:0] = [(n, True) for n in (*node.body, *node.elif_, *node.else_)]
+        else:
+            yield node, branch
 
 
 def _path_back(edges: dict[str, list[tuple[int, str]]], start: str, goal: str
@@ -521,31 +529,22 @@ def _exports(tree: nodes.Template | None,
     """
     kinds: dict[str, set[bool]] = {}
     bases: list[str] = []
-
-    def walk(body: list[nodes.Node], branch: bool) -> None:
-        for node in body:
-            if isinstance(node, nodes.Macro):
-                bound = [(node.name, True)]
-            elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
-                value = not isinstance(node, nodes.AssignBlock) and not isinstance(
-                    node.node, _LITERALS)  # (a macro's name, a call: it may be one)
-                bound = [(n.name, value)
-                         for n in (node.target, *node.target.find_all(nodes.Name))
-                         if isinstance(n, nodes.Name)]
-            elif isinstance(node, nodes.FromImport):  # Jinja exports what it imports so
-                bound = [(item[1] if isinstance(item, tuple) else item, True)
-                         for item in node.names]
-            elif isinstance(node, nodes.If):
-                walk([*node.body, *node.elif_, *node.else_], True)
-                continue
-            else:
-                if isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const):
-                    bases.append(str(node.template.value))
-                continue
-            for name, callable_ in bound:
-                kinds[name] = (kinds.get(name, set()) if branch else set()) | {callable_}
-
-    walk(list(tree.body) if tree is not None else [], False)
+    for node, branch in _module_level(tree):
+        if isinstance(node, nodes.Macro):
+            bound = [(node.name, True)]
+        elif isinstance(node, (nodes.Assign, nodes.AssignBlock)):
+            value = not isinstance(node, nodes.AssignBlock) and not isinstance(
+                node.node, _LITERALS)  # (a macro's name, a call: it may be one)
+            bound = [(n.name, value) for n in (node.target, *node.target.find_all(nodes.Name))
+                     if isinstance(n, nodes.Name)]
+        elif isinstance(node, nodes.FromImport):  # Jinja exports what it imports so
+            bound = [(name, True) for name in _bound(node)]
+        else:
+            if isinstance(node, nodes.Extends) and isinstance(node.template, nodes.Const):
+                bases.append(str(node.template.value))
+            continue
+        for name, callable_ in bound:
+            kinds[name] = (kinds.get(name, set()) if branch else set()) | {callable_}
     names = {n: True in k for n, k in kinds.items()}
     for base in bases:
         if parent is not None and base not in seen:
