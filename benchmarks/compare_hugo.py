@@ -242,11 +242,8 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
 
 
 def _pagefind() -> Path | None:
-    """Pagefind's program from the ``pagefind[bin]`` package our build uses, if any."""
-    try:
-        from pagefind.service import get_executable
-    except ImportError:
-        return None
+    """Pagefind's program, the one our build runs, if any."""
+    from generator.render.search import get_executable
     return get_executable()
 
 

@@ -115,14 +115,27 @@ def _entries(folder: Path, *, folders: bool = True) -> list[str]:
     """Everything below ``folder`` (POSIX paths relative to it, in a stable order), the
     marker excepted: files and links, and with ``folders`` the folders too; links are not
     followed."""
-    found = []
-    for base, dirs, files in os.walk(folder):
+    found: list[str] = []
+    top = os.fspath(folder)
+    for base, dirs, files in os.walk(top):  # as text: pathlib took 12 ms a build
         dirs.sort()
-        rel = Path(base).relative_to(folder)
+        rel = base[len(top):].lstrip(os.sep).replace(os.sep, "/")
+        prefix = rel + "/" if rel else ""
         if folders:
-            found += [(rel / d).as_posix() for d in dirs]
-        found += [(rel / f).as_posix() for f in sorted(files)]
+            found += [prefix + d for d in dirs]
+        found += [prefix + f for f in sorted(files)]
     return [f for f in found if f != MARKER]
+
+
+def _folders_of(files: set[str]) -> set[str]:
+    """The folders that hold ``files`` (site-relative POSIX paths), at every depth."""
+    folders: set[str] = set()
+    for rel in files:
+        cut = rel.rfind("/")
+        while cut > 0 and rel[:cut] not in folders:
+            folders.add(rel[:cut])
+            cut = rel.rfind("/", 0, cut)
+    return folders
 
 
 def _remove(folder: Path) -> None:
@@ -388,7 +401,7 @@ class SiteWriter:
                 f"{out}: its {MARKER} lists no files, so this generator cannot tell its "
                 "own files from yours; expected a folder a build wrote, whose marker lists "
                 "every file (remove the folder or choose --out)")
-        folders = {p.as_posix() for f in listed for p in Path(f).parents}
+        folders = _folders_of(listed)
         foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
             shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")

@@ -51,6 +51,24 @@ def test_files_we_did_not_write_are_refused_not_deleted(tmp_path: Path) -> None:
     assert (out / "index.html").read_bytes() == b"a"
 
 
+def test_what_we_did_not_write_is_named_at_any_depth(tmp_path: Path) -> None:
+    """Folders and files below the top are told apart from the site's own: a folder
+    that holds a listed file is the site's, an empty one or a file it does not list is
+    named, in the walk's order."""
+    out = tmp_path / "site"
+    site = {"index.html": b"a", "en/rules/index.html": b"b", "en/a/b/c/d.html": b"c"}
+    write_site(out, site)
+    write_site(out, site)  # every folder the site's own: replaced
+    assert _listed(out) == set(site)
+    (out / "en" / "rules" / "notes.txt").write_text("mine", encoding="utf-8")
+    (out / "en" / "drafts").mkdir()
+    (out / "en" / "a" / "b" / "x").mkdir()
+    with pytest.raises(OutputError, match=r"did not write \(en/drafts, en/a/b/x, "
+                                          r"en/rules/notes.txt\)"):
+        write_site(out, site)
+    assert (out / "en" / "rules" / "notes.txt").read_text("utf-8") == "mine"
+
+
 def test_a_killed_builds_leftovers_are_removed(tmp_path: Path) -> None:
     out = tmp_path / "site"
     stale = tmp_path / ".site.new-99999"

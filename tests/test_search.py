@@ -621,6 +621,39 @@ def test_each_index_is_in_the_new_site_as_soon_as_pagefind_ends(
     assert all(cache.load_blob(hashlib.sha256(p.read_bytes()).hexdigest()) for p in index)
 
 
+def test_the_pagefind_named_by_its_variable_makes_the_index_and_keys_it(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``PAGEFIND_BINARY_PATH`` names the program that makes the index, and the cache
+    keys an index by that program: with another one named, a build with nothing else
+    changed makes each locale's index with it. (Before, the key was the ``pagefind_bin``
+    package's version, whatever program ran, so the cache's index was kept.)"""
+    real = search.get_executable()
+    assert real is not None and real.is_file()
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    ran = tmp_path / "ran.txt"
+    program = tmp_path / "pagefind"
+    program.write_text(f'#!/bin/sh\necho run >> "{ran}"\nexec "{real}" "$@"\n',
+                       encoding="utf-8")
+    program.chmod(0o755)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(program))
+    assert search.get_executable() == program
+    assert search.version() != "" and str(program) in search.version()
+    result = run_cli("build", "--project", str(project))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ran.read_text(encoding="utf-8").split() == ["run"] * len(LEAN_LOCALES)
+    assert run_cli("build", "--project", str(project)).returncode == 0  # kept now
+    assert len(ran.read_text(encoding="utf-8").split()) == len(LEAN_LOCALES)
+    program.write_text(program.read_text(encoding="utf-8") + "# a new one\n",
+                       encoding="utf-8")  # installed again: another program
+    assert run_cli("build", "--project", str(project)).returncode == 0
+    assert len(ran.read_text(encoding="utf-8").split()) == 2 * len(LEAN_LOCALES)
+    monkeypatch.delenv("PAGEFIND_BINARY_PATH")
+    assert search.get_executable() == real
+    assert run_cli("build", "--project", str(project), "--out", str(project / "fresh"),
+                   "--no-cache").returncode == 0
+    assert _index_on_disk(project / "site") == _index_on_disk(project / "fresh")
+
+
 def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A review's fake Pagefind printed a megabyte with terminal escape codes: the error

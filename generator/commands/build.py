@@ -106,7 +106,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         inputs = input_digests(layout)
         whole = None
         if store.enabled and inputs is not None:
-            whole = digest(generator_hash(), str(layout.out), str(strict),
+            from generator.render.search import version  # 2 ms: not Jinja's and the rest
+            whole = digest(generator_hash(), version(), str(layout.out), str(strict),
                            *(x for item in sorted(inputs.items()) for x in item))
             replayed = _replay(store, whole, root, out)
             if replayed is not None:
