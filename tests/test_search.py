@@ -418,6 +418,57 @@ def test_a_view_indexes_as_its_page_does(built_site: Path, name: str) -> None:
     assert search_index({rel: search_view(page)}) == search_index({rel: page})
 
 
+AROUND = {  # edits around the article: (the text to find, its replacement)
+    "a-title-in-the-navigation": (b'<nav class="site-nav"', b'<nav class="site-nav" title="Zebra"'),
+    "a-comment-in-the-header": (b'<header class="site-header',
+                                b'<!-- x --><header class="site-header'),
+    "a-comment-after-the-article": (b"</article>\n", b"</article><!-- x -->\n"),
+    "an-angle-in-a-value-before": (b'<nav class="site-nav"', b'<nav class="site-nav" title="a>b"'),
+    "an-angle-in-a-value-after": (b'<footer class="site-footer"',
+                                  b'<footer class="site-footer" title="a>b"'),
+    "an-open-value-up-to-the-article": (b"</nav>  <article", b'</nav>  <p title="x<article'),
+    "a-lone-angle-before-the-article": (b"</nav>  <article", b"</nav>  <<article"),
+    "a-lone-angle-after-it": (b"</article>\n", b"</article><\n"),
+    "an-angle-in-text-before": (b"  </nav>  <article", b"  </nav> a < b <article"),
+    "a-script-after": (b"</footer>", b"<script>var x;</script></footer>"),
+    "raw-text-open-before-the-article": (b"</nav>  <article", b"</nav>  <textarea><article"),
+    "a-second-body-before": (b'<nav class="site-nav"', b'<nav class="site-nav" data-pagefind-body'),
+    "a-second-body-after": (b'<footer class="site-footer"',
+                            b'<footer class="site-footer" data-pagefind-body'),
+    "a-meta-in-the-footer": (b'<footer class="site-footer"',
+                             b'<footer class="site-footer" data-pagefind-meta="a:b"'),
+    "an-h1-before-the-header": (b'<header class="site-header',
+                                b'<h1>Site</h1><header class="site-header'),
+    "a-bogus-end-tag-before": (b"</nav>  <article", b"</nav> </ x> <article"),
+    "words-in-the-footer": (b"<p>Every example", b"<p>Zebra words. Every example"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AROUND) + sorted(HOSTILE))
+def test_a_checked_element_is_checked_around_as_a_whole_page_is(
+        built_site: Path, name: str) -> None:
+    """A page whose article an earlier page's passed the checks with (``checked``) is
+    checked around its article only: each edit around it (or in it) gives the parts a
+    full check gives, or ``None`` as it does."""
+    page = (built_site / "en" / "first-meld" / "index.html").read_bytes()
+    parts = search.view_parts(page)
+    assert parts is not None and not parts.sha
+    checked = hashlib.sha256(parts.inside).hexdigest()
+    assert search.view_parts(page, checked) == parts._replace(sha=checked)
+    old, new = {**AROUND, **HOSTILE}[name]
+    assert page.count(old) >= 1
+    edited = page.replace(old, new, 1)
+    full = search.view_parts(edited)
+    again = search.view_parts(edited, checked)
+    assert (again is None) == (full is None)
+    if full is not None and again is not None:
+        assert again[:4] == full[:4]
+    if name in AROUND:  # the article as it was: checked around it only
+        assert parts.inside in edited
+        assert (full is not None) == (name in ("a-title-in-the-navigation",
+                                               "words-in-the-footer"))
+
+
 def test_a_view_keeps_the_text_of_plain_spans_without_their_tags() -> None:
     html = (b'<html><body><main data-pagefind-body><p><span class="verdict verdict--ok">'
             b'valid</span> <span class="a" lang="en"><span>run</span> of</span> <span '
@@ -537,7 +588,7 @@ def test_a_damaged_view_in_the_cache_is_made_again_with_one_note(
     assert run_cli("build", "--project", str(project)).returncode == 0
     store = BuildCache(cache_folder(project), real_path(project))
     views = [store.blob(sha) for lang in LEAN_LOCALES
-             for _, sha, _ in store.load(search.VIEWS_SLOT.format(lang=lang),
+             for _, sha, _, _ in store.load(search.VIEWS_SLOT.format(lang=lang),
                                          search.version()).values()]
     assert len(views) == len(LEAN_LOCALES) * len(SLUGS)
     for path in views:

@@ -213,16 +213,29 @@ class ViewParts(NamedTuple):
     """That element's name, as written."""
     alone: bool
     """Whether every Pagefind attribute in it but the body's is a lower-case ``-ignore``."""
+    sha: str = ""
+    """The SHA-256 (hex) of ``inside`` where :func:`view_parts` computed it (given
+    ``checked``), else ``""``."""
 
 
-def view_parts(html: bytes) -> ViewParts | None:
+def view_parts(html: bytes, checked: str = "") -> ViewParts | None:
     """The parts of ``html``'s view (:func:`search_view`), or ``None`` where the view
-    is the page whole (a step the view cannot take exactly)."""
+    is the page whole (a step the view cannot take exactly).
+
+    Args:
+        html: a rendered page (UTF-8).
+        checked: the SHA-256 (hex) of an element (``ViewParts.inside``) that passed
+            every check in an earlier page. When this page's element has it, only what
+            lies around it is checked again: what the checks find in the element depends
+            on its bytes alone (a match that starts in it ends at its end tag's ``<`` at
+            the latest), so the answer is the one a full check gives. A title changed
+            in the navigation of 99 pages of a locale (16 MB) then costs 39 ms of
+            checks instead of 148.
+    """
     low = html.lower()  # HTML's names in any case; the view cuts ``html`` itself
     body = low.find(b"<body")
     start = low.find(b"data-pagefind-body")
-    if (body < 0 or start < body or low.count(b"data-pagefind-body") != 1
-            or _ANGLE.search(html) or _open_before(low[:body]) or _RAW.search(low, body)):
+    if body < 0 or start < body or _open_before(low[:body]):
         return None
     opened = html.rfind(b"<", body, start)
     tag = _OPENED.match(html, opened) if opened > body else None
@@ -230,15 +243,33 @@ def view_parts(html: bytes) -> ViewParts | None:
         return None
     closing = b"</" + tag[1].lower()
     end = low.rfind(closing)  # its end tag: the last of its name, written plainly
-    if (end < start or low[end:end + len(closing) + 1] != closing + b">"
-            or _OUTSIDE.search(low, body, opened) or _OUTSIDE.search(low, end)
-            or _ANCHORED_DRAWING.search(low, opened, end)):
+    if end < start or low[end:end + len(closing) + 1] != closing + b">":
         return None
     inside = html[opened:end]
+    sha = hashlib.sha256(inside).hexdigest() if checked else ""
+    if sha and sha == checked:
+        # Around the element only: a match that starts before it ends at its ``<`` at
+        # the latest (``opened + 1``); one the cut string shows at ``opened`` is its own.
+        # (A second ``data-pagefind-body`` around it is one of _OUTSIDE's, below.)
+        if (_before(_ANGLE.search(html, 0, opened + 1), opened)
+                or _ANGLE.search(html, end)
+                or _before(_RAW.search(low, body, opened + 1), opened)
+                or _RAW.search(low, end)):
+            return None
+    elif (low.count(b"data-pagefind-body") != 1 or _ANGLE.search(html)
+            or _RAW.search(low, body) or _ANCHORED_DRAWING.search(low, opened, end)):
+        return None
+    if _OUTSIDE.search(low, body, opened) or _OUTSIDE.search(low, end):
+        return None
     # Where every Pagefind attribute but the body's is a lower-case -ignore, an element
     # holding another holds only ignored ones: no need to look inside each match.
     alone = low.count(b"data-pagefind-", opened, end) == 1 + inside.count(b"data-pagefind-ignore")
-    return ViewParts(html[:body], inside, tag[1], alone)
+    return ViewParts(html[:body], inside, tag[1], alone, sha)
+
+
+def _before(match: re.Match[bytes] | None, place: int) -> bool:
+    """Whether ``match`` starts before ``place``."""
+    return match is not None and match.start() < place
 
 
 def cut_view(parts: ViewParts) -> bytes:
@@ -251,9 +282,10 @@ def cut_view(parts: ViewParts) -> bytes:
     return b"%s<body>%s</%s></body></html>\n" % (parts.head, inside, parts.tag)
 
 
-def _parts_digest(parts: ViewParts) -> str:
-    """The key of a view by its parts (:func:`plan_locale`)."""
-    return digest(parts.head, parts.inside, parts.tag, b"1" if parts.alone else b"0")
+def _parts_digest(parts: ViewParts, inside: str) -> str:
+    """The key of a view by its parts (:func:`plan_locale`), ``inside`` the SHA-256 of
+    ``parts.inside`` (``tag`` and ``alone`` follow from it)."""
+    return digest(parts.head, inside)
 
 
 @dataclass
@@ -285,9 +317,11 @@ class LocalePlan:
 
 VIEWS_SLOT = "search-views/{lang}"
 """The cache entry that remembers, for a locale's pages as the last build wrote them,
-each page's SHA-256, its view's (a blob) and the digest of the view's parts
-(:func:`view_parts`): a page whose bytes did not change needs no new view, nor one that
-changed outside its head and article only (its navigation's titles, its footer)."""
+each page's SHA-256, its view's (a blob), the digest of the view's parts
+(:func:`view_parts`) and the SHA-256 of its element where it passed the view's checks
+(else ``""``): a page whose bytes did not change needs no new view, nor one that
+changed outside its head and article only (its navigation's titles, its footer), and
+the checks of such a page look only around its element (``checked``)."""
 INDEX_SLOT = "search/{lang}"
 """The cache entry of a locale's index: under its views' key, the SHA-256 of each file."""
 
@@ -336,22 +370,25 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
             continue
         page_sha = (digests or {}).get(rel) or hashlib.sha256(_bytes(page)).hexdigest()
         seen = memo.get(rel)
-        if not (isinstance(seen, list) and len(seen) == 3
+        if not (isinstance(seen, list) and len(seen) == 4
                 and all(isinstance(x, str) for x in seen)):
-            seen = ["", "", ""]
+            seen = ["", "", "", ""]
         if seen[0] == page_sha:
-            views[rel], shas[rel], source = None, seen[1], seen[2]
+            views[rel], shas[rel], source, inside = None, seen[1], seen[2], seen[3]
         else:
             data = _bytes(page)
-            parts = view_parts(data)
-            source = "" if parts is None or cache is None else _parts_digest(parts)
+            parts = view_parts(data, seen[3] if cache is not None else "")
+            source = inside = ""
+            if parts is not None and cache is not None:
+                inside = parts.sha or hashlib.sha256(parts.inside).hexdigest()
+                source = _parts_digest(parts, inside)
             if source and source == seen[2]:  # changed outside what the view takes
                 views[rel], shas[rel] = None, seen[1]
             else:
                 view = views[rel] = data if parts is None else cut_view(parts)
                 shas[rel] = (cache.store_blob(view) if cache
                              else hashlib.sha256(view).hexdigest())
-        remembered[rel] = [page_sha, shas[rel], source]
+        remembered[rel] = [page_sha, shas[rel], source, inside]
     if cache is not None and cut and remembered != memo:
         cache.store(VIEWS_SLOT.format(lang=lang), version(), remembered)
     key = _views_key(shas)
