@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -58,6 +59,12 @@ APP = "rules-site"
 """The cache's folder in the user's cache folder."""
 PACKAGE = Path(__file__).resolve().parent
 """The generator's own files (code, theme): their hash keys every entry."""
+LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "babel", "yaml",
+             "jsonschema")
+"""The libraries whose code shapes what a build writes (templating, escaping, Markdown,
+catalogs, case files and their schema): which of each is installed keys every entry
+too (:func:`generator_hash`). Pagefind's program keys the search indexes and whole
+builds (:func:`generator.render.search.version`)."""
 SHARED = 4096
 """How many entries read with ``shared`` (:meth:`BuildCache.load`) a process remembers,
 the least recently used forgotten first."""
@@ -95,9 +102,11 @@ def digest(*parts: str | bytes) -> str:
 @cache
 def generator_hash() -> str:
     """A hash of the installed generator's files (its code, the theme and everything else
-    in the package; compiled ``__pycache__`` files left out), computed once per process:
-    any change to the generator, the rules engine included, invalidates every entry."""
-    parts: list[str | bytes] = [str(FORMAT)]
+    in the package; compiled ``__pycache__`` files left out) and of which of its
+    :data:`LIBRARIES` are installed (:func:`library_identity`), computed once per
+    process: any change to the generator, the rules engine included, or a library
+    installed again (another version) invalidates every entry."""
+    parts: list[str | bytes] = [str(FORMAT), *(library_identity(name) for name in LIBRARIES)]
     for folder, dirs, files in os.walk(PACKAGE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
@@ -106,6 +115,23 @@ def generator_hash() -> str:
             path = Path(folder) / name
             parts += [path.relative_to(PACKAGE).as_posix(), path.read_bytes()]
     return digest(*parts)
+
+
+def library_identity(name: str) -> str:
+    """Which library ``name`` (an importable package) is installed, found without
+    importing it (a no-change build imports none of them): the path, size and time of
+    change of its ``__init__.py``, which an install of another version writes anew;
+    ``name`` alone when it cannot be found. (A package's metadata would give its version,
+    at 12 ms a build: importlib.metadata.)"""
+    try:
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        info = os.stat(origin) if origin else None
+    except (ImportError, ValueError, OSError):
+        return name
+    if info is None:
+        return name
+    return f"{name}:{origin}:{info.st_size}:{info.st_mtime_ns}"
 
 
 def cache_folder(project: Path) -> Path:

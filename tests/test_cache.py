@@ -614,6 +614,33 @@ def test_an_engine_change_is_verified_again(small: Path,
         "content/examples/runs.yaml:10: case queen-king-ace: points documented 31, engine 32"]
 
 
+def test_a_library_installed_again_builds_everything_again(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        request: pytest.FixtureRequest) -> None:
+    """The cache is keyed by which of the generator's libraries is installed too (a new
+    Jinja or markdown-it may write other bytes): a library installed again in another
+    version (its ``__init__.py`` written anew) makes every page again, and the site is a
+    clean build's. Before, only the generator's own files keyed it."""
+    request.addfinalizer(generator.cache.generator_hash.cache_clear)
+    library = tmp_path / "libs" / "zebralib"
+    library.mkdir(parents=True)
+    (library / "__init__.py").write_text("VERSION = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "libs"))
+    monkeypatch.setattr(generator.cache, "LIBRARIES",
+                        (*generator.cache.LIBRARIES, "zebralib"))
+    generator.cache.generator_hash.cache_clear()
+    assert build(small).exit_code == 0
+    generator.cache.generator_hash.cache_clear()
+    unchanged = build(small)
+    assert (unchanged.exit_code, unchanged.cached) == (0, unchanged.pages)
+    (library / "__init__.py").write_text("VERSION = 22\n", encoding="utf-8")
+    generator.cache.generator_hash.cache_clear()
+    report = build(small)
+    assert (report.exit_code, report.cached) == (0, 0)
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
 def test_no_cache_reads_and_writes_none(small: Path) -> None:
     assert build(small, cache=False).exit_code == 0
     assert not cache_folder(small).exists()
