@@ -46,6 +46,7 @@ from generator.output import SiteWriter
 from generator.output import SourceGone
 from generator.output import holds_exactly
 from generator.output import overlap_error
+from generator.render.search import version as search_version
 
 if TYPE_CHECKING:
     from generator.render.search import Indexer
@@ -106,8 +107,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         inputs = input_digests(layout)
         whole = None
         if store.enabled and inputs is not None:
-            from generator.render.search import version  # 2 ms: not Jinja's and the rest
-            whole = digest(generator_hash(), version(), str(layout.out), str(strict),
+            whole = digest(generator_hash(), search_version(), str(layout.out), str(strict),
                            *(x for item in sorted(inputs.items()) for x in item))
             replayed = _replay(store, whole, root, out)
             if replayed is not None:
