@@ -889,8 +889,11 @@ def test_a_cache_emptied_while_the_build_copies_from_it_only_slows(
     assert forked or any(seen), "no file was taken from the cache"
     assert report.exit_code == 0, report.lines
     notes = [line for line in report.lines if line.startswith("note: ")]
-    assert len(notes) == 1 and "built again without it" in notes[0], notes
-    assert str(cache_folder(small)) in notes[0]
+    again = [line for line in notes if "built again without it" in line]
+    assert len(again) == 1 and str(cache_folder(small)) in again[0], notes
+    # A render worker that was writing an entry as the folder went may say so too (a
+    # full run of the suite saw a second note once, on the forked path).
+    assert all("cannot write the cache" in line for line in notes if line not in again), notes
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
 
