@@ -37,12 +37,12 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import Interrupted
+from generator.errors import shown
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
 from generator.layout import Layout
 from generator.layout import output_path
 from generator.layout import replace_file
-from generator.layout import shown
 from generator.layout import write_all
 from generator.layout import write_in_place
 from generator.output import MARKER

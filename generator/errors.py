@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import signal
 import sys
 import threading
@@ -26,6 +27,29 @@ its start and its end (what was expected) around an ellipsis."""
 
 MAX_LISTED = 12
 """The most names an error lists as expected; with more, it suggests a few close ones."""
+
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What a name may not show raw on a line of a message: control characters (C0, DEL,
+C1) and the lone surrogates that stand for bytes that are not UTF-8."""
+
+
+def shown(name: str) -> str:
+    """A file name as it may be printed on one line: control characters (and bytes that
+    are not UTF-8) escaped, as ``\\n`` or ``\\xNN``."""
+    def escape(m: re.Match[str]) -> str:
+        char = m.group(0)
+        if char == "\n":
+            return "\\n"
+        if char == "\t":
+            return "\\t"
+        if char == "\r":
+            return "\\r"
+        code = ord(char)
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\x{code:02x}"
+
+    return CONTROL_CHARACTERS.sub(escape, name)
+
 
 
 EXIT_OK = 0

@@ -64,7 +64,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from pathlib import PurePosixPath
 
+from generator.errors import CONTROL_CHARACTERS
 from generator.errors import InputError
+from generator.errors import shown
 from generator.errors import too_large
 from generator.output import MARKER
 
@@ -118,7 +120,6 @@ locale's own (:func:`not_found_output`)."""
 
 _SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 _LOCALE_NAME = re.compile(r"[A-Za-z]{2,8}(?:_[A-Za-z0-9]{1,8})*(?:@[A-Za-z0-9]{1,8})?")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def is_slug(name: str) -> bool:
@@ -132,23 +133,6 @@ def is_locale_name(name: str) -> bool:
     ``sr_Latn``, ``ca@valencia``): letters, digits, ``_`` and one ``@`` part, whole
     string. Whether Babel knows the locale is a further check (the catalog's)."""
     return _LOCALE_NAME.fullmatch(name) is not None
-
-
-def shown(name: str) -> str:
-    """A file name as it may be printed on one line: control characters (and bytes that
-    are not UTF-8) escaped, as ``\\n`` or ``\\xNN``."""
-    def escape(m: re.Match[str]) -> str:
-        char = m.group(0)
-        if char == "\n":
-            return "\\n"
-        if char == "\t":
-            return "\\t"
-        if char == "\r":
-            return "\\r"
-        code = ord(char)
-        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\x{code:02x}"
-
-    return _CONTROL.sub(escape, name)
 
 
 def catalog(locale: str) -> str:
@@ -452,7 +436,7 @@ class Layout:
             return
         for name in names:
             rel = f"{folder}/{name}"
-            if _CONTROL.search(name):
+            if CONTROL_CHARACTERS.search(name):
                 errors.append(InputError(shown(rel), 1, None, "the name holds a control "
                                          "character or a byte that is not UTF-8; expected "
                                          "a plain file name"))

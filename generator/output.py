@@ -32,6 +32,7 @@ from pathlib import Path
 from types import TracebackType
 
 from generator.errors import Interrupted
+from generator.errors import shown
 from generator.errors import signals_deferred
 
 MARKER = ".rules-site"
@@ -404,11 +405,11 @@ class SiteWriter:
         folders = _folders_of(listed)
         foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
-            shown = ", ".join(foreign[:5]) + (" …" if len(foreign) > 5 else "")
+            names = ", ".join(shown(f) for f in foreign[:5]) + (" …" if len(foreign) > 5 else "")
             raise OutputError(
-                f"{out}: holds files this generator did not write ({shown}); expected only "
-                "the previous build's files (move them away, or put files to publish in "
-                "templates/root/)"
+                f"{out}: holds files this generator did not write ({names}); "
+                "expected only the previous build's files (move them away, or put files to "
+                "publish in templates/root/)"
             )
 
     def write(self, files: Mapping[str, bytes]) -> None:

@@ -59,6 +59,7 @@ from generator.engine.cards import parse_cards
 from generator.engine.codes import Code
 from generator.engine.rules import GAMES
 from generator.errors import InputError
+from generator.errors import shown
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
@@ -1015,8 +1016,6 @@ def test_special_files_and_hostile_names(entries: list[tuple[str, str, str]]) ->
     or into .git/, folders where files belong, names with control characters: the
     project loads without hanging, every such entry is an input error at ``FILE:1``
     (its name printable on one line), nothing from outside is read."""
-    from generator.layout import shown
-
     FUZZED["special_files"] += 1
     with tempfile.TemporaryDirectory() as tmp:
         outside = Path(tmp) / "outside"

@@ -69,6 +69,20 @@ def test_what_we_did_not_write_is_named_at_any_depth(tmp_path: Path) -> None:
     assert (out / "en" / "rules" / "notes.txt").read_text("utf-8") == "mine"
 
 
+def test_a_foreign_name_is_shown_on_one_line(tmp_path: Path) -> None:
+    """A file we did not write whose name holds a newline or bytes that are not UTF-8 is
+    named escaped, so that the message stays one line (a review found it printed raw)."""
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"a"})
+    (out / "notes\nTODO.txt").write_text("mine", encoding="utf-8")
+    (out / os.fsdecode(b"bad\xff.txt")).write_text("mine", encoding="utf-8")
+    with pytest.raises(OutputError) as caught:
+        write_site(out, {"index.html": b"b"})
+    assert "\n" not in str(caught.value)
+    assert "(bad\\xff.txt, notes\\nTODO.txt)" in str(caught.value)
+    assert (out / "notes\nTODO.txt").read_text("utf-8") == "mine"
+
+
 def test_a_killed_builds_leftovers_are_removed(tmp_path: Path) -> None:
     out = tmp_path / "site"
     stale = tmp_path / ".site.new-99999"

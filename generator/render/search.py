@@ -38,8 +38,8 @@ from typing import NamedTuple
 
 from generator.cache import BuildCache
 from generator.cache import digest
+from generator.errors import shown
 from generator.layout import search_output
-from generator.layout import shown
 
 UNUSED = frozenset({
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
