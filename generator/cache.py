@@ -59,10 +59,11 @@ APP = "rules-site"
 """The cache's folder in the user's cache folder."""
 PACKAGE = Path(__file__).resolve().parent
 """The generator's own files (code, theme): their hash keys every entry."""
-LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "babel", "yaml",
-             "jsonschema")
-"""The libraries whose code shapes what a build writes (templating, escaping, Markdown,
-catalogs, case files and their schema): which of each is installed keys every entry
+LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "mdurl", "babel",
+             "yaml", "jsonschema")
+"""The libraries whose code shapes what a build writes (templating, escaping, Markdown
+and its links' normalization, catalogs, case files and their schema): which of each is
+installed keys every entry
 too (:func:`generator_hash`). Pagefind's program keys the search indexes and whole
 builds (:func:`generator.render.search.version`)."""
 SHARED = 4096
