@@ -37,6 +37,7 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import Interrupted
+from generator.errors import interruption
 from generator.errors import shown
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
@@ -602,6 +603,9 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
     except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it
+        stopped = interruption(exc)
+        if stopped is not None:  # a signal Python wrapped in another exception
+            return _interrupted(stopped, args)
         if os.environ.get("GENERATOR_DEBUG"):
             raise
         state = f", {_site_in_place(args)}" if args.command == "build" else ""

@@ -267,6 +267,24 @@ the signals after it are dropped. Emptied when a signal's exception was swallowe
 starts (``generator.__main__``)."""
 
 
+def interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The interruption behind ``exc``, an exception that reached a command's last
+    handler: a :class:`KeyboardInterrupt` in its chain (``__cause__``,
+    ``__context__``), or, when the run is stopping for a signal (:data:`STOPPING`), an
+    :class:`Interrupted` for it; ``None`` for a fault of its own. Python 3.11 turns an
+    exception raised while a class is made (a field's ``__set_name__``, as a module
+    loads) into a ``RuntimeError``: a SIGTERM there was reported as "the generator
+    failed" (exit 2) instead of ``interrupted`` (the extended round of stop 28)."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return link
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return Interrupted(STOPPING[0]) if STOPPING else None
+
+
 REDELIVERY_DELAY = 0.02
 """Seconds before a signal that a finalizer swallowed is sent again
 (:meth:`Interrupted.deliver_again`): long after the callback has returned, short

@@ -46,6 +46,7 @@ from generator.commands.build import build
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import Interrupted
+from generator.errors import interruption
 from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import LOCALES
@@ -208,6 +209,9 @@ class Preview:
             summary = (f"built {report.pages} files ({report.cached} from the cache)"
                        if code == EXIT_OK else "")
         except Exception as exc:  # a fault of the generator is shown, never fatal
+            stopped = interruption(exc)
+            if stopped is not None:  # a signal Python wrapped in another exception
+                raise stopped from exc
             code, summary = EXIT_INPUT, ""
             lines = [f"error: the generator failed: {type(exc).__name__}: {exc} "
                      "(set GENERATOR_DEBUG=1 and run build for details)"]
