@@ -338,6 +338,22 @@ class BuildCache:
             return None
         return data
 
+    def load_blob_part(self, sha: str, at: int, length: int, part: str) -> bytes | None:
+        """Bytes ``at`` to ``at + length`` of the blob whose SHA-256 hex digest is
+        ``sha``, when their own SHA-256 hex digest is ``part``; else ``None`` (no such
+        blob, or those bytes are others: the caller makes them again). Only the part is
+        hashed, not the whole blob as :meth:`load_blob` does: a page's body read from
+        its kept page took 0.33 ms a page that way, a third of it checking the rest."""
+        if self.folder is None or len(sha) != 64 or at < 0 or length < 0:
+            return None
+        try:
+            with open(self._blob_path(sha), "rb") as f:
+                f.seek(at)
+                data = f.read(length)
+        except OSError:
+            return None
+        return data if hashlib.sha256(data).hexdigest() == part else None
+
     def store_blob(self, data: bytes) -> str:
         """Keep ``data``; returns its SHA-256 hex digest (its name)."""
         sha = hashlib.sha256(data).hexdigest()

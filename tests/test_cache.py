@@ -283,6 +283,28 @@ def test_the_tables_of_a_body_taken_from_the_cache_stay_in_it(
     assert tables == []
 
 
+def test_a_part_of_a_blob_is_given_only_with_its_own_digest(tmp_path: Path) -> None:
+    """``load_blob_part`` gives bytes of a kept blob checked by their own SHA-256 (a
+    page's body), whatever the rest of the blob holds; other bytes, a missing blob or a
+    part outside it give ``None``."""
+    cache = generator.cache.BuildCache(tmp_path / "cache", "/project")
+    page = b"<html><body><article>the body</article></body></html>"
+    sha = cache.store_blob(page)
+    at, length = page.index(b"<article>"), len(b"<article>the body</article>")
+    part = hashlib.sha256(page[at:at + length]).hexdigest()
+    assert cache.load_blob_part(sha, at, length, part) == page[at:at + length]
+    assert cache.load_blob_part(sha, at + 1, length, part) is None
+    assert cache.load_blob_part(sha, at, length + 100, part) is None
+    assert cache.load_blob_part(sha, -1, length, part) is None
+    assert cache.load_blob_part("0" * 64, at, length, part) is None
+    blob = cache._blob_path(sha)
+    blob.write_bytes(page.replace(b"<html>", b"<HTML>"))  # damaged outside the part
+    assert cache.load_blob_part(sha, at, length, part) == page[at:at + length]
+    assert cache.load_blob(sha) is None  # the whole is checked there
+    blob.write_bytes(page.replace(b"the body", b"THE body"))
+    assert cache.load_blob_part(sha, at, length, part) is None
+
+
 def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
                                                           tmp_path: Path) -> None:
     """An entry edited with its checksum made again (so it reads as whole) whose body

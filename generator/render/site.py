@@ -1031,9 +1031,8 @@ def _kept_body(cache: BuildCache, slot: str, inputs: str, translator: Translator
     except (KeyError, TypeError, ValueError):
         cache.notes.append(f"{slot}: a cache entry of another shape; ignored, rebuilt")
         return None
-    page = cache.load_blob(sha) if at >= 0 and length >= 0 else None
-    cut = page[at:at + length] if page is not None else b""
-    if page is None or hashlib.sha256(cut).hexdigest() != body_sha:
+    cut = cache.load_blob_part(sha, at, length, body_sha)
+    if cut is None:
         return None  # the page's copy is gone, or the entry was edited: rendered again
     try:
         text = cut.decode("utf-8")
