@@ -35,6 +35,7 @@ from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
+from generator.errors import STOPPING
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.errors import interruption
@@ -576,6 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     args = _parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
     _Report.lost = False
+    STOPPING.clear()  # a signal of an earlier run in this process says nothing of this one
     status = _run(args)
     if _Report.lost and status < EXIT_INPUT:
         return EXIT_INPUT

@@ -517,6 +517,29 @@ def test_a_signal_python_wrapped_in_another_error_says_interrupted(
     assert err.startswith("interrupted; ") and "failed" not in err
 
 
+def test_a_signal_of_an_earlier_run_does_not_make_a_fault_an_interruption(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line starts with no signal stopping it: a fault of the generator in
+    a run called in a process where an earlier run was interrupted is reported as the
+    fault, exit 2 (second review of stop 28)."""
+    import generator.cli
+    import generator.errors
+
+    def failing(*_args: object) -> int:
+        raise ValueError("a fault of its own")
+
+    monkeypatch.setattr(generator.cli, "_build", failing)
+    generator.errors.STOPPING.append(signal_module.SIGINT)  # left by an earlier run
+    try:
+        code = main(["build", "--project", str(tmp_path), "--out", str(tmp_path / "site")])
+    finally:
+        generator.errors.STOPPING.clear()
+    out = capsys.readouterr()
+    assert code == 2, out
+    assert "the generator failed: ValueError: a fault of its own" in out.out + out.err
+
+
 def _holds_signals(pid: int) -> bool:
     """Whether process ``pid`` holds SIGINT (``SigBlk`` of ``/proc/PID/status``): the
     first thing ``generator/__main__.py`` does, so the generator's own code runs. A
