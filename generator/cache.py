@@ -63,9 +63,8 @@ LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "mdurl", 
              "yaml", "jsonschema")
 """The libraries whose code shapes what a build writes (templating, escaping, Markdown
 and its links' normalization, catalogs, case files and their schema): which of each is
-installed keys every entry
-too (:func:`generator_hash`). Pagefind's program keys the search indexes and whole
-builds (:func:`generator.render.search.version`)."""
+installed keys every entry too (:func:`generator_hash`). Pagefind's program keys the
+search indexes and whole builds (:func:`generator.render.search.version`)."""
 SHARED = 4096
 """How many entries read with ``shared`` (:meth:`BuildCache.load`) a process remembers,
 the least recently used forgotten first."""
@@ -129,10 +128,8 @@ def library_identity(name: str) -> str:
         origin = spec.origin if spec is not None else None
         info = os.stat(origin) if origin else None
     except (ImportError, ValueError, OSError):
-        return name
-    if info is None:
-        return name
-    return f"{name}:{origin}:{info.st_size}:{info.st_mtime_ns}"
+        info = None
+    return name if info is None else f"{name}:{origin}:{info.st_size}:{info.st_mtime_ns}"
 
 
 def cache_folder(project: Path) -> Path:
@@ -342,8 +339,8 @@ class BuildCache:
         """Bytes ``at`` to ``at + length`` of the blob whose SHA-256 hex digest is
         ``sha``, when their own SHA-256 hex digest is ``part``; else ``None`` (no such
         blob, or those bytes are others: the caller makes them again). Only the part is
-        hashed, not the whole blob as :meth:`load_blob` does: a page's body read from
-        its kept page took 0.33 ms a page that way, a third of it checking the rest."""
+        hashed, not the whole blob as :meth:`load_blob` does: that read and hashed a
+        kept page of 130 KB in 0.33 ms, where the read alone takes 0.04 ms."""
         if self.folder is None or len(sha) != 64 or at < 0 or length < 0:
             return None
         try:

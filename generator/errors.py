@@ -51,7 +51,6 @@ def shown(name: str) -> str:
     return CONTROL_CHARACTERS.sub(escape, name)
 
 
-
 EXIT_OK = 0
 """Exit status: every documented value agrees with the engine (docs/site.md)."""
 EXIT_DISAGREE = 1

@@ -20,6 +20,8 @@ from xml.etree import ElementTree
 
 import pytest
 
+import generator.cli
+import generator.errors
 from generator.cases.loader import load_cases
 from generator.cli import main
 from generator.commands.build import build
@@ -497,9 +499,6 @@ def test_a_signal_python_wrapped_in_another_error_says_interrupted(
     exit 2 (the extended round of stop 28, reproduced once in 60 runs). It says
     ``interrupted`` and 143, whether the signal is in the error's chain or only known to
     be stopping the run."""
-    import generator.cli
-    import generator.errors
-
     def wrapped(*_args: object) -> int:
         if how == "chained":
             try:
@@ -523,9 +522,6 @@ def test_a_signal_of_an_earlier_run_does_not_make_a_fault_an_interruption(
     """The command line starts with no signal stopping it: a fault of the generator in
     a run called in a process where an earlier run was interrupted is reported as the
     fault, exit 2 (second review of stop 28)."""
-    import generator.cli
-    import generator.errors
-
     def failing(*_args: object) -> int:
         raise ValueError("a fault of its own")
 

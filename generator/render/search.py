@@ -356,7 +356,8 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     Raises:
         OSError: a page's file cannot be read, or a view written.
     """
-    known = (cache.load(VIEWS_SLOT.format(lang=lang), version(), shared=True)
+    program = version()  # (a lookup and a stat: once)
+    known = (cache.load(VIEWS_SLOT.format(lang=lang), program, shared=True)
              if cache else None)
     memo = known if isinstance(known, dict) else {}
     shas: dict[str, str] = {}
@@ -390,8 +391,8 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
                              else hashlib.sha256(view).hexdigest())
         remembered[rel] = [page_sha, shas[rel], source, inside]
     if cache is not None and cut and remembered != memo:
-        cache.store(VIEWS_SLOT.format(lang=lang), version(), remembered)
-    key = _views_key(shas)
+        cache.store(VIEWS_SLOT.format(lang=lang), program, remembered)
+    key = _views_key(program, shas)
     kept = _kept_files(cache, cache.load(INDEX_SLOT.format(lang=lang), key)) if cache else None
     if kept is not None or key in _MADE:
         return LocalePlan(lang, key, shas, kept)
@@ -424,10 +425,10 @@ def _bytes(page: bytes | Path) -> bytes:
     return page if isinstance(page, bytes) else page.read_bytes()
 
 
-def _views_key(shas: Mapping[str, str]) -> str:
+def _views_key(program: str, shas: Mapping[str, str]) -> str:
     """The key of a locale's index: Pagefind's program (:func:`version`), each page's
     site path and its view's SHA-256, in path order."""
-    return digest(version(), *(x for rel in sorted(shas) for x in (rel, shas[rel])))
+    return digest(program, *(x for rel in sorted(shas) for x in (rel, shas[rel])))
 
 
 def _kept_files(cache: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
