@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import compileall
 import contextlib
+import functools
 import io
 import os
 import shutil
@@ -16,6 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from generator.cli import main
 
@@ -199,6 +201,23 @@ def start_tags(html: str) -> list[tuple[str, dict[str, str]]]:
     parser.feed(html)
     parser.close()
     return parser.tags
+
+
+@functools.cache
+def parsed_page(path: Path) -> BeautifulSoup:
+    """The built page at ``path`` parsed by BeautifulSoup (``html.parser``), once per
+    test module: for the tests that only read a page, several tests each (do not change
+    the page after)."""
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _pages_parsed_for_one_module() -> Iterator[None]:
+    """Forgets :func:`parsed_page`'s pages when a module's tests end. A page's tree is
+    about 1,000 elements; kept for the whole run, a test worker held 100 of them (a
+    million objects), and its garbage collections at the end took seconds."""
+    yield
+    parsed_page.cache_clear()
 
 
 def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:

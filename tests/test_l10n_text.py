@@ -4,13 +4,13 @@ messages (docs/site.md, "Languages")."""
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
 from generator.commands.build import build
+from tests.conftest import parsed_page
 from tests.test_i18n import PLURAL_OK
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
@@ -106,15 +106,8 @@ def site(built_site: Path) -> Path:
     return built_site
 
 
-@functools.lru_cache(maxsize=32)
-def _site_soup(path: Path) -> BeautifulSoup:
-    """A page of the session's built site parsed once per test process (these tests only
-    read it; most pages are read by several)."""
-    return _soup(path)
-
-
 def _texts(site: Path, lang: str, page: str, selector: str) -> list[str]:
-    soup = _site_soup(site / lang / page / "index.html")
+    soup = parsed_page(site / lang / page / "index.html")
     return [" ".join(el.get_text("").split()) for el in soup.select(selector)]
 
 
@@ -165,7 +158,7 @@ def test_hungarian_seat_sentences_carry_the_article_of_the_number(site: Path) ->
 
 def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_them(
         site: Path) -> None:
-    step = _site_soup(site / "hu" / "rules" / "index.html").select_one(".step__what")
+    step = parsed_page(site / "hu" / "rules" / "index.html").select_one(".step__what")
     assert step is not None
     seat = step.select_one(".seat__name")
     assert seat is not None and seat.get_text() == "Az 1. játékos"
@@ -200,7 +193,7 @@ def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, cas
                                                        badge: str) -> None:
     """Review pl S1: "Prawidłowy sekwens", not "Prawidłowe (sekwens)": the adjective
     agrees with the type's gender, so the pair is one message (``meld verdict``)."""
-    soup = _site_soup(site / lang / "rules" / "index.html")
+    soup = parsed_page(site / lang / "rules" / "index.html")
     row = soup.find(id=case)
     assert row is not None
     verdict = row.select_one(".verdict")
@@ -213,8 +206,8 @@ def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
     """The home page shows no examples: its footer does not say "every example on this
     page" (translation review, product notes); a rules page still does."""
     for lang in ("en", "cs"):
-        home = _site_soup(site / lang / "index.html").select_one(".site-footer")
-        rules = _site_soup(site / lang / "rules" / "index.html").select_one(".site-footer")
+        home = parsed_page(site / lang / "index.html").select_one(".site-footer")
+        rules = parsed_page(site / lang / "rules" / "index.html").select_one(".site-footer")
         assert home is not None and rules is not None
         assert not home.select("p"), home
         assert len(rules.select("p")) == 1

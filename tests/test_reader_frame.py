@@ -5,7 +5,6 @@ canonical links. (How the pages look and fit in a browser is the browser suite's
 
 from __future__ import annotations
 
-import functools
 from functools import cache
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from bs4 import Tag
 from tests.conftest import EXTENDED
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
+from tests.conftest import parsed_page
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 
@@ -51,11 +51,9 @@ def tr(lang: str, msgid: str, context: str | None = None) -> str:
     return str(message.string)
 
 
-@functools.lru_cache(maxsize=64)
 def soup(site: Path, rel: str) -> BeautifulSoup:
-    """The page ``rel`` of ``site`` parsed (once per test process: the tests only read
-    it; the built site's pages are parsed by several tests each)."""
-    return BeautifulSoup((site / rel).read_text("utf-8"), "html.parser")
+    """The page ``rel`` of ``site`` parsed (conftest's :func:`parsed_page`)."""
+    return parsed_page(site / rel)
 
 
 def _tags(node: Tag, selector: str) -> list[Tag]:

@@ -160,7 +160,14 @@ def _new_environment(**loader: Any) -> Environment:
     return env
 
 
-@cache
+ENVIRONMENTS = 4
+"""The environments :func:`make_environment` keeps in a process, the last used: a build
+or ``serve`` uses one project's. A process that builds many projects (the test run
+builds 200) no longer keeps every one's templates: the test workers held 330,000 objects
+in them, and their garbage collections at the end took seconds."""
+
+
+@lru_cache(maxsize=ENVIRONMENTS)
 def _environment(layout: Layout) -> Environment:
     return _new_environment(loader=TemplateLoader(layout))
 
