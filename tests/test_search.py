@@ -705,6 +705,27 @@ def test_the_pagefind_named_by_its_variable_makes_the_index_and_keys_it(
     assert _index_on_disk(project / "site") == _index_on_disk(project / "fresh")
 
 
+@pytest.mark.parametrize(("named", "cause"), [
+    ("", "[Errno 13] Permission denied: '"),  # Pagefind's own lookup reads "" as "."
+    ("{tmp}/no-pagefind", "[Errno 2] No such file or directory: '{tmp}/no-pagefind'")])
+def test_a_pagefind_variable_naming_no_program_is_said_to_be_the_cause(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str,
+        cause: str) -> None:
+    """A ``PAGEFIND_BINARY_PATH`` that names no program failed with "expected it to run
+    (pip install 'pagefind[bin]')", though the package was installed: the variable is
+    what to fix, and the error now names it and what it holds."""
+    named = named.format(tmp=tmp_path)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", named)
+    result = run_cli("build", "--project", str(project))
+    out = result.stdout + result.stderr
+    assert result.returncode == 2, out
+    last = out.splitlines()[-1]
+    assert last.startswith("en/pagefind: Pagefind could not index the pages: "
+                           + cause.format(tmp=tmp_path)), last
+    assert last.endswith(f"; expected PAGEFIND_BINARY_PATH ('{named}') to name its program")
+    assert not (project / "site").exists()
+
+
 def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A review's fake Pagefind printed a megabyte with terminal escape codes: the error

@@ -590,9 +590,12 @@ class Indexer:
                                         stdin=subprocess.DEVNULL, start_new_session=True,
                                         cwd=plan.folder, env=_pagefind_environment())
         except OSError as exc:
+            named = os.environ.get("PAGEFIND_BINARY_PATH")
+            expected = "expected it to run (pip install 'pagefind[bin]')" if named is None \
+                else f"expected PAGEFIND_BINARY_PATH ('{shown(named)}') to name its program"
             raise SearchIndexError(
                 f"{search_output(plan.lang)}: Pagefind could not index the pages: {exc}; "
-                "expected it to run (pip install 'pagefind[bin]')") from exc
+                f"{expected}") from exc
 
 
 def _pagefind_environment() -> dict[str, str]:
