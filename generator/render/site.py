@@ -129,8 +129,9 @@ class TemplateLoader(BaseLoader):
 
 def make_environment(project: Path | Layout) -> Environment:
     """The one Jinja environment of a project's templates, its ``templates/`` over the
-    theme's, file by file (made once per process, shared by every locale and inherited
-    by forked workers): autoescape (HTML and XML alike: ``page.html``, ``sitemap.xml``),
+    theme's, file by file (made once per process for each of the last
+    :data:`ENVIRONMENTS` projects, shared by every locale and inherited by forked
+    workers): autoescape (HTML and XML alike: ``page.html``, ``sitemap.xml``),
     i18n (newstyle gettext), strict undefined. Templates are read through the project's
     layout (a project's: only regular files inside the project; the theme's: from the
     package) and compiled on first use, each text once per process, whichever
