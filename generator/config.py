@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import yaml
-
 from generator.errors import InputError
 from generator.layout import CONFIG
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.yamlpos import describe
+from generator.yamlpos import parse_yaml
 
 KEYS = ("site_url",)
 
@@ -41,51 +41,43 @@ def load_config(project: Path | Layout) -> tuple[Config, list[InputError]]:
         project: the project folder or its layout.
 
     Returns:
-        (the settings, the input errors: not YAML, not a mapping, an unknown key, a
-        ``site_url`` that is not an http(s) address).
+        (the settings, the input errors: not YAML (read as case files are: a syntax
+        error, a duplicate key, nesting or aliases beyond their limits, each at its
+        position), not a mapping, an unknown key, a ``site_url`` that is not an
+        http(s) address).
     """
     layout = Layout.of(project)
     if not layout.exists(CONFIG):
         return Config(), []
     try:
-        text = layout.read(CONFIG).decode("utf-8")
-        data = yaml.safe_load(text) or {}
+        text = layout.read(CONFIG).decode("utf-8").removeprefix("\ufeff")
     except NotAnInput as exc:
         return Config(), [exc.error]
     except UnicodeDecodeError as exc:
         return Config(), [InputError(CONFIG, 1, None, f"cannot read the settings: {exc}; "
                                      "expected UTF-8 YAML")]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        return Config(), [InputError(CONFIG, mark.line + 1 if mark else 1,
-                                     mark.column + 1 if mark else None,
-                                     f"YAML syntax error: {getattr(exc, 'problem', exc)}; "
-                                     "expected 'site_url: https://…/'")]
+    doc, errors = parse_yaml(text, CONFIG)  # positions, and the guards case files have
+    if doc is None:
+        return Config(), errors
+    data = {} if doc.value is None else doc.value
     if not isinstance(data, dict):
         return Config(), [InputError(CONFIG, 1, None, "the settings are not a mapping; "
                                      "expected 'site_url: https://…/'")]
-    lines = _key_lines(text)
-    errors = [InputError(CONFIG, lines.get(str(key), 1), None, f"unknown setting {key!r}; "
-                         "expected one of: " + ", ".join(KEYS)) for key in data if key not in KEYS]
+    errors += [InputError(CONFIG, doc.key_mark((key,)).line, None, f"unknown setting "
+                          f"{key!r}; expected one of: " + ", ".join(KEYS))
+               for key in data if key not in KEYS]
     url = data.get("site_url")
     problem = None if url is None else site_url_problem(url)
     if problem is not None:
-        errors.append(InputError(CONFIG, lines.get("site_url", 1), None,
-                                 f"site_url {url!r} is not a web address ({problem}); "
+        shown = repr(url) if isinstance(url, (str, int, float)) else describe(url)
+        errors.append(InputError(CONFIG, doc.key_mark(("site_url",)).line, None,
+                                 f"site_url {shown} is not a web address ({problem}); "
                                  "expected the absolute http(s) address of the site's root "
                                  "folder, e.g. https://rules.example.org/"))
         url = None
     if isinstance(url, str) and not url.endswith("/"):
         url += "/"
     return Config(url), errors
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """The line (1-based) of each top-level key of a YAML mapping already loaded."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    if not isinstance(root, yaml.MappingNode):
-        return {}
-    return {str(key.value): key.start_mark.line + 1 for key, _value in root.value}
 
 
 _UNSAFE = re.compile(r"[\s\x00-\x1f\x7f\"'<>\\`{}|^]")

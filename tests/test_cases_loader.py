@@ -18,11 +18,11 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from generator import yamlpos
 from generator.cases import Case
 from generator.cases import CaseSet
 from generator.cases import Position
 from generator.cases import load_cases
-from generator.cases import yamlpos
 from generator.cases.schema import CASE_FIELDS
 from generator.cases.schema import CASE_SCHEMA
 from generator.cases.schema import FILE_SCHEMA
@@ -40,6 +40,7 @@ from generator.kinds.deck import PlayersInput
 from generator.kinds.first_meld import MeldsInput
 from generator.kinds.meld import MELD_REASONS
 from generator.kinds.meld import CardsInput
+from tests.conftest import run_process
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -210,6 +211,37 @@ def test_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
     assert [e.format() for e in result.errors] == [
         "content/examples/x.yaml:1: aliases expand to more than 50000 values; expected each "
         "alias (*name) to repeat a small value, or the values written out"]
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    ("cases: " + "[" * 30_000 + "]" * 30_000 + "\n", "1:107"),  # the root is a level
+    ("cases: " + "[" * 30_000 + "\n", "1:107"),  # unclosed too
+    ("cases:\n" + "- " * 30_000 + "x\n", "2:199"),
+    ("{a: " * 30_000 + "}" * 30_000 + "\n", "1:401"),
+    ("a:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 120)), "101:101")],
+    ids=["flow-lists", "unclosed", "block-lists", "flow-mappings", "block-mappings"])
+def test_lists_and_mappings_nested_too_deep_are_an_error_where_they_go_too_deep(
+        tmp_path: Path, text: str, at: str) -> None:
+    """Review "YAML nesting", variant: 30,000 nested ``[`` (a 60 KB case file) crashed
+    the process in libyaml's composer (exit 139, nothing said); 500 gave "nesting too
+    deep" at line 1 alone. Deeper than MAX_DEPTH is now an error at the list or mapping
+    that goes too deep, before the document is composed."""
+    assert yamlpos.MAX_DEPTH == 100
+    assert formatted(load_one(tmp_path, text)) == [
+        f"content/examples/x.yaml:{at}: lists and mappings nested more than 100 levels "
+        "deep; expected a few levels"]
+
+
+def test_a_case_file_nested_30000_deep_is_an_input_error_not_a_crash(
+        tmp_path: Path) -> None:
+    """The same file under ``check``, in a process of its own: the crash ended it with
+    a segmentation fault (-11) before."""
+    project = tmp_path / "project"
+    write(project, "deep.yaml", "cases: " + "[" * 30_000 + "]" * 30_000 + "\n")
+    result = run_process("check", "--project", str(project))
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert "content/examples/deep.yaml:1:107: lists and mappings nested more than 100 " \
+        "levels deep; expected a few levels" in result.stdout + result.stderr
 
 
 GOOD_CASE = """

@@ -96,8 +96,9 @@ def _bad_site_url(project: Path) -> str:
 
 def _site_yaml_syntax(project: Path) -> str:
     (project / "site.yaml").write_text("site_url: [https://x.org/\n", encoding="utf-8")
-    return "site.yaml:2:1: YAML syntax error: expected ',' or ']', but got '<stream end>'; " \
-        "expected 'site_url: https://…/'"
+    return "site.yaml:2:1: YAML syntax error: expected ',' or ']', but got '<stream end>' " \
+        "(while parsing a flow sequence at line 1); expected valid YAML (close the '[' " \
+        "with ']' and separate the items with ',')"
 
 
 BREAKS: dict[str, Callable[[Path], str]] = {

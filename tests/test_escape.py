@@ -92,6 +92,38 @@ def test_a_crafted_site_url_is_an_input_error_at_its_line(tmp_path: Path, url: s
                                       "site's root folder, e.g. https://rules.example.org/")
 
 
+ALIAS_BOMB = "".join(
+    f"{name}: &{name} [" + ", ".join([f"*{prev}" if prev else '"lol"'] * 9) + "]\n"
+    for prev, name in zip(["", *"abcdefgh"], "abcdefghi", strict=True))
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("site_url: " + "[" * 1000 + "]" * 1000 + "\n",
+     "site.yaml:1:110: lists and mappings nested more than 100 levels deep; expected a "
+     "few levels"),
+    (ALIAS_BOMB + "site_url: *i\n",
+     "site.yaml:1: aliases expand to more than 50000 values; expected each alias (*name) "
+     "to repeat a small value, or the values written out"),
+    ("site_url: https://a.example/\nsite_url: https://b.example/\n",
+     "site.yaml:2:1: duplicate key 'site_url' (first at line 1, column 1); expected each "
+     "key once in a mapping"),
+    ("site_url: [https://a.example/]\n",
+     "site.yaml:1: site_url a list is not a web address (not text); expected the absolute "
+     "http(s) address of the site's root folder, e.g. https://rules.example.org/")],
+    ids=["nested", "alias-bomb", "duplicate-key", "a-list"])
+def test_site_yaml_is_read_with_the_guards_of_case_files(tmp_path: Path, text: str,
+                                                        said: str) -> None:
+    """Review (hostile input), variants found at stop 29: site.yaml was read by a plain
+    ``yaml.safe_load``. Nested 1,000 deep it gave "the generator failed: RecursionError"
+    with no position; 346 bytes of aliases took 27 s and 2.2 GB (the error message
+    printed the expanded list) and ended in MemoryError; a duplicate key was taken
+    silently. It is now read as case files are (``parse_yaml``)."""
+    (tmp_path / "site.yaml").write_text(text, encoding="utf-8")
+    config, errors = load_config(tmp_path)
+    assert [e.format() for e in errors] == [said]
+    assert config.site_url == ("https://a.example/" if "duplicate" in said else None)
+
+
 HOSTILE_LOCALES = [
     'de@x" a="<script>alert(1)<',  # Babel takes anything after '@' as a modifier
     "de@a\nb",

@@ -146,6 +146,24 @@ def test_bad_input_on_the_command_line(args: tuple[str, ...], message: str) -> N
     assert result.stdout.startswith(message), result.stdout
 
 
+@pytest.mark.parametrize(("text", "at"), [
+    ("cases: " + "[" * 1000 + "]" * 1000 + "\n", "1:107"),
+    ("kind: meld\ngame: rami51\ncards: " + "[" * 500 + "\n", "3:107")],
+    ids=["case-file", "one-case"])
+def test_a_case_nested_too_deep_is_reported_where_it_goes_too_deep(
+        tmp_path: Path, text: str, at: str) -> None:
+    """Review (hostile input), a variant found at stop 29: ``explain --case`` read the
+    file with a plain ``yaml.safe_load`` first, and 1,000 nested lists ended in "the
+    generator failed: RecursionError" where ``check`` said where the file goes wrong."""
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("explain", "--case", str(path))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"{path}:{at}: lists and mappings nested more than 100 levels deep; expected a "
+        "few levels"]
+
+
 def test_a_bad_card_in_a_case_file_is_reported_where_it_is(tmp_path: Path) -> None:
     path = tmp_path / "scenario.yaml"
     path.write_text(SCENARIO.replace("JC QS", "JC QX"), encoding="utf-8")

@@ -37,9 +37,9 @@ from typing import Any
 
 import pytest
 
+from generator import yamlpos
 from generator.cases import CaseSet
 from generator.cases import load_cases
-from generator.cases import yamlpos
 from generator.commands.check import disagreement_lines
 from generator.commands.project import load_project
 from generator.content.checks import check_pages

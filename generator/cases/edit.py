@@ -1,5 +1,5 @@
 """Exact text edits of a case file: replace a value, remove a field, add a field, at the
-positions the YAML parser gave (:mod:`generator.cases.yamlpos`), every other byte kept
+positions the YAML parser gave (:mod:`generator.yamlpos`), every other byte kept
 (comments, key order, quoting, flow or block style), as ``check --fix`` needs them.
 
 An edit is planned on the parsed document (:class:`TextEditor`) and applied to the text
@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from generator.cases.yamlpos import YamlDocument
-from generator.cases.yamlpos import YamlPath
+from generator.yamlpos import YamlDocument
+from generator.yamlpos import YamlPath
 
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _PLAIN_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*")

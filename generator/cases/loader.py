@@ -1,7 +1,7 @@
 """Loading the case files: ``content/examples/**/*.yaml`` → :class:`CaseSet`.
 
 For each file, in sorted path order: read and decode it, parse the YAML with
-positions (:mod:`generator.cases.yamlpos`), check its frame against
+positions (:mod:`generator.yamlpos`), check its frame against
 :data:`~generator.cases.schema.FILE_SCHEMA`, fill each case in from the file's
 ``defaults`` (only the fields that apply to the case's kind and game), check the case
 against :data:`~generator.cases.schema.CASE_SCHEMA`, then what a schema cannot say:
@@ -43,11 +43,6 @@ from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import case_problems
 from generator.cases.schema import field_applies
 from generator.cases.schema import file_problems
-from generator.cases.yamlpos import Mark
-from generator.cases.yamlpos import YamlDocument
-from generator.cases.yamlpos import YamlPath
-from generator.cases.yamlpos import parse_yaml
-from generator.cases.yamlpos import walk
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -66,6 +61,11 @@ from generator.kinds.fields import FieldSpec
 from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.yamlpos import Mark
+from generator.yamlpos import YamlDocument
+from generator.yamlpos import YamlPath
+from generator.yamlpos import parse_yaml
+from generator.yamlpos import walk
 
 SUFFIX = ".yaml"
 """The case files' suffix, exactly."""

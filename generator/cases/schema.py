@@ -27,10 +27,6 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import Literal
 
-from generator.cases.yamlpos import YamlPath
-from generator.cases.yamlpos import describe
-from generator.cases.yamlpos import integer_hint
-from generator.cases.yamlpos import string_hint
 from generator.engine.codes import CaseStatus
 from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
@@ -44,6 +40,10 @@ from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
 from generator.kinds.fields import enum
 from generator.kinds.fields import string
+from generator.yamlpos import YamlPath
+from generator.yamlpos import describe
+from generator.yamlpos import integer_hint
+from generator.yamlpos import string_hint
 
 if TYPE_CHECKING:  # jsonschema is imported where a value is checked: a build whose case
     # files are all known valid (generator.cases.loader.load_cases) needs none of it
@@ -530,7 +530,7 @@ def file_problems(instance: object) -> list[SchemaProblem]:
     mappings).
 
     Args:
-        instance: the file's plain value (from :func:`generator.cases.yamlpos.parse_yaml`).
+        instance: the file's plain value (from :func:`generator.yamlpos.parse_yaml`).
 
     Returns:
         Every problem, without repeats; empty when the file's frame is right.

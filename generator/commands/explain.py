@@ -46,6 +46,7 @@ from generator.kinds.fields import Argument
 from generator.layout import Layout
 from generator.verify import explain_case
 from generator.verify import verify_case
+from generator.yamlpos import parse_yaml
 
 COMMAND_LINE = "command line"
 """How an error in a case built from the command line names where it is."""
@@ -256,13 +257,11 @@ def _as_case_file(data: bytes) -> tuple[bytes, bool]:
     """One case mapping written as a case file (``cases:`` and the case as its item,
     two columns in and one line down: :func:`_shifted` moves errors back); a case file
     as it is."""
-    try:
-        value = yaml.safe_load(data)
-    except yaml.YAMLError:
-        return data, False  # the loader reports it
+    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    doc, _errors = parse_yaml(text, "")  # read as the loader reads it, which reports
+    value = None if doc is None else doc.value  # what is wrong, at the file's name
     if not isinstance(value, dict) or "cases" in value or "defaults" in value:
         return data, False
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
     lines = text.splitlines(keepends=True)
     item = "".join(("- " if i == 0 else "  ") + line if line.strip() else line
                    for i, line in enumerate(lines))

@@ -26,9 +26,6 @@ from typing import Any
 from generator.cases.edit import CannotEdit
 from generator.cases.edit import TextEditor
 from generator.cases.loader import load_case_text
-from generator.cases.yamlpos import YamlDocument
-from generator.cases.yamlpos import YamlPath
-from generator.cases.yamlpos import parse_yaml
 from generator.commands.project import Project
 from generator.commands.project import load_project
 from generator.engine.codes import CaseStatus
@@ -40,6 +37,9 @@ from generator.layout import replace_file
 from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
 from generator.verify import verify_case
+from generator.yamlpos import YamlDocument
+from generator.yamlpos import YamlPath
+from generator.yamlpos import parse_yaml
 
 _MISSING = object()
 """A value the engine does not give: the documented field is removed."""

@@ -20,11 +20,11 @@ from typing import Any
 import yaml
 
 from generator.cases.loader import MAX_CASE_FILE_BYTES
-from generator.cases.yamlpos import is_number_text
 from generator.content.pages import MAX_PAGE_BYTES
 from generator.content.pages import make_parser
 from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
+from generator.yamlpos import is_number_text
 
 Extracted = tuple[int, str, Any, list[str]]
 

@@ -29,10 +29,6 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.cache import BuildCache
-from generator.cases.yamlpos import YamlDocument
-from generator.cases.yamlpos import describe
-from generator.cases.yamlpos import integer_hint
-from generator.cases.yamlpos import parse_yaml
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
 from generator.errors import one_of
@@ -43,6 +39,10 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import is_slug
 from generator.layout import read_regular
+from generator.yamlpos import YamlDocument
+from generator.yamlpos import describe
+from generator.yamlpos import integer_hint
+from generator.yamlpos import parse_yaml
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""

@@ -46,6 +46,13 @@ MAX_ALIASED = 50_000
 mapping or list counts once per alias): a guard against alias bombs. Values written
 out count nothing here; the case file's size limit bounds them."""
 
+MAX_DEPTH = 100
+"""The deepest nesting of lists and mappings a YAML file may have (case files need six
+levels; ``site.yaml`` one): deeper is an input error at the list or mapping that goes
+too deep, found before the document is composed. libyaml's composer recurses in C: a
+60 KB case file of 30,000 nested ``[`` crashed the process (a segmentation fault,
+exit 139, nothing said)."""
+
 _STANDARD = "tag:yaml.org,2002:"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
@@ -415,6 +422,31 @@ def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
                       f"({_GENERIC_HINT})")
 
 
+def _too_deep(text: str) -> Mark | None:
+    """Where the first list or mapping nested deeper than :data:`MAX_DEPTH` starts
+    (1-based), or ``None``. Each list or mapping holds a character of its own among ``[{-?:`` (its
+    bracket, or its first entry's indicator), so a text with at most ``MAX_DEPTH`` of
+    them is not read; another is read event by event (libyaml's parser keeps its own
+    stack, where its composer recurses). A syntax error stops the reading: the
+    composer reports it.
+    """
+    if sum(text.count(c) for c in "[{-?:") <= MAX_DEPTH:
+        return None
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_FastLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                start = event.start_mark
+                if depth > MAX_DEPTH and start is not None:
+                    return Mark(start.line + 1, start.column + 1)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
 def _compose(text: str, loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]) -> yaml.Node | None:
     node: yaml.Node | None = yaml.compose(text, Loader=loader)
     return node
@@ -435,6 +467,11 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
         merge key; such entries are left out of the value (a duplicate keeps its first
         value). Never raises for bad input.
     """
+    deep = _too_deep(text)
+    if deep is not None:
+        return None, [InputError(file, deep.line, deep.column, "lists and mappings "
+                                 f"nested more than {MAX_DEPTH} levels deep; expected a "
+                                 "few levels")]
     try:
         node = _compose(text, _FastLoader)
     except yaml.YAMLError as exc:
