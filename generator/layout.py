@@ -555,9 +555,10 @@ class Layout:
         folder the build fills alone (``owned``, such as a locale's search index), or
         the output marker. A generated, engine-checked page is never replaced."""
         errors: list[InputError] = []
-        folders = {parent for name in generated
+        published = self.published_files(errors)
+        folders = {parent for name in (*generated, *published)  # static/ is published
                    for parent in PurePosixPath(name).parents if parent.name}
-        for name, rel in self.published_files(errors).items():
+        for name, rel in published.items():
             path = PurePosixPath(name)
             inside = next((p for p in path.parents if p.as_posix() in owned), None)
             if name in generated or name == MARKER:

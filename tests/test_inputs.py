@@ -254,6 +254,24 @@ def test_a_root_file_never_replaces_a_generated_one(tiny: Path) -> None:
     assert "mine" not in (tiny / "site" / "en" / "tiny" / "index.html").read_text("utf-8")
 
 
+def test_a_root_file_where_the_site_has_its_static_folder_is_an_input_error(
+        tiny: Path) -> None:
+    """Review "root-clash", a variant found at stop 29: ``templates/root/static`` as a
+    file passed ``check`` and failed ``build`` with "cannot write the site: [Errno 21]
+    Is a directory", where ``templates/root/cs`` was an input error at its file. The
+    folder of the theme's assets is one the site needs too."""
+    root = tiny / "templates" / "root"
+    root.mkdir(parents=True)
+    (root / "static").write_text("mine", encoding="utf-8")
+    said = ["templates/root/static:1: clashes with the generated folder static/; expected "
+            "a name the generator does not write (rename or remove it)"]
+    report = build(tiny)
+    assert (report.exit_code, report.lines) == (2, said)
+    result = run_cli("check", "--project", str(tiny))
+    assert result.returncode == 2
+    assert said[0] in result.stdout
+
+
 # -- catalogs: atomic writes, nothing dropped ------------------------------------------
 
 def _catalogs(project: Path) -> dict[str, bytes]:
