@@ -229,7 +229,8 @@ class _Lock:
     where there is none). Released when the process ends, however it ends.
 
     The lock file is opened without following a link (a link planted there is refused,
-    never followed out of the folder) and holds the pid of the build holding it. A build
+    never followed out of the folder; so is a file with other hard links, never written
+    through) and holds the pid of the build holding it. A build
     that finds it held says so, with that pid, and waits at most ``wait`` seconds.
     """
 
@@ -249,10 +250,16 @@ class _Lock:
                 raise OutputError(f"{self.path}: the lock file is a symbolic link; expected "
                                   "a regular file or none (remove the link)") from exc
             raise
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             os.close(fd)
             raise OutputError(f"{self.path}: the lock file is not a regular file; expected "
                               "a regular file or none (remove it)")
+        if info.st_nlink > 1:  # another name of a file elsewhere: never written through
+            os.close(fd)
+            raise OutputError(f"{self.path}: the lock file has {info.st_nlink - 1} other "
+                              "hard link(s); expected a file of its own or none (remove "
+                              "it)")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

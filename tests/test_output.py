@@ -282,6 +282,25 @@ def test_a_planted_lock_link_is_not_followed(tmp_path: Path) -> None:
     assert not target.exists() and not (tmp_path / "site").exists()
 
 
+def test_a_lock_file_hard_linked_to_another_file_is_not_written_through(
+        tmp_path: Path) -> None:
+    """Review "lock-file-symlink", a variant found at stop 29: a link was refused, but a
+    hard link to a file elsewhere was truncated and given the build's pid."""
+    victim = tmp_path / "elsewhere" / "precious.txt"
+    victim.parent.mkdir()
+    victim.write_bytes(b"precious data\n")
+    os.link(victim, tmp_path / ".site.lock")
+    with pytest.raises(OutputError, match=r"\.site\.lock: the lock file has 1 other hard "
+                                          r"link\(s\); expected a file of its own or none"):
+        write_site(tmp_path / "site", {"index.html": b"a"})
+    assert victim.read_bytes() == b"precious data\n"
+    assert not (tmp_path / "site").exists()
+    (tmp_path / ".site.lock").unlink()
+    write_site(tmp_path / "site", {"index.html": b"b"})  # a lock of its own again
+    assert (tmp_path / "site" / "index.html").read_bytes() == b"b"
+    assert os.stat(tmp_path / ".site.lock").st_nlink == 1
+
+
 def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The lock held by another open file (``flock`` locks an open file, so this process
