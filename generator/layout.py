@@ -103,8 +103,9 @@ OUTPUT = "site"
 """The default output folder."""
 GIT = ".git"
 """Git's folder: never an input."""
-INPUT_FOLDERS = (CONTENT, TEMPLATES, LOCALES, GIT)
-"""Folders an output folder may neither be in nor hold."""
+INPUT_PATHS = (CONTENT, TEMPLATES, LOCALES, GIT, CONFIG)
+"""The project's inputs an output folder may neither be, be in nor hold (``site.yaml``
+too: a site built there left the project unbuildable)."""
 
 STATIC_OUT = "static"
 """Where :data:`STATIC`'s files go in the site."""

@@ -326,8 +326,8 @@ def overlap_error(out: Path, forbidden: tuple[Path, ...]) -> str | None:
         place = Path(os.path.realpath(place))
         if out == place or place in out.parents or out in place.parents:
             return (f"{out}: the output folder overlaps {place}; expected a folder outside "
-                    "the project's content/, locales/ and templates/, not holding the "
-                    "project (see --out)")
+                    "the project's content/, locales/, templates/ and site.yaml, not "
+                    "holding the project (see --out)")
     return None
 
 

@@ -230,7 +230,8 @@ def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Pat
     assert not (project / "content" / "site").exists()
 
 
-@pytest.mark.parametrize("where", ["/", "parent", "content", "locales/cs"])
+@pytest.mark.parametrize("where", ["/", "parent", "content", "locales/cs", "site.yaml",
+                                   "site.yaml/sub"])
 def test_an_out_over_the_inputs_is_one_error_before_the_loading(
         project: Path, where: str) -> None:
     """``--out /`` (or the project's parent, or an input folder) is one line naming the
@@ -247,9 +248,11 @@ def test_an_out_over_the_inputs_is_one_error_before_the_loading(
     else:
         folder = project / where.split("/")[0]
         assert report.lines == [f"{out}: the output folder overlaps {folder}; expected a "
-                                "folder outside the project's content/, locales/ and "
-                                "templates/, not holding the project (see --out)"]
+                                "folder outside the project's content/, locales/, "
+                                "templates/ and site.yaml, not holding the project (see "
+                                "--out)"]
     assert (project / "content" / "rules.md").is_file()
+    assert not (project / "site.yaml").exists()  # a site there left the project unbuildable
 
 
 def test_project_given_as_a_link_is_compared_by_real_path(project: Path, tmp_path: Path

@@ -32,7 +32,7 @@ from generator.errors import EXIT_OK
 from generator.errors import Interrupted
 from generator.errors import signals_deferred
 from generator.i18n.coverage import Coverage
-from generator.layout import INPUT_FOLDERS
+from generator.layout import INPUT_PATHS
 from generator.layout import OUTPUT
 from generator.layout import THEME_LABEL
 from generator.layout import Layout
@@ -304,7 +304,7 @@ def _output_problem(root: Path, out: Path | None) -> str | None:
     if target == here or target in here.parents:
         return (f"{target}: the output folder holds the project; expected a folder of its "
                 "own, such as site/ (see --out)")
-    return overlap_error(target, tuple(here / f for f in INPUT_FOLDERS))
+    return overlap_error(target, tuple(here / f for f in INPUT_PATHS))
 
 
 def _open_output(root: Path, out: Path | None, spare: Path | None = None
@@ -318,7 +318,7 @@ def _open_output(root: Path, out: Path | None, spare: Path | None = None
     target = output_path(out if out is not None else root / OUTPUT)
     try:
         return SiteWriter(target, forbidden=tuple(real_path(root) / f
-                                                  for f in INPUT_FOLDERS), spare=spare)
+                                                  for f in INPUT_PATHS), spare=spare)
     except OutputError as exc:
         return str(exc)
 
