@@ -13,8 +13,21 @@ weakref callback (every import runs one), is sent again once the callback has re
 (:meth:`generator.errors.Interrupted.deliver_again`). Once the exit status is decided
 they are held again, so a late signal cannot turn it into a traceback. Python's own
 start-up (``site`` and the ``.pth`` files, before this module runs) is out of the
-generator's reach.
+generator's reach. The module's first statement holds the signals; a Ctrl-C that comes
+before they are held (``_EARLY``) ends the command as one that comes later does, before
+the command line runs.
 """
+
+try:  # the first statement: the signals held before anything else runs
+    _EARLY = 0
+    import _signal  # type: ignore[import-not-found]  # (loaded at start-up: no Python runs)
+
+    _signal.pthread_sigmask(_signal.SIG_BLOCK, (_signal.SIGINT, _signal.SIGTERM))
+except KeyboardInterrupt:  # a Ctrl-C as this module started, before they were held
+    _EARLY = 2  # SIGINT (the module may not be bound yet)
+    import _signal
+
+    _signal.pthread_sigmask(_signal.SIG_BLOCK, (_signal.SIGINT, _signal.SIGTERM))
 
 import contextlib
 import importlib
@@ -51,8 +64,11 @@ def main() -> int:
     outcome: dict[str, int] = {}
     # Plain ``try`` (not ``contextlib.suppress``, whose methods are functions written in
     # Python: a signal could raise as one starts).
-    try:  # noqa: SIM105
-        _command_line(outcome)
+    try:
+        if _EARLY:  # a Ctrl-C as this module started: the command line does not run
+            outcome["interrupted"] = 128 + _EARLY
+        else:
+            _command_line(outcome)
     except KeyboardInterrupt:  # after the status was decided (it stands), or before
         pass
     try:

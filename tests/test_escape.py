@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -831,6 +832,56 @@ def test_a_signal_at_any_point_of_the_entry_point_is_no_traceback() -> None:
         (130, "interrupted before anything was written\n"), (130, "")}}
     assert [run for run in injected if run[1:] not in allowed[run[0][0]]] == []
     assert {when[0] for when, _, _ in injected} == {"before", "after"}
+
+
+AT_LINE = """
+import _signal, runpy, sys
+target, seen = int(sys.argv[1]), []
+
+def trace(frame, event, arg):
+    if frame.f_code.co_name != "<module>" or \\
+            not frame.f_code.co_filename.endswith("generator/__main__.py"):
+        return None
+    if event == "line":
+        seen.append(frame.f_lineno)
+        if len(seen) == target:
+            if _signal.SIGINT in _signal.pthread_sigmask(_signal.SIG_BLOCK, []):
+                sys.stderr.write("held\\n")  # a Ctrl-C waits: the run goes on
+            else:
+                raise KeyboardInterrupt  # a Ctrl-C at this line of the top level
+    return trace
+
+sys.settrace(trace)
+sys.argv = ["generator", "--help"]
+runpy.run_module("generator", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_a_ctrl_c_as_the_entry_point_starts_is_no_traceback() -> None:
+    """A review found at stop 29 (variant of kill-serial-int): a SIGINT 23-27 ms after
+    start, as ``generator/__main__.py`` ran ``import signal``, printed a traceback and
+    died by the signal (5 runs in 24): the module held the signals only once its
+    imports were done. Its first statement now holds them, and a Ctrl-C before that is
+    caught there. Here a KeyboardInterrupt is raised at a line of the module's top
+    level where the signals are not held (a trace function, a process per line), from
+    the first inside that ``try`` on (the docstring and ``try:`` before it are as out
+    of reach as Python's own start-up); where they are held, the run goes on (a
+    signal then waits for the handlers). By default up to the first line that holds
+    them; in the extended round every line."""
+    seen = []
+    for target in itertools.count(3):
+        result = subprocess.run([sys.executable, "-c", AT_LINE, str(target)], cwd=REPO,
+                                capture_output=True, text=True, timeout=60, check=False)
+        if (result.returncode, result.stderr) == (0, ""):  # past the module's last line
+            break
+        seen.append((target, result.returncode, result.stderr))
+        if result.stderr == "held\n" and not EXTENDED:
+            break
+    held = [t for t, code, err in seen if (code, err) == (0, "held\n")]
+    assert held and held[0] == 6, seen  # the three lines of that try: then they are held
+    assert all((code, err) == (130, "interrupted before anything was written\n")
+               for t, code, err in seen if t not in held), seen
+    assert len(seen) >= 18 if EXTENDED else len(seen) == 4  # lines 3-22 at stop 29
 
 
 def test_a_second_signal_while_the_workers_are_stopped_waits_for_every_one(
