@@ -857,6 +857,7 @@ runpy.run_module("generator", run_name="__main__", alter_sys=True)
 """
 
 
+@pytest.mark.extended
 def test_a_ctrl_c_as_the_entry_point_starts_is_no_traceback() -> None:
     """A review found at stop 29 (variant of kill-serial-int): a SIGINT 23-27 ms after
     start, as ``generator/__main__.py`` ran ``import signal``, printed a traceback and
