@@ -215,6 +215,18 @@ class _TooLarge(Exception):
     pass
 
 
+class _TooDeep(Exception):
+    """A list or mapping reached through aliases deeper than :data:`MAX_DEPTH` (the
+    nesting written out is measured before composing: :func:`_too_deep`)."""
+
+    def __init__(self, mark: Mark) -> None:
+        super().__init__(mark)
+        self.mark = mark
+
+
+_DEEP = f"nested more than {MAX_DEPTH} levels deep; expected a few levels"
+
+
 class _Builder:
     """Turns composed nodes into plain values, recording positions and problems."""
 
@@ -256,6 +268,8 @@ class _Builder:
         self.doc.marks[path] = _mark(node)
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, path)
+        if len(path) >= MAX_DEPTH:  # a list or mapping at depth len(path) + 1
+            raise _TooDeep(_mark(node))
         if id(node) in self.active:
             self.error(_mark(node), "recursive alias; expected a value that does not "
                        "contain itself", path)
@@ -469,9 +483,7 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
     """
     deep = _too_deep(text)
     if deep is not None:
-        return None, [InputError(file, deep.line, deep.column, "lists and mappings "
-                                 f"nested more than {MAX_DEPTH} levels deep; expected a "
-                                 "few levels")]
+        return None, [InputError(file, deep.line, deep.column, f"lists and mappings {_DEEP}")]
     try:
         node = _compose(text, _FastLoader)
     except yaml.YAMLError as exc:
@@ -486,9 +498,8 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
             except RecursionError:
                 pass
         return None, [error]
-    except RecursionError:
-        return None, [InputError(file, 1, None, "YAML nesting too deep; expected a "
-                                 "case file of a few levels")]
+    except RecursionError:  # (not reached: the nesting was measured)
+        return None, [InputError(file, 1, None, f"lists and mappings {_DEEP}")]
     doc = YamlDocument(value=None, lines=tuple(_LINE_BREAK.split(text)))
     if node is None:
         return doc, []
@@ -499,9 +510,9 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
         return None, [InputError(file, 1, None, "aliases expand to more than "
                                  f"{MAX_ALIASED} values; expected each alias (*name) to "
                                  "repeat a small value, or the values written out")]
-    except RecursionError:
-        return None, [InputError(file, 1, None, "YAML nesting too deep; expected a "
-                                 "case file of a few levels")]
+    except _TooDeep as exc:
+        return None, [InputError(file, exc.mark.line, exc.mark.column,
+                                 f"lists and mappings reached through aliases {_DEEP}")]
     return doc, builder.errors
 
 

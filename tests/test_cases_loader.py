@@ -232,6 +232,18 @@ def test_lists_and_mappings_nested_too_deep_are_an_error_where_they_go_too_deep(
         "deep; expected a few levels"]
 
 
+def test_nesting_that_only_aliases_make_too_deep_is_an_error_where_it_goes_too_deep(
+        tmp_path: Path) -> None:
+    """Twenty anchors of 90 nested lists, each around the one before (91 levels as
+    written, 1,800 through the aliases): "YAML nesting too deep; expected a case file of
+    a few levels" at line 1 (in site.yaml too) before; now the place, and why."""
+    text = "a0: &a0 [x]\n" + "".join(
+        f"a{i}: &a{i} " + "[" * 90 + f"*a{i - 1}" + "]" * 90 + "\n" for i in range(1, 21))
+    assert formatted(load_one(tmp_path, text)) == [
+        "content/examples/x.yaml:2:18: lists and mappings reached through aliases nested "
+        "more than 100 levels deep; expected a few levels"]
+
+
 def test_a_case_file_nested_30000_deep_is_an_input_error_not_a_crash(
         tmp_path: Path) -> None:
     """The same file under ``check``, in a process of its own: the crash ended it with
