@@ -22,6 +22,10 @@ from generator.yamlpos import parse_yaml
 
 KEYS = ("site_url",)
 
+MAX_CONFIG_BYTES = 100_000
+"""The largest ``site.yaml`` read, in bytes: one setting takes a line (a larger file is
+an input error, never read whole)."""
+
 
 @dataclass(frozen=True)
 class Config:
@@ -50,7 +54,9 @@ def load_config(project: Path | Layout) -> tuple[Config, list[InputError]]:
     if not layout.exists(CONFIG):
         return Config(), []
     try:
-        text = layout.read(CONFIG).decode("utf-8").removeprefix("\ufeff")
+        text = layout.read(CONFIG, limit=MAX_CONFIG_BYTES, what="settings file",
+                           advice="keep only the settings").decode("utf-8")
+        text = text.removeprefix("\ufeff")
     except NotAnInput as exc:
         return Config(), [exc.error]
     except UnicodeDecodeError as exc:

@@ -120,9 +120,9 @@ def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputE
     """
     if size <= limit:
         return None
+    shown = f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1_000} KB"
     return InputError(rel, 1, None, f"the {what} has {size:,} bytes, more than the limit of "
-                      f"{limit:,} bytes ({limit // 1_000_000} MB); expected a smaller file: "
-                      f"{advice}")
+                      f"{limit:,} bytes ({shown}); expected a smaller file: {advice}")
 
 
 def one_of(word: str, names: Collection[str], *, noun: str = "names",

@@ -249,6 +249,9 @@ class _Lock:
             if exc.errno == errno.ELOOP or self.path.is_symlink():
                 raise OutputError(f"{self.path}: the lock file is a symbolic link; expected "
                                   "a regular file or none (remove the link)") from exc
+            if exc.errno == errno.EISDIR:
+                raise OutputError(f"{self.path}: the lock file is a folder; expected a "
+                                  "regular file or none (remove it)") from exc
             raise
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

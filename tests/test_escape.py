@@ -110,15 +110,19 @@ ALIAS_BOMB = "".join(
      "key once in a mapping"),
     ("site_url: [https://a.example/]\n",
      "site.yaml:1: site_url a list is not a web address (not text); expected the absolute "
-     "http(s) address of the site's root folder, e.g. https://rules.example.org/")],
-    ids=["nested", "alias-bomb", "duplicate-key", "a-list"])
+     "http(s) address of the site's root folder, e.g. https://rules.example.org/"),
+    ("site_url: https://a.example/\n" + "#" * 100_000 + "\n",
+     "site.yaml:1: the settings file has 100,030 bytes, more than the limit of 100,000 "
+     "bytes (100 KB); expected a smaller file: keep only the settings")],
+    ids=["nested", "alias-bomb", "duplicate-key", "a-list", "too-large"])
 def test_site_yaml_is_read_with_the_guards_of_case_files(tmp_path: Path, text: str,
                                                         said: str) -> None:
     """Review (hostile input), variants found at stop 29: site.yaml was read by a plain
     ``yaml.safe_load``. Nested 1,000 deep it gave "the generator failed: RecursionError"
     with no position; 346 bytes of aliases took 27 s and 2.2 GB (the error message
     printed the expanded list) and ended in MemoryError; a duplicate key was taken
-    silently. It is now read as case files are (``parse_yaml``)."""
+    silently; 60 MB were read whole. It is now read as case files are (``parse_yaml``,
+    and a size limit: ``MAX_CONFIG_BYTES``)."""
     (tmp_path / "site.yaml").write_text(text, encoding="utf-8")
     config, errors = load_config(tmp_path)
     assert [e.format() for e in errors] == [said]

@@ -299,6 +299,11 @@ def test_a_lock_file_hard_linked_to_another_file_is_not_written_through(
     assert victim.read_bytes() == b"precious data\n"
     assert not (tmp_path / "site").exists()
     (tmp_path / ".site.lock").unlink()
+    (tmp_path / ".site.lock").mkdir()  # a folder there: said so, as for a link (was
+    with pytest.raises(OutputError, match=r"\.site\.lock: the lock file is a folder; "
+                                          r"expected a regular file or none"):  # Errno 21)
+        write_site(tmp_path / "site", {"index.html": b"a"})
+    (tmp_path / ".site.lock").rmdir()
     write_site(tmp_path / "site", {"index.html": b"b"})  # a lock of its own again
     assert (tmp_path / "site" / "index.html").read_bytes() == b"b"
     assert os.stat(tmp_path / ".site.lock").st_nlink == 1
