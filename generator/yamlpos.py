@@ -5,7 +5,10 @@ it is available); :func:`parse_yaml` turns the nodes into plain values (dicts,
 lists, scalars as YAML resolves them, so a bare ``no`` is ``False``) and keeps,
 for every path into the value, the node and its 1-based start position. It
 rejects what the plain ``yaml.safe_load`` would let through silently: duplicate
-keys, keys that are not strings, merge keys.
+keys, keys that are not strings, merge keys; and what would exhaust the process:
+nesting deeper than :data:`MAX_DEPTH`, aliases beyond :data:`MAX_ALIASED`. Every YAML
+file the generator reads goes through it: case files, pages' front matter,
+``site.yaml``, ``explain --case``.
 
 Numbers are what the author wrote (docs/site.md, "numbers in case files"): only a plain
 decimal integer (``51``, ``-3``) becomes an ``int``. Any other unquoted scalar that
@@ -475,7 +478,9 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
 
     Returns:
         ``(document, errors)``. The document is ``None`` when the text is not valid
-        YAML (then ``errors`` holds the one syntax error, at PyYAML's problem mark); an
+        YAML (then ``errors`` holds the one syntax error, at PyYAML's problem mark), or
+        nests deeper than :data:`MAX_DEPTH` (at the list or mapping that goes too deep),
+        or its aliases reach more than :data:`MAX_ALIASED` values (at line 1); an
         empty file gives a document whose value is ``None``. Otherwise ``errors`` holds
         every duplicate key (at the second key), non-string key, unsupported tag or
         merge key; such entries are left out of the value (a duplicate keeps its first
