@@ -149,6 +149,29 @@ def test_a_bom_does_not_hide_the_front_matter(project: Path) -> None:
     assert [a.get_text() for a in nav][1] == "The first meld"  # order 2 kept
 
 
+def test_control_characters_in_a_page_are_input_errors_at_their_place(project: Path) -> None:
+    """Found by a helper at stop 29: an ESC or BEL in a page's ``# title`` was published
+    raw into ``<title>`` and ``<h1>`` (exit 0); a browser shows nothing or garbage for
+    it. Each such character is now an input error at its line and column; tab and form
+    feed stay text."""
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    title = text.index("# ") + 2
+    page.write_text(text[:title] + "\x1b[31m" + text[title:] + "\nA\tbell\x07 and\x0c feed\n",
+                    encoding="utf-8")
+    line = text.count("\n", 0, title) + 1
+    last = text.count("\n") + 2
+    code, out = _build(project)
+    assert code == 2, out
+    said = [row for row in out.splitlines() if "control character" in row]
+    assert said == [
+        f"content/rules.md:{line}:{title - text.rfind(chr(10), 0, title)}: control "
+        "character U+001B; expected printable text (remove it)",
+        f"content/rules.md:{last}:7: control character U+0007; expected printable text "
+        "(remove it)"]
+    assert not (project / "site").exists()
+
+
 def test_a_heading_may_not_take_a_template_id(project: Path) -> None:
     _append(project / "content" / "rules.md", "\n## Content\n")
     code, out = _build(project)

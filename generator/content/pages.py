@@ -44,6 +44,10 @@ from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
 
+CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+"""A control character a page may not hold (tab, line breaks and form feed aside): the
+browser shows nothing or garbage for one; the terminal's messages escape it."""
+
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
 APP_CHOICE = "app-choice"
@@ -322,7 +326,8 @@ def parse_page(
 
     Returns:
         The page (``None`` when it cannot be used) and its input errors: unreadable file,
-        bad front matter, no ``#`` title, unknown placeholder, unknown fence.
+        a control character (each, at its place), bad front matter, no ``#`` title,
+        unknown placeholder, unknown fence.
     """
     errors: list[InputError] = []
     try:
@@ -340,6 +345,12 @@ def parse_page(
         return None, [InputError(rel, line, None, f"byte 0x{raw[exc.start]:02x} is not "
                                  "UTF-8; expected UTF-8 Markdown")]
     source = source.removeprefix("\ufeff")
+    controls = [InputError(rel, source.count("\n", 0, m.start()) + 1,
+                           m.start() - source.rfind("\n", 0, m.start()),
+                           f"control character U+{ord(m.group()):04X}; expected printable "
+                           "text (remove it)") for m in CONTROL.finditer(source)]
+    if controls:
+        return None, controls
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     meta: dict[str, Any] = {}
