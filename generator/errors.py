@@ -33,6 +33,26 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """What a name may not show raw on a line of a message: control characters (C0, DEL,
 C1) and the lone surrogates that stand for bytes that are not UTF-8."""
 
+UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+"""A control character that text meant for the pages may not hold (a page, a YAML
+string): C0 and DEL, but tab, line feed, carriage return and form feed. It would reach
+the HTML as it is, where a browser shows nothing or garbage for it."""
+
+
+def unprintable(text: str, file: str, line: int, column: int) -> list[InputError]:
+    """An input error for each :data:`UNPRINTABLE` character in ``text``, which starts
+    at ``line`` and ``column`` (1-based) of ``file``: ``control character U+001B;
+    expected printable text (remove it)`` at the character's own line and column."""
+    errors = []
+    for found in UNPRINTABLE.finditer(text):
+        at = found.start()
+        breaks = text.count("\n", 0, at)
+        col = at - text.rfind("\n", 0, at) if breaks else column + at
+        errors.append(InputError(file, line + breaks, col, f"control character "
+                                 f"U+{ord(found.group()):04X}; expected printable text "
+                                 "(remove it)"))
+    return errors
+
 
 def shown(name: str) -> str:
     """A file name as it may be printed on one line: control characters (and bytes that

@@ -31,6 +31,7 @@ from typing import TypeAlias
 import yaml
 from yaml.constructor import SafeConstructor
 
+from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 
 try:
@@ -248,6 +249,10 @@ class _Builder:
         self.doc.error_paths.append((error, path))
 
     def scalar(self, node: yaml.ScalarNode, path: YamlPath) -> Any:
+        control = UNPRINTABLE.search(node.value)  # written as an escape ("\e"): YAML
+        if control is not None:  # refuses the character itself
+            self.error(_mark(node), f"control character U+{ord(control.group()):04X}; "
+                       "expected printable text (remove it)", path)
         if node.tag not in _SCALAR_TAGS:
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        "value (text, number, true/false)", path)

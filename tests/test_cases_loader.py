@@ -256,6 +256,29 @@ def test_a_case_file_nested_30000_deep_is_an_input_error_not_a_crash(
         "levels deep; expected a few levels" in result.stdout + result.stderr
 
 
+def test_a_control_character_written_as_a_yaml_escape_is_an_input_error(
+        tmp_path: Path) -> None:
+    """YAML refuses a control character itself but writes one as an escape (``"\\e"``):
+    found at stop 29 in a case's title, published raw into the pages. Now an error at
+    the string, in every YAML file read (``parse_yaml``); tab and newline escapes stay
+    text."""
+    result = load_one(tmp_path, """
+        cases:
+          - id: red
+            kind: meld
+            game: rami51
+            cards: QH KH AH
+            title: "\\e[31mRed\\tand\\nplain"
+            note: "a bell\\a"
+            expect: {verdict: valid}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:6:12: control character U+001B; expected printable text "
+        "(remove it)",
+        "content/examples/x.yaml:7:11: control character U+0007; expected printable text "
+        "(remove it)"]
+
+
 GOOD_CASE = """
   - id: good
     kind: meld

@@ -207,6 +207,17 @@ def test_lone_percent_in_template_text(tmp_path: Path) -> None:
     assert f"messages.po:{line}: a lone '%' in a message that is %-formatted" in out
 
 
+def test_a_control_character_in_a_translation_is_an_input_error(tmp_path: Path) -> None:
+    """Found at stop 29 with pages and YAML strings: a control character written into a
+    catalog's msgstr reached the pages as it is. Now an error at the msgstr's line."""
+    body = '#: templates/base.html:13\nmsgid "Skip to content"\nmsgstr "\x1b[31mPreskočiť"\n'
+    code, out = _po(tmp_path, body)
+    assert code == 2
+    line = (PO_HEADER + body).splitlines().index('msgstr "\x1b[31mPreskočiť"') + 1
+    assert (f"locales/sk/LC_MESSAGES/messages.po:{line}: control character U+001B in the "
+            "translation; expected printable text (remove it)") in out
+
+
 def test_header_charset_and_plural_forms(tmp_path: Path) -> None:
     header = PO_HEADER.replace("charset=utf-8", "charset=iso-8859-2").replace(
         "nplurals=3", "nplurals=4")

@@ -33,6 +33,7 @@ from generator.content.rule_numbers import facts
 from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
+from generator.errors import unprintable
 from generator.layout import CONTENT
 from generator.layout import EXAMPLES
 from generator.layout import Layout
@@ -43,10 +44,6 @@ from generator.yamlpos import YamlDocument
 from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
-
-CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
-"""A control character a page may not hold (tab, line breaks and form feed aside): the
-browser shows nothing or garbage for one; the terminal's messages escape it."""
 
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
@@ -345,10 +342,7 @@ def parse_page(
         return None, [InputError(rel, line, None, f"byte 0x{raw[exc.start]:02x} is not "
                                  "UTF-8; expected UTF-8 Markdown")]
     source = source.removeprefix("\ufeff")
-    controls = [InputError(rel, source.count("\n", 0, m.start()) + 1,
-                           m.start() - source.rfind("\n", 0, m.start()),
-                           f"control character U+{ord(m.group()):04X}; expected printable "
-                           "text (remove it)") for m in CONTROL.finditer(source)]
+    controls = unprintable(source, rel, 1, 1)
     if controls:
         return None, controls
     env: dict[str, Any] = {}

@@ -36,6 +36,7 @@ from markdown_it import MarkdownIt
 from generator.cache import BuildCache
 from generator.cache import digest
 from generator.cache import remember
+from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.i18n.templates import template_messages
 from generator.layout import LOCALES
@@ -308,12 +309,13 @@ def _msgstr_lines(entries: Iterable[dict[str, Any]]) -> dict[int, dict[int, int]
     return found
 
 
-def _check_placeholders(
+def _check_translations(
     catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]], errors: list[InputError],
     template_keys: AbstractSet[Key],
 ) -> None:
-    """Placeholders and link targets of every translation against its source; a lone
-    ``%`` in a message that is %-formatted: one the templates use (``template_keys``:
+    """Every translation: no control character (:data:`~generator.errors.UNPRINTABLE`:
+    it would reach the pages as it is); its placeholders and link targets against its
+    source; a lone ``%`` in a message that is %-formatted: one the templates use (``template_keys``:
     newstyle gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
     code formats those). Decided by the messages' use, never by their ``#:`` comments or
     flags, which a translator can delete."""
@@ -329,7 +331,12 @@ def _check_placeholders(
             if not text:
                 continue
             line = msgstrs.get(message.lineno or 1, {}).get(index, message.lineno or 1)
-            if formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
+            control = UNPRINTABLE.search(str(text))
+            if control is not None:
+                errors.append(InputError(rel, line, None, f"control character "
+                                         f"U+{ord(control.group()):04X} in the translation; "
+                                         "expected printable text (remove it)"))
+            elif formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
                 errors.append(InputError(
                     rel, line, None,
                     "a lone '%' in a message that is %-formatted (template or code text); "
@@ -637,7 +644,7 @@ def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
     catalog = read
     rule = plural_rule(locale)
     msgstrs = _msgstr_lines(entries)
-    _check_placeholders(catalog, rel, msgstrs, errors, template_keys)
+    _check_translations(catalog, rel, msgstrs, errors, template_keys)
     messages: dict[Key, str | tuple[str, ...]] = {}
     unused: dict[Key, tuple[int, str]] = {}
     for message in catalog:
