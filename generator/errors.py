@@ -33,6 +33,10 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 """What a name may not show raw on a line of a message: control characters (C0, DEL,
 C1) and the lone surrogates that stand for bytes that are not UTF-8."""
 
+LINE_BREAK = re.compile("\r\n?|\n")
+"""A line break as Markdown counts lines: LF, CR LF or CR (not the form feed or U+2028
+that ``str.splitlines`` also breaks at)."""
+
 UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
 """A control character that text meant for the pages may not hold (a page, a YAML
 string): C0 and DEL, but tab, line feed, carriage return and form feed. It would reach
@@ -46,12 +50,14 @@ def unprintable(text: str, file: str, line: int, column: int) -> list[InputError
     errors = []
     for found in UNPRINTABLE.finditer(text):
         at = found.start()
-        breaks = text.count("\n", 0, at)
-        col = at - text.rfind("\n", 0, at) if breaks else column + at
-        errors.append(InputError(file, line + breaks, col, f"control character "
+        breaks = [b.end() for b in LINE_BREAK.finditer(text, 0, at)]
+        col = at - breaks[-1] + 1 if breaks else column + at
+        errors.append(InputError(file, line + len(breaks), col, f"control character "
                                  f"U+{ord(found.group()):04X}; expected printable text "
                                  "(remove it)"))
     return errors
+
+
 
 
 def shown(name: str) -> str:

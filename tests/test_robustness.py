@@ -172,6 +172,35 @@ def test_control_characters_in_a_page_are_input_errors_at_their_place(project: P
     assert not (project / "site").exists()
 
 
+def test_a_control_character_in_a_page_with_cr_line_ends_is_at_its_line(
+        project: Path) -> None:
+    """The fresh helper at stop 29: a page whose lines end in CR alone had its control
+    character reported at line 1, column 59 (only LF was counted), where the page's
+    other errors count CR as markdown-it does."""
+    (project / "content" / "zz.md").write_bytes(
+        b"---\rorder: 9\rsummary: A test page.\r---\r\r# Test page\r\rSome \x1btext.\r")
+    code, out = _build(project)
+    assert code == 2
+    assert "content/zz.md:8:6: control character U+001B; expected printable text " \
+        "(remove it)" in out
+
+
+def test_a_form_feed_in_a_page_survives_extract_and_update(project: Path) -> None:
+    """The fresh helper at stop 29: a form feed, which a page may hold, went into the
+    catalogs raw with ``i18n extract`` and ``update`` (as gettext writes it), and the
+    catalog reader, splitting lines as ``str.splitlines`` does, then called every
+    catalog "bad .po syntax" (its later lines numbered one off). It splits at LF now, as
+    Babel and gettext do."""
+    (project / "content" / "zz.md").write_text(
+        "---\norder: 9\nsummary: A test page.\n---\n\n# Test page\n\nSome\ftext.\n",
+        encoding="utf-8")
+    for command in (("check",), ("i18n", "extract"), ("i18n", "update"), ("check",)):
+        result = run_cli(*command, "--project", str(project))
+        assert result.returncode == 0, (command, result.stdout + result.stderr)
+    po = (project / "locales" / "cs" / "LC_MESSAGES" / "messages.po").read_text("utf-8")
+    assert 'msgid ""\n"Some\f"\n"text."\n' in po  # Babel wraps it there, raw
+
+
 def test_a_heading_may_not_take_a_template_id(project: Path) -> None:
     _append(project / "content" / "rules.md", "\n## Content\n")
     code, out = _build(project)

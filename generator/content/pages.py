@@ -30,6 +30,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.cache import BuildCache
 from generator.content.rule_numbers import facts
+from generator.errors import LINE_BREAK
 from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
@@ -118,7 +119,7 @@ class Fence:
         """For a ``cases`` fence, each case id with its line in the page (1-based;
         worked out once: the render keys and every locale's table read them)."""
         return tuple((text.strip(), self.line + 1 + i)
-                     for i, text in enumerate(self.body.splitlines()) if text.strip())
+                     for i, text in enumerate(self.body.split("\n")) if text.strip())
 
 
 class SourcePage:
@@ -375,7 +376,7 @@ def parse_page(
     messages: list[Message] = []
     fences: list[Fence] = []
     anchors: list[str] = []
-    lines = source.splitlines()
+    lines = LINE_BREAK.split(source)  # as markdown-it counts them (not str.splitlines)
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -388,7 +389,7 @@ def parse_page(
             anchors.append(str(token.attrGet("id")))
         if token.type == "inline" and token.content:
             messages.append(Message(token.content, _line(token), _params(token.content)))
-            for offset, text in enumerate(token.content.splitlines()):
+            for offset, text in enumerate(token.content.split("\n")):
                 if text.lstrip().startswith(":::"):
                     errors.append(InputError(rel, _line(token) + offset, 1, "unknown block "
                                              f"{text.strip()!r}; expected "

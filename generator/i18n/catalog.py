@@ -385,7 +385,10 @@ def _lex(data: bytes, rel: str, locale: str | None = None
     entries: list[dict[str, Any]] = []
     entry: dict[str, Any] = {}  # a string's parts as a list, joined when the entry is done
     last = ""
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines as Babel's reader and gettext split them, at LF alone (str.splitlines also
+    # splits at a form feed or U+2028 inside a string: "bad .po syntax", later lines
+    # numbered one off).
+    for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
