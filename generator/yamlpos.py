@@ -33,6 +33,7 @@ from yaml.constructor import SafeConstructor
 
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
+from generator.errors import control_character
 
 try:
     _FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = yaml.CSafeLoader
@@ -251,8 +252,7 @@ class _Builder:
     def scalar(self, node: yaml.ScalarNode, path: YamlPath) -> Any:
         control = UNPRINTABLE.search(node.value)  # written as an escape ("\e"): YAML
         if control is not None:  # refuses the character itself
-            self.error(_mark(node), f"control character U+{ord(control.group()):04X}; "
-                       "expected printable text (remove it)", path)
+            self.error(_mark(node), control_character(control.group()), path)
         if node.tag not in _SCALAR_TAGS:
             self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
                        "value (text, number, true/false)", path)

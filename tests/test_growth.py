@@ -120,6 +120,11 @@ def bad_anchor_page(n: int) -> bytes:
                    n).encode()
 
 
+def control_character_page(n: int) -> bytes:
+    """A page with a control character on every other line (each one an error)."""
+    return _repeat("# Title\n\n", lambda i: f"Rule {i}\x1b.\n\n", n).encode()
+
+
 def render_page(data: bytes) -> str:
     """Parse the page and render it in English (the build's stage per locale)."""
     page, _errors = _page(data)
@@ -269,6 +274,7 @@ STAGES = [
     Stage("refdefs", refdef_page, _page, 50_000, memory=MARKDOWN_IT),
     Stage("bad-anchors", bad_anchor_page, check_anchors, 50_000, memory=MARKDOWN_IT),
     Stage("render", refdef_page, render_page, 50_000, memory=MARKDOWN_IT),
+    Stage("control-characters", control_character_page, _page, 50_000, memory=MARKDOWN_IT),
     Stage("long-cards", long_cards, load_cases, 50_000, _project),
     Stage("many-cases", many_cases, load_and_verify, 50_000, _project, memory=PYYAML),
     Stage("scenario", scenario, scenario_report, 20_000, _project, memory=PYYAML),

@@ -343,7 +343,7 @@ def parse_page(
         return None, [InputError(rel, line, None, f"byte 0x{raw[exc.start]:02x} is not "
                                  "UTF-8; expected UTF-8 Markdown")]
     source = source.removeprefix("\ufeff")
-    controls = unprintable(source, rel, 1, 1)
+    controls = unprintable(source, rel)
     if controls:
         return None, controls
     env: dict[str, Any] = {}

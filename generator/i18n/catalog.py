@@ -38,6 +38,7 @@ from generator.cache import digest
 from generator.cache import remember
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
+from generator.errors import control_character
 from generator.i18n.templates import template_messages
 from generator.layout import LOCALES
 from generator.layout import Layout
@@ -333,9 +334,8 @@ def _check_translations(
             line = msgstrs.get(message.lineno or 1, {}).get(index, message.lineno or 1)
             control = UNPRINTABLE.search(str(text))
             if control is not None:
-                errors.append(InputError(rel, line, None, f"control character "
-                                         f"U+{ord(control.group()):04X} in the translation; "
-                                         "expected printable text (remove it)"))
+                errors.append(InputError(rel, line, None, control_character(
+                    control.group(), " in the translation")))
             elif formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
                 errors.append(InputError(
                     rel, line, None,
