@@ -5,8 +5,10 @@ its ``templates/`` overrides the theme's templates and assets file by file, as M
 from __future__ import annotations
 
 import fnmatch
+import gc
 import shutil
 import tomllib
+import weakref
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,8 @@ import pytest
 import generator.layout
 from generator.commands.project import load_project
 from generator.layout import Layout
+from generator.render.site import ENVIRONMENTS
+from generator.render.site import make_environment
 from tests.conftest import REPO
 from tests.conftest import THEME
 from tests.conftest import override
@@ -544,12 +548,6 @@ def test_a_process_keeps_the_environments_of_its_last_projects_alone(
     """One project's environment is made once and shared (the same object for every
     call); a process that goes on to other projects frees it after ENVIRONMENTS others
     (it kept every project's, templates and all: 330,000 objects in a test worker)."""
-    import gc
-    import weakref
-
-    from generator.render.site import ENVIRONMENTS
-    from generator.render.site import make_environment
-
     projects = []
     for n in range(ENVIRONMENTS + 1):
         folder = tmp_path / f"p{n}"
