@@ -105,6 +105,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
     i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    i.add_argument("--builtin", action="store_true",
+                   help="the generator's own built-in catalogs (generator/locales/: the "
+                   "theme's and the engine's messages) instead of the site's; for the "
+                   "generator's developers")
     _add_serve_parser(sub)
     _add_start_commands(sub)
     return parser
@@ -501,14 +505,14 @@ def _serve(project_dir: Path, host: str, port: int) -> int:
     return serve(project_dir, host, port, _say, _emit)
 
 
-def _i18n(project_dir: Path, action: str) -> int:
-    missing = _project_error(project_dir)
+def _i18n(project_dir: Path, action: str, builtin: bool) -> int:
+    missing = None if builtin else _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     from generator.commands.i18n import i18n  # only here: see _parser
 
-    return i18n(Layout.of(project_dir), action, _emit, _say)
+    return i18n(Layout.of(project_dir), action, _emit, _say, builtin=builtin)
 
 
 def _say(line: str) -> None:
@@ -594,7 +598,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "explain":
             return _explain(args)
         if args.command == "i18n":
-            return _i18n(args.project, args.action)
+            return _i18n(args.project, args.action, args.builtin)
         if args.command == "serve":
             return _serve(args.project, args.host, args.port)
         if args.command == "schema":

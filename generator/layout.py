@@ -11,7 +11,8 @@ One home for every path the generator reads or writes inside a project, as Sphin
 ``templates/static/**``                the project's own assets (optional)
 ``templates/root/**``                  files published at the site's root
 ``locales/messages.pot``               the template catalog (``i18n extract``)
-``locales/<lang>/LC_MESSAGES/messages.po``  each locale's catalog
+``locales/<lang>/LC_MESSAGES/messages.po``  each locale's catalog of the site's own
+                                       messages (pages, case titles and notes)
 ``site.yaml``                          the optional settings
 ``site/``                              the default output folder
 ``site/<lang>/pagefind/``              a locale's search index (:func:`search_output`)
@@ -36,6 +37,12 @@ no ``templates/`` to build. The theme is trusted package data: read with the sam
 by its package path (:data:`THEME_LABEL`, ``generator/theme/page.html``), a project's
 file by its path in the project (``templates/page.html``); both are a file's *label*,
 and :meth:`Layout.read`, :meth:`Layout.problem` and :meth:`Layout.path` take either.
+
+**The built-in catalogs.** The theme's and the engine's messages (verdicts, reasons,
+step lines, card names, the navigation and search words) are translated once, in the
+package: ``generator/locales/messages.pot`` and ``generator/locales/<lang>/LC_MESSAGES/
+messages.po`` (:data:`BUILTIN_LOCALES`, :func:`builtin_catalog`). A message is looked up
+in the site's catalog first, then in the built-in one, then shown in English.
 
 **Names.** A page's slug and a locale folder's name are checked by *full* match
 (:func:`is_slug`, :func:`is_locale_name`): ``$`` would let a final newline through.
@@ -81,6 +88,16 @@ THEME = Path(__file__).resolve().parent / "theme"
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 """The files of a new project (``init``), shipped in the package: a page, a case file and
 a translated catalog, on the default theme."""
+BUILTIN_LOCALES = Path(__file__).resolve().parent / "locales"
+"""The built-in catalogs shipped in the package: the theme's and the engine's messages,
+translated into every locale the generator knows (:func:`builtin_catalog`)."""
+BUILTIN_LABEL = "generator/locales"
+"""How messages name :data:`BUILTIN_LOCALES` (``generator/locales/de/LC_MESSAGES/
+messages.po``)."""
+BUILTIN_POT = BUILTIN_LOCALES / "messages.pot"
+"""The built-in template catalog: every message of the theme and the engine."""
+BUILTIN_POT_LABEL = f"{BUILTIN_LABEL}/messages.pot"
+"""How messages name :data:`BUILTIN_POT`."""
 SCHEMA_FILE = "case-file.schema.json"
 """The editor schema in a project made by ``init`` (its case files name it)."""
 THEME_LABEL = "generator/theme"
@@ -140,6 +157,21 @@ def catalog(locale: str) -> str:
     """The catalog of ``locale``, relative to the project:
     ``locales/<locale>/LC_MESSAGES/messages.po``."""
     return f"{LOCALES}/{locale}/LC_MESSAGES/messages.po"
+
+
+def builtin_catalog(locale: str) -> Path:
+    """The built-in catalog of ``locale`` in the package (it may not exist):
+    ``generator/locales/<locale>/LC_MESSAGES/messages.po``."""
+    return BUILTIN_LOCALES / locale / "LC_MESSAGES" / "messages.po"
+
+
+def builtin_locales() -> list[str]:
+    """The locales the package has a built-in catalog for, sorted."""
+    try:
+        names = sorted(os.listdir(BUILTIN_LOCALES))
+    except OSError:
+        return []
+    return [name for name in names if builtin_catalog(name).is_file()]
 
 
 def page_output(lang: str, slug: str) -> str:
@@ -576,6 +608,13 @@ class Layout:
             errors.append(InputError(rel, 1, None, f"clashes with {why}; expected a name "
                                      "the generator does not write (rename or remove it)"))
         return errors
+
+def theme_templates() -> list[str]:
+    """The labels of the theme's templates (``generator/theme/page.html``, …; not its
+    ``static/`` assets), sorted."""
+    return [rel for rel in _theme_files(skip=(THEME_STATIC,))
+            if rel.endswith(TEMPLATE_SUFFIXES)]
+
 
 def _theme_rel(label: str) -> str | None:
     """A theme file's path in :data:`THEME` from its label (``generator/theme/NAME``), or

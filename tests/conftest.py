@@ -17,9 +17,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 
 from generator.cli import main
+from generator.i18n.catalog import Translator
+from generator.i18n.catalog import load_translators
+from generator.layout import builtin_catalog
 
 REPO = Path(__file__).resolve().parent.parent
 THEME = REPO / "generator" / "theme"
@@ -81,6 +86,49 @@ def _own_signal_state() -> Iterator[None]:
     for number, handler in handlers.items():
         signal.signal(number, handler)
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+SHIPPED_LOCALES = ("cs", "de", "et", "hu", "pl", "sk")
+"""The locales this repository's site and the package's built-in catalogs translate (and
+English, the source)."""
+
+
+@functools.cache
+def repo_translator(locale: str) -> Translator:
+    """What this repository's site shows in ``locale``: its own catalog
+    (``locales/<locale>``) over the package's built-in one (``generator/locales``), as
+    the build layers them; English is the source. The catalogs have no error."""
+    translators, errors = load_translators(REPO, [locale])
+    assert errors == []
+    return translators[locale]
+
+
+def repo_catalogs(locale: str) -> list[Catalog]:
+    """The two catalogs of ``locale`` the repository's site is built from, as Babel
+    reads them: the site's own (``locales/``) and the package's built-in one."""
+    found = []
+    for path in (REPO / "locales" / locale / "LC_MESSAGES" / "messages.po",
+                 builtin_catalog(locale)):
+        with path.open("rb") as fh:
+            found.append(read_po(fh, locale=locale))
+    return found
+
+
+def translate_in(po: Path, msgid: str, msgstr: str, context: str | None = None) -> None:
+    """Give ``msgid`` the translation ``msgstr`` in the site's catalog ``po``: its entry
+    changed, or one added where the site's catalog does not hold the message (a message
+    of the built-in catalogs, which the site's entry overrides)."""
+    def quoted(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    head = (f"msgctxt {quoted(context)}\n" if context is not None else "") + \
+        f"msgid {quoted(msgid)}\nmsgstr "
+    text = po.read_text(encoding="utf-8")
+    if head not in text:
+        text += f'\n{head}""\n'
+    at = text.index(head) + len(head)
+    end = text.index("\n", at)
+    po.write_text(text[:at] + quoted(msgstr) + text[end:], encoding="utf-8")
 
 
 LEAN_LOCALES = ("en", "cs")

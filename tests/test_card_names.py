@@ -17,10 +17,15 @@ from generator.engine.cards import Rank
 from generator.engine.cards import Suit
 from generator.engine.cards import all_cards
 from generator.i18n import words
+from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
+from generator.layout import BUILTIN_LOCALES
+from generator.layout import BUILTIN_POT
 from tests.conftest import REPO
+from tests.conftest import SHIPPED_LOCALES
+from tests.conftest import repo_translator
 
 R = Rank
 S = Suit
@@ -80,13 +85,9 @@ def expected(locale: str, card: Card) -> str:
     }[locale]()
 
 
-def _translator(locale: str):  # type: ignore[no-untyped-def]
-    if locale == "en":
-        return source_translator()
-    path = REPO / "locales" / locale / "LC_MESSAGES" / "messages.po"
-    translator, errors = load_translator(path, str(path), locale)
-    assert errors == []
-    return translator
+def _translator(locale: str) -> Translator:
+    """What the site shows in ``locale`` (its catalog over the built-in one)."""
+    return source_translator() if locale == "en" else repo_translator(locale)
 
 
 @pytest.mark.parametrize("locale", ["en", "cs", "sk", "de", "pl", "hu", "et"])
@@ -133,21 +134,26 @@ def test_the_shipped_catalog_says_it_right(locale: str) -> None:
         assert text % {"num": n} == f"{n} {FORMS[locale][1][n]}"
 
 
-def test_every_shipped_catalog_is_complete() -> None:
-    """Every message of the template is translated, not fuzzy, in every shipped locale."""
+@pytest.mark.parametrize(("catalogs", "template"), [
+    (REPO / "locales", REPO / "locales" / "messages.pot"),
+    (BUILTIN_LOCALES, BUILTIN_POT)], ids=["site", "built-in"])
+def test_every_shipped_catalog_is_complete(catalogs: Path, template: Path) -> None:
+    """Every message of the template is translated, not fuzzy, in every shipped locale:
+    the site's own catalogs and the package's built-in ones."""
     from babel.messages.pofile import read_po
 
-    with (REPO / "locales" / "messages.pot").open("rb") as fh:
-        template = read_po(fh)
-    ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in template if m.id}
-    locales = sorted(p.parent.parent.name for p in
-                     (REPO / "locales").glob("*/LC_MESSAGES/messages.po"))
-    assert locales == ["cs", "de", "et", "hu", "pl", "sk"]
+    with template.open("rb") as fh:
+        ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+               for m in read_po(fh) if m.id}
+    locales = sorted(p.parent.parent.name for p in catalogs.glob("*/LC_MESSAGES/messages.po"))
+    assert locales == sorted(SHIPPED_LOCALES)
     for locale in locales:
-        translator = _translator(locale)
+        path = catalogs / locale / "LC_MESSAGES" / "messages.po"
+        translator, errors = load_translator(path, str(path), locale)
+        assert errors == []
         missing = sorted(str(i[1])[:40] for i in ids if i not in translator.messages)
         assert missing == [], f"{locale}: {missing[:5]}"
-    assert Path(REPO / "locales" / "messages.pot").is_file()
+        assert len(ids) > 300
 
 
 @pytest.mark.parametrize(

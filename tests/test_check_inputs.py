@@ -90,7 +90,7 @@ def _missing_include(project: Path) -> str:
 
 def _bad_site_url(project: Path) -> str:
     (project / "site.yaml").write_text("site_url: 5\n", encoding="utf-8")
-    return ("site.yaml:1: site_url 5 is not a web address (not text); expected the absolute "
+    return ("site.yaml:1:1: site_url 5 is not a web address (not text); expected the absolute "
             "http(s) address of the site's root folder, e.g. https://rules.example.org/")
 
 

@@ -109,7 +109,7 @@ ALIAS_BOMB = "".join(
      "site.yaml:2:1: duplicate key 'site_url' (first at line 1, column 1); expected each "
      "key once in a mapping"),
     ("site_url: [https://a.example/]\n",
-     "site.yaml:1: site_url a list is not a web address (not text); expected the absolute "
+     "site.yaml:1:1: site_url a list is not a web address (not text); expected the absolute "
      "http(s) address of the site's root folder, e.g. https://rules.example.org/"),
     ("site_url: https://a.example/\n" + "#" * 100_000 + "\n",
      "site.yaml:1: the settings file has 100,030 bytes, more than the limit of 100,000 "

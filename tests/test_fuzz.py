@@ -830,9 +830,11 @@ def test_a_translation_cannot_add_a_link(po_project: Loaded, message: Message, l
 
 def _build_cs_with(root: Path, msgid: str, msgstr: str) -> tuple[Path, Path]:
     """``root`` (a project with a Czech catalog) with ``msgstr`` the translation of
-    ``msgid``."""
+    ``msgid`` (an entry of the site's catalog, added for a built-in message)."""
     po = root / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
     text = po.read_text("utf-8")
+    if f"msgid {po_quote(msgid)}\nmsgstr " not in text:  # a built-in message: the site's
+        text += f'\nmsgid {po_quote(msgid)}\nmsgstr ""\n'  # own entry overrides it
     at = text.index(f"msgid {po_quote(msgid)}\nmsgstr ")
     end = text.index("\n", text.index("msgstr ", at))
     po.write_text(text[:at] + f"msgid {po_quote(msgid)}\nmsgstr {po_quote(msgstr)}"

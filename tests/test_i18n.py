@@ -14,8 +14,11 @@ from jinja2 import Environment
 from markupsafe import escape
 
 from generator.cli import main
+from generator.commands.i18n import catalog_bytes
+from generator.commands.i18n import extract_builtin
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
+from generator.layout import BUILTIN_POT
 from generator.render.site import install_gettext
 from tests.conftest import run_cli
 
@@ -87,7 +90,7 @@ msgstr[2] "Každý hráč dostane {rami.hand_size} kariet."
 
 msgctxt "card"
 msgid "queen of hearts"
-msgstr "srdcová dáma"
+msgstr "srdcová kráľovná"
 """
 
 
@@ -102,8 +105,8 @@ def test_plural_form_and_fallback_marker(tmp_path: Path) -> None:
     marked = [el for el in soup.select(".untranslated") if "Plain paragraph." in el.get_text()]
     assert marked and marked[0]["lang"] == "en"
     names = [c["aria-label"] for c in soup.select("#tiny-run .card")]
-    assert names[0] == "srdcová dáma"
-    assert names[1] == "king of hearts"  # falls back to English
+    assert names[0] == "srdcová kráľovná"  # the site's catalog overrides the built-in one
+    assert names[1] == "srdcový kráľ"  # the built-in catalog
     assert "sk:" in result.stderr and "shown in English" in result.stderr
 
 
@@ -239,22 +242,35 @@ def test_extract_collects_every_kind_of_message(tmp_path: Path) -> None:
     with (project / "locales" / "messages.pot").open("rb") as fh:
         pot = read_po(fh)
     ids = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in pot if m.id}
-    assert (None, "Tiny") in ids  # page title
-    assert (None, "Plain paragraph.") in ids  # page block
-    assert (None, "Queen, king and ace") in ids  # case title
-    assert ("card", "queen of hearts") in ids  # card name
-    assert ("reason", "The ace cannot be after the king and before the two at once.") in ids
-    assert (None, "Rule chosen by the app") in ids  # renderer label
-    assert (None, "Rummy rules") in ids  # template
+    assert ids == {(None, "Tiny"), (None, "A tiny page."),  # page title, summary
+                   (None, "Each player is dealt {rami.hand_size} cards."),
+                   (None, "Plain paragraph."),  # page blocks
+                   (None, "Queen, king and ace")}  # case title
+    # the theme's and the engine's messages are the built-in catalogs'
+    builtin, errors = extract_builtin()
+    assert errors == []
+    shipped = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in builtin
+               if m.id}
+    assert ("card", "queen of hearts") in shipped  # card name
+    assert ("reason", "The ace cannot be after the king and before the two at "
+            "once.") in shipped
+    assert (None, "Rule chosen by the app") in shipped  # renderer label
+    assert (None, "Rummy rules") in shipped  # the default title
+    assert (None, "Skip to content") in shipped  # template
+    assert not ids & shipped
     plural = pot.get(("Each player is dealt {rami.hand_size} cards.",
                       "Each player is dealt {rami.hand_size} cards."))
     assert plural is not None
-    # update kept the translation and added the new messages, empty.
+    # update kept the translations (the site's override of a built-in card name too)
+    # and added the new messages, empty.
     with (project / "locales/sk/LC_MESSAGES/messages.po").open("rb") as fh:
         po = read_po(fh, locale="sk")
     msg = po.get("Each player is dealt {rami.hand_size} cards.")
     assert msg is not None and msg.string[2] == "Každý hráč dostane {rami.hand_size} kariet."
     assert po.get("Plain paragraph.") is not None
+    override = po.get("queen of hearts", "card")
+    assert override is not None and override.string == "srdcová kráľovná"
+    assert "queen of hearts" not in str(list(po.obsolete))
 
 
 def test_new_and_changed_messages_arrive_empty(
@@ -313,15 +329,28 @@ def test_committed_template_catalog_is_up_to_date(project: Path) -> None:
         "translate the new messages")
 
 
+def test_the_built_in_template_catalog_is_up_to_date() -> None:
+    """A change of the theme's or the engine's English without ``i18n update --builtin``
+    fails here: the package would ship catalogs that miss it."""
+    catalog, errors = extract_builtin()
+    assert errors == []
+    assert catalog_bytes(catalog) == BUILTIN_POT.read_bytes(), (
+        "generator/locales/messages.pot is out of date: run `python -m generator i18n "
+        "update --builtin` and translate the new messages")
+
+
 def test_the_codes_messages_are_located_by_file_alone(project: Path) -> None:
     """A message of the generator's Python code is located by its file, without a line
     (left from earlier stops: every edit of such a file moved the lines, so the
     template catalog was out of date and all seven catalogs changed with it). Pages,
     case files and templates keep their lines: a translator opens them."""
-    assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
-    pot = (project / "locales" / "messages.pot").read_text(encoding="utf-8")
+    pot = catalog_bytes(extract_builtin()[0]).decode("utf-8")
     places = [p for line in pot.splitlines() if line.startswith("#: ")
               for p in line[3:].split()]
+    assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
+    site = (project / "locales" / "messages.pot").read_text(encoding="utf-8")
+    places += [p for line in site.splitlines() if line.startswith("#: ")
+               for p in line[3:].split()]
     code = [p for p in places if p.endswith(".py") or ".py:" in p]
     assert code and all(p.endswith(".py") for p in code), code
     assert "generator/render/views.py" in code

@@ -183,8 +183,9 @@ def test_bad_settings(project: Path) -> None:
     (project / "site.yaml").write_text("site_url: rules.example.org\ntheme: dark\n", "utf-8")
     code, out = _build(project)
     assert code == 2
-    assert "site.yaml:2: unknown setting 'theme'; expected one of: site_url" in out
-    assert "site.yaml:1: site_url 'rules.example.org' is not a web address" in out
+    assert "site.yaml:2:1: unknown setting 'theme'; expected one of: title, description, " \
+        "languages, site_url, logo, favicon, footer, nav" in out
+    assert "site.yaml:1:1: site_url 'rules.example.org' is not a web address" in out
 
 
 @pytest.mark.parametrize(("front", "order", "error"), [

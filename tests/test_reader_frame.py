@@ -5,13 +5,10 @@ canonical links. (How the pages look and fit in a browser is the browser suite's
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 from bs4 import Tag
 
@@ -19,6 +16,7 @@ from tests.conftest import EXTENDED
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
 from tests.conftest import parsed_page
+from tests.conftest import repo_translator
 from tests.conftest import run_cli
 from tests.conftest import start_tags
 
@@ -33,22 +31,13 @@ English, a Slavic and a Finno-Ugric locale (the longest words: hu)."""
 SLUGS = ("rules", "first-meld", "cardverse")  # in their front matter's order
 
 
-@cache
-def _catalog(lang: str) -> Catalog | None:
-    if lang == "en":
-        return None
-    with (REPO / "locales" / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return read_po(f)
-
-
 def tr(lang: str, msgid: str, context: str | None = None) -> str:
-    """The catalog's translation of ``msgid`` (English for ``en``)."""
-    catalog = _catalog(lang)
-    if catalog is None:
+    """The catalogs' translation of ``msgid`` (English for ``en``)."""
+    if lang == "en":
         return msgid
-    message = catalog.get(msgid, context)
-    assert message is not None and message.string, (lang, msgid)
-    return str(message.string)
+    text, translated = repo_translator(lang).gettext(msgid, context)
+    assert translated, (lang, msgid)
+    return text
 
 
 def soup(site: Path, rel: str) -> BeautifulSoup:

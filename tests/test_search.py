@@ -33,6 +33,7 @@ from tests.conftest import LEAN_LOCALES
 from tests.conftest import alive
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import translate_in
 
 LEAN_PROJECT = True
 """The ``project`` fixture is the lean copy (conftest): every page and case, in English
@@ -292,13 +293,10 @@ def test_an_unchanged_locale_takes_its_index_from_the_cache(
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert sorted(indexed) == [search_output(lang) for lang in sorted(LEAN_LOCALES)]
     po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
-    for old, new, reindexed in (
-            ('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"', []),
-            ('msgstr "Pravidla hry Rami"', 'msgstr "Pravidla karetní hry Rami"',
-             ["cs/pagefind"])):
-        text = po.read_text(encoding="utf-8")
-        assert text.count(old) == 1
-        po.write_text(text.replace(old, new), encoding="utf-8")
+    for msgid, new, reindexed in (
+            ("Search the rules", "Prohledat pravidla", []),  # a built-in message
+            ("Rules of Rami", "Pravidla karetní hry Rami", ["cs/pagefind"])):
+        translate_in(po, msgid, new)
         indexed.clear()
         assert run_cli("build", "--project", str(project)).returncode == 0
         assert indexed == reindexed
@@ -529,9 +527,7 @@ def test_a_build_whose_pages_did_not_change_makes_no_view(
     assert run_cli("build", "--project", str(project)).returncode == 0
     assert made == []
     po = project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
-    text = po.read_text(encoding="utf-8")
-    po.write_text(text.replace('msgstr "Hledat v pravidlech"', 'msgstr "Prohledat pravidla"'),
-                  encoding="utf-8")
+    translate_in(po, "Search the rules", "Prohledat pravidla")  # a built-in message
     indexed: list[str] = []
     start = search.Indexer._start
     monkeypatch.setattr(search.Indexer, "_start",

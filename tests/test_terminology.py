@@ -1,6 +1,7 @@
 """Terminology of the shipped catalogs (issue 8, item 14: the translation review).
 
-Data-driven guards over every msgstr of ``locales/<lang>/LC_MESSAGES/messages.po``:
+Data-driven guards over every msgstr of ``locales/<lang>/LC_MESSAGES/messages.po`` and of
+the package's built-in ``generator/locales/<lang>/LC_MESSAGES/messages.po``:
 
 * ``TERMS``: one term per concept per locale. Each concept has the term the catalog's
   glossary prescribes (it must be used) and the variants it replaced (they must never
@@ -21,9 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
-from babel.messages.pofile import read_po
 
-from tests.conftest import REPO
+from tests.conftest import repo_catalogs
 
 LOCALES = ("cs", "sk", "pl", "et", "hu", "de")
 
@@ -169,18 +169,20 @@ RANK_LETTERS = re.compile(r"\b(?:[AKQJ]|10|[2-9])(?:-(?:[AKQJ]|10|[2-9])){2,}\b"
 
 @cache
 def _forms(locale: str) -> tuple[tuple[str | None, str, str], ...]:
-    """Every non-empty translated form of the catalog: (msgctxt, msgid, text)."""
-    path = REPO / "locales" / locale / "LC_MESSAGES" / "messages.po"
-    with path.open("rb") as fh:
-        catalog = read_po(fh, locale=locale)
-    found: list[tuple[str | None, str, str]] = []
-    for message in catalog:
-        if not message.id:
-            continue
-        msgid = message.id if isinstance(message.id, str) else message.id[0]
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        found.extend((message.context, msgid, str(text)) for text in strings if text)
-    return tuple(found)
+    """Every non-empty translated form of the site's catalog and the built-in one:
+    (msgctxt, msgid, text); a message both translate, once (the site's, which the pages
+    show)."""
+    found: dict[tuple[str | None, str], list[str]] = {}
+    for catalog in repo_catalogs(locale):
+        for message in catalog:
+            if not message.id:
+                continue
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            strings = message.string if isinstance(message.string, tuple) \
+                else (message.string,)
+            found.setdefault((message.context, msgid), [str(t) for t in strings if t])
+    return tuple((ctx, msgid, text) for (ctx, msgid), texts in found.items()
+                 for text in texts)
 
 
 def _translations(locale: str, context: str | None, msgid: str) -> list[str]:

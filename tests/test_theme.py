@@ -15,6 +15,7 @@ import pytest
 
 import generator.layout
 from generator.commands.project import load_project
+from generator.layout import BUILTIN_POT
 from generator.layout import Layout
 from generator.render.site import ENVIRONMENTS
 from generator.render.site import make_environment
@@ -380,20 +381,21 @@ def test_an_error_in_the_theme_is_named_by_its_package_path(
         "'endif'; expected a template Jinja can parse"]
 
 
-def test_i18n_extract_reads_the_theme_and_an_override(tmp_path: Path) -> None:
+def test_i18n_extract_reads_an_override_s_own_messages(tmp_path: Path) -> None:
     project = _tiny(tmp_path, "")
     assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
     pot = (project / "locales" / "messages.pot").read_text("utf-8")
-    assert "#: generator/theme/base.html:26\nmsgid \"Skip to content\"" in pot
+    # the theme's messages are the built-in catalogs', not the site's
+    assert "Skip to content" not in pot and "generator/theme/" not in pot
+    assert "msgid \"Skip to content\"" in BUILTIN_POT.read_text("utf-8")
     base = override(project, "base.html")
     base.write_text(base.read_text("utf-8").replace(
         "<body>", '<body>{{ _("A message of my own") }}'), "utf-8")
     assert run_cli("i18n", "extract", "--project", str(project)).returncode == 0
     pot = (project / "locales" / "messages.pot").read_text("utf-8")
-    assert "templates/base.html:25\nmsgid \"A message of my own\"" in pot
-    assert "#: templates/base.html:26\nmsgid \"Skip to content\"" in pot
-    assert "generator/theme/base.html" not in pot
-    assert "#: generator/theme/page.html" in pot
+    # an override's own message is the site's; the built-in ones it uses stay built in
+    assert "#: templates/base.html:25\nmsgid \"A message of my own\"" in pot
+    assert "Skip to content" not in pot and "generator/theme/" not in pot
 
 
 def test_every_theme_file_is_package_data() -> None:

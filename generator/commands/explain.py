@@ -44,6 +44,7 @@ from generator.kinds import AnyKind
 from generator.kinds.base import with_reason
 from generator.kinds.fields import Argument
 from generator.layout import Layout
+from generator.layout import builtin_locales
 from generator.verify import explain_case
 from generator.verify import verify_case
 from generator.yamlpos import parse_yaml
@@ -378,14 +379,15 @@ def _made_up_title(case: Case, raw: Mapping[str, Any], kind: AnyKind, generated:
 
 
 def _translator(request: ExplainRequest) -> tuple[Translator | None, str]:
-    """The translator of ``--lang`` (the project's catalog), or the problem."""
+    """The translator of ``--lang``: the project's catalog over the built-in one, or
+    the problem (a locale with neither)."""
     if request.lang == SOURCE_LOCALE:
         return source_translator(), ""
     layout = Layout.of(request.project)
-    locales = discover_locales(layout)
+    locales = sorted({*discover_locales(layout), *builtin_locales()} - {SOURCE_LOCALE})
     if request.lang not in locales:
         return None, (f"--lang: no catalog for {request.lang!r} in "
-                      f"{request.project / 'locales'}; expected one of: "
+                      f"{request.project / 'locales'} or in the generator; expected one of: "
                       f"{', '.join([SOURCE_LOCALE, *locales])}")
     translators, errors = load_translators(layout, [request.lang])
     if errors:

@@ -12,18 +12,24 @@ import io
 import os
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from datetime import UTC
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from babel.messages.catalog import Catalog
+from babel.messages.catalog import Message
 from babel.messages.extract import extract as babel_extract
 from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
 from babel.messages.pofile import write_po
 
 from generator.cases.loader import load_cases
 from generator.commands.project import format_errors
+from generator.config import DEFAULT_DESCRIPTION
+from generator.config import DEFAULT_TITLE
+from generator.config import load_config
 from generator.content.extractors import extract_cases
 from generator.content.extractors import extract_markdown
 from generator.content.pages import load_pages
@@ -31,6 +37,8 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.i18n import words
+from generator.i18n.catalog import MAX_CATALOG_BYTES
+from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import locale_error
 from generator.i18n.catalog import read_catalog_file
@@ -40,19 +48,28 @@ from generator.i18n.stats import format_stats
 from generator.i18n.stats import stats
 from generator.i18n.templates import TEMPLATE_EXTRACTOR
 from generator.i18n.templates import TEMPLATE_OPTIONS
+from generator.layout import BUILTIN_LABEL
+from generator.layout import BUILTIN_LOCALES
+from generator.layout import BUILTIN_POT
+from generator.layout import BUILTIN_POT_LABEL
+from generator.layout import CONFIG
 from generator.layout import EXAMPLES
 from generator.layout import LOCALES
 from generator.layout import POT
 from generator.layout import TEMPLATES
-from generator.layout import THEME_LABEL
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog as catalog_path
+from generator.layout import read_regular
 from generator.layout import replace_file
+from generator.layout import theme_templates
 from generator.render.site import template_errors
 
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Dates written into catalog headers: fixed, so that the same input gives the same bytes."""
+
+BUILTIN_PROJECT = "rules-site-generator"
+"""The project the built-in catalogs' headers name."""
 
 VIEW_CODE = ("kinds", "render")
 """The package folders whose Python code has messages (the rows' and tables' words)."""
@@ -75,31 +92,19 @@ def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] 
     catalog.add(msgid, locations=[where] if where else [], flags=flags, context=context)
 
 
-def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
-    """Collect every message of the project into a template catalog, through Babel's
-    ``extract`` with the project's extractors (``rules_markdown``, ``rules_cases``),
-    Jinja's (``silent = false``: a template with a syntax error is an error, never
-    skipped) and Python's (view code), plus the engine's code words and card names.
-    The project's files are the pages, case files and templates its layout lists, each
-    read through it (only regular files inside the project).
+def _catalog(project: str) -> Catalog:
+    """An empty template catalog whose header names ``project``, dated
+    :data:`FIXED_DATE`."""
+    return Catalog(project=project, version="1", creation_date=FIXED_DATE,
+                   revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
 
-    Returns:
-        (the catalog, the input errors met on the way; with errors, do not write it).
-    """
-    catalog = Catalog(project="Rummy rules", version="1", creation_date=FIXED_DATE,
-                      revision_date=FIXED_DATE, fuzzy=False, charset="utf-8")
-    layout = Layout.of(project)
-    pages, errors = load_pages(layout)
-    cases = load_cases(layout)
-    errors.extend(cases.errors)
-    broken_templates = template_errors(layout)
-    errors.extend(broken_templates)  # reported once, as build and check report them
-    # the templates the site uses: the project's overrides and the theme's others
-    templates = [] if broken_templates else list(layout.templates([]).values())
-    sources: list[tuple[str, Callable[..., Any] | str, dict[str, str]]] = [
-        *((page.rel, extract_markdown, {}) for page in pages),
-        *((rel, extract_cases, {}) for rel in cases.files),
-               *((rel, TEMPLATE_EXTRACTOR, TEMPLATE_OPTIONS) for rel in templates)]
+
+def _extract_files(layout: Layout, sources: Iterable[tuple[str, Any, dict[str, str]]],
+                   errors: list[InputError]
+                   ) -> list[tuple[str, int, str | tuple[str, ...], str | None]]:
+    """The messages of each ``(label, extraction method, options)`` source, each file
+    read through the layout (a project's file: only a regular file inside it); a file
+    that cannot be read or parsed adds an error."""
     found: list[tuple[str, int, str | tuple[str, ...], str | None]] = []
     for rel, method, options in sources:
         try:
@@ -115,12 +120,27 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
             errors.append(InputError(rel, getattr(exc, "lineno", 1) or 1, None,
                                      f"template cannot be read: {exc}; expected a template "
                                      "Jinja can parse"))
-    found.sort(key=lambda x: (x[0].startswith(f"{EXAMPLES}/"),
-                              x[0].startswith((f"{TEMPLATES}/", f"{THEME_LABEL}/")), x[0],
-                              x[1]))
-    for filename, lineno, message, context in found:
+    return found
+
+
+def extract_builtin() -> tuple[Catalog, list[InputError]]:
+    """The generator's own messages, which its built-in catalogs translate
+    (``generator/locales/messages.pot``): the theme's templates (Jinja's extractor,
+    ``silent = false``), the view code (Babel's Python extractor), the settings'
+    default texts, and the engine's code words and card names.
+
+    Returns:
+        (the catalog, the errors met: a theme template Jinja cannot parse).
+    """
+    catalog = _catalog(BUILTIN_PROJECT)
+    layout = Layout.of(BUILTIN_LOCALES.parent)  # (a theme file is read from the package
+    # through any layout)
+    errors: list[InputError] = []
+    found = _extract_files(layout, ((rel, TEMPLATE_EXTRACTOR, TEMPLATE_OPTIONS)
+                                    for rel in theme_templates()), errors)
+    for filename, lineno, message, context in sorted(found, key=lambda x: (x[0], x[1])):
         _add(catalog, message, (filename, lineno), context)
-    package = Path(__file__).resolve().parent.parent
+    package = BUILTIN_LOCALES.parent
     for folder in VIEW_CODE:
         for filename, _lineno, message, _comments, context in extract_from_dir(
             package / folder, method_map=[("**.py", "python")], keywords=_PY_KEYWORDS,
@@ -129,8 +149,76 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
             # every edit of the code, and every catalog with it (a translator finds the
             # message by its text)
             _add(catalog, message, (f"generator/{folder}/{filename}", 0), context)
+    for default in (DEFAULT_TITLE, DEFAULT_DESCRIPTION):
+        _add(catalog, default, ("generator/config.py", 0))
     for context, msgid in words.all_code_messages():
         _add(catalog, msgid, None, context)
+    return catalog, errors
+
+
+def builtin_catalog_template() -> Catalog:
+    """The built-in template catalog as the package ships it
+    (``generator/locales/messages.pot``); empty when the package has none."""
+    try:
+        data = read_regular(BUILTIN_POT, BUILTIN_POT_LABEL, limit=MAX_CATALOG_BYTES,
+                            what="catalog", advice="")
+    except NotAnInput:
+        return Catalog()
+    return read_po(io.BytesIO(data))
+
+
+def builtin_keys() -> frozenset[tuple[str | None, str]]:
+    """The (msgctxt, msgid) of every message of the built-in template catalog."""
+    return frozenset((m.context, _msgid(m)) for m in builtin_catalog_template() if m.id)
+
+
+def _msgid(message: Message) -> str:
+    """A message's msgid; the singular of a plural message."""
+    return str(message.id[0] if isinstance(message.id, tuple) else message.id)
+
+
+def _obsolete_key(message: Message) -> Any:
+    """The key Babel files ``message`` under in a catalog's ``obsolete``: its msgid, or
+    (msgid, context) with a context."""
+    key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+    return (key, message.context) if message.context is not None else key
+
+
+def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
+    """Collect the site's own messages into its template catalog: its pages (one message
+    per Markdown block), its case files' titles, notes and reasons (``rules_markdown``,
+    ``rules_cases``), the texts of ``site.yaml`` (title, description, the footer's) and
+    the messages of its own templates (``templates/``, Jinja's extractor, ``silent =
+    false``) that the built-in catalogs do not hold. The theme's and the engine's
+    messages are the built-in catalogs' (:func:`extract_builtin`). The project's files
+    are the pages, case files and templates its layout lists, each read through it
+    (only regular files inside the project).
+
+    Returns:
+        (the catalog, the input errors met on the way; with errors, do not write it).
+    """
+    layout = Layout.of(project)
+    config, errors = load_config(layout)
+    catalog = _catalog(config.title_msgid)
+    pages, page_errors = load_pages(layout)
+    errors.extend(page_errors)
+    cases = load_cases(layout)
+    errors.extend(cases.errors)
+    broken_templates = template_errors(layout)
+    errors.extend(broken_templates)  # reported once, as build and check report them
+    own_templates = [] if broken_templates else layout.template_files([])
+    found = _extract_files(layout, [
+        *((page.rel, extract_markdown, {}) for page in pages),
+        *((rel, extract_cases, {}) for rel in cases.files),
+        *((rel, TEMPLATE_EXTRACTOR, TEMPLATE_OPTIONS) for rel in own_templates)], errors)
+    builtin = builtin_keys()
+    found = [f for f in found if not f[0].startswith(f"{TEMPLATES}/")
+             or (f[3], f[2][0] if isinstance(f[2], tuple) else f[2]) not in builtin]
+    found += [(CONFIG, text.line, text.msgid, None) for text in config.messages()]
+    found.sort(key=lambda x: (x[0] == CONFIG, x[0].startswith(f"{EXAMPLES}/"),
+                              x[0].startswith(f"{TEMPLATES}/"), x[0], x[1]))
+    for filename, lineno, message, context in found:
+        _add(catalog, message, (filename, lineno), context)
     return catalog, errors
 
 
@@ -155,7 +243,8 @@ def write_catalog(catalog: Catalog, path: Path) -> None:
 
 
 def update(project: Path | Layout, template: Catalog, locales: list[str],
-           written: list[str] | None = None) -> dict[str, int]:
+           written: list[str] | None = None,
+           overrides: AbstractSet[tuple[str | None, str]] = frozenset()) -> dict[str, int]:
     """Merge ``template`` into each locale's ``.po``: new messages added, empty (no
     fuzzy guesses), removed ones made obsolete (``#~``), so the translation of a
     changed English source stays in the file as an obsolete entry, not as a guess;
@@ -167,6 +256,9 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
         template: the template catalog (:func:`extract`).
         locales: the locales to update (a missing catalog is created).
         written: receives the path (relative to the project) of each catalog written.
+        overrides: the keys of messages a translation in the catalog may override
+            though the template does not hold them (the built-in catalogs' messages): a
+            translated entry of such a message stays, not obsolete.
 
     Returns:
         The number of fuzzy messages per locale after the merge.
@@ -188,7 +280,13 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
                               fuzzy=False)
         # no fuzzy matching: Babel's guesses for new messages were wrong in practice;
         # a new or changed message arrives empty (README, "Update a language")
+        kept = [m for m in catalog if m.id and m.string and not m.fuzzy
+                and (m.context, _msgid(m)) in overrides
+                and template.get(m.id, m.context) is None]
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        for message in kept:  # a translation that overrides a built-in one stays
+            catalog.obsolete.pop(_obsolete_key(message), None)
+            catalog[message.id] = message
         catalog.revision_date = FIXED_DATE
         catalog.creation_date = FIXED_DATE
         write_catalog(catalog, layout.path(rel))
@@ -196,6 +294,19 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
             written.append(rel)
         result[locale] = sum(1 for m in catalog if m.id and m.fuzzy)
     return result
+
+
+def _in_package(write: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``write`` (a line, or lines) with a leading ``locales/`` named as the package's
+    ``generator/locales/``."""
+    def relabel(line: str) -> str:
+        return f"{BUILTIN_LABEL}/{line[len(LOCALES) + 1:]}" \
+            if line.startswith(f"{LOCALES}/") else line
+
+    def written(what: Any) -> None:
+        write(relabel(what) if isinstance(what, str) else [relabel(x) for x in what])
+
+    return written
 
 
 def _plural(n: int, noun: str) -> str:
@@ -218,25 +329,43 @@ def _write_problem(layout: Layout, path: Path) -> str | None:
 
 
 def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
-         say: Callable[[str], None]) -> int:
-    """Run ``i18n extract|update|stats`` on a project (docs/site.md, "Command line").
+         say: Callable[[str], None], *, builtin: bool = False) -> int:
+    """Run ``i18n extract|update|stats`` on a project (docs/site.md, "Command line"): on
+    the site's own messages (:func:`extract`), or with ``builtin`` on the generator's
+    built-in catalogs in the package (:func:`extract_builtin`; for the generator's
+    developers).
 
     Every catalog is read and checked before anything is written (Babel would drop the
     lines it cannot parse); with an input error nothing is written.
 
     Args:
-        layout: the project's layout.
+        layout: the project's layout (ignored with ``builtin``: the package's
+            ``generator/`` folder, whose ``locales/`` are the built-in catalogs).
         action: ``extract`` (write ``locales/messages.pot``), ``update`` (also merge it
-            into every ``locales/<lang>/LC_MESSAGES/messages.po``) or ``stats``
-            (translated, fuzzy and untranslated messages per locale and page).
+            into every ``locales/<lang>/LC_MESSAGES/messages.po``, creating the catalog
+            of each language ``site.yaml`` lists or that has a ``locales/<lang>/
+            LC_MESSAGES/`` folder) or ``stats`` (translated, fuzzy and untranslated
+            messages per locale and source, the built-in messages as the site shows
+            them included).
         emit: prints report lines (standard output).
         say: prints one progress or summary line (standard error).
+        builtin: work on the built-in catalogs instead of the site's.
 
     Returns:
         The exit status: 0, or 2 for an input error or a catalog that cannot be written.
     """
-    catalog, errors = extract(layout)
-    locales = sorted({*layout.catalog_locales(), *layout.locale_folders()} - {"en"})
+    if builtin:
+        layout = Layout.of(BUILTIN_LOCALES.parent)
+        catalog, errors = extract_builtin()
+        listed: tuple[str, ...] = ()
+        # the package's paths as the repository names them (generator/locales/...)
+        emit = _in_package(emit)
+        say = _in_package(say)
+    else:
+        catalog, errors = extract(layout)
+        listed = load_config(layout)[0].languages or ()
+    locales = sorted({*layout.catalog_locales(), *layout.locale_folders(), *listed}
+                     - {SOURCE_LOCALE})
     for locale in locales:  # read before anything is written (Babel would drop lines)
         bad_name = locale_error(locale)
         if bad_name is not None:
@@ -255,7 +384,8 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         say("nothing written")
         return EXIT_INPUT
     if action == "stats":
-        emit(format_stats(stats(catalog, layout, locales)))
+        builtin_template = None if builtin else builtin_catalog_template()
+        emit(format_stats(stats(catalog, layout, locales, builtin_template)))
         return EXIT_OK
     targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
     # What is written must be a file of locales/: a messages.pot (or a catalog not yet
@@ -281,7 +411,8 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         written.append(POT)
         say(f"{POT}: {_plural(len(catalog), 'message')}")
         if action == "update":
-            for locale, fuzzy in update(layout, catalog, locales, written).items():
+            keep = frozenset() if builtin else builtin_keys()
+            for locale, fuzzy in update(layout, catalog, locales, written, keep).items():
                 say(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy")
     except (OSError, NotAnInput) as exc:
         failed = next(rel for rel in [POT, *map(catalog_path, locales)] if rel not in written)

@@ -5,7 +5,9 @@ renders and writes the site when they find nothing wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -25,10 +27,12 @@ from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
-from generator.i18n.catalog import SOURCE_LOCALE
+from generator.errors import did_you_mean
+from generator.errors import one_of
 from generator.i18n.catalog import Translator
-from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
+from generator.i18n.catalog import site_locales
+from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import Layout
 from generator.layout import generated_files
@@ -127,23 +131,46 @@ def load_project(root: Path, *, out: Path | None = None,
         cache.store(VALID_SLOT, "sha256", clean)
     errors: list[InputError] = list(cases.errors)
     results = Results(cases.cases, agreeing)
-    locales = [SOURCE_LOCALE, *(x for x in discover_locales(layout) if x != SOURCE_LOCALE)]
+    config, config_errors = load_config(layout)
+    errors.extend(config_errors)
+    locales = site_locales(layout, config.languages)
     translators, catalog_errors = load_translators(layout, locales, cache=cache)
     errors.extend(catalog_errors)
     pages, page_errors = load_pages(layout, cache=cache)
     errors.extend(page_errors)
     errors.extend(check_pages(pages, cases, template_ids(layout)))
     errors.extend(template_errors(layout))
-    config, config_errors = load_config(layout)
-    errors.extend(config_errors)
     errors.extend(layout.publish_errors(generated_files(
         locales, (p.slug for p in pages), sitemap=config.site_url is not None),
         owned={search_output(lang) for lang in locales}))
-    pages.sort(key=lambda p: (p.order, p.slug))
+    errors.extend(nav_errors(config, pages))
+    pages.sort(key=nav_order(config))
     if not pages and not errors:
         errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
                                  "files content/<slug>.md"))
     return Project(root, cases, pages, locales, translators, results, errors, config)
+
+
+def nav_errors(config: Config, pages: Sequence[SourcePage]) -> list[InputError]:
+    """A page that ``site.yaml``'s ``nav`` names but the project does not have, at its
+    place in ``site.yaml``, with a did-you-mean."""
+    slugs = [p.slug for p in pages]
+    return [InputError(CONFIG, e.mark.line, e.mark.column, f"nav names the page {e.slug!r}, "
+                       f"which content/ does not have{did_you_mean(e.slug, slugs)}; expected "
+                       f"{one_of(e.slug, slugs, noun='pages')}")
+            for e in config.nav if e.slug not in slugs]
+
+
+def nav_order(config: Config) -> Callable[[SourcePage], tuple[int, int, str]]:
+    """The sort key of the navigation's order: the pages ``nav`` names, in its order,
+    then the others by their ``order`` front matter and slug."""
+    named = {e.slug: i for i, e in enumerate(config.nav)}
+
+    def key(page: SourcePage) -> tuple[int, int, str]:
+        index = named.get(page.slug)
+        return (0, index, "") if index is not None else (1, page.order, page.slug)
+
+    return key
 
 
 def format_errors(errors: Iterable[InputError]) -> list[str]:

@@ -15,6 +15,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,9 +41,11 @@ from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
 from generator.i18n.templates import template_messages
+from generator.layout import BUILTIN_LABEL
 from generator.layout import LOCALES
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.layout import builtin_catalog
 from generator.layout import catalog as catalog_path
 from generator.layout import is_locale_name
 from generator.layout import read_regular
@@ -708,21 +711,63 @@ def discover_locales(project: Path | Layout) -> list[str]:
     return Layout.of(project).catalog_locales()
 
 
+def site_locales(project: Path | Layout, languages: Sequence[str] | None) -> list[str]:
+    """The locales a site is built in, the default first: ``site.yaml``'s
+    ``languages`` where it sets them, else English (the source) and every locale with a
+    catalog in ``locales/``, sorted."""
+    if languages is not None:
+        return list(languages)
+    return [SOURCE_LOCALE, *(x for x in discover_locales(project) if x != SOURCE_LOCALE)]
+
+
 CATALOG_SLOT = "catalog:"
-"""The build cache's slot of a compiled catalog: this and the locale (``catalog:de``)."""
+"""The build cache's slot of a locale's compiled messages (the site's catalog over the
+built-in one): this and the locale (``catalog:de``)."""
+
+
+def builtin_label(locale: str) -> str:
+    """How messages name the built-in catalog of ``locale``:
+    ``generator/locales/<locale>/LC_MESSAGES/messages.po``."""
+    return f"{BUILTIN_LABEL}/{locale}/LC_MESSAGES/messages.po"
+
+
+def builtin_bytes(locale: str) -> bytes | None:
+    """The bytes of the package's built-in catalog of ``locale`` (the theme's and the
+    engine's messages), or ``None`` when the package has none for it."""
+    path = builtin_catalog(locale)
+    if not path.is_file():
+        return None
+    return read_regular(path, builtin_label(locale), limit=MAX_CATALOG_BYTES,
+                        what="catalog", advice="")
+
+
+def layered(builtin: Translator | None, site: Translator) -> Translator:
+    """A locale's messages: the site's catalog over the built-in one (a message the
+    site translates is the site's; one it leaves empty, fuzzy or out is the built-in
+    one's). What neither translates falls back to English; the site's empty or fuzzy
+    entries for such messages stay in ``unused`` (``--strict`` names their lines)."""
+    if builtin is None:
+        return site
+    messages = {**builtin.messages, **site.messages}
+    unused = {**{k: v for k, v in builtin.unused.items() if k not in messages},
+              **{k: v for k, v in site.unused.items() if k not in messages}}
+    return Translator(site.locale, messages, site.plural, unused=unused)
 
 
 def load_translators(
     project: Path | Layout, locales: Iterable[str], *, cache: BuildCache | None = None
 ) -> tuple[dict[str, Translator], list[InputError]]:
-    """Every locale's translator (English first, the source), with every catalog error;
-    each catalog read through the project's layout (only a regular file inside it).
+    """Every locale's translator (English, the source, has none: its msgids are its
+    text), with every catalog error: the site's catalog (read through the project's
+    layout: only a regular file inside it) over the package's built-in one
+    (:func:`layered`). A locale needs neither: without both, every message falls back to
+    English.
 
     Args:
         project: the project folder, or its layout.
-        locales: the locale codes (the source's is skipped: it has no catalog).
-        cache: the build cache: a catalog compiled without errors from the same bytes
-            against the same template messages is taken from it
+        locales: the locale codes to load.
+        cache: the build cache: the messages compiled without errors from the same
+            bytes (both catalogs) against the same template messages are taken from it
             (:meth:`Translator.from_data`), every other one is compiled and, when it
             has no error, kept. A catalog with errors is never kept, so that its
             errors are always found by reading it.
@@ -740,25 +785,39 @@ def load_translators(
         if locale == SOURCE_LOCALE:
             continue
         rel = catalog_path(locale)
-        data = b""  # a name that is no locale is reported before the file is read
+        data: bytes | None = None  # a name that is no locale is reported before reading
+        builtin: bytes | None = None
         if locale_error(locale) is None:
-            try:
-                data = read_catalog_file(layout.path(rel), rel, layout)
-            except NotAnInput as exc:
-                translators[locale] = source_translator()
-                errors.append(exc.error)
-                continue
-        key = digest(hashlib.sha256(data).hexdigest(), rel, keys_digest)
+            builtin = builtin_bytes(locale)
+            if layout.exists(rel):
+                try:
+                    data = read_catalog_file(layout.path(rel), rel, layout)
+                except NotAnInput as exc:
+                    translators[locale] = source_translator()
+                    errors.append(exc.error)
+                    continue
+        key = digest(*(hashlib.sha256(d).hexdigest() if d is not None else "-"
+                       for d in (data, builtin)), rel, keys_digest)
         cached = _cached_translator(cache, locale, key)
         if cached is not None:
             translators[locale] = cached
             continue
-        translator, errs = load_translator(layout.path(rel), rel, locale, data,
-                                           template_keys=template_keys)
-        translators[locale] = translator
-        errors.extend(errs)
-        if cache is not None and not errs:
-            cache.store(CATALOG_SLOT + locale, key, translator.as_data())
+        found: list[InputError] = []
+        if data is None and locale_error(locale) is None:
+            site = Translator(locale, {}, plural_rule(locale))  # the built-in one alone
+        else:
+            site, errs = load_translator(layout.path(rel), rel, locale, data or b"",
+                                         template_keys=template_keys)
+            found.extend(errs)
+        base = None
+        if builtin is not None:
+            # the package's own catalog: compiled once per content, as a site's is
+            base, errs = _compiled(builtin_label(locale), locale, builtin, frozenset())
+            found.extend(errs)
+        translators[locale] = layered(base, site)
+        errors.extend(found)
+        if cache is not None and not found:
+            cache.store(CATALOG_SLOT + locale, key, translators[locale].as_data())
     return translators, errors
 
 
