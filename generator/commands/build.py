@@ -188,7 +188,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
             keys = RenderKeys.of(inputs, project.pages, project.cases.cases,
                                  project.locales, project.config.site_url)
         site = SiteInput(Layout.of(root, out), project.pages, project.locales,
-                         project.translators, project.results, project.config.site_url,
+                         project.translators, project.results, project.config,
                          cache=store if keys is not None else None, keys=keys)
         with _loaded_frozen():
             report, files, views = _render_and_write(site, writer, lines, strict,

@@ -16,9 +16,11 @@ from collections.abc import MutableMapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from functools import cache
 from functools import lru_cache
 from pathlib import Path
+from pathlib import PurePosixPath
 from types import CodeType
 from typing import Any
 
@@ -39,6 +41,9 @@ from markupsafe import escape
 
 from generator.cache import BuildCache
 from generator.cache import digest
+from generator.config import ICON_TYPES
+from generator.config import Config
+from generator.config import static_url
 from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
@@ -51,6 +56,7 @@ from generator.kinds import REGISTRY
 from generator.layout import NOT_FOUND
 from generator.layout import ROOT_INDEX
 from generator.layout import SITEMAP
+from generator.layout import STATIC_OUT
 from generator.layout import TEMPLATES as TEMPLATES_DIR
 from generator.layout import THEME_LABEL
 from generator.layout import Layout
@@ -863,6 +869,10 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
                        ngettext=newstyle_ngettext)
 
 
+DEFAULT_FAVICON = f"{STATIC_OUT}/favicon.svg"
+"""The theme's icon, where ``site.yaml`` names no ``favicon``."""
+
+
 @dataclass(frozen=True)
 class SiteInput:
     """What rendering needs, loaded and verified once.
@@ -882,12 +892,37 @@ class SiteInput:
     locales: Sequence[str]
     translators: Mapping[str, Translator]
     results: Mapping[str, CaseResult]
-    site_url: str | None = None
+    config: Config = field(default_factory=Config)
+    """The settings (``site.yaml``): the site's name, logo, footer, address, …"""
     cache: BuildCache | None = None
     """The build cache, if the build has one: pages whose inputs did not change are
     taken from it."""
     keys: RenderKeys | None = None
     """Each page's input digest, for the cache."""
+
+    @property
+    def site_url(self) -> str | None:
+        """The published site's address (``site.yaml``'s ``site_url``), or ``None``."""
+        return self.config.site_url
+
+    def chrome(self, w: Words) -> dict[str, Any]:
+        """What every template shows of the settings, in ``w``'s locale (the templates'
+        ``site``): ``title`` and ``description`` (translated), ``logo`` and ``favicon``
+        (paths below the site's root; the theme's card icon where no favicon is set)
+        with ``favicon_type``, ``footer_text`` (translated, or ``None``) and
+        ``footer_links`` (``text`` translated, ``url``)."""
+        config = self.config
+        favicon = static_url(config.favicon) if config.favicon else DEFAULT_FAVICON
+        return {
+            "title": w.text(config.title_msgid),
+            "description": w.text(config.description_msgid),
+            "logo": static_url(config.logo) if config.logo else None,
+            "favicon": favicon,
+            "favicon_type": ICON_TYPES[PurePosixPath(favicon).suffix.lower()],
+            "footer_text": w.text(config.footer_text.msgid) if config.footer_text else None,
+            "footer_links": [{"text": w.text(link.text.msgid), "url": link.url}
+                             for link in config.footer_links],
+        }
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
@@ -1110,6 +1145,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     home_tpl = env.get_template("home.html")
     w = Words(translator)
     _install(env, w)
+    chrome = site.chrome(w)
     blocks = LocaleRenderer(env, w, site.results, cache, site.keys)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
@@ -1164,6 +1200,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 alternates=alternates, canonical=site.canonical(alternates, lang),
                 description=Markup(lp.summary).striptags(),
                 lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
+                site=chrome,
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
                       "slug": page.slug, "html": Markup(lp.html),
                       "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
@@ -1194,7 +1231,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         out.blobs[home_output(lang)] = sha
     else:
         with translator.record() as shown:
-            html = _render_home(home_tpl, site, lang, names, rendered, home_nav)
+            html = _render_home(home_tpl, site, lang, names, rendered, home_nav, chrome)
         data = files[home_output(lang)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[home_output(lang)] = _keep(
@@ -1212,7 +1249,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         translator.replay(found)
     else:
         with translator.record() as shown:
-            html = _render_not_found(env, site, lang, names, rendered, home_nav)
+            html = _render_not_found(env, site, lang, names, rendered, home_nav, chrome)
         data = files[rel] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
@@ -1226,14 +1263,15 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
 
 
 def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[str, str],
-                 rendered: Mapping[str, LocalePage], nav: SiteNav) -> str:
+                 rendered: Mapping[str, LocalePage], nav: SiteNav,
+                 chrome: Mapping[str, Any]) -> str:
     """A locale's home page: the page list with each page's summary."""
     pages = site.pages
     alternates = site.alternates("", "../")
     return home_tpl.render(
         alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html",
+        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
@@ -1252,12 +1290,12 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
 
 def _render_not_found(env: Environment, site: SiteInput, lang: str,
                       names: Mapping[str, str], rendered: Mapping[str, LocalePage],
-                      nav: SiteNav) -> str:
+                      nav: SiteNav, chrome: Mapping[str, Any]) -> str:
     """A locale's "page not found" page (``404.html``): the locale's pages."""
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
         base_href=f"{site.site_url}{lang}/" if site.site_url else None,
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html",
+        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
@@ -1296,15 +1334,21 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         jinja2.TemplateError: a template that does not load or render.
     """
     env = make_environment(site.root)
-    install_gettext(env, lambda s: s, lambda s, p, n: s if n == 1 else p)
+    # the front page speaks the default language (the first of the site's): its own
+    # translator, so that its lookups are not counted as those of the locale's pages
+    default = site.locales[0]
+    own = site.translators[default]
+    w = Words(replace(own, seen=set(), fallbacks=set()))
+    _install(env, w)
     names = site.names()
+    chrome = site.chrome(w)
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None,
+        not_found=False, base_href=None, lang=default, site=chrome,
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
                    for loc in site.locales])
     # The root 404: each language's "Page not found", linking to its home.
     root_404 = env.get_template("root.html").render(
-        not_found=True, base_href=site.site_url,
+        not_found=True, base_href=site.site_url, lang=default, site=chrome,
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
