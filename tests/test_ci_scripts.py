@@ -74,3 +74,12 @@ def test_every_runtime_dependency_has_a_lower_bound_its_upper_bound_allows() -> 
     for requirement, (_, version) in zip(requirements, pins, strict=True):
         assert requirement.specifier.contains(version), (requirement, version)
         assert any(spec.operator == "<" for spec in requirement.specifier), requirement
+
+
+def test_every_extra_is_bounded_below_a_next_major_version() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]
+    extras = [Requirement(text) for group in project["optional-dependencies"].values()
+              for text in group]
+    assert extras
+    unbounded = [str(r) for r in extras if not any(s.operator == "<" for s in r.specifier)]
+    assert unbounded == []
