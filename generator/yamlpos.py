@@ -22,6 +22,7 @@ silently different number.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
@@ -54,9 +55,10 @@ out count nothing here; the case file's size limit bounds them."""
 MAX_DEPTH = 100
 """The deepest nesting of lists and mappings a YAML file may have (case files need six
 levels; ``site.yaml`` one): deeper is an input error at the list or mapping that goes
-too deep, found before the document is composed. libyaml's composer recurses in C: a
-60 KB case file of 30,000 nested ``[`` crashed the process (a segmentation fault,
-exit 139, nothing said)."""
+too deep, found before the document is composed (libyaml's composer recurses in C,
+PyYAML's in Python). It lies far below the parsers' own limits (libyaml's scanner in
+PyYAML 6.0.4 stops at 1,000 levels; PyYAML's pure-Python parser has none), so the
+error and its place are the same on every PyYAML version."""
 
 _STANDARD = "tag:yaml.org,2002:"
 _MAP_TAG = "tag:yaml.org,2002:map"
@@ -230,6 +232,7 @@ class _TooDeep(Exception):
 
 
 _DEEP = f"nested more than {MAX_DEPTH} levels deep; expected a few levels"
+_LIBRARY_LIMIT = "maximum nesting depth"
 
 
 class _Builder:
@@ -418,6 +421,10 @@ def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
     """An :class:`InputError` for a YAML error: the problem's position and text."""
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
+        if _is_nesting_limit(exc):  # a parser's own limit, reached where ours was not
+            return InputError(file, mark.line + 1 if mark is not None else 1,
+                              mark.column + 1 if mark is not None else None,
+                              f"lists and mappings {_DEEP}")
         problem = exc.problem or exc.context or "unreadable YAML"
         if exc.context and exc.problem:
             if exc.problem.startswith("but "):  # "expected X, but found Y"
@@ -444,29 +451,52 @@ def _syntax_error(file: str, text: str, exc: yaml.YAMLError) -> InputError:
                       f"({_GENERIC_HINT})")
 
 
+def _first_too_deep(events: Iterable[yaml.Event]) -> Mark | None:
+    """Where the first list or mapping among ``events`` that is nested deeper than
+    :data:`MAX_DEPTH` starts (1-based), or ``None``. Raises the parser's
+    :class:`yaml.YAMLError`."""
+    depth = 0
+    for event in events:
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            start = event.start_mark
+            if depth > MAX_DEPTH and start is not None:
+                return Mark(start.line + 1, start.column + 1)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _is_nesting_limit(exc: yaml.YAMLError) -> bool:
+    """Whether ``exc`` is a parser's own nesting limit rather than a syntax error:
+    libyaml's scanner raises ``exceeded maximum nesting depth`` (while increasing flow
+    or block level)."""
+    return isinstance(exc, yaml.MarkedYAMLError) and _LIBRARY_LIMIT in (exc.problem or "")
+
+
 def _too_deep(text: str) -> Mark | None:
     """Where the first list or mapping nested deeper than :data:`MAX_DEPTH` starts
     (1-based), or ``None``. Each list or mapping holds a character of its own among ``[{-?:`` (its
     bracket, or its first entry's indicator), so a text with at most ``MAX_DEPTH`` of
-    them is not read; another is read event by event (libyaml's parser keeps its own
-    stack, where its composer recurses). A syntax error stops the reading: the
-    composer reports it.
+    them is not read; another is read event by event with the fast parser (libyaml's
+    parser keeps its own stack, where its composer recurses). A syntax error stops the
+    reading: the composer reports it. libyaml's scanner reads ahead of its events in
+    a flow list or mapping (up to 1,024 characters, for a possible ``key:``), so its own
+    nesting limit can stop it before the events reach ``MAX_DEPTH``: then the
+    pure-Python parser, which keeps its stack in a list and has no limit, measures the
+    nesting (about 0.25 s for 30,000 nested ``[``, paid only when libyaml stops).
     """
     if sum(text.count(c) for c in "[{-?:") <= MAX_DEPTH:
         return None
-    depth = 0
     try:
-        for event in yaml.parse(text, Loader=_FastLoader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                start = event.start_mark
-                if depth > MAX_DEPTH and start is not None:
-                    return Mark(start.line + 1, start.column + 1)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
+        return _first_too_deep(yaml.parse(text, Loader=_FastLoader))
+    except yaml.YAMLError as exc:
+        if _FastLoader is yaml.SafeLoader or not _is_nesting_limit(exc):
+            return None
+    try:
+        return _first_too_deep(yaml.parse(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError:
         return None
-    return None
 
 
 def _compose(text: str, loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]) -> yaml.Node | None:
@@ -484,8 +514,9 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
     Returns:
         ``(document, errors)``. The document is ``None`` when the text is not valid
         YAML (then ``errors`` holds the one syntax error, at PyYAML's problem mark), or
-        nests deeper than :data:`MAX_DEPTH` (at the list or mapping that goes too deep),
-        or its aliases reach more than :data:`MAX_ALIASED` values (at line 1); an
+        nests deeper than :data:`MAX_DEPTH` (at the list or mapping that goes too deep;
+        a parser's own nesting limit, if ever reached first, in the same words at the
+        parser's mark), or its aliases reach more than :data:`MAX_ALIASED` values (at line 1); an
         empty file gives a document whose value is ``None``. Otherwise ``errors`` holds
         every duplicate key (at the second key), non-string key, unsupported tag or
         merge key; such entries are left out of the value (a duplicate keeps its first

@@ -152,9 +152,8 @@ def test_bad_input_on_the_command_line(args: tuple[str, ...], message: str) -> N
     ids=["case-file", "one-case"])
 def test_a_case_nested_too_deep_is_reported_where_it_goes_too_deep(
         tmp_path: Path, text: str, at: str) -> None:
-    """Review (hostile input), a variant found at stop 29: ``explain --case`` read the
-    file with a plain ``yaml.safe_load`` first, and 1,000 nested lists ended in "the
-    generator failed: RecursionError" where ``check`` said where the file goes wrong."""
+    """``explain --case`` reads the file as ``check`` does: 1,000 nested lists are
+    reported where they go too deep, not as "the generator failed: RecursionError"."""
     path = tmp_path / "deep.yaml"
     path.write_text(text, encoding="utf-8")
     result = run_cli("explain", "--case", str(path))

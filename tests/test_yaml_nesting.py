@@ -1,0 +1,107 @@
+"""Nesting limits in ``generator.yamlpos``: our :data:`MAX_DEPTH` is met before any
+parser's own limit, with our words at the list or mapping that goes too deep, whichever
+PyYAML version pyproject allows (libyaml's scanner in 6.0.4 refuses 1,000 nested flow
+levels while reading ahead; 6.0.3's does not) and with or without libyaml. A parser's
+own limit, if ever reached, is reported in our words at the parser's place.
+
+The parsers' limits are simulated with a pure-Python loader whose scanner refuses as
+libyaml's does (the same exception, problem and context), so every test here means the
+same on every installation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from yaml.scanner import ScannerError
+
+from generator import yamlpos
+
+REPO = Path(__file__).resolve().parent.parent
+
+DEEP = "lists and mappings nested more than 100 levels deep; expected a few levels"
+
+
+def _limited_loader(max_flow_level: int) -> type[yaml.SafeLoader]:
+    """A pure-Python loader whose scanner raises libyaml's nesting error on entering
+    flow level ``max_flow_level + 1``, at that bracket."""
+
+    class Limited(yaml.SafeLoader):
+        def fetch_flow_collection_start(self, TokenClass: type[yaml.Token]) -> None:
+            if self.flow_level >= max_flow_level:
+                mark = self.get_mark()
+                raise ScannerError("while increasing flow level", mark,
+                                   "exceeded maximum nesting depth", mark)
+            super().fetch_flow_collection_start(TokenClass)
+
+    return Limited
+
+
+def _errors(text: str) -> list[str]:
+    _, errors = yamlpos.parse_yaml(text, "x.yaml")
+    return [error.format() for error in errors]
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    ("cases: " + "[" * 99 + "x" + "]" * 99 + "\n", None),  # 100 levels: the limit
+    ("cases: " + "[" * 100 + "x" + "]" * 100 + "\n", "1:107"),
+    ("cases: " + "[" * 1000 + "]" * 1000 + "\n", "1:107"),
+    ("cases: " + "[" * 30_000 + "\n", "1:107"),
+    ("{a: " * 1000 + "}" * 1000 + "\n", "1:401"),
+    ("cases:\n" + "- " * 2000 + "x\n", "2:199")],
+    ids=["100-levels", "101-levels", "1000-flow", "30000-unclosed", "1000-flow-maps",
+         "2000-block"])
+@pytest.mark.parametrize("loader", ["installed", "pure-python"])
+def test_our_limit_is_met_first_with_or_without_libyaml(
+        monkeypatch: pytest.MonkeyPatch, text: str, at: str | None, loader: str) -> None:
+    if loader == "pure-python":
+        monkeypatch.setattr(yamlpos, "_FastLoader", yaml.SafeLoader)
+    assert _errors(text) == ([] if at is None else [f"x.yaml:{at}: {DEEP}"])
+
+
+def test_a_parser_that_refuses_while_reading_ahead_is_measured_by_the_pure_parser(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """libyaml's scanner (PyYAML 6.0.4) reads ahead of its events in a flow list and
+    refuses at its own limit before the events reach level 101: the nesting is measured
+    by the pure-Python parser and reported at the list that goes too deep."""
+    text = "cases: " + "[" * 1000 + "]" * 1000 + "\n"
+    limited = _limited_loader(500)
+    with pytest.raises(ScannerError, match="exceeded maximum nesting depth"):
+        yaml.compose(text, Loader=limited)
+    monkeypatch.setattr(yamlpos, "_FastLoader", limited)
+    assert _errors(text) == [f"x.yaml:1:107: {DEEP}"]
+
+
+def test_a_parsers_own_limit_is_reported_in_our_words_at_its_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parser whose limit lies below ours (three flow levels here): our message at the
+    bracket where the parser stopped, never "YAML syntax error: exceeded maximum
+    nesting depth"."""
+    monkeypatch.setattr(yamlpos, "_FastLoader", _limited_loader(3))
+    assert _errors("cases:\n  - [[[x]]]\n") == []
+    assert _errors("cases:\n  - [[[[x]]]]\n") == [f"x.yaml:2:8: {DEEP}"]
+    many = "cases:\n" + "".join(f"  - id: c{i}\n" for i in range(60)) + "  - [[[[x]]]]\n"
+    assert _errors(many) == [f"x.yaml:62:8: {DEEP}"]
+
+
+def test_case_files_are_measured_by_the_fast_parser_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure-Python parser (10-100 times slower) is consulted only when the fast one
+    stops at its own limit: never for the repository's case files."""
+    loaders: list[object] = []
+    parse = yaml.parse
+
+    def recording(stream: str, Loader: type[yaml.SafeLoader]) -> object:
+        loaders.append(Loader)
+        return parse(stream, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "parse", recording)
+    files = sorted((REPO / "content" / "examples").glob("*.yaml"))
+    assert len(files) >= 5
+    for path in files:
+        document, errors = yamlpos.parse_yaml(path.read_text(encoding="utf-8"), path.name)
+        assert errors == [] and document is not None and document.value["cases"]
+    assert loaders  # the larger files are read event by event
+    assert set(loaders) == {yamlpos._FastLoader}
