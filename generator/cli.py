@@ -9,6 +9,7 @@
     python -m generator serve [--project DIR] [--port 8000] [--host 127.0.0.1]
     python -m generator schema
     python -m generator init DIR
+    python -m generator --version
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
 an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
+from generator import __version__
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.errors import EXIT_INPUT
@@ -79,6 +81,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Rules-explainer site generator: re-checks every example case with "
         "the rules engine and renders the pages in every language.",
     )
+    parser.add_argument("--version", action="version", version=f"rules-site {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="check every case, then render the site")
     b.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")

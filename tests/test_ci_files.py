@@ -1,7 +1,7 @@
-"""The ready-made integrations: ``.github/workflows/site.yml`` against the published
-GitHub workflow schema (check-jsonschema's vendored copy; the workflow cannot run here)
-and what it must do, ``.pre-commit-hooks.yaml`` in pre-commit's manifest form running our
-``check``, and the README's "In CI" section showing both."""
+"""The ready-made integrations: ``.github/workflows/site.yml`` and ``release.yml`` against
+the published GitHub workflow schema (check-jsonschema's vendored copy; the workflows
+cannot run here) and what each must do, ``.pre-commit-hooks.yaml`` in pre-commit's
+manifest form running our ``check``, and the README's "In CI" section showing both."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tests.conftest import replace_in
 from tests.conftest import run_cli
 
 WORKFLOW = REPO / ".github" / "workflows" / "site.yml"
+RELEASE = REPO / ".github" / "workflows" / "release.yml"
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 
 
@@ -29,8 +30,8 @@ def _check_jsonschema(path: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True, text=True, timeout=120, check=False)
 
 
-def _workflow() -> dict[Any, Any]:
-    value = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+def _workflow(path: Path = WORKFLOW) -> dict[Any, Any]:
+    value = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert isinstance(value, dict)
     value["on"] = value.pop(True)  # YAML 1.1 reads the key `on` as true; GitHub does not
     return value
@@ -68,6 +69,68 @@ def test_the_workflow_checks_pull_requests_and_publishes_main() -> None:
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert deploy["environment"]["name"] == "github-pages"
     assert [s["uses"].split("@")[0] for s in deploy["steps"]] == ["actions/deploy-pages"]
+
+
+def test_the_release_workflow_is_valid_for_githubs_schema() -> None:
+    result = _check_jsonschema(RELEASE)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok -- validation done" in result.stdout
+
+
+def _runs(job: dict[str, Any]) -> list[str]:
+    return [" ".join(str(step.get("run", "")).split()) for step in job["steps"]]
+
+
+def _uses(job: dict[str, Any]) -> list[str]:
+    return [str(step.get("uses", "")) for step in job["steps"]]
+
+
+def test_the_release_workflow_builds_tests_and_publishes_a_tag() -> None:
+    """release.yml: on a tag v*, build and twine check; the wheel installed in a fresh venv
+    passes tests/release_smoke.py with the tag as the version it must have; only then the
+    upload to PyPI, the only job that may ask for an OIDC token (trusted publishing)."""
+    workflow = _workflow(RELEASE)
+    assert workflow["on"] == {"push": {"tags": ["v*"]}}
+    assert workflow["permissions"] == {"contents": "read"}
+    jobs = workflow["jobs"]
+    assert set(jobs) == {"build", "test", "publish"}
+    assert [name for name, job in jobs.items()
+            if "id-token" in job.get("permissions", {})] == ["publish"]
+    assert jobs["publish"]["permissions"] == {"id-token": "write"}
+
+    build = jobs["build"]
+    assert "python -m build" in _runs(build)
+    assert "python -m twine check --strict dist/*" in _runs(build)
+    assert _runs(build).index("python -m build") < _runs(build).index(
+        "python -m twine check --strict dist/*")
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))[
+        "project"]["optional-dependencies"]["test"]
+    install = next(r for r in _runs(build) if r.startswith("python -m pip install"))
+    assert set(re.findall(r'"([^"]+)"', install)) == {
+        e for e in extras if e.startswith(("build", "twine"))}  # the test extras' bounds
+    upload = next(s for s in build["steps"] if s.get("uses", "").startswith(
+        "actions/upload-artifact@"))
+    assert upload["with"]["name"] == "dist" and upload["with"]["path"] == "dist/"
+
+    test = jobs["test"]
+    assert test["needs"] == "build"
+    assert any(u.startswith("actions/checkout@") for u in _uses(test))
+    smoke = next(r for r in _runs(test) if "release_smoke.py" in r)
+    assert smoke == ('"$RUNNER_TEMP/venv/bin/python" tests/release_smoke.py --wheel '
+                     'dist/*.whl --repo . --workdir "$RUNNER_TEMP/smoke" '
+                     '--version "${GITHUB_REF_NAME#v}"')
+    assert (REPO / "tests" / "release_smoke.py").is_file()
+    assert ('python -m venv "$RUNNER_TEMP/venv" "$RUNNER_TEMP/venv/bin/python" -m pip '
+            'install dist/*.whl') in _runs(test)
+
+    publish = jobs["publish"]
+    assert publish["needs"] == "test"
+    assert publish["environment"]["name"] == "pypi"
+    assert _uses(publish)[-1] == "pypa/gh-action-pypi-publish@release/v1"
+    for job in (test, publish):
+        download = next(s for s in job["steps"] if s.get("uses", "").startswith(
+            "actions/download-artifact@"))
+        assert download["with"] == {"name": "dist", "path": "dist/"}
 
 
 def _hook() -> dict[str, Any]:
