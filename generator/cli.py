@@ -5,10 +5,10 @@
                               [--fix]
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
                                 [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
-    python -m generator i18n extract|update|stats [--project DIR]
+    python -m generator i18n extract|update|stats [--project DIR] [--builtin]
     python -m generator serve [--project DIR] [--port 8000] [--host 127.0.0.1]
-    python -m generator schema
-    python -m generator init DIR
+    python -m generator schema [--settings]
+    python -m generator init DIR [--lang LIST] [--title TEXT]
     python -m generator --version
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
@@ -249,10 +249,30 @@ def _check_fix(project_dir: Path, fmt: str, output: str | None = None) -> int:
 
 def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``schema`` and ``init``: what an author or a team starts with."""
-    sub.add_parser("schema", help="print the JSON Schema of case files, for editors")
-    n = sub.add_parser("init", help="start a new rules site: a minimal project in DIR")
+    schema = sub.add_parser("schema", help="print the JSON Schema of case files (or of "
+                            "site.yaml), for editors")
+    schema.add_argument("--settings", action="store_true",
+                        help="the schema of site.yaml instead of the case files'")
+    n = sub.add_parser("init", help="start a new rules site repository in DIR: a page with "
+                       "cases, site.yaml, catalogs, a GitHub workflow and pre-commit hooks")
     n.add_argument("dir", type=Path, metavar="DIR",
-                   help="the new project's folder (created; must be empty if it exists)")
+                   help="the new project's folder (created; must be empty if it exists; "
+                   "'.' for the current folder)")
+    n.add_argument("--lang", type=_language_list, default=None, metavar="LIST",
+                   help="the site's languages, comma-separated, the first the default "
+                   "(e.g. cs,sk,et; English, the pages' language, is added last if "
+                   "missing; default: en,cs)")
+    n.add_argument("--title", default=None,
+                   help="the site's name, in English (default: Rummy rules)")
+
+
+def _language_list(text: str) -> list[str]:
+    """``init --lang``'s value as locale codes: ``"cs, sk,et"`` → ``["cs", "sk", "et"]``."""
+    codes = [code.strip() for code in text.split(",") if code.strip()]
+    if not codes:
+        raise argparse.ArgumentTypeError("expected locale codes separated by commas, "
+                                         "e.g. cs,sk,et")
+    return codes
 
 
 def _emit(lines: Iterable[str]) -> None:
@@ -439,21 +459,31 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
     return project.exit_code if project is not None else EXIT_INPUT
 
 
-def _schema() -> int:
-    """``schema``: the case files' JSON Schema on standard output (for editors)."""
+def _schema(settings: bool) -> int:
+    """``schema``: the case files' JSON Schema (``--settings``: ``site.yaml``'s) on
+    standard output (for editors)."""
     from generator.cases.editor_schema import editor_schema  # only here: see _check
+    from generator.config import settings_schema
 
-    _emit([_json(editor_schema())])
+    _emit([_json(settings_schema() if settings else editor_schema())])
     return EXIT_OK
 
 
-def _init(target: Path) -> int:
+def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
     """``init DIR``: a new project in ``DIR``; what to do next on standard error."""
     from generator.commands.init import Refused  # only here: see _check
     from generator.commands.init import init_project
+    from generator.commands.init import language_errors
 
+    problems = language_errors(languages or [])
+    if title is not None and (not title.strip() or len(title) > 500 or "\n" in title):
+        problems.append("--title: expected the site's name on one line of at most 500 "
+                        "characters")
+    if problems:
+        _emit([f"--lang: {p}" if not p.startswith("--") else p for p in problems])
+        return EXIT_INPUT
     try:
-        made = init_project(target)
+        made = init_project(target, languages=languages, title=title)
     except Refused as exc:  # a folder that is not empty, a file in the way
         _emit([exc.error.format()])
         return EXIT_INPUT
@@ -461,8 +491,9 @@ def _init(target: Path) -> int:
         _emit([f"{target}:1: cannot create the project: {exc.strerror or exc}; nothing was "
                "written"])
         return EXIT_INPUT
+    here = os.path.abspath(target) == os.getcwd()
     _say(f"created {target} ({_plural(len(made), 'file')}); next: "
-         f"python -m generator build --project {target}")
+         + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
 
 
@@ -605,9 +636,9 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "serve":
             return _serve(args.project, args.host, args.port)
         if args.command == "schema":
-            return _schema()
+            return _schema(args.settings)
         if args.command == "init":
-            return _init(args.dir)
+            return _init(args.dir, args.lang, args.title)
         return _build(args.project, args.out, args.strict, not args.no_cache)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)

@@ -1,29 +1,47 @@
-"""``python -m generator init DIR``: a new project that checks and builds at once, in
-English and Czech, its case file valid for the editor schema it names; a folder that
-holds anything is refused (exit 2), and the scaffold ships as package data."""
+"""``python -m generator init DIR [--lang LIST] [--title TEXT]``: a new site repository
+that checks and builds at once in the languages chosen, its case file and ``site.yaml``
+valid for the editor schemas they name, its workflow and pre-commit configuration
+pinned to the version that made it; a folder that holds anything is refused (exit 2),
+and the scaffold ships as package data."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
+from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 from jsonschema import Draft202012Validator
 
 from generator.cases.editor_schema import editor_schema
 from generator.commands.init import scaffold_files
+from generator.config import settings_schema
+from generator.i18n.catalog import load_translator
 from generator.layout import SCAFFOLD
+from generator.package import DISTRIBUTION
+from generator.package import repository_url
+from generator.package import version
 from tests.conftest import REPO
+from tests.conftest import SHIPPED_LOCALES
 from tests.conftest import run_cli
+from tests.conftest import run_process
 
 
-def _init(target: Path) -> None:
-    result = run_cli("init", str(target))
+def _init(target: Path, *args: str) -> None:
+    result = run_cli("init", str(target), *args)
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"created {target}" in result.stderr
+
+
+def _page(site: Path, lang: str, slug: str = "melds") -> BeautifulSoup:
+    return BeautifulSoup((site / lang / slug / "index.html").read_text("utf-8"), "html.parser")
 
 
 def test_init_then_check_and_build_strict(tmp_path: Path) -> None:
@@ -33,35 +51,179 @@ def test_init_then_check_and_build_strict(tmp_path: Path) -> None:
                   if p.is_file()) == scaffold_files()
     check = run_cli("check", "--project", str(target))
     assert (check.returncode, check.stdout) == (0, "")
-    assert "1 case checked: 0 disagreements, 0 input errors" in check.stderr
-    # --strict: every message the site shows is translated (else: python -m
-    # tests.scaffold_catalog brings the scaffold's catalog up to date)
+    assert "3 cases checked: 0 disagreements, 0 input errors" in check.stderr
+    # --strict: every message the site shows is translated, the page's own by the
+    # scaffold's catalog, the theme's and the engine's by the built-in one
     build = run_cli("build", "--strict", "--project", str(target))
     assert build.returncode == 0, build.stdout + build.stderr
     used = re.search(r"^cs: (\d+) of the (\d+) messages the site uses are translated "
                      r"\(100%\), complete$", build.stderr, re.M)
     assert used is not None and used[1] == used[2] and int(used[1]) > 20, build.stderr
     site = target / "site"
-    english = BeautifulSoup((site / "en" / "melds" / "index.html").read_text("utf-8"),
-                            "html.parser")
-    czech = BeautifulSoup((site / "cs" / "melds" / "index.html").read_text("utf-8"),
-                          "html.parser")
+    english, czech = _page(site, "en"), _page(site, "cs")
     assert english.h1 is not None and english.h1.get_text(strip=True) == "Melds"
     assert czech.h1 is not None and czech.h1.get_text(strip=True) == "Kombinace"
     assert "Tvoje první vyložení musí mít hodnotu alespoň 51 bodů." in czech.get_text()
-    row = czech.find(id="queen-king-ace-hearts")
-    assert row is not None and row.get("data-points") == "31"
+    rows = {row["id"]: row.get("data-points") for row in czech.select("[data-verdict]")}
+    assert rows == {"queen-king-ace-hearts": "31", "three-sevens": "21",
+                    "pure-run-and-a-set": "52"}
+    settings = yaml.safe_load((target / "site.yaml").read_text("utf-8"))
+    assert settings == {"title": "Rummy rules", "languages": ["en", "cs"]}
 
 
-def test_the_new_case_file_names_a_schema_it_passes(tmp_path: Path) -> None:
+def test_a_new_site_in_slovak_and_estonian_speaks_them_from_the_first_build(
+        tmp_path: Path) -> None:
+    """The theme's and the engine's messages come translated with the package: a site
+    made with ``--lang sk,et`` shows Slovak and Estonian verdicts, reasons, card names
+    and navigation on its first build, none of them in English (0 fallbacks)."""
+    target = tmp_path / "site"
+    _init(target, "--lang", "sk,et")
+    settings = yaml.safe_load((target / "site.yaml").read_text("utf-8"))
+    assert settings["languages"] == ["sk", "et", "en"]  # English, the source, added last
+    assert sorted(p.parent.parent.name for p in (target / "locales").glob("*/*/*.po")) == \
+        ["et", "sk"]
+    build = run_cli("build", "--strict", "--project", str(target))
+    assert build.returncode == 0, build.stdout + build.stderr
+    for lang in ("sk", "et"):
+        assert re.search(rf"^{lang}: (\d+) of the \1 messages the site uses are translated "
+                         r"\(100%\), complete$", build.stderr, re.M), build.stderr
+    slovak = _page(target / "site", "sk")
+    assert slovak.html is not None and slovak.html["lang"] == "sk"
+    assert not slovak.select('[lang="en"]:not([hreflang])')  # nothing shown in English
+    badge = slovak.select_one("#queen-king-ace-hearts .verdict")
+    assert badge is not None and badge.get_text(strip=True).lstrip("✓") == "Platná postupka"
+    names = [c["aria-label"] for c in slovak.select("#queen-king-ace-hearts .card")]
+    assert names == ["srdcová dáma", "srdcový kráľ", "srdcové eso"]
+    assert slovak.select_one("label[for=site-search-input]").get_text() == "Hľadať v pravidlách"
+    estonian = _page(target / "site", "et")
+    names = [c["aria-label"] for c in estonian.select("#three-sevens .card")]
+    assert names == ["risti seitse", "ruutu seitse", "ärtu seitse"]
+    # the front page speaks the default language, Slovak, and lists it first
+    root = BeautifulSoup((target / "site" / "index.html").read_text("utf-8"), "html.parser")
+    assert root.html is not None and root.html["lang"] == "sk"
+    assert [a["hreflang"] for a in root.select(".root__languages a")] == ["sk", "et", "en"]
+
+
+def test_a_language_without_built_in_catalogs_falls_back_and_says_so(tmp_path: Path) -> None:
+    """French has no built-in catalog: the theme's and the engine's words are English,
+    counted and refused by --strict, never silently."""
+    target = tmp_path / "site"
+    _init(target, "--lang", "fr")
+    build = run_cli("build", "--project", str(target))
+    assert build.returncode == 0, build.stdout + build.stderr
+    found = re.search(r"^fr: (\d+) of the (\d+) messages the site uses are translated "
+                      r"\((\d+)%\), (\d+) untranslated or fuzzy, shown in English$",
+                      build.stderr, re.M)
+    assert found is not None and found[1] == "0" and int(found[4]) == int(found[2]) > 40
+    strict = run_cli("build", "--strict", "--project", str(target), "--out",
+                     str(tmp_path / "strict"))
+    assert strict.returncode == 1
+    listed = strict.stdout.splitlines()
+    assert len(listed) == 21 and listed[-1] == (
+        f"locales/fr/LC_MESSAGES/messages.po:1: and {int(found[2]) - 20} more untranslated "
+        "or fuzzy messages (--strict)")
+
+
+def test_the_title_is_shown_by_every_template(tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    _init(target, "--title", "Pravidlá", "--lang", "sk")
+    assert yaml.safe_load((target / "site.yaml").read_text("utf-8"))["title"] == "Pravidlá"
+    pot = (target / "locales" / "messages.pot").read_text("utf-8")
+    assert '#: site.yaml:4\nmsgid "Pravidlá"' in pot  # the site's own text, to translate
+    assert run_cli("build", "--project", str(target)).returncode == 0
+    site = target / "site"
+    for rel in ("index.html", "404.html", "sk/index.html", "sk/404.html",
+                "sk/melds/index.html", "en/index.html", "en/melds/index.html"):
+        soup = BeautifulSoup((site / rel).read_text("utf-8"), "html.parser")
+        assert soup.title is not None and "Pravidlá" in soup.title.get_text(), rel
+        assert "Rummy rules" not in soup.get_text(), rel
+        if rel.count("/") == 1 and not rel.endswith("404.html"):
+            assert soup.select_one(".site-name").get_text(strip=True) == "♠Pravidlá", rel
+    home = BeautifulSoup((site / "sk" / "index.html").read_text("utf-8"), "html.parser")
+    assert home.h1 is not None and home.h1.get_text(strip=True) == "Pravidlá"
+
+
+def test_the_new_case_file_and_settings_name_schemas_they_pass(tmp_path: Path) -> None:
     _init(tmp_path / "p")
-    case_file = tmp_path / "p" / "content" / "examples" / "melds.yaml"
-    header = case_file.read_text(encoding="utf-8").splitlines()[0]
-    assert header == "# yaml-language-server: $schema=../../case-file.schema.json"
-    schema_path = (case_file.parent / header.partition("$schema=")[2]).resolve()
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    assert schema == editor_schema()
-    Draft202012Validator(schema).validate(yaml.safe_load(case_file.read_text("utf-8")))
+    for rel, schema in (("content/examples/melds.yaml", editor_schema()),
+                        ("site.yaml", settings_schema())):
+        path = tmp_path / "p" / rel
+        header = path.read_text(encoding="utf-8").splitlines()[0]
+        assert header.startswith("# yaml-language-server: $schema=")
+        named = (path.parent / header.partition("$schema=")[2]).resolve()
+        assert json.loads(named.read_text(encoding="utf-8")) == schema
+        Draft202012Validator(schema).validate(yaml.safe_load(path.read_text("utf-8")))
+
+
+def test_the_workflow_installs_the_version_that_made_the_site(tmp_path: Path) -> None:
+    _init(tmp_path / "p")
+    path = tmp_path / "p" / ".github" / "workflows" / "site.yml"
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema",
+         "vendor.github-workflows", str(path)],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    workflow = yaml.safe_load(path.read_text("utf-8"))
+    on = workflow.pop(True)  # YAML 1.1 reads the key `on` as true; GitHub does not
+    assert set(on) >= {"pull_request", "push"} and on["push"]["branches"] == ["main"]
+    assert workflow["env"]["GENERATOR"] == f"{DISTRIBUTION}=={version()}"
+    jobs = workflow["jobs"]
+    runs = [step.get("run", "") for job in jobs.values() for step in job["steps"]]
+    assert runs.count('python -m pip install "$GENERATOR"') == 2
+    assert "python -m generator check --format github" in runs
+    assert "-e ." not in " ".join(runs)  # nothing of the generator's own repository
+    uses = [step.get("uses", "") for job in jobs.values() for step in job["steps"]]
+    assert "actions/upload-pages-artifact@v3" in uses and "actions/deploy-pages@v4" in uses
+    assert "github.ref == 'refs/heads/main'" in jobs["build"]["if"]
+    assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_the_pre_commit_files_are_valid_and_run_the_check(tmp_path: Path) -> None:
+    target = tmp_path / "p"
+    _init(target)
+    config = target / ".pre-commit-config.yaml"
+    for what, path in (("validate-config", config),
+                       ("validate-manifest", REPO / ".pre-commit-hooks.yaml")):
+        result = subprocess.run([sys.executable, "-m", "pre_commit", what, str(path)],
+                                capture_output=True, text=True, timeout=120, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+    (repo,) = yaml.safe_load(config.read_text("utf-8"))["repos"]
+    assert repo["repo"] == repository_url() and repo["rev"] == f"v{version()}"
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    assert [h["id"] for h in repo["hooks"]] == [h["id"] for h in hooks]
+    script, *args = hooks[0]["entry"].split()
+    assert script == "rules-site"
+    assert run_cli(*args, cwd=target).returncode == 0  # the hook's command, on the new site
+
+
+def test_git_ignores_what_the_generator_writes(tmp_path: Path) -> None:
+    target = tmp_path / "p"
+    _init(target)
+    assert run_cli("build", "--project", str(target)).returncode == 0
+    (target / ".site.lock").write_text("", encoding="utf-8")
+    (target / ".pytest_cache").mkdir()
+    (target / ".pytest_cache" / "README.md").write_text("", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(target)], check=True)
+    listed = subprocess.run(["git", "-C", str(target), "status", "--porcelain",
+                             "--untracked-files=all"], capture_output=True, text=True,
+                            check=True).stdout
+    files = sorted(line[3:] for line in listed.splitlines())
+    assert files == scaffold_files()
+
+
+@pytest.mark.parametrize("how", [".", "absolute"])
+def test_init_in_the_empty_current_folder_keeps_the_folder(tmp_path: Path, how: str) -> None:
+    """``init .`` and ``init "$PWD"``: the project is made in the folder the shell stands
+    in, which stays the same folder (its inode), never replaced."""
+    here = tmp_path / "here"
+    here.mkdir()
+    inode = here.stat().st_ino
+    result = run_process("init", "." if how == "." else str(here), cwd=here)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert here.stat().st_ino == inode
+    assert sorted(p.relative_to(here).as_posix() for p in here.rglob("*") if p.is_file()) \
+        == scaffold_files()
+    assert "next: python -m generator serve" in result.stderr  # no "cd" into itself
 
 
 def test_init_is_the_same_bytes_every_time(tmp_path: Path) -> None:
@@ -76,6 +238,19 @@ def test_init_into_an_empty_folder(tmp_path: Path) -> None:
     _init(tmp_path / "empty")
     assert (tmp_path / "empty" / "content" / "melds.md").is_file()
     assert [p.name for p in tmp_path.iterdir()] == ["empty"]  # no temporary folder left
+    assert not [p for p in (tmp_path / "empty").iterdir() if p.name.startswith(".init-")]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--lang", "sk,xx-nonsense"], "--lang: 'xx-nonsense' is not a locale code Babel knows"),
+    (["--lang", "sk,sk"], "--lang: 'sk' is given twice; expected each language once"),
+    (["--title", " "], "--title: expected the site's name on one line")])
+def test_bad_options_are_refused_before_anything_is_written(
+        tmp_path: Path, args: list[str], said: str) -> None:
+    result = run_cli("init", str(tmp_path / "p"), *args)
+    assert result.returncode == 2
+    assert result.stdout.startswith(said), result.stdout
+    assert not (tmp_path / "p").exists()
 
 
 def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
@@ -101,6 +276,27 @@ def test_every_scaffold_file_is_package_data() -> None:
     ``git ls-files generator``)."""
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["tool"]["setuptools"]["include-package-data"] is True
-    assert "graft generator/scaffold" in (REPO / "MANIFEST.in").read_text("utf-8").splitlines()
-    files = [rel for rel in scaffold_files() if (SCAFFOLD / rel).is_file()]
-    assert len(files) == len(scaffold_files()) - 1  # all but the generated schema
+    manifest = (REPO / "MANIFEST.in").read_text("utf-8").splitlines()
+    assert {"graft generator/scaffold", "graft generator/locales"} <= set(manifest)
+    shipped = {rel for rel in scaffold_files() if (SCAFFOLD / rel).is_file()}
+    assert {".gitignore", ".pre-commit-config.yaml", ".github/workflows/site.yml",
+            "content/melds.md"} <= shipped
+    assert os.path.isfile(SCAFFOLD / "locales" / "sk" / "LC_MESSAGES" / "messages.po")
+
+
+def test_the_scaffold_translates_its_page_into_every_shipped_language(
+        tmp_path: Path) -> None:
+    """The scaffold's catalogs hold its page's own messages, translated into every
+    language the built-in catalogs know, so a new site in any of them builds with
+    --strict from the start."""
+    _init(tmp_path / "p")
+    with (tmp_path / "p" / "locales" / "messages.pot").open("rb") as fh:
+        template = read_po(fh)
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    assert len(ids) == 9
+    catalogs = sorted((SCAFFOLD / "locales").glob("*/LC_MESSAGES/messages.po"))
+    assert [p.parent.parent.name for p in catalogs] == sorted(SHIPPED_LOCALES)
+    for path in catalogs:
+        translator, errors = load_translator(path, path.name, path.parent.parent.name)
+        assert errors == []
+        assert sorted(ids - {k[1] for k in translator.messages}) == [], path

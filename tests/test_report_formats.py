@@ -38,7 +38,7 @@ cases:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A new project (``init``) with a second case file: two cases, both agreeing."""
+    """A new project (``init``) with a second case file: four cases, all agreeing."""
     target = tmp_path / "project"
     assert run_cli("init", str(target)).returncode == 0
     (target / DECKS_FILE).write_text(DECKS, encoding="utf-8")
@@ -95,7 +95,7 @@ def test_github_format_annotates_each_finding_on_its_line(project: Path) -> None
     assert found[1]["message"].splitlines() == [
         "case queen-king-ace-hearts: points documented 30, engine 31",
         "Q♥ 10 + K♥ 10 + A♥ 11 = 31"]
-    assert result.stderr == "1 case checked: 1 disagreement, 1 input error\n"
+    assert result.stderr == "3 cases checked: 1 disagreement, 1 input error\n"
 
 
 def test_github_format_exit_statuses(project: Path) -> None:
@@ -152,7 +152,7 @@ def test_junit_to_a_file_is_the_same_bytes_and_keeps_the_status(project: Path,
     clean = run_cli("check", "--project", str(project), "--format", "junit", "--output", str(out))
     assert clean.returncode == 0
     assert [ET.parse(out).getroot().get(n) for n in ("tests", "failures", "errors")] == \
-        ["2", "0", "0"]
+        ["4", "0", "0"]
 
 
 def test_an_output_that_cannot_be_written_is_an_input_error(project: Path) -> None:
@@ -219,7 +219,7 @@ echo step 2
     replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
     expected = run_cli("check", "--project", str(project), "--format", "github",
                        cwd=tmp_path).stdout
-    summary = "2 cases checked: 1 disagreement, 0 input errors\n"
+    summary = "4 cases checked: 1 disagreement, 0 input errors\n"
     subprocess.run(["bash", str(script)], check=True, timeout=120, cwd=tmp_path)  # (a
     # regression writes its file "-" there, never in the repository)
     assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
@@ -255,7 +255,7 @@ def test_an_output_path_is_taken_as_written(project: Path, tmp_path: Path) -> No
     result = run_process("check", "--project", str(project), "--format", "json",
                          "--output", "./-", cwd=where)
     assert result.returncode == 0 and result.stdout == ""
-    assert json.loads((where / "-").read_text(encoding="utf-8"))["cases"] == 2
+    assert json.loads((where / "-").read_text(encoding="utf-8"))["cases"] == 4
 
 
 def test_an_output_with_a_long_name_or_a_strange_one(project: Path, tmp_path: Path) -> None:
@@ -291,7 +291,7 @@ def test_an_output_naming_a_closed_standard_output_is_an_error(
     quiet = subprocess.run(["bash", "-c", f"{run} >&-"], capture_output=True, text=True,
                            timeout=120, cwd=tmp_path)
     assert quiet.returncode == 0
-    assert quiet.stderr.splitlines() == ["2 cases checked: 0 disagreements, 0 input errors"]
+    assert quiet.stderr.splitlines() == ["4 cases checked: 0 disagreements, 0 input errors"]
 
 
 def test_an_output_naming_a_descriptor_that_is_not_open_is_an_error(

@@ -211,10 +211,10 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
         *((page.rel, extract_markdown, {}) for page in pages),
         *((rel, extract_cases, {}) for rel in cases.files),
         *((rel, TEMPLATE_EXTRACTOR, TEMPLATE_OPTIONS) for rel in own_templates)], errors)
-    builtin = builtin_keys()
-    found = [f for f in found if not f[0].startswith(f"{TEMPLATES}/")
-             or (f[3], f[2][0] if isinstance(f[2], tuple) else f[2]) not in builtin]
     found += [(CONFIG, text.line, text.msgid, None) for text in config.messages()]
+    builtin = builtin_keys()  # a template's or a setting's message the package translates
+    found = [f for f in found if not f[0].startswith((f"{TEMPLATES}/", CONFIG))
+             or (f[3], f[2][0] if isinstance(f[2], tuple) else f[2]) not in builtin]
     found.sort(key=lambda x: (x[0] == CONFIG, x[0].startswith(f"{EXAMPLES}/"),
                               x[0].startswith(f"{TEMPLATES}/"), x[0], x[1]))
     for filename, lineno, message, context in found:
