@@ -24,6 +24,7 @@ not set, the theme's own words are used (:data:`DEFAULT_TITLE`,
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -231,9 +232,13 @@ class _Reader:
             return None
         problem = layout.problem(rel.as_posix())
         if problem is not None:
-            files = [f for f in layout.walk(STATIC, []) if f.lower().endswith(suffix)]
-            self.error(path, f"{name} {value!r}: {problem.message}"
-                       f"{did_you_mean(rel.as_posix(), files)}")
+            # the names below templates/static/ compared, not the paths they share
+            inside = [f.removeprefix(f"{STATIC}/") for f in layout.walk(STATIC, [])
+                      if f.lower().endswith(suffix)]
+            close = difflib.get_close_matches(rel.relative_to(STATIC).as_posix(), inside,
+                                              n=1, cutoff=0.75)
+            hint = f" (did you mean '{STATIC}/{close[0]}'?)" if close else ""
+            self.error(path, f"{name} {value!r}: {problem.message}{hint}")
             return None
         return rel.as_posix()
 
@@ -368,7 +373,7 @@ def _unknown(r: _Reader, path: YamlPath, value: dict[str, Any], keys: tuple[str,
 
 
 _TEXT_SCHEMA: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT,
-                                "pattern": r"\S"}
+                                "pattern": r"^[^\n]*\S[^\n]*\n?$"}
 _IMAGE_SCHEMA: dict[str, Any] = {
     "type": "string",
     "pattern": f"^{STATIC}/.*({'|'.join(re.escape(s) for s in ICON_TYPES)})$"}
