@@ -37,17 +37,21 @@ LINE_BREAK = re.compile("\r\n?|\n")
 """A line break as Markdown counts lines: LF, CR LF or CR (not the form feed or U+2028
 that ``str.splitlines`` also breaks at)."""
 
-UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
-"""A control character that text meant for the pages may not hold (a page, a YAML
-string): C0 and DEL, but tab, line feed, carriage return and form feed. It would reach
-the HTML as it is, where a browser shows nothing or garbage for it."""
+UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\ufdd0-\ufdef]")
+"""A character that text meant for the pages may not hold (a page, a YAML string, a
+translation): a control character, C0 and DEL but tab, line feed, carriage return and
+form feed (it would reach the HTML as it is, where a browser shows nothing or garbage
+for it), or one of Unicode's noncharacters U+FDD0-U+FDEF, which are no text by
+definition (the pages' rendering uses two of them as marks of its own:
+:data:`generator.i18n.explain.ENGLISH_OPEN`)."""
 
 
 def control_character(char: str, where: str = "") -> str:
     """The message for an :data:`UNPRINTABLE` character found ``where`` (``""``, or
     e.g. ``" in the translation"``): ``control character U+001B; expected printable
-    text (remove it)``."""
-    return f"control character U+{ord(char):04X}{where}; expected printable text (remove it)"
+    text (remove it)``, ``noncharacter U+FDD0; …``."""
+    what = "noncharacter" if char >= "\ufdd0" else "control character"
+    return f"{what} U+{ord(char):04X}{where}; expected printable text (remove it)"
 
 
 def unprintable(text: str, file: str) -> list[InputError]:

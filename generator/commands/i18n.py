@@ -74,7 +74,8 @@ BUILTIN_PROJECT = "rules-site-generator"
 VIEW_CODE = ("kinds", "render")
 """The package folders whose Python code has messages (the rows' and tables' words)."""
 
-_PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "gettext": None, "_": None, "label": None}
+_PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "plural": (1, 2), "gettext": None, "_": None,
+                "label": None}
 
 
 def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] | None,

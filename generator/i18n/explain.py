@@ -28,6 +28,13 @@ from generator.engine.rules import RuleSet
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 
+ENGLISH_OPEN = "\ufdd0"
+ENGLISH_CLOSE = "\ufdd1"
+"""The marks around a message shown in English where a translation is missing, in text
+meant for a page (:attr:`Words.marked`): Unicode noncharacters, which no input may hold
+(:data:`generator.errors.UNPRINTABLE`), replaced before a page is written
+(:func:`generator.render.fallbacks.mark_english`)."""
+
 
 @dataclass
 class Words:
@@ -36,14 +43,32 @@ class Words:
 
     Attributes:
         translator: the locale's messages.
+        marked: a message shown in English (its translation missing) comes between
+            :data:`ENGLISH_OPEN` and :data:`ENGLISH_CLOSE`, for the page to mark it
+            (``lang="en"``); for text meant for pages only, never for a terminal.
     """
 
     translator: Translator
+    marked: bool = False
+
+    def as_shown(self, text: str, translated: bool) -> str:
+        """``text`` as a page shows it: between the marks of English where it is not
+        ``translated`` and :attr:`marked` is set."""
+        return f"{ENGLISH_OPEN}{text}{ENGLISH_CLOSE}" if self.marked and not translated \
+            else text
 
     def text(self, msgid: str, context: str | None = None, **params: object) -> str:
         """The translation of ``msgid`` with ``%(name)s`` placeholders filled in."""
-        text, _ok = self.translator.gettext(msgid, context)
-        return text % params if params else text
+        text, ok = self.translator.gettext(msgid, context)
+        return self.as_shown(text % params if params else text, ok)
+
+    def plural(self, singular: str, plural: str, n: int, **params: object) -> str:
+        """The plural form of ``singular``/``plural`` for the count ``n``, with
+        ``%(num)s`` (``n`` as the locale writes numbers, or ``params``' ``num``) and the
+        other placeholders filled in."""
+        text, ok = self.translator.ngettext(singular, plural, n)
+        values = {"num": format_decimal(n, locale=self.translator.locale), **params}
+        return self.as_shown(text % values, ok)
 
     def code(self, table: str, code: str, **params: object) -> str:
         """The words of a code from :data:`generator.i18n.words.CONTEXTS`, e.g.

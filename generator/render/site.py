@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import MutableMapping
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from functools import cache
 from functools import lru_cache
+from functools import partial
 from pathlib import Path
 from pathlib import PurePosixPath
 from types import CodeType
@@ -48,6 +50,7 @@ from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
+from generator.i18n.catalog import Key
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
 from generator.i18n.coverage import Coverage
@@ -67,6 +70,7 @@ from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
 from generator.render.errors import call_macro
+from generator.render.fallbacks import mark_english
 from generator.render.incremental import RenderKeys
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
@@ -829,8 +833,8 @@ def _install(env: Environment, w: Words) -> None:
         return escape(w.text(msgid))
 
     def ngettext(singular: str, plural: str, n: int) -> Markup:
-        text, _ok = w.translator.ngettext(singular, plural, n)
-        return escape(text)
+        text, ok = w.translator.ngettext(singular, plural, n)
+        return escape(w.as_shown(text, ok))
 
     install_gettext(env, gettext, ngettext)
 
@@ -1143,9 +1147,10 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     files = out.files
     page_tpl = env.get_template("page.html")
     home_tpl = env.get_template("home.html")
-    w = Words(translator)
+    w = Words(translator, marked=True)
     _install(env, w)
-    chrome = site.chrome(w)
+    with translator.record() as chrome_lookups:
+        chrome = site.chrome(w)
     blocks = LocaleRenderer(env, w, site.results, cache, site.keys)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
@@ -1192,11 +1197,13 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         lp = rendered[page.slug]
         # The messages shown in English, counted once however often they are shown: the
         # page's own, and the titles of the other pages in the navigation.
-        untranslated = len(english[page.slug].union(
-            *({p.title.msgid} for p in pages if rendered[p.slug].title_en)))
+        own = english[page.slug].union(
+            *({p.title.msgid} for p in pages if rendered[p.slug].title_en))
+        framed = lookups[page.slug].fallbacks | chrome_lookups.fallbacks
         with translator.record() as shown:
             alternates = site.alternates(page.slug, "../../")
-            html = page_tpl.render(
+            html = _counted(partial(
+                page_tpl.render,
                 alternates=alternates, canonical=site.canonical(alternates, lang),
                 description=Markup(lp.summary).striptags(),
                 lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
@@ -1208,11 +1215,10 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
-                untranslated=untranslated,
                 search=_search_box(lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
-            )
+            ), own, framed, shown)
         data = files[page_output(lang, page.slug)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[page_output(lang, page.slug)] = _keep(
@@ -1231,7 +1237,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         out.blobs[home_output(lang)] = sha
     else:
         with translator.record() as shown:
-            html = _render_home(home_tpl, site, lang, names, rendered, home_nav, chrome)
+            html = mark_english(_render_home(home_tpl, site, lang, names, rendered,
+                                             home_nav, chrome))
         data = files[home_output(lang)] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[home_output(lang)] = _keep(
@@ -1249,7 +1256,8 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
         translator.replay(found)
     else:
         with translator.record() as shown:
-            html = _render_not_found(env, site, lang, names, rendered, home_nav, chrome)
+            html = mark_english(_render_not_found(env, site, lang, names, rendered,
+                                                  home_nav, chrome))
         data = files[rel] = html.encode("utf-8")
         if cache is not None and site.keys is not None:
             out.blobs[rel] = _keep(cache, f"404/{lang}", site.keys.home(lang),
@@ -1260,6 +1268,25 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
          for ctx, msgid in translator.fallbacks), key=lambda m: (m[1] == 0, m[1], m[0])))
     out.coverage = Coverage(len(translator.seen), len(translator.fallbacks), missing)
     return out
+
+
+def _counted(render: Callable[..., str], own: AbstractSet[str], body: AbstractSet[Key],
+             shown: Lookups) -> str:
+    """A page rendered (``render(untranslated=N)``) with the number of the passages it
+    shows in English, each counted once: the page's own (``own``: msgids) and the
+    messages of the theme and the engine that fell back, in its body (``body``) and in
+    its frame (recorded in ``shown`` while it renders; the count's own sentence may be
+    one of them, so it renders again until the count holds, at most three times), the
+    English passages marked (:func:`generator.render.fallbacks.mark_english`)."""
+    count = len(own | {msgid for _context, msgid in body})
+    html = render(untranslated=count)
+    for _ in range(2):
+        seen = len(own | {msgid for _context, msgid in body | shown.fallbacks})
+        if seen == count:
+            break
+        count = seen
+        html = render(untranslated=count)
+    return mark_english(html)
 
 
 def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[str, str],
@@ -1338,7 +1365,7 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     # translator, so that its lookups are not counted as those of the locale's pages
     default = site.locales[0]
     own = site.translators[default]
-    w = Words(replace(own, seen=set(), fallbacks=set()))
+    w = Words(replace(own, seen=set(), fallbacks=set()), marked=True)
     _install(env, w)
     names = site.names()
     chrome = site.chrome(w)
@@ -1352,7 +1379,8 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
         languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
-    files = {ROOT_INDEX: root_html.encode("utf-8"), NOT_FOUND: root_404.encode("utf-8")}
+    files = {ROOT_INDEX: mark_english(root_html).encode("utf-8"),
+             NOT_FOUND: mark_english(root_404).encode("utf-8")}
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")

@@ -109,11 +109,9 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
     player and cards in play. Returns (head, rows).
     """
     locale = w.translator.locale
-    t = w.translator
 
     def cards(n: int) -> str:
-        text, _ok = t.ngettext("%(num)s card", "%(num)s cards", n)
-        return text % {"num": format_decimal(n, locale=locale)}
+        return w.plural("%(num)s card", "%(num)s cards", n)
 
     if not presets_of(game):
         rules = rule_set(game)
@@ -139,8 +137,7 @@ def deck_table(game: str, w: Words) -> tuple[list[str], list[list[str]]]:
 def _points(n: int | None, w: Words, none: str) -> str:
     if n is None:
         return none
-    text, _ok = w.translator.ngettext("%(num)s point", "%(num)s points", n)
-    return text % {"num": format_decimal(n, locale=w.translator.locale)}
+    return w.plural("%(num)s point", "%(num)s points", n)
 
 
 def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
