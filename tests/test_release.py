@@ -105,6 +105,11 @@ def test_the_readme_names_pyprojects_repository_and_version() -> None:
         "https://github.com/OWNER/rules-site-generator"]  # another owner would be found
     revs = re.findall(r"^\s*rev: (\S+)$", readme, re.M)
     assert revs and set(revs) == {f"v{generator.__version__}"}
+    # the author's install line (from the repository at the release's tag, until the
+    # first release on PyPI) and the versions the workflow snippets install
+    tags = re.findall(r"rules-site-generator@v([0-9.]+)", readme)
+    pins = re.findall(r"rules-site-generator==([0-9.]+)", readme)
+    assert tags and pins and set(tags) | set(pins) == {generator.__version__}
 
 
 def test_the_changelogs_newest_section_is_the_packages_version() -> None:

@@ -179,7 +179,7 @@ def search_view(html: bytes) -> bytes:
     their text kept (:data:`_PLAIN_SPAN`). Pagefind's time follows the bytes and
     elements it parses: on 100 pages of one locale (16 MB, a third of them rules pages)
     it took 3.5 s of CPU on the pages, 1.0 s on their views with the spans (7.7 MB) and
-    0.85 s without them (5.4 MB; README, "Benchmarks").
+    0.85 s without them (5.4 MB; docs/DEVELOPING.md, "Benchmarks").
 
     Each step either gives Pagefind exactly what it would take from the page or is not
     taken. The page is returned whole when it has no ``data-pagefind-body`` element or
