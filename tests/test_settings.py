@@ -21,6 +21,7 @@ from generator.config import DEFAULT_TITLE
 from generator.config import KEYS
 from generator.config import SETTINGS
 from generator.config import settings_schema
+from tests.conftest import THEME
 from tests.conftest import run_cli
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "settings"
@@ -163,3 +164,11 @@ def test_without_settings_the_theme_s_words_stand(tmp_path: Path) -> None:
                                                                  "image/svg+xml")
     assert home.select_one(".site-name__mark") is not None
     assert not home.select(".site-footer__links, .site-footer__text")
+
+
+def test_no_template_names_the_site() -> None:
+    """The site's name and introduction reach the templates only through ``site`` (the
+    settings, or the theme's defaults in generator/config.py)."""
+    for path in sorted(THEME.rglob("*.html")):
+        text = path.read_text("utf-8")
+        assert DEFAULT_TITLE not in text and DEFAULT_DESCRIPTION not in text, path
