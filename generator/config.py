@@ -408,7 +408,8 @@ SETTINGS: tuple[Setting, ...] = (
         "description": "The languages to build, in this order; the first is the default "
                        "(the front page's language). Default: English and every language "
                        "with a catalog in locales/."}, _read_languages),
-    Setting("site_url", {"type": "string", "format": "uri", "pattern": "^https?://",
+    Setting("site_url", {"type": "string", "format": "uri",
+                         "pattern": r"^https?://[^/?#@\s]+(/[^?#\s]*)?$",
                          "description": "The published site's address (makes the language "
                          "alternates absolute and writes sitemap.xml)."}, _read_site_url),
     Setting("logo", {**_IMAGE_SCHEMA, "description": "An image in templates/static/ shown "
@@ -423,7 +424,8 @@ SETTINGS: tuple[Setting, ...] = (
             "links": {"type": "array", "maxItems": MAX_ITEMS, "items": {
                 "type": "object", "additionalProperties": False, "required": ["text", "url"],
                 "properties": {"text": _TEXT_SCHEMA,
-                               "url": {"type": "string", "pattern": "^(https?://|mailto:)"}}},
+                               "url": {"type": "string", "pattern":
+                                       r"^(https?://[^/?#@\s]+([/?#]\S*)?|mailto:\S+)$"}}},
                 "description": "Links in every page's footer."}},
         "description": "What every page's footer says besides the theme's own line."},
         _read_footer),
@@ -506,8 +508,9 @@ brackets and the others RFC 3986 excludes (they would need percent-encoding)."""
 
 def site_url_problem(url: object) -> str | None:
     """What is wrong with a ``site_url`` value, or ``None`` when it is an absolute
-    ``http``/``https`` address of a folder: a host, no query or fragment (page paths
-    are appended to it), no whitespace, control characters, quotes or angle brackets.
+    ``http``/``https`` address of a folder: a host, no user name or password (every
+    page would publish them), no query or fragment (page paths are appended to it), no
+    whitespace, control characters, quotes or angle brackets.
 
     Returns:
         a short reason (e.g. ``"no host"``), or ``None``.
@@ -526,6 +529,8 @@ def site_url_problem(url: object) -> str | None:
         return "not http or https"
     if not parts.hostname:
         return "no host"
+    if parts.username is not None or parts.password is not None:
+        return "a user name or password, which every page would publish"
     if parts.query or parts.fragment or url.endswith(("?", "#")):
         return "a query or fragment, where page paths are appended"
     return None
@@ -553,4 +558,6 @@ def link_problem(url: object) -> str | None:
         return None if parts.path else "no address after mailto:"
     if parts.scheme not in ("http", "https"):
         return "not http, https or mailto"
+    if parts.username is not None or parts.password is not None:
+        return "a user name or password, which every page would publish"
     return None if parts.hostname else "no host"
