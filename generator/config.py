@@ -33,6 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import SplitResult
 from urllib.parse import urlsplit
 
 from babel.core import Locale
@@ -506,6 +507,35 @@ _UNSAFE = re.compile(r"[\s\x00-\x1f\x7f\"'<>\\`{}|^]")
 brackets and the others RFC 3986 excludes (they would need percent-encoding)."""
 
 
+def _web_address(url: object, schemes: tuple[str, ...]) -> tuple[SplitResult | None, str | None]:
+    """``url`` split into its parts, or what is wrong with it as an absolute address of
+    one of ``schemes`` written as a page may link it: not text, a character a URL may
+    not hold as written, a port that is no number, another scheme; for ``http`` and
+    ``https``, no host, or a user name or password (every page would publish them).
+
+    Returns:
+        ``(parts, None)``, or ``(None, a short reason)``.
+    """
+    if not isinstance(url, str):
+        return None, "not text"
+    bad = _UNSAFE.search(url)
+    if bad:
+        return None, f"it holds {bad.group()!r}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as exc:
+        return None, str(exc)
+    if parts.scheme not in schemes:
+        return None, f"not {', '.join(schemes[:-1])} or {schemes[-1]}"
+    if parts.scheme in ("http", "https"):
+        if not parts.hostname:
+            return None, "no host"
+        if parts.username is not None or parts.password is not None:
+            return None, "a user name or password, which every page would publish"
+    return parts, None
+
+
 def site_url_problem(url: object) -> str | None:
     """What is wrong with a ``site_url`` value, or ``None`` when it is an absolute
     ``http``/``https`` address of a folder: a host, no user name or password (every
@@ -515,49 +545,25 @@ def site_url_problem(url: object) -> str | None:
     Returns:
         a short reason (e.g. ``"no host"``), or ``None``.
     """
-    if not isinstance(url, str):
-        return "not text"
-    bad = _UNSAFE.search(url)
-    if bad:
-        return f"it holds {bad.group()!r}"
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError as exc:
-        return str(exc)
-    if parts.scheme not in ("http", "https"):
-        return "not http or https"
-    if not parts.hostname:
-        return "no host"
-    if parts.username is not None or parts.password is not None:
-        return "a user name or password, which every page would publish"
-    if parts.query or parts.fragment or url.endswith(("?", "#")):
+    parts, problem = _web_address(url, ("http", "https"))
+    if parts is None:
+        return problem
+    if parts.query or parts.fragment or str(url).endswith(("?", "#")):
         return "a query or fragment, where page paths are appended"
     return None
 
 
 def link_problem(url: object) -> str | None:
     """What is wrong with a footer link's ``url``, or ``None`` when it is an absolute
-    ``http``/``https`` address with a host or a ``mailto:`` address, with no whitespace,
-    control characters, quotes or angle brackets.
+    ``http``/``https`` address with a host and no user name or password, or a
+    ``mailto:`` address, with no whitespace, control characters, quotes or angle
+    brackets.
 
     Returns:
         a short reason, or ``None``.
     """
-    if not isinstance(url, str):
-        return "not text"
-    bad = _UNSAFE.search(url)
-    if bad:
-        return f"it holds {bad.group()!r}"
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError as exc:
-        return str(exc)
-    if parts.scheme == "mailto":
-        return None if parts.path else "no address after mailto:"
-    if parts.scheme not in ("http", "https"):
-        return "not http, https or mailto"
-    if parts.username is not None or parts.password is not None:
-        return "a user name or password, which every page would publish"
-    return None if parts.hostname else "no host"
+    parts, problem = _web_address(url, ("http", "https", "mailto"))
+    if parts is None:
+        return problem
+    return "no address after mailto:" if parts.scheme == "mailto" and not parts.path \
+        else None
