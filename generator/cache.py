@@ -258,7 +258,7 @@ def _read_key(path: Path, folder: int) -> bytes:
             raise CacheRefused(f"{path}: the build cache's key is not a regular file; "
                                f"{expected}")
         if info.st_uid != os.geteuid():
-            raise CacheRefused(f"{path}: the build cache's key belongs to another user "
+            raise CacheRefused(f"{path}: the build cache's key is another user's "
                                f"(uid {info.st_uid}); {expected}")
         if info.st_mode & 0o077:
             raise CacheRefused(f"{path}: the build cache's key is readable or writable by "
