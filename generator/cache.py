@@ -450,7 +450,7 @@ class BuildCache:
                       "this build goes on without it")
             return False
         self._key = key
-        self._key_id = hmac.new(key, b"rules-site cache key", hashlib.sha256).hexdigest()[:16]
+        self._key_id = hmac.new(key, b"rules-site cache key", "sha256").hexdigest()[:16]
         return True
 
     def _off(self, line: str) -> None:
@@ -500,10 +500,12 @@ class BuildCache:
     def _seal(self, generator: str, slot: str, inputs: str, text: str) -> str:
         """The HMAC-SHA256 (hex) of an entry's fields under the user's key: what makes an
         entry this user's builds' own (see the module's text)."""
-        parts = [str(FORMAT), self._key_id, generator, self.project, slot, inputs, text]
-        data = [p.encode("utf-8") for p in parts]
-        message = b"".join(len(d).to_bytes(8, "little") + d for d in data)
-        return hmac.new(self._key, message, hashlib.sha256).hexdigest()
+        mac = hmac.new(self._key, digestmod="sha256")  # (by name: OpenSSL's own HMAC)
+        for part in (str(FORMAT), self._key_id, generator, self.project, slot, inputs, text):
+            data = part.encode("utf-8")
+            mac.update(len(data).to_bytes(8, "little"))
+            mac.update(data)
+        return mac.hexdigest()
 
     def load(self, slot: str, inputs: str | None, *, shared: bool = False) -> Any:
         """The data stored in ``slot`` for these ``inputs`` (a digest), or ``None``: no
