@@ -6,15 +6,30 @@ Where: ``$XDG_CACHE_HOME/rules-site/<hash of the project's real path>/`` (defaul
 request can carry a cache into a build. What: plain data only, never a pickle: JSON
 entries and the bytes of files the build wrote.
 
+**Trust.** The cache folder is not trusted: a CI may restore it from another run, or
+another user may write into it. So nothing read from it reaches a build's output
+unchecked:
+
 - An **entry** (:meth:`BuildCache.load`, :meth:`BuildCache.store`) sits in a *slot* (one
   per page and locale, say) and holds the digest of every input its data was made from;
   a build looks the slot up with the digest of today's inputs, so a changed input is a
   miss. Each entry also carries :data:`FORMAT`, the generator's source hash
-  (:func:`generator_hash`), the project's path and a checksum of its data: an entry
-  written by another version of the generator, for another project, truncated or edited
-  by hand, is never used.
+  (:func:`generator_hash`), the project's path, and an HMAC-SHA256 of all of these and
+  its data under the user's key (:func:`cache_key`), which is kept outside the cache
+  folder (``$XDG_CONFIG_HOME/rules-site/cache-key``): an entry written by another
+  version of the generator, for another project or under another key (a cache restored
+  from elsewhere: a cold cache) is a miss; one truncated, edited or forged (its HMAC
+  wrong) is a damaged entry, never used.
 - A **blob** (:meth:`BuildCache.load_blob`, :meth:`BuildCache.store_blob`) is a file's
-  bytes under their SHA-256 digest, checked again when read.
+  bytes under their SHA-256 digest, checked again when read; only an entry names the
+  digest of a file to publish.
+- Every file and folder of the cache is opened relative to its folder's descriptor
+  without following a link (``O_NOFOLLOW``), created with ``O_EXCL`` and the modes the
+  umask gives; a link where one of them belongs is removed (never followed) and the
+  file or folder made again, and the pruning removes what it finds there by name, so
+  that nothing planted in the cache folder makes a build read, create, change or remove
+  a file elsewhere. A folder of the cache owned by another user turns the cache off for
+  the build.
 
 A damaged or foreign entry or blob is ignored and rebuilt, with one line in
 :attr:`BuildCache.notes`; a cache that cannot be written (a full disk, a read-only home)
@@ -24,15 +39,19 @@ only makes builds slower: the cache can cost time, never change a build's output
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
+import hmac
 import importlib.util
 import json
 import os
 import re
+import secrets
 import shutil
-import tempfile
+import stat
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from functools import cache
@@ -52,11 +71,15 @@ from generator.layout import TEMPLATES
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import real_path
+from generator.layout import write_all
 
-FORMAT = 1
+FORMAT = 2
 """The layout of the cache's files; an entry of another format is a miss."""
 APP = "rules-site"
-"""The cache's folder in the user's cache folder."""
+"""The cache's folder in the user's cache folder, and the key's in the user's
+configuration folder."""
+KEY_FILE = "cache-key"
+"""The user's key (:func:`cache_key`) in ``<user configuration>/rules-site/``."""
 PACKAGE = Path(__file__).resolve().parent
 """The generator's own files (code, theme): their hash keys every entry."""
 LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "mdurl", "babel",
@@ -74,6 +97,24 @@ inputs; its data)."""
 INPUT_LIMIT = 16 * 1024 * 1024
 """The largest input file hashed up front, in bytes; a larger one (an input error for
 every reader) makes :func:`input_digests` give up."""
+READ_LIMIT = 256 * 1024 * 1024
+"""The largest entry or blob read from the cache, in bytes; a larger one is damaged (the
+cache folder is not trusted: a planted file of any size must not exhaust memory)."""
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""Opens a folder, never through a link (the link itself fails: ``ENOTDIR``/``ELOOP``)."""
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+"""Opens a file to read, never through a link, without waiting at a FIFO."""
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+"""Creates a file that must be new."""
+_NOT_A_FOLDER = (errno.ENOTDIR, errno.ELOOP)
+"""What opening a link or a file as a folder with :data:`_DIR` gives."""
+
+
+class CacheRefused(Exception):
+    """The cache's key or folder cannot be used safely (a link, another user's file, a
+    key readable by others); the message says which and why. The build goes on without
+    the cache (:meth:`BuildCache.__enter__`)."""
 
 
 def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:
@@ -142,6 +183,160 @@ def cache_folder(project: Path) -> Path:
     return root / APP / digest(str(real_path(project)))[:16]
 
 
+def config_home() -> Path:
+    """The user's configuration folder: ``$XDG_CONFIG_HOME`` when it is set to an absolute
+    path (the XDG base directory specification), else ``~/.config``."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    return Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
+
+
+def key_path() -> Path:
+    """Where the user's cache key is (:func:`cache_key`)."""
+    return config_home() / APP / KEY_FILE
+
+
+def cache_key() -> bytes:
+    """The user's key for the cache's entries (their HMAC): 32 random bytes kept as 64
+    hex digits in :func:`key_path`, outside every cache folder, so that a cache folder
+    restored or written by someone else cannot hold an entry this user's builds trust.
+    Made on first use, mode 0600: written to a new file (``O_EXCL``) and linked into
+    place, so that two builds starting at once agree on one key. Neither the key's
+    folder (``rules-site/``) nor the key is ever opened through a link.
+
+    Returns:
+        The key's bytes.
+
+    Raises:
+        CacheRefused: the key's folder or file is a link, not a folder or regular file,
+            not the user's own, the key readable or writable by others (as ssh refuses
+            such a private key) or not 64 hex digits; or it cannot be made (a read-only
+            configuration folder).
+    """
+    path = key_path()
+    try:
+        path.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        home = os.open(path.parent.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise CacheRefused(f"{path}: cannot make the build cache's key "
+                           f"({exc.strerror or exc})") from exc
+    try:
+        folder = _open_folder(path.parent, APP, home, mode=0o700, heal=False)
+    except OSError as exc:
+        raise CacheRefused(f"{path.parent}: cannot use it for the build cache's key "
+                           f"({exc.strerror or exc})") from exc
+    finally:
+        os.close(home)
+    try:
+        for _ in range(3):  # made by another build meanwhile: read that one
+            try:
+                return _read_key(path, folder)
+            except FileNotFoundError:
+                _make_key(path, folder)
+        raise CacheRefused(f"{path}: the build cache's key keeps going away")
+    except OSError as exc:
+        raise CacheRefused(f"{path}: cannot make the build cache's key "
+                           f"({exc.strerror or exc})") from exc
+    finally:
+        os.close(folder)
+
+
+def _read_key(path: Path, folder: int) -> bytes:
+    """The key in ``folder`` (:func:`cache_key`). Raises FileNotFoundError when there is
+    none, CacheRefused when it is not a key of the user's own."""
+    expected = ("expected a regular file of your own, mode 0600, holding 64 hex digits "
+                "(remove it: the next build makes a new one)")
+    try:
+        fd = os.open(KEY_FILE, _READ, dir_fd=folder)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        why = "a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        raise CacheRefused(f"{path}: the build cache's key is {why}; {expected}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CacheRefused(f"{path}: the build cache's key is not a regular file; "
+                               f"{expected}")
+        if info.st_uid != os.geteuid():
+            raise CacheRefused(f"{path}: the build cache's key is another user's "
+                               f"(uid {info.st_uid}); {expected}")
+        if info.st_mode & 0o077:
+            raise CacheRefused(f"{path}: the build cache's key is readable or writable by "
+                               f"others (mode {stat.S_IMODE(info.st_mode):04o}); {expected}")
+        text = os.read(fd, 128).strip()
+    finally:
+        os.close(fd)
+    if not re.fullmatch(rb"[0-9a-f]{64}", text):
+        raise CacheRefused(f"{path}: the build cache's key is not 64 hex digits; {expected}")
+    return bytes.fromhex(text.decode("ascii"))
+
+
+def _make_key(path: Path, folder: int) -> None:
+    """Make a new key in ``folder`` unless another build made one meanwhile: written to a
+    new temporary file, mode 0600, and linked (not renamed) into place, so that a key
+    there is never replaced."""
+    tmp = f".{KEY_FILE}.{os.getpid()}-{secrets.token_hex(4)}"
+    fd = os.open(tmp, _NEW, 0o600, dir_fd=folder)
+    try:
+        try:
+            os.fchmod(fd, 0o600)
+            write_all(fd, secrets.token_hex(32).encode("ascii") + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, KEY_FILE, src_dir_fd=folder, dst_dir_fd=folder,
+                    follow_symlinks=False)
+        except FileExistsError:
+            pass  # another build's key is the key
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP):
+                raise
+            os.rename(tmp, KEY_FILE, src_dir_fd=folder, dst_dir_fd=folder)  # no hard links
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=folder)
+
+
+def _open_folder(path: Path, name: str, parent: int, *, mode: int = 0o777,
+                 heal: bool = True) -> int:
+    """The folder ``name`` in the folder of descriptor ``parent`` (whose path is
+    ``path.parent``; ``path`` names it in messages), opened without following a link and
+    made (with ``mode``, less the umask) when missing. With ``heal``, a symbolic link
+    there is removed, never followed, and a folder made in its place (a file there is an
+    OSError: the cache cannot be written).
+
+    Raises:
+        CacheRefused: the folder belongs to another user; or (without ``heal``) a link or
+            a non-folder is there.
+        OSError: it cannot be opened or made.
+    """
+    for attempt in range(3):
+        try:
+            fd = os.open(name, _DIR, dir_fd=parent)
+        except FileNotFoundError:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, mode, dir_fd=parent)
+            continue
+        except OSError as exc:
+            if exc.errno not in _NOT_A_FOLDER:
+                raise
+            if not heal:
+                raise CacheRefused(f"{path}: a symbolic link or a file, not a folder; "
+                                   "expected a folder of your own (remove it)") from exc
+            if attempt < 2 and stat.S_ISLNK(_mode_at(parent, name)):
+                _discard_at(parent, name)  # the link itself
+                continue
+            raise
+        owner = os.fstat(fd).st_uid
+        if owner != os.geteuid():
+            os.close(fd)
+            raise CacheRefused(f"{path}: the folder belongs to another user (uid {owner}); "
+                               "expected a folder of your own")
+        return fd
+    raise OSError(errno.ENOENT, "it keeps going away", str(path))
+
+
 def input_digests(layout: Layout) -> dict[str, str] | None:
     """The SHA-256 digest of every input file of the project: the files below
     ``content/``, ``locales/`` and ``templates/``, and ``site.yaml``, by path relative to
@@ -180,7 +375,7 @@ class BuildCache:
             project is foreign).
     """
 
-    def __init__(self, folder: Path | None, project: Path) -> None:
+    def __init__(self, folder: Path | None, project: Path | str) -> None:
         self.folder = folder
         self.project = str(project)
         self.notes: list[str] = []
@@ -188,18 +383,24 @@ class BuildCache:
         self._used: set[str] = set()
         self._stored: set[str] = set()
         self._lock: int | None = None
+        self._fds: dict[str, int] = {}
+        """The open folders: ``""`` the cache folder, ``entries``, ``blobs``,
+        ``blobs/<2 hex digits>``."""
+        self._key = b""
+        self._key_id = ""
 
     def __enter__(self) -> BuildCache:
-        """Take a shared lock on the folder (its file ``lock``) for one build: the builds
-        of a project that run at once (``serve`` beside ``build``, two output folders)
-        share the cache, and only a build that finds no other one running prunes it
+        """Open the folder and read the user's key (:meth:`_ready`), then take a shared
+        lock on the folder (its file ``lock``) for one build: the builds of a project
+        that run at once (``serve`` beside ``build``, two output folders) share the
+        cache, and only a build that finds no other one running prunes it
         (:meth:`prune`), so that none removes what another has found and is about to
         copy. The lock file's time says when the folder was last used (:func:`sweep`).
         A folder that cannot be locked is used without the lock."""
-        if self.folder is not None and fcntl is not None:
+        if self._ready() and fcntl is not None:
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
-                self._lock = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+                self._lock = _open_file_at(self._fds[""], "lock", self._path("lock"),
+                                           self._note)
                 fcntl.flock(self._lock, fcntl.LOCK_SH)
                 os.utime(self._lock)  # used now (sweep)
             except OSError:
@@ -208,11 +409,75 @@ class BuildCache:
 
     def __exit__(self, *exc: object) -> None:
         self._release()
+        self._close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self._close()
 
     def _release(self) -> None:
         if self._lock is not None:
             os.close(self._lock)  # which releases the lock
             self._lock = None
+
+    def _close(self) -> None:
+        fds, self._fds = self._fds, {}
+        for fd in fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _ready(self) -> bool:
+        """Whether the cache is on: the first time, read the user's key
+        (:func:`cache_key`) and open the cache folder (made when missing); either
+        refused, the cache is off for this build (with a note)."""
+        if self.folder is None:
+            return False
+        if "" in self._fds:
+            return True
+        try:
+            key = cache_key()
+            self.folder.parent.mkdir(parents=True, exist_ok=True)
+            parent = os.open(self.folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                self._fds[""] = _open_folder(self.folder, self.folder.name, parent)
+            finally:
+                os.close(parent)
+        except CacheRefused as exc:
+            self._off(f"{exc}: this build goes on without the build cache")
+            return False
+        except OSError as exc:
+            self._off(f"{self.folder}: cannot write the cache ({exc.strerror or exc}); "
+                      "this build goes on without it")
+            return False
+        self._key = key
+        self._key_id = hmac.new(key, b"rules-site cache key", "sha256").hexdigest()[:16]
+        return True
+
+    def _off(self, line: str) -> None:
+        """Turn the cache off for the rest of the build, saying why."""
+        self._note(line)
+        self.folder = None
+        self._release()
+        self._close()
+
+    def _path(self, rel: str) -> Path:
+        assert self.folder is not None
+        return self.folder / rel
+
+    def _dir(self, rel: str, create: bool = True) -> int:
+        """The open folder ``rel`` of the cache (``entries``, ``blobs``, ``blobs/ab``),
+        opened once and made when missing (not made without ``create``: then
+        FileNotFoundError). Raises OSError, CacheRefused."""
+        fd = self._fds.get(rel)
+        if fd is not None:
+            return fd
+        above, _, name = rel.rpartition("/")
+        parent = self._dir(above, create)
+        if not create and not _exists_at(parent, name):
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(self._path(rel)))
+        fd = _open_folder(self._path(rel), name, parent)
+        self._fds[rel] = fd
+        return fd
 
     @property
     def enabled(self) -> bool:
@@ -222,12 +487,25 @@ class BuildCache:
     @property
     def spare_site(self) -> Path | None:
         """Where the output keeps a replaced site's folders for the next build
-        (:class:`generator.output.SiteWriter`, ``spare``); ``None`` without a cache."""
+        (:class:`generator.output.SiteWriter`, ``spare``, which checks them and gives
+        them the umask's modes); ``None`` without a cache."""
         return None if self.folder is None else self.folder / "spare-site"
 
+    def _entry_name(self, slot: str) -> str:
+        return f"{digest(slot)[:32]}.json"
+
     def _entry_path(self, slot: str) -> Path:
-        assert self.folder is not None
-        return self.folder / "entries" / f"{digest(slot)[:32]}.json"
+        return self._path(f"entries/{self._entry_name(slot)}")
+
+    def _seal(self, generator: str, slot: str, inputs: str, text: str) -> str:
+        """The HMAC-SHA256 (hex) of an entry's fields under the user's key: what makes an
+        entry this user's builds' own (see the module's text)."""
+        mac = hmac.new(self._key, digestmod="sha256")  # (by name: OpenSSL's own HMAC)
+        for part in (str(FORMAT), self._key_id, generator, self.project, slot, inputs, text):
+            data = part.encode("utf-8")
+            mac.update(len(data).to_bytes(8, "little"))
+            mac.update(data)
+        return mac.hexdigest()
 
     def load(self, slot: str, inputs: str | None, *, shared: bool = False) -> Any:
         """The data stored in ``slot`` for these ``inputs`` (a digest), or ``None``: no
@@ -240,20 +518,38 @@ class BuildCache:
         was read from (same inode, size and modification time): ``serve`` builds again
         in one process. The caller must then not change the data it gets.
         """
-        if self.folder is None:
+        if not self._ready():
             return None
-        path = self._entry_path(slot)
-        self._used.add(path.name)
+        name = self._entry_name(slot)
+        path = self._path(f"entries/{name}")
+        self._used.add(name)
         try:
-            with open(path, "rb") as f:
-                st = os.fstat(f.fileno())
-                stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
-                known = _SHARED.get((str(path), self.project)) if shared else None
-                if known is not None and known[0] == stamp:
-                    _SHARED.move_to_end((str(path), self.project))
-                    return known[2] if inputs in (None, known[1]) else None
-                raw = f.read()
+            fd = os.open(name, _READ, dir_fd=self._dir("entries", create=False))
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link where an entry belongs: never followed
+                self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+            return None
+        except CacheRefused as exc:
+            self._off(f"{exc}: this build goes on without the build cache")
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                if not stat.S_ISDIR(st.st_mode):  # (a folder: replaced when stored)
+                    self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+                return None
+            stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+            known = _SHARED.get((str(path), self.project)) if shared else None
+            if known is not None and known[0] == stamp:
+                _SHARED.move_to_end((str(path), self.project))
+                return known[2] if inputs in (None, known[1]) else None
+            raw = _read_bounded(fd, st.st_size)
         except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if raw is None:  # larger than any entry a build writes
+            self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
             return None
         at = raw.find(b'"inputs": "')
         if inputs is not None and at >= 0 and (
@@ -262,37 +558,48 @@ class BuildCache:
         try:
             entry = json.loads(raw)
             ok = (isinstance(entry, dict) and entry.get("slot") == slot
-                  and isinstance(entry.get("data"), str)
-                  and entry.get("sum") == digest(entry["data"]))
+                  and all(isinstance(entry.get(k), str)
+                          for k in ("key", "generator", "project", "inputs", "mac", "data")))
+        except (ValueError, TypeError, RecursionError):
+            entry, ok = None, False
+        if isinstance(entry, dict) and (entry.get("format") != FORMAT
+                                        or (ok and entry["key"] != self._key_id)):
+            return None  # another version's, or made under another key: a miss
+        if ok:
+            assert isinstance(entry, dict)
+            ok = hmac.compare_digest(entry["mac"].encode(), self._seal(
+                entry["generator"], slot, entry["inputs"], entry["data"]).encode())
+        try:
             data = json.loads(entry["data"]) if ok else None
-        except (ValueError, TypeError, KeyError, RecursionError):
-            ok, data = False, None
+        except (ValueError, RecursionError):
+            ok = False
         if not ok:
             self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
             return None
-        if entry.get("format") != FORMAT or entry.get("generator") != generator_hash() \
-                or entry.get("project") != self.project:
+        assert isinstance(entry, dict)
+        if entry["generator"] != generator_hash() or entry["project"] != self.project:
             return None  # another version's, or a copied cache: a miss, never used
         if shared:
-            remember(_SHARED, (str(path), self.project), (stamp, entry.get("inputs"), data),
+            remember(_SHARED, (str(path), self.project), (stamp, entry["inputs"], data),
                      SHARED)
-        return data if inputs in (None, entry.get("inputs")) else None
+        return data if inputs in (None, entry["inputs"]) else None
 
     def store(self, slot: str, inputs: str, data: Any) -> None:
         """Keep ``data`` (plain JSON data) in ``slot`` for these ``inputs``."""
-        if self.folder is None:
+        if not self._ready():
             return
         text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        entry = {"format": FORMAT, "generator": generator_hash(), "project": self.project,
-                 "slot": slot, "inputs": inputs, "sum": digest(text), "data": text}
-        path = self._entry_path(slot)
-        self._used.add(path.name)
-        self._stored.add(path.name)
-        self._write(path, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
+        generator = generator_hash()
+        entry = {"format": FORMAT, "key": self._key_id, "generator": generator,
+                 "project": self.project, "slot": slot, "inputs": inputs,
+                 "mac": self._seal(generator, slot, inputs, text), "data": text}
+        name = self._entry_name(slot)
+        self._used.add(name)
+        self._stored.add(name)
+        self._write("entries", name, json.dumps(entry, ensure_ascii=False).encode("utf-8"))
 
     def _blob_path(self, sha: str) -> Path:
-        assert self.folder is not None
-        return self.folder / "blobs" / sha[:2] / sha
+        return self._path(f"blobs/{sha[:2]}/{sha}")
 
     def blob(self, sha: str) -> Path | None:
         """The cache's copy of the bytes whose SHA-256 hex digest is ``sha``, checked
@@ -305,33 +612,61 @@ class BuildCache:
         hex digest) as blobs, copied (a hard link would let a site file edited in place
         change the cache)."""
         for rel, sha in files.items():
-            if self.folder is None:  # (off now: a write below failed)
+            if not self._ready():  # (off now: a write below failed)
                 return
-            path = self._blob_path(sha)
-            if path.exists():
+            if self._has_blob(sha):
                 continue
             try:
-                self._write(path, (folder / rel).read_bytes())
+                data = (folder / rel).read_bytes()
             except OSError as exc:
-                self._note(f"{self.folder}: cannot write the cache ({exc.strerror or exc});"
-                           " this build goes on without it")
-                self.folder = None
+                self._off(f"{self.folder}: cannot write the cache ({exc.strerror or exc});"
+                          " this build goes on without it")
                 return
+            self._write(f"blobs/{sha[:2]}", sha, data)
+
+    def _has_blob(self, sha: str) -> bool:
+        """Whether a regular file is kept under ``sha`` (not checked)."""
+        try:
+            info = os.stat(sha, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False),
+                           follow_symlinks=False)
+        except (OSError, CacheRefused):
+            return False
+        return stat.S_ISREG(info.st_mode)
+
+    def _open_blob(self, sha: str) -> int | None:
+        """The blob ``sha`` opened to read (a regular file, never through a link), or
+        ``None``."""
+        if not self._ready() or not re.fullmatch(r"[0-9a-f]{64}", sha):
+            return None
+        try:
+            fd = os.open(sha, _READ, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
+        except (OSError, CacheRefused):
+            return None
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                return fd
+        except OSError:
+            pass
+        os.close(fd)
+        return None
 
     def load_blob(self, sha: str) -> bytes | None:
         """The bytes whose SHA-256 hex digest is ``sha``, or ``None``: missing, or
         damaged (then with a note)."""
-        if self.folder is None or len(sha) != 64:
+        fd = self._open_blob(sha)
+        if fd is None:
             return None
-        path = self._blob_path(sha)
         try:
-            data = path.read_bytes()
+            data = _read_bounded(fd, os.fstat(fd).st_size)
         except OSError:
             return None
-        if hashlib.sha256(data).hexdigest() != sha:
+        finally:
+            os.close(fd)
+        if data is None or hashlib.sha256(data).hexdigest() != sha:
+            path = self._blob_path(sha)
             self._note(f"{path}: a damaged cache file; ignored, its part rebuilt")
-            with contextlib.suppress(OSError):
-                path.unlink()  # so that the rebuilt part is kept again
+            with contextlib.suppress(OSError, CacheRefused):
+                os.unlink(sha, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
             return None
         return data
 
@@ -341,45 +676,56 @@ class BuildCache:
         blob, or those bytes are others: the caller makes them again). Only the part is
         hashed, not the whole blob as :meth:`load_blob` does: that read and hashed a
         kept page of 130 KB in 0.33 ms, where the read alone takes 0.04 ms."""
-        if self.folder is None or len(sha) != 64 or at < 0 or length < 0:
+        if at < 0 or not 0 <= length <= READ_LIMIT:
+            return None
+        fd = self._open_blob(sha)
+        if fd is None:
             return None
         try:
-            with open(self._blob_path(sha), "rb") as f:
-                f.seek(at)
-                data = f.read(length)
+            data = os.pread(fd, length, at)
         except OSError:
             return None
+        finally:
+            os.close(fd)
         return data if hashlib.sha256(data).hexdigest() == part else None
 
     def store_blob(self, data: bytes) -> str:
         """Keep ``data``; returns its SHA-256 hex digest (its name)."""
         sha = hashlib.sha256(data).hexdigest()
-        if self.folder is not None:
-            path = self._blob_path(sha)
-            if not path.exists():
-                self._write(path, data)
+        if self._ready() and not self._has_blob(sha):
+            self._write(f"blobs/{sha[:2]}", sha, data)
         return sha
 
-    def _write(self, path: Path, data: bytes) -> None:
-        """Write ``path`` whole or not at all (a temporary file renamed); a failure
-        becomes a note and turns the cache off for the rest of the build."""
+    def _write(self, rel: str, name: str, data: bytes) -> None:
+        """Write the file ``name`` of the cache's folder ``rel`` whole or not at all: a
+        new temporary file (``O_EXCL``, never through a link, the umask's mode) renamed
+        over it. A failure becomes a note and turns the cache off for the rest of the
+        build."""
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            folder = self._dir(rel)
+            tmp = f".tmp-{secrets.token_hex(8)}"
+            fd = os.open(tmp, _NEW, 0o666, dir_fd=folder)
             try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)  # a folder where an entry belongs: not ours to keep
-                os.replace(tmp, path)
+                try:
+                    write_all(fd, data)
+                finally:
+                    os.close(fd)
+                try:
+                    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+                except OSError as exc:  # a folder where the file belongs: not ours to keep
+                    if exc.errno not in (errno.EISDIR, errno.ENOTEMPTY, errno.EEXIST):
+                        raise
+                    shutil.rmtree(name, dir_fd=folder)
+                    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
             except BaseException:
                 with contextlib.suppress(OSError):
-                    os.unlink(tmp)
+                    os.unlink(tmp, dir_fd=folder)
                 raise
+        except CacheRefused as exc:
+            self._off(f"{exc}: this build goes on without the build cache")
         except OSError as exc:
-            self._note(f"{self.folder}: cannot write the cache ({exc.strerror or exc}); "
-                       "this build goes on without it")
-            self.folder = None
+            self._off(f"{self.folder}: cannot write the cache ({exc.strerror or exc}); "
+                      "this build goes on without it")
 
     def _note(self, line: str) -> None:
         if line not in self.notes:
@@ -406,10 +752,11 @@ class BuildCache:
         """Remove every entry this build stored (:attr:`stored`, the workers' counted):
         a build whose inputs changed while it ran may have kept what it made of the new
         bytes under the old bytes' digests (:func:`generator.commands.build.build`)."""
-        if self.folder is None:
-            return
-        for name in self._stored:
-            _discard(self.folder / "entries" / name)
+        if self._ready():
+            with contextlib.suppress(OSError, CacheRefused):
+                entries = self._dir("entries", create=False)
+                for name in self._stored:
+                    _discard_at(entries, name)
         self._used -= self._stored
         self._stored.clear()
 
@@ -418,15 +765,17 @@ class BuildCache:
         something taken from the cache whole (a page's tables), which the next build may
         need again, so that :meth:`prune` keeps them."""
         if self.folder is not None:
-            self._used.update(self._entry_path(slot).name for slot in slots)
+            self._used.update(self._entry_name(slot) for slot in slots)
 
     def prune(self, blobs: Iterable[str]) -> None:
         """After a build that used every slot it needs: remove the entries no lookup or
         store of this build touched and every blob but ``blobs`` (the digests the kept
         entries name), so the cache holds one build's worth. Inside ``with`` (the shared
         lock), only when no other build holds the lock: another build's files are left
-        alone, and the next build that runs alone prunes."""
-        if self.folder is None:
+        alone, and the next build that runs alone prunes. Everything is removed by its
+        name in its folder, never through a link (a link planted as ``entries`` is
+        removed itself, not emptied)."""
+        if not self._ready():
             return
         if self._lock is not None:
             assert fcntl is not None
@@ -435,13 +784,29 @@ class BuildCache:
             except OSError:
                 return  # another build is running
         keep = set(blobs)
-        for path in _listing(self.folder / "entries"):
-            if path.name not in self._used:
-                _discard(path)
-        for sub in _listing(self.folder / "blobs"):
-            for path in _listing(sub):
-                if path.name not in keep:
-                    _discard(path)
+        try:
+            entries = self._dir("entries", create=False)
+        except (OSError, CacheRefused):
+            pass
+        else:
+            for name in _names(entries):
+                if name not in self._used:
+                    _discard_at(entries, name)
+        try:
+            folder = self._dir("blobs", create=False)
+        except (OSError, CacheRefused):
+            pass
+        else:
+            for sub in _names(folder):
+                try:
+                    fd = self._dir(f"blobs/{sub}", create=False)
+                except (OSError, CacheRefused):
+                    _discard_at(folder, sub)  # a link or a file: not a folder of blobs
+                    continue
+                for name in _names(fd):
+                    if name not in keep:
+                        _discard_at(fd, name)
+        assert self.folder is not None
         sweep(self.folder.parent, self.folder)
 
 
@@ -459,8 +824,9 @@ def sweep(parent: Path, mine: Path, now: float | None = None) -> list[Path]:
     nothing else would ever remove it. Runs at most once a day (the time of
     ``parent/.swept``); a folder's last use is its ``lock`` file's time (every build
     takes the lock, :meth:`BuildCache.__enter__`, and marks it); a folder a build holds
-    now (its lock taken), not named as :func:`cache_folder` names them, or ``mine`` is
-    left alone. What cannot be removed stays.
+    now (its lock taken), not named as :func:`cache_folder` names them, not a real
+    folder of the user's own, or ``mine`` is left alone. Nothing is opened through a
+    link. What cannot be removed stays.
 
     Args:
         parent: the folder of every project's cache.
@@ -471,55 +837,141 @@ def sweep(parent: Path, mine: Path, now: float | None = None) -> list[Path]:
         The folders removed.
     """
     now = time.time() if now is None else now
-    stamp = parent / SWEPT
     try:
-        if now - os.stat(stamp).st_mtime < 86_400:
+        top = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return []
+    try:
+        return _sweep(parent, top, mine, now)
+    finally:
+        os.close(top)
+
+
+def _sweep(parent: Path, top: int, mine: Path, now: float) -> list[Path]:
+    try:
+        if now - os.stat(SWEPT, dir_fd=top, follow_symlinks=False).st_mtime < 86_400:
             return []
     except OSError:
         pass
     try:
-        stamp.touch()
-        os.utime(stamp, (now, now))
+        fd = _open_file_at(top, SWEPT, parent / SWEPT, lambda line: None)
+        try:
+            os.utime(fd, (now, now))
+        finally:
+            os.close(fd)
     except OSError:
         return []  # a cache that cannot be written: nothing to tidy
     removed = []
-    for folder in _listing(parent):
-        if folder == mine or not _CACHE_NAME.fullmatch(folder.name) or folder.is_symlink():
+    for name in _names(top):
+        if (parent / name == mine or not _CACHE_NAME.fullmatch(name)
+                or not stat.S_ISDIR(_mode_at(top, name))):
             continue
-        lock = folder / "lock"
         try:
-            if now - os.stat(lock if lock.exists() else folder).st_mtime < STALE_DAYS * 86_400:
+            folder = _open_folder(parent / name, name, top, heal=False)
+        except (OSError, CacheRefused):
+            continue
+        try:
+            try:
+                used = os.stat("lock", dir_fd=folder, follow_symlinks=False).st_mtime
+            except OSError:
+                used = os.fstat(folder).st_mtime
+            if now - used < STALE_DAYS * 86_400:
                 continue
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            lock = _open_file_at(folder, "lock", parent / name / "lock", lambda line: None)
         except OSError:
             continue
+        finally:
+            os.close(folder)
         try:
             if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no build uses it now
-            shutil.rmtree(folder)
-            removed.append(folder)
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no build uses it now
+            shutil.rmtree(name, dir_fd=top)
+            removed.append(parent / name)
         except OSError:
             pass
         finally:
-            os.close(fd)
+            os.close(lock)
     return removed
 
 
-def _listing(folder: Path) -> list[Path]:
-    """What ``folder`` holds; nothing when it cannot be read (or is no folder)."""
+def _open_file_at(folder: int, name: str, path: Path, note: Callable[[str], None]) -> int:
+    """The regular file ``name`` of the cache's folder of descriptor ``folder`` opened to
+    read and write, made when missing (the umask's mode), never through a link: a link,
+    FIFO, folder or a file with other hard links there (``path`` in the note) is removed,
+    said in a note, and the file made anew, so that opening or touching it never
+    creates or changes a file elsewhere. Raises OSError."""
+    for attempt in range(2):
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                         | os.O_CLOEXEC, 0o666, dir_fd=folder)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO) or attempt:
+                raise
+        else:
+            info = os.fstat(fd)
+            if stat.S_ISREG(info.st_mode) and info.st_nlink == 1 \
+                    and info.st_uid == os.geteuid():
+                return fd
+            os.close(fd)
+            if attempt:
+                break
+        note(f"{path}: not a regular file of the cache's own (a link, FIFO, folder, hard "
+             "link or another user's file); replaced, never followed")
+        _discard_at(folder, name)
+    raise OSError(errno.EEXIST, "not a regular file of its own", str(path))
+
+
+def _read_bounded(fd: int, size: int) -> bytes | None:
+    """The content of the open file ``fd`` (``size`` bytes as ``fstat`` says), or
+    ``None`` when it holds more than :data:`READ_LIMIT` bytes. Raises OSError."""
+    if size > READ_LIMIT:
+        return None
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = os.read(fd, max(size - total, 0) + 65536)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > READ_LIMIT:
+            return None
+        chunks.append(chunk)
+
+
+def _names(folder: int) -> list[str]:
+    """The names in the open folder ``folder``; none when it cannot be read."""
     try:
-        return list(folder.iterdir())
+        return os.listdir(folder)
     except OSError:
         return []
 
 
-def _discard(path: Path) -> None:
-    """Remove a file or folder of the cache; one that cannot be removed stays (the
-    pruning goes on with the others)."""
+def _exists_at(folder: int, name: str) -> bool:
+    """Whether ``name`` exists in the open folder ``folder`` (a link counts)."""
     try:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
+
+
+def _mode_at(folder: int, name: str) -> int:
+    """The mode of ``name`` in the open folder ``folder`` (of a link, the link's); 0 when
+    it cannot be read."""
+    try:
+        return os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+    except OSError:
+        return 0
+
+
+def _discard_at(folder: int, name: str) -> None:
+    """Remove ``name`` from the cache's open folder ``folder``: a folder with what it
+    holds, anything else (a link too) by its name alone; what cannot be removed stays
+    (the pruning goes on with the others)."""
+    try:
+        if stat.S_ISDIR(_mode_at(folder, name)):
+            shutil.rmtree(name, dir_fd=folder)
         else:
-            path.unlink()
+            os.unlink(name, dir_fd=folder)
     except OSError:
         pass

@@ -8,8 +8,11 @@ How: the output folder holds a marker file listing every file the build wrote. A
 takes a lock beside the output (so two builds never write at once), writes the new
 site into ``.<name>.new-<pid>``, and exchanges it with the old folder in one atomic
 step (Linux ``renameat2``; elsewhere two renames). The old folder is then removed,
-its marker last, so a build killed while removing it leaves a folder the next build
-still recognises as its own and removes.
+its marker last. The lock file records the pid of every build of that output that has
+not finished (``.<name>.lock``, :class:`_Lock`): a build killed on the way leaves its
+pid there beside its folders, and the next build removes the folders of those pids
+alone, and only when they hold its marker or folders alone; a folder that merely has
+such a name (``--out .site.new-99999``) is somebody's, never removed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import hashlib
 import os
 import re
 import shutil
@@ -90,16 +94,52 @@ def _listed(folder: Path) -> set[str] | None:
     return set(text[len(MARKER_HEADER):].split("\n")[:-1])
 
 
-def _temporary(parent: Path, name: str) -> list[Path]:
-    """The folders a build of the output ``parent/name`` leaves while it runs
-    (``.<name>.new-<pid>``, ``.<name>.old-<pid>``), by exact name: another output's
-    (``.site.new-1`` for ``--out 's*'``) never matches."""
-    pattern = re.compile(re.escape(f".{name}.") + r"(?:new|old)-[0-9]+")
+RECORD_LIMIT = 64
+"""The most pids the lock file records (:class:`_Lock`): builds killed one after another
+whose folders could not be removed."""
+
+
+def _pids(text: bytes) -> list[int]:
+    """The pids a lock file records (one decimal number a line; anything else
+    ignored), at most :data:`RECORD_LIMIT`, each once."""
+    found: list[int] = []
+    for line in text.split(b"\n"):
+        line = line.strip()
+        if line.isdigit() and len(line) <= 10 and int(line) not in found:
+            found.append(int(line))
+    return found[:RECORD_LIMIT]
+
+
+def _recorded(lock: Path) -> list[int]:
+    """The pids the lock file ``lock`` records, read without taking the lock; none when
+    there is no such regular file (a link is not followed)."""
     try:
-        names = sorted(os.listdir(parent))
+        fd = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return []
-    return [parent / n for n in names if pattern.fullmatch(n)]
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        return _pids(os.pread(fd, 4096, 0))
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+
+
+def _left_by(parent: Path, name: str, pid: int) -> list[Path]:
+    """The folders that the build ``pid`` of the output ``parent/name`` makes while it
+    runs (``.<name>.new-<pid>``, ``.<name>.old-<pid>``) and that are there."""
+    return [place for place in (parent / f".{name}.new-{pid}", parent / f".{name}.old-{pid}")
+            if os.path.lexists(place)]
+
+
+def _leftovers(parent: Path, name: str) -> list[Path]:
+    """The folders left beside the output ``parent/name`` by builds that did not finish:
+    those of the pids its lock file records (:class:`_Lock`), by exact name (another
+    output's, ``.site.new-1`` for ``--out 's*'``, never matches)."""
+    return [place for pid in _recorded(parent / f".{name}.lock")
+            for place in _left_by(parent, name, pid)]
 
 
 def _inside_output(out: Path) -> Path | None:
@@ -154,15 +194,86 @@ def _remove(folder: Path) -> None:
 
 def _take_spare(spare: Path | None, fresh: Path) -> bool:
     """Make ``spare`` (folders only, kept by :func:`_keep_spare`) the fresh folder
-    ``fresh``; ``False`` when there is none, or it holds anything but folders (then it is
-    not used: a file there is never published)."""
-    if spare is None or not _folders_only(spare):
+    ``fresh``: moved there, then claimed (:func:`_claim_folders`: each a real folder of
+    the user's own holding folders alone, given the mode the umask gives a new folder).
+    ``False`` when there is none, or it is not usable (a file or a link in it, a folder
+    of another user's): then it goes back where it was, untouched but for the modes,
+    and nothing of it is published. The spare lies in the build cache, which is not
+    trusted (docs/site.md, "Incremental builds")."""
+    if spare is None:
         return False
     try:
+        if not stat.S_ISDIR(os.lstat(spare).st_mode):
+            return False
         os.rename(spare, fresh)
     except OSError:
         return False
-    return True
+    try:
+        if _claim_folders(fresh):
+            return True
+    except OSError:
+        pass
+    try:
+        os.rename(fresh, spare)
+    except OSError:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return False
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux's
+    ``/proc/self/status``; setting it to read it would change it for other threads
+    meanwhile)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _claim_folders(top: Path) -> bool:
+    """Whether ``top`` and every folder below it is a real folder of the user's own
+    holding folders alone (no file, no link), giving each the mode a new folder gets
+    from the umask on the way. Each folder is opened without following a link, given
+    its mode, and only then listed: once it is the user's with that mode nobody else
+    adds to it, so what the listing shows is what it holds. Raises OSError."""
+    mode = 0o777 & ~_umask()
+    uid = os.geteuid()
+
+    def claim(fd: int) -> bool:
+        info = os.fstat(fd)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid:
+            return False
+        if stat.S_IMODE(info.st_mode) != mode:
+            os.fchmod(fd, mode)
+        with os.scandir(fd) as listing:
+            names = []
+            for entry in listing:
+                if not entry.is_dir(follow_symlinks=False):
+                    return False
+                names.append(entry.name)
+        for name in names:
+            sub = os.open(name, _DIR, dir_fd=fd)
+            try:
+                if not claim(sub):
+                    return False
+            finally:
+                os.close(sub)
+        return True
+
+    fd = os.open(top, _DIR)
+    try:
+        return claim(fd)
+    finally:
+        os.close(fd)
 
 
 def _folders_only(folder: Path) -> bool:
@@ -230,8 +341,10 @@ class _Lock:
 
     The lock file is opened without following a link (a link planted there is refused,
     never followed out of the folder; so is a file with other hard links, never written
-    through) and holds the pid of the build holding it. A build
-    that finds it held says so, with that pid, and waits at most ``wait`` seconds.
+    through). It records pids, one a line: first the build holding it, then the earlier
+    builds that did not finish (:attr:`earlier`, read as the lock is taken; the holder
+    writes the record, :meth:`record`). A build that finds it held says so, with the
+    first pid, and waits at most ``wait`` seconds.
     """
 
     def __init__(self, path: Path, wait: float | None = None,
@@ -240,6 +353,10 @@ class _Lock:
         self.fd: int | None = None
         self.wait = _lock_wait() if wait is None else wait
         self.notify = notify
+        self.earlier: list[int] = []
+        """The pids the lock file recorded when this build took it: builds of this
+        output that started and did not finish (or are this one's own, from an earlier
+        build in this process)."""
 
     def __enter__(self) -> _Lock:
         flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
@@ -272,15 +389,24 @@ class _Lock:
                 os.close(fd)
                 raise
         self.fd = fd
-        with contextlib.suppress(OSError):  # whose lock it is, for a build that waits
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):
+            self.earlier = _pids(os.pread(fd, 4096, 0))
+        self.record([os.getpid(), *self.earlier])  # whose lock it is, for a build that waits
         return self
+
+    def record(self, pids: list[int]) -> None:
+        """Write ``pids`` as the lock file's record (see the class's text), while held."""
+        if self.fd is None:
+            return
+        text = "".join(f"{pid}\n" for pid in _pids("\n".join(map(str, pids)).encode()))
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.fd, 0)
+            os.pwrite(self.fd, text.encode(), 0)
 
     def _wait(self, fd: int, flock: Callable[[int, int], None], how: int) -> None:
         """Wait for the lock, at most :attr:`wait` seconds, after saying whose it is."""
         try:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").split("\n")[0].strip()
         except OSError:
             holder = ""
         whose = f"the build with pid {holder}" if holder.isdigit() else "another build"
@@ -373,26 +499,40 @@ class SiteWriter:
             self._lock = _Lock(parent / f".{out.name}.lock", wait).__enter__()
         except OSError as exc:
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+        self.tmp = parent / f".{out.name}.new-{os.getpid()}"
+        self._left: list[int] = []
+        """Earlier builds' pids whose folders could not be removed (kept in the record)."""
         try:
             self._check_replaceable()  # again, now that no other build is writing
-            for stale in _temporary(parent, out.name):
-                if stale.is_dir() and not stale.is_symlink() and (
-                        _ours(stale) or _folders_only(stale)):
+            for pid in self._lock.earlier:  # builds of this output that did not finish
+                for stale in _left_by(parent, out.name, pid):
+                    if not (stale.is_dir() and not stale.is_symlink() and (
+                            _ours(stale) or _folders_only(stale))):
+                        continue  # not what a build leaves: somebody's, left alone
                     try:
                         _remove(stale)  # left by a build that was killed
                     except OSError as exc:
+                        self._left.append(pid)
                         self.warnings.append(f"{stale}: could not remove what an earlier "
                                              f"build left: {exc}")
-            self.tmp = parent / f".{out.name}.new-{os.getpid()}"
+            self._lock.record([os.getpid(), *self._left])
             if not _take_spare(spare, self.tmp):
                 self.tmp.mkdir()
             (self.tmp / MARKER).write_text(MARKER_HEADER, encoding="utf-8")
         except OutputError:
-            self._lock.__exit__(None, None, None)
+            self._unlock()
             raise
         except OSError as exc:
-            self._lock.__exit__(None, None, None)
+            self._unlock()
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
+
+    def _unlock(self) -> None:
+        """Release the lock, its record kept true: this build's pid stays in it while a
+        folder of this build's is left beside the output (the next build removes it)."""
+        out = self.out
+        mine = _left_by(out.parent, out.name, os.getpid())
+        self._lock.record([*self._left, *([os.getpid()] if mine else [])])
+        self._lock.__exit__(None, None, None)
 
     def _check_replaceable(self) -> None:
         out = self.out
@@ -502,12 +642,12 @@ class SiteWriter:
                     self.swapped = True
                     old = None
         except OSError as exc:
-            self._lock.__exit__(None, None, None)
+            self._unlock()
             raise OutputError(f"{out}: cannot write the site: {exc}") from exc
         except KeyboardInterrupt as exc:  # held back until the swap was done, or not begun
             if not self.swapped:
                 raise
-            self._lock.__exit__(None, None, None)
+            self._unlock()
             raise Interrupted.after(exc, new_site=True) from None
         # The new site is in place: the build has succeeded. Removing the previous one is
         # housekeeping; what cannot be removed now is removed by the next build.
@@ -519,7 +659,7 @@ class SiteWriter:
         except KeyboardInterrupt as exc:
             raise Interrupted.after(exc, new_site=True) from None
         finally:
-            self._lock.__exit__(None, None, None)
+            self._unlock()
 
     def abort(self) -> None:
         """Remove the fresh folder; ``out`` stays as it was. A Ctrl-C or SIGTERM that comes
@@ -535,18 +675,18 @@ class SiteWriter:
             except OSError:
                 shutil.rmtree(self.tmp, ignore_errors=True)
             finally:
-                self._lock.__exit__(None, None, None)
+                self._unlock()
 
 
-def holds_exactly(out: Path, files: Mapping[str, Path]) -> bool:
+def holds_exactly(out: Path, files: Mapping[str, str]) -> bool:
     """Whether the output folder ``out`` already is the site ``files`` describes
-    (site-relative POSIX path → a file with the bytes it must hold): a real folder this
-    generator wrote, whose marker lists exactly these files, holding nothing else, each
-    file the same file as the given one (a hard link) or holding the same bytes, with no
-    folder a killed build left beside it. A build whose site this is has nothing to write
+    (site-relative POSIX path → the SHA-256 hex digest of the bytes it must hold): a real
+    folder this generator wrote, whose marker lists exactly these files, holding nothing
+    else, each a regular file with those bytes (read and hashed now), with no folder a
+    killed build left beside it. A build whose site this is has nothing to write
     (docs/site.md, "Incremental builds")."""
     if out.is_symlink() or not out.is_dir() or _listed(out) != set(files) \
-            or _temporary(out.parent, out.name):  # what a killed build left: removed first
+            or _leftovers(out.parent, out.name):  # what a killed build left: removed first
         return False
     found: set[str] = set()
     for folder, dirs, names in os.walk(out):
@@ -558,17 +698,21 @@ def holds_exactly(out: Path, files: Mapping[str, Path]) -> bool:
                 found.add(rel)
     if found != set(files):
         return False
-    for rel, source in files.items():
+    for rel, sha in files.items():
         try:
-            mine, theirs = os.lstat(out / rel), os.stat(source)
+            fd = os.open(out / rel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
             return False
-        if not stat.S_ISREG(mine.st_mode):
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return False
+            with open(fd, "rb", closefd=False) as f:
+                if hashlib.file_digest(f, "sha256").hexdigest() != sha:
+                    return False
+        except OSError:
             return False
-        if (mine.st_dev, mine.st_ino) != (theirs.st_dev, theirs.st_ino) and (
-                mine.st_size != theirs.st_size
-                or (out / rel).read_bytes() != source.read_bytes()):
-            return False
+        finally:
+            os.close(fd)
     return True
 
 

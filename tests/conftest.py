@@ -70,6 +70,13 @@ def _own_build_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _own_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's builds keep the build cache's key (generator.cache.cache_key) in the
+    test's own configuration folder: no test reads or makes the user's real key."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+
+
+@pytest.fixture(autouse=True)
 def _own_signal_state() -> Iterator[None]:
     """Each test leaves the process's signal mask, its SIGINT and SIGTERM handlers and
     ``sys.unraisablehook`` as it found them: ``generator.__main__.main`` run in-process

@@ -972,3 +972,223 @@ def test_a_cache_that_fails_while_keeping_the_site_files_goes_on_without_it(
     cache.adopt(files, site)
     assert cache.folder is None
     assert len(cache.notes) == 1 and "cannot write the cache" in cache.notes[0]
+
+
+# -- the cache folder is not trusted (docs/site.md, "Incremental builds") --------------
+
+def _key_file() -> Path:
+    return Path(os.environ["XDG_CONFIG_HOME"]) / APP / generator.cache.KEY_FILE
+
+
+def _notes(report: BuildReport) -> list[str]:
+    return [line for line in report.lines if line.startswith("note: ")]
+
+
+SCRIPT = b"<script>alert(1)</script>"
+
+
+def _planted_page(root: Path) -> tuple[str, dict[str, Any]]:
+    """The kept whole build with one page's digest replaced by that of the page with a
+    script added, whose bytes are put in the cache as a blob of its own: (the entry's
+    file, the entry with its data changed and its checksums left as they were)."""
+    folder = cache_folder(root)
+    path = folder / "entries" / f"{generator.cache.digest('build')[:32]}.json"
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(entry["data"])
+    page = (root / "site" / "en" / "runs" / "index.html").read_bytes()
+    evil = page.replace(b"</body>", SCRIPT + b"</body>")
+    sha = hashlib.sha256(evil).hexdigest()
+    (folder / "blobs" / sha[:2]).mkdir(exist_ok=True)
+    (folder / "blobs" / sha[:2] / sha).write_bytes(evil)
+    data["files"]["en/runs/index.html"] = sha
+    entry["data"] = json.dumps(data, ensure_ascii=False, sort_keys=True,
+                               separators=(",", ":"))
+    return str(path), entry
+
+
+def test_a_forged_entry_is_never_used_and_one_signed_with_the_key_is(small: Path,
+                                                                     tmp_path: Path) -> None:
+    """An entry edited with its checksum computed again (SHA-256 of its data, all a
+    cache folder tells) is damaged: one note, the clean build's bytes. The HMAC under
+    the user's key (kept outside the cache folder) is what makes an entry used: the
+    same entry stored with the key is taken as it is."""
+    assert build(small).exit_code == 0
+    path, entry = _planted_page(small)
+    for field in ("sum", "mac"):  # whichever checksum the entry has, computed again
+        if field in entry:
+            entry[field] = generator.cache.digest(entry["data"])
+    Path(path).write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    report = build(small)
+    page = small / "site" / "en" / "runs" / "index.html"
+    assert report.exit_code == 0
+    assert SCRIPT not in page.read_bytes()
+    assert _notes(report) == [f"note: {path}: a damaged cache entry; ignored, its part rebuilt"]
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+    _path, entry = _planted_page(small)
+    with generator.cache.BuildCache(cache_folder(small), small.resolve()) as store:
+        store.store("build", entry["inputs"], json.loads(entry["data"]))
+    again = build(small)
+    assert (again.exit_code, _notes(again)) == (0, [])
+    assert SCRIPT in page.read_bytes()  # the key, not the cache folder, says what is used
+
+
+def test_a_build_without_the_key_has_a_cold_cache_and_makes_the_key(small: Path) -> None:
+    """A cache restored without the key that signed it (a CI that restores the cache
+    folder alone) is a cold cache, without a note, never a trusted one; the key is made
+    (mode 0600, 64 hex digits) and the next build uses what this one kept."""
+    assert build(small).exit_code == 0
+    key = _key_file()
+    first = key.read_text(encoding="ascii")
+    key.unlink()
+    _page_change(small)
+    cold = build(small)
+    assert (cold.exit_code, cold.cached, _notes(cold)) == (0, 0, [])
+    info = os.lstat(key)
+    assert (oct(info.st_mode & 0o7777), info.st_nlink) == (oct(0o600), 1)
+    assert len(key.read_text(encoding="ascii").strip()) == 64
+    assert key.read_text(encoding="ascii") != first
+    assert [p.name for p in key.parent.iterdir()] == [key.name]  # no temporary file left
+    _case_change(small)
+    warm = build(small)
+    assert (warm.exit_code, warm.cached, _notes(warm)) == (0, PAGES - 2, [])
+
+
+def _key_planted(how: str, victim: Path) -> None:
+    key = _key_file()
+    key.parent.mkdir(parents=True, exist_ok=True)
+    if how == "a link":
+        victim.write_text("f" * 64 + "\n", encoding="ascii")
+        key.symlink_to(victim)
+    elif how == "readable by others":
+        key.write_text("f" * 64 + "\n", encoding="ascii")
+        key.chmod(0o644)
+    elif how == "another user's":
+        key.write_text("f" * 64 + "\n", encoding="ascii")
+        key.chmod(0o600)
+        os.chown(key, 54321, 54321)
+    elif how == "a folder":
+        key.mkdir()
+    elif how == "its folder a link":
+        key.parent.rmdir()
+        victim.mkdir()
+        key.parent.symlink_to(victim)
+    else:
+        key.write_text("not a key\n", encoding="ascii")
+        key.chmod(0o600)
+
+
+KEY_PLANTS = ["a link", "readable by others", "another user's", "a folder",
+              "its folder a link", "not a key"]
+
+
+@pytest.mark.parametrize("how", KEY_PLANTS)
+def test_a_key_that_is_not_the_users_own_turns_the_cache_off(how: str, small: Path,
+                                                             tmp_path: Path) -> None:
+    """A key file that is a link, another user's, readable by others, not a regular file
+    or not a key is refused: the build goes on without the cache (nothing read or
+    written there), with one note; nothing is made through the link."""
+    if how == "another user's" and os.geteuid() != 0:
+        pytest.skip("needs root to give a file to another user")
+    victim = tmp_path / "victim"
+    _key_planted(how, victim)
+    report = build(small)
+    assert report.exit_code == 0
+    [note] = _notes(report)
+    assert "this build goes on without the build cache" in note
+    assert str(_key_file().parent) in note
+    assert not cache_folder(small).exists()
+    if how == "its folder a link":
+        assert list(victim.iterdir()) == []
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+@pytest.mark.parametrize("target", ["missing", "existing"])
+def test_the_cache_lock_is_never_opened_through_a_link(target: str, small: Path,
+                                                       tmp_path: Path) -> None:
+    """A link planted as the cache's ``lock`` (and as the sweep's ``.swept`` and a stale
+    project cache's ``lock``) is removed, never followed: its target is neither
+    created nor touched, and the cache goes on working."""
+    assert build(small).exit_code == 0
+    victim = tmp_path / "victim.txt"
+    if target == "existing":
+        victim.write_text("mine", encoding="utf-8")
+        os.utime(victim, (1_000_000, 1_000_000))
+    folder = cache_folder(small)
+    (folder / "lock").unlink()
+    (folder / "lock").symlink_to(victim)
+    parent = folder.parent
+    (parent / generator.cache.SWEPT).unlink()
+    (parent / generator.cache.SWEPT).symlink_to(victim)
+    stale = parent / "0123456789abcdef"
+    stale.mkdir()
+    (stale / "lock").symlink_to(victim)
+    os.utime(stale, (1_000_000, 1_000_000))
+    _page_change(small)
+    report = build(small)
+    assert (report.exit_code, report.cached) == (0, PAGES - 2)
+    if target == "existing":
+        assert victim.read_text("utf-8") == "mine"
+        assert os.stat(victim).st_mtime == 1_000_000
+    else:
+        assert not victim.exists()
+    assert not (folder / "lock").is_symlink() and (folder / "lock").is_file()
+
+
+@pytest.mark.parametrize("where", ["entries", "blobs", "a blob folder"])
+def test_a_link_in_the_cache_folder_is_never_followed_by_the_pruning(
+        where: str, small: Path, tmp_path: Path) -> None:
+    """A link planted as a folder of the cache: the build neither writes through it nor
+    prunes the folder it leads to (the pruning removed every file there that it did not
+    know)."""
+    assert build(small).exit_code == 0
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "notes.txt").write_text("mine", encoding="utf-8")
+    folder = cache_folder(small)
+    planted = {"entries": folder / "entries", "blobs": folder / "blobs",
+               "a blob folder": next((folder / "blobs").iterdir())}[where]
+    shutil.rmtree(planted)
+    planted.symlink_to(victim, target_is_directory=True)
+    _page_change(small)
+    assert build(small).exit_code == 0
+    _case_change(small)
+    assert build(small).exit_code == 0
+    assert [p.name for p in victim.iterdir()] == ["notes.txt"]
+    assert (victim / "notes.txt").read_text("utf-8") == "mine"
+    assert planted.is_dir() and not planted.is_symlink()
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+@pytest.mark.parametrize("how", ["modes", "another user's"])
+def test_spare_folders_reach_the_site_with_the_umasks_modes(how: str, small: Path) -> None:
+    """The folders kept in the cache (``spare-site/``) and used as the next build's
+    fresh folder get the mode a new folder gets from the umask (0755 under 022), not
+    the one the cache folder gave them (0777, 1777); a spare holding another user's
+    folder is not used."""
+    if how == "another user's" and os.geteuid() != 0:
+        pytest.skip("needs root to give a folder to another user")
+    old = os.umask(0o022)
+    try:
+        assert build(small).exit_code == 0
+        _page_change(small)
+        assert build(small).exit_code == 0
+        spare = cache_folder(small) / "spare-site"
+        folders = [spare, *(p for p in spare.rglob("*") if p.is_dir())]
+        assert len(folders) > 5
+        for path in folders:
+            path.chmod(0o777)
+        (spare / "en").chmod(0o1777)
+        if how == "another user's":
+            os.chown(spare / "cs", 54321, 54321)
+        _case_change(small)
+        assert build(small).exit_code == 0
+    finally:
+        os.umask(old)
+    site = small / "site"
+    modes = {p.relative_to(site).as_posix(): oct(p.stat().st_mode & 0o7777)
+             for p in [site, *site.rglob("*")] if p.is_dir()}
+    assert set(modes.values()) == {oct(0o755)}, modes
+    assert {p.stat().st_uid for p in [site, *site.rglob("*")]} == {os.geteuid()}

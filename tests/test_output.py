@@ -83,18 +83,59 @@ def test_a_foreign_name_is_shown_on_one_line(tmp_path: Path) -> None:
     assert (out / "notes\nTODO.txt").read_text("utf-8") == "mine"
 
 
-def test_a_killed_builds_leftovers_are_removed(tmp_path: Path) -> None:
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+from pathlib import Path
+from generator.output import SiteWriter
+writer = SiteWriter(Path(sys.argv[1]))
+writer.write({"half.html": b"x"})
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_while_writing(out: Path) -> Path:
+    """What a build of ``out`` killed outright while it writes leaves: its folder."""
+    proc = subprocess.run([sys.executable, "-c", KILLED_WHILE_WRITING, str(out)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    [left] = out.parent.glob(f".{out.name}.new-*")
+    assert (left / "half.html").read_bytes() == b"x"
+    return left
+
+
+def test_a_killed_builds_leftovers_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    """The next build removes what a killed build left beside the output (its pid is in
+    the lock file's record); a complete site built with ``--out .site.new-99999`` (only
+    named like a leftover) and a folder with somebody's file stay."""
     out = tmp_path / "site"
-    stale = tmp_path / ".site.new-99999"
-    stale.mkdir()
-    (stale / MARKER).write_text("x", encoding="utf-8")
-    (stale / "half.html").write_text("x", encoding="utf-8")
+    write_site(out, {"index.html": b"old"})
+    left = _killed_while_writing(out)
+    named_alike = tmp_path / ".site.new-99999"
+    write_site(named_alike, {"index.html": b"mine"})
     foreign = tmp_path / ".site.new-12345"
     foreign.mkdir()
     (foreign / "mine.txt").write_text("keep", encoding="utf-8")
     write_site(out, {"index.html": b"a"})
-    assert not stale.exists()
-    assert (foreign / "mine.txt").exists()  # not ours: no marker
+    assert not left.exists()
+    assert (named_alike / "index.html").read_bytes() == b"mine"
+    assert _listed(named_alike) == {"index.html"}
+    assert (foreign / "mine.txt").read_text("utf-8") == "keep"
+    assert (tmp_path / ".site.lock").read_text("ascii") == ""  # nothing left to remove
+    write_site(out, {"index.html": b"b"})
+    assert (named_alike / "index.html").read_bytes() == b"mine"
+
+
+def test_a_site_named_like_a_leftover_survives_the_next_build(lean_project: Path) -> None:
+    """``build --out PROJECT/.site.new-99999`` and then a build of ``site/``: both sites
+    stay (the second took the first for a killed build's leftover and removed it)."""
+    from generator.commands.build import build
+
+    first = lean_project / ".site.new-99999"
+    assert build(lean_project, first).exit_code == 0
+    before = _digest(first)
+    assert build(lean_project).exit_code == 0
+    assert (lean_project / "site" / "index.html").is_file()
+    assert _digest(first) == before
 
 
 def test_abort_leaves_the_previous_site(tmp_path: Path) -> None:
@@ -213,6 +254,7 @@ def test_stale_folders_are_matched_by_exact_name(tmp_path: Path, name: str) -> N
     own = tmp_path / f".{name}.new-999999"  # this output's, left by a killed build
     own.mkdir()
     (own / MARKER).write_text("x", encoding="utf-8")
+    (tmp_path / f".{name}.lock").write_text("999999\n", encoding="ascii")  # its record
     write_site(tmp_path / name, {"index.html": b"a"})
     assert other.is_dir() and (other / MARKER).is_file()
     assert not own.exists()
@@ -338,8 +380,16 @@ def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(
         assert not out.exists()
     finally:
         os.close(lock)
-    write_site(out, {"index.html": b"a"})  # free again
-    assert (tmp_path / ".site.lock").read_text("ascii").strip() == str(os.getpid())
+    from generator import output
+
+    taken = output._Lock(tmp_path / ".site.lock").__enter__()  # free again
+    try:
+        # the holder first, then the build that did not finish (as far as it knows)
+        assert (tmp_path / ".site.lock").read_text("ascii") == f"{os.getpid()}\n4242\n"
+    finally:
+        taken.__exit__(None, None, None)
+    write_site(out, {"index.html": b"a"})
+    assert (tmp_path / ".site.lock").read_text("ascii") == ""  # finished: nothing recorded
 
 
 def test_a_name_with_a_newline_never_reaches_the_marker(tmp_path: Path) -> None:

@@ -247,8 +247,11 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
             ) -> BuildReport | None:
     """The build kept in the cache for inputs of digest ``whole``, done again from it:
     its report, and (for a build that succeeded) its files written from the cache's
-    copies and swapped in like any build's. ``None`` when the cache has no such build,
-    or a file of it is missing or damaged (then the build runs as if there were none)."""
+    copies and swapped in like any build's, unless the site in place holds those bytes
+    already (each file hashed and compared with the digest the entry names: the entry's
+    HMAC vouches for the digests, so the copies need not be read). ``None`` when the
+    cache has no such build, or a file of it is missing or damaged (then the build runs
+    as if there were none)."""
     kept = store.load("build", whole)
     try:
         code, lines = int(kept["exit"]), [str(line) for line in kept["lines"]]
@@ -263,16 +266,16 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
         if kept is not None:
             store.notes.append("the cache's last build is of another shape; ignored")
         return None
+    target = output_path(out if out is not None else root / OUTPUT)
+    if holds_exactly(target, names):  # the site in place is this build's: nothing to do
+        return BuildReport(EXIT_OK, lines, coverage, len(names), cases, cached=len(names),
+                           files=names)
     files: dict[str, Path] = {}
     for rel, sha in names.items():
         path = store.blob(sha)
         if path is None:
             return None
         files[rel] = path
-    target = output_path(out if out is not None else root / OUTPUT)
-    if holds_exactly(target, files):  # the site in place is this build's: nothing to do
-        return BuildReport(EXIT_OK, lines, coverage, len(files), cases, cached=len(files),
-                           files=names)
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
