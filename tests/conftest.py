@@ -161,7 +161,7 @@ def lean_project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def small_project(tmp_path: Path) -> Path:
+def init_project(tmp_path: Path) -> Path:
     """A new project as ``init`` makes it (``generator/scaffold/``): one page and its case
     file, ``content/examples/melds.yaml`` (one meld case, ``points: 31``), in English and
     Czech. For the tests of a process (its exit status, its outputs, its signals) that

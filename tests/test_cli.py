@@ -25,8 +25,8 @@ and Czech, which is all these tests of the command line's reports and the swap n
 LOCALES = ("en", "cs", "et", "sk")
 PAGES = ("rules", "first-meld", "cardverse")
 RAMI_FILE = "content/examples/melds-rami.yaml"
-SMALL_FILE = "content/examples/melds.yaml"
-"""The case file of ``small_project`` (conftest), for the tests of the process itself."""
+INIT_FILE = "content/examples/melds.yaml"
+"""The case file of ``init_project`` (conftest), for the tests of the process itself."""
 
 
 def test_check_passes_on_the_repository() -> None:
@@ -261,7 +261,7 @@ def test_cards_have_localized_names_for_screen_readers(built_site: Path) -> None
 
 
 @pytest.mark.parametrize("exit_code", [0, 1])
-def test_the_command_line_ends_without_pythons_teardown(small_project: Path,
+def test_the_command_line_ends_without_pythons_teardown(init_project: Path,
                                                         exit_code: int) -> None:
     """``python -m generator`` ends with its status as soon as the command is done, its
     output whole: Python's teardown (an ``atexit`` handler here) does not run; it took
@@ -270,10 +270,10 @@ def test_the_command_line_ends_without_pythons_teardown(small_project: Path,
     import sys
 
     if exit_code:
-        replace_in(small_project / SMALL_FILE, "points: 31", "points: 30")
+        replace_in(init_project / INIT_FILE, "points: 31", "points: 30")
     script = ("import atexit, runpy, sys\n"
               "atexit.register(lambda: print('teardown ran', file=sys.stderr))\n"
-              f"sys.argv = ['generator', 'check', '--project', {str(small_project)!r}]\n"
+              f"sys.argv = ['generator', 'check', '--project', {str(init_project)!r}]\n"
               "runpy.run_module('generator', run_name='__main__')\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True,
                             text=True, timeout=120, check=False)
@@ -285,7 +285,7 @@ def test_the_command_line_ends_without_pythons_teardown(small_project: Path,
 
 
 @pytest.mark.parametrize("exit_code", [0, 1])
-def test_a_closed_standard_error_keeps_the_exit_status(small_project: Path,
+def test_a_closed_standard_error_keeps_the_exit_status(init_project: Path,
                                                        exit_code: int) -> None:
     """Started with its standard error closed (``2>&-``: ``sys.stderr`` is None), the
     command line still ends with the command's status (it ended with 1 whatever the
@@ -295,9 +295,9 @@ def test_a_closed_standard_error_keeps_the_exit_status(small_project: Path,
     import sys
 
     if exit_code:
-        replace_in(small_project / SMALL_FILE, "points: 31", "points: 30")
+        replace_in(init_project / INIT_FILE, "points: 31", "points: 30")
     result = subprocess.run([sys.executable, "-m", "generator", "check", "--project",
-                             str(small_project)], stdout=subprocess.PIPE, text=True,
+                             str(init_project)], stdout=subprocess.PIPE, text=True,
                             timeout=120,
                             check=False, preexec_fn=lambda: os.close(2))
     assert result.returncode == exit_code, result.stdout
@@ -305,7 +305,7 @@ def test_a_closed_standard_error_keeps_the_exit_status(small_project: Path,
 
 
 @pytest.mark.parametrize("fmt", ["text", "junit"])
-def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(small_project: Path,
+def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(init_project: Path,
                                                                fmt: str) -> None:
     """``check ... 2>&1 | head -1``: the reader of standard output and error has gone
     when the command writes; its status is the check's, 0 (the summary line to standard
@@ -314,7 +314,7 @@ def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(small_project: Pa
     import sys
 
     process = subprocess.Popen([sys.executable, "-m", "generator", "check", "--project",
-                                str(small_project), "--format", fmt],
+                                str(init_project), "--format", fmt],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
     process.stdout.close()  # gone before the first line
@@ -333,7 +333,7 @@ extended round: all six."""
 @pytest.mark.extended
 @pytest.mark.parametrize(("report", "where"), UNWRITABLE,
                          ids=[f"{name}-{where}" for name, where in UNWRITABLE])
-def test_a_report_that_cannot_be_written_is_exit_2(small_project: Path, report: str,
+def test_a_report_that_cannot_be_written_is_exit_2(init_project: Path, report: str,
                                                     where: str) -> None:
     """Standard output on a full disk (``/dev/full``) or closed (``>&-``): the command
     says once that its report cannot be written and exits 2 (docs/site.md: the output
@@ -348,9 +348,9 @@ def test_a_report_that_cannot_be_written_is_exit_2(small_project: Path, report: 
         pytest.skip("no /dev/full on this system")
     args = [sys.executable, "-m", "generator", *command]
     if command[0] == "check":
-        args += ["--project", str(small_project)]
+        args += ["--project", str(init_project)]
         # a disagreement: the text report has a line to write (review 3: then two lines)
-        replace_in(small_project / SMALL_FILE, "      points: 31\n", "      points: 30\n")
+        replace_in(init_project / INIT_FILE, "      points: 31\n", "      points: 30\n")
     with open(os.devnull if where == "closed" else "/dev/full", "w") as out:
         result = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
                                 timeout=120, check=False,
