@@ -60,7 +60,8 @@ def pytest_configure(config: pytest.Config) -> None:
     And SIGINT is given its default handler where the run started with it ignored.
 
     And a test process runs Python's full garbage collection a tenth as often as by
-    default (:data:`FULL_COLLECTION_AFTER`)."""
+    default (:data:`FULL_COLLECTION_AFTER`), and the run's temporary folders are on the
+    RAM disk where it can have them (:func:`_scratch_on_a_ram_disk`)."""
     sys.dont_write_bytecode = False
     young, middle, _full = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
