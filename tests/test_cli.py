@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup
 from generator.cases.loader import load_cases
 from generator.engine import check_meld
 from generator.engine import check_opening
+from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import replace_in
 from tests.conftest import run_cli
@@ -24,6 +25,8 @@ and Czech, which is all these tests of the command line's reports and the swap n
 LOCALES = ("en", "cs", "et", "sk")
 PAGES = ("rules", "first-meld", "cardverse")
 RAMI_FILE = "content/examples/melds-rami.yaml"
+INIT_FILE = "content/examples/melds.yaml"
+"""The case file of ``init_project`` (conftest), for the tests of the process itself."""
 
 
 def test_check_passes_on_the_repository() -> None:
@@ -258,7 +261,8 @@ def test_cards_have_localized_names_for_screen_readers(built_site: Path) -> None
 
 
 @pytest.mark.parametrize("exit_code", [0, 1])
-def test_the_command_line_ends_without_pythons_teardown(project: Path, exit_code: int) -> None:
+def test_the_command_line_ends_without_pythons_teardown(init_project: Path,
+                                                        exit_code: int) -> None:
     """``python -m generator`` ends with its status as soon as the command is done, its
     output whole: Python's teardown (an ``atexit`` handler here) does not run; it took
     65 ms after a 700-page build (generator/__main__.py, ``run``)."""
@@ -266,23 +270,23 @@ def test_the_command_line_ends_without_pythons_teardown(project: Path, exit_code
     import sys
 
     if exit_code:
-        replace_in(project / "content" / "examples" / "melds-rami.yaml", "points: 31",
-                   "points: 30")
+        replace_in(init_project / INIT_FILE, "points: 31", "points: 30")
     script = ("import atexit, runpy, sys\n"
               "atexit.register(lambda: print('teardown ran', file=sys.stderr))\n"
-              f"sys.argv = ['generator', 'check', '--project', {str(project)!r}]\n"
+              f"sys.argv = ['generator', 'check', '--project', {str(init_project)!r}]\n"
               "runpy.run_module('generator', run_name='__main__')\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True,
                             text=True, timeout=120, check=False)
     assert result.returncode == exit_code, result.stdout + result.stderr
-    assert re.search(r"^\d+ cases checked: .*\n\Z", result.stderr, re.M), result.stderr
+    assert re.search(r"^1 case checked: .*\n\Z", result.stderr, re.M), result.stderr
     assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
     assert "teardown ran" not in result.stderr
     assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("exit_code", [0, 1])
-def test_a_closed_standard_error_keeps_the_exit_status(project: Path, exit_code: int) -> None:
+def test_a_closed_standard_error_keeps_the_exit_status(init_project: Path,
+                                                       exit_code: int) -> None:
     """Started with its standard error closed (``2>&-``: ``sys.stderr`` is None), the
     command line still ends with the command's status (it ended with 1 whatever the
     status, found by review: the flush before ``os._exit`` failed on None)."""
@@ -291,17 +295,18 @@ def test_a_closed_standard_error_keeps_the_exit_status(project: Path, exit_code:
     import sys
 
     if exit_code:
-        replace_in(project / "content" / "examples" / "melds-rami.yaml", "points: 31",
-                   "points: 30")
+        replace_in(init_project / INIT_FILE, "points: 31", "points: 30")
     result = subprocess.run([sys.executable, "-m", "generator", "check", "--project",
-                             str(project)], stdout=subprocess.PIPE, text=True, timeout=120,
+                             str(init_project)], stdout=subprocess.PIPE, text=True,
+                            timeout=120,
                             check=False, preexec_fn=lambda: os.close(2))
     assert result.returncode == exit_code, result.stdout
     assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
 
 
 @pytest.mark.parametrize("fmt", ["text", "junit"])
-def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(project: Path, fmt: str) -> None:
+def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(init_project: Path,
+                                                               fmt: str) -> None:
     """``check ... 2>&1 | head -1``: the reader of standard output and error has gone
     when the command writes; its status is the check's, 0 (the summary line to standard
     error failed: "the generator failed: BrokenPipeError", exit 2; found by review)."""
@@ -309,18 +314,27 @@ def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(project: Path, fm
     import sys
 
     process = subprocess.Popen([sys.executable, "-m", "generator", "check", "--project",
-                                str(project), "--format", fmt],
+                                str(init_project), "--format", fmt],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert process.stdout is not None
     process.stdout.close()  # gone before the first line
     assert process.wait(timeout=120) == 0
 
 
-@pytest.mark.parametrize("where", ["full", "closed"])
-@pytest.mark.parametrize("command", [["schema"], ["check", "--format", "junit"], ["check"]],
-                         ids=["schema", "junit", "text"])
-def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
-                                                    command: list[str]) -> None:
+REPORTS = {"schema": ["schema"], "junit": ["check", "--format", "junit"], "text": ["check"]}
+UNWRITABLE = [(name, where) for name in REPORTS for where in ("full", "closed")
+              if EXTENDED or name == "text" or (name, where) in (("schema", "full"),
+                                                                 ("junit", "closed"))]
+"""The reports and the outputs they cannot be written to: by default the text report
+both ways and each other report one way (a new process each, 0.35 s of CPU); the
+extended round: all six."""
+
+
+@pytest.mark.extended
+@pytest.mark.parametrize(("report", "where"), UNWRITABLE,
+                         ids=[f"{name}-{where}" for name, where in UNWRITABLE])
+def test_a_report_that_cannot_be_written_is_exit_2(init_project: Path, report: str,
+                                                    where: str) -> None:
     """Standard output on a full disk (``/dev/full``) or closed (``>&-``): the command
     says once that its report cannot be written and exits 2 (docs/site.md: the output
     cannot be written); it said so and exited 0, or printed a traceback when closed
@@ -329,14 +343,14 @@ def test_a_report_that_cannot_be_written_is_exit_2(project: Path, where: str,
     import subprocess
     import sys
 
+    command = REPORTS[report]
     if where == "full" and not Path("/dev/full").exists():
         pytest.skip("no /dev/full on this system")
     args = [sys.executable, "-m", "generator", *command]
     if command[0] == "check":
-        args += ["--project", str(project)]
+        args += ["--project", str(init_project)]
         # a disagreement: the text report has a line to write (review 3: then two lines)
-        replace_in(project / "content" / "examples" / "hands.yaml", "      points: 31\n",
-                   "      points: 30\n")
+        replace_in(init_project / INIT_FILE, "      points: 31\n", "      points: 30\n")
     with open(os.devnull if where == "closed" else "/dev/full", "w") as out:
         result = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
                                 timeout=120, check=False,

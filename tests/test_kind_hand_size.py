@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from generator.cases import load_cases
 from generator.engine.rules import rule_set
 from generator.kinds import KINDS
 from generator.kinds.deck import PlayersInput
 from generator.verify import verify_all
+from tests.conftest import parsed_page
 
 REPO = Path(__file__).resolve().parent.parent
 KIND = KINDS["hand_size"]
@@ -77,7 +77,7 @@ def test_a_wrong_stock_is_a_disagreement(tmp_path: Path) -> None:
 
 
 def _rows(path: Path) -> dict[str, tuple[dict[str, str], list[str]]]:
-    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    soup = parsed_page(path)
     return {str(tr["id"]): ({k: str(v) for k, v in tr.attrs.items()},
                             [td.get_text(" ", strip=True) for td in tr.find_all("td")])
             for tr in soup.select("tr[id^=deal-]")}
@@ -93,8 +93,8 @@ def test_the_pages_show_the_deal(built_site: Path) -> None:
     # the preset most rows share is said once, in the caption; a row that differs says its own
     assert cells[2].startswith("55 In play")
     assert rules["deal-rami-house-4"][1][2].startswith("53 house rules")
-    caption = BeautifulSoup((out / "en" / "rules" / "index.html").read_text(encoding="utf-8"),
-                            "html.parser").select_one("table.cases--hand_size caption")
+    caption = parsed_page(out / "en" / "rules" / "index.html").select_one(
+        "table.cases--hand_size caption")
     assert caption is not None and "Examples in this table: reference rules, unless a row " \
         "says otherwise." in caption.get_text()
     assert "In play: 108. Dealt: 4 × 13 = 52. Turned up: 1. Stock: 55." in cells[2]
@@ -102,7 +102,7 @@ def test_the_pages_show_the_deal(built_site: Path) -> None:
     attrs, cells = cardverse["deal-cardverse-2"]
     assert (attrs["data-dealt"], attrs["data-stock"]) == ("7", "37")
     assert "Ve hře: 52. Rozdáno: 2 × 7 = 14." in cells[2]
-    head = BeautifulSoup((out / "cs" / "cardverse" / "index.html").read_text(encoding="utf-8"),
-                         "html.parser").select("table.cases--hand_size th[scope=col]")
+    head = parsed_page(out / "cs" / "cardverse" / "index.html").select(
+        "table.cases--hand_size th[scope=col]")
     assert [th.get_text() for th in head] == [
         "Příklad", "Hráči", "Počet karet na hráče", "Dobírací balíček po rozdání"]

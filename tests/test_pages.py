@@ -13,6 +13,7 @@ from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
 from generator.engine import rule_set
 from tests.conftest import LEAN_LOCALES
+from tests.conftest import parsed_page
 from tests.conftest import replace_in
 from tests.conftest import run_cli
 from tests.conftest import start_tags
@@ -72,21 +73,18 @@ def test_rule_numbers_in_prose_come_from_the_engine(built_site: Path) -> None:
     known = facts()
     assert known["rami51.threshold"] == rule_set("rami51").opening_threshold == 51
     assert known["rami.reshuffles"] == rule_set("rami51").max_reshuffles == 2
-    text = BeautifulSoup((built_site / "sk/rules/index.html").read_text("utf-8"),
-                         "html.parser").get_text(" ")
+    text = parsed_page(built_site / "sk/rules/index.html").get_text(" ")
     # CLDR plural forms: 13 → "kariet" (many), never the seed page's "3 kariet".
     assert "13 kariet" in text
     assert "3 kariet" not in text.replace("13 kariet", "")
-    cs = BeautifulSoup((built_site / "cs/rules/index.html").read_text("utf-8"),
-                       "html.parser").get_text(" ")
+    cs = parsed_page(built_site / "cs/rules/index.html").get_text(" ")
     assert "13 karet" in cs
 
 
 def test_app_choice_is_marked_in_every_locale(built_site: Path) -> None:
     labels = {}
     for lang in ("en", "cs", "sk", "et"):
-        soup = BeautifulSoup((built_site / f"{lang}/rules/index.html").read_text("utf-8"),
-                             "html.parser")
+        soup = parsed_page(built_site / f"{lang}/rules/index.html")
         asides = soup.select("aside.app-choice")
         assert len(asides) >= 3
         labels[lang] = asides[0].select_one(".app-choice__label").get_text()
@@ -156,8 +154,7 @@ def test_unknown_container(project: Path) -> None:
 
 def test_alternates_and_sitemap(built_site: Path, project: Path) -> None:
     assert not (built_site / "sitemap.xml").exists()  # needs site_url
-    soup = BeautifulSoup((built_site / "sk/rules/index.html").read_text("utf-8"),
-                         "html.parser")
+    soup = parsed_page(built_site / "sk/rules/index.html")
     alternates = {str(link["hreflang"]): str(link["href"])
                   for link in soup.select('link[rel="alternate"]')}
     assert alternates["x-default"] == "../../en/rules/index.html"

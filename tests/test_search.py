@@ -253,13 +253,13 @@ def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
 
 
 def test_without_pagefind_the_build_says_so_and_writes_nothing(
-        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        init_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "get_executable", lambda: None)
-    result = run_cli("build", "--project", str(project))
+    result = run_cli("build", "--project", str(init_project))
     assert result.returncode == 2, result.stdout + result.stderr
     assert "pagefind[bin]" in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
-    assert not (project / "site").exists()
+    assert not (init_project / "site").exists()
 
 
 def test_a_published_file_in_a_search_folder_is_an_input_error(project: Path) -> None:
@@ -705,25 +705,25 @@ def test_the_pagefind_named_by_its_variable_makes_the_index_and_keys_it(
     ("", "[Errno 13] Permission denied: '"),  # Pagefind's own lookup reads "" as "."
     ("{tmp}/no-pagefind", "[Errno 2] No such file or directory: '{tmp}/no-pagefind'")])
 def test_a_pagefind_variable_naming_no_program_is_said_to_be_the_cause(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str,
+        init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str,
         cause: str) -> None:
     """A ``PAGEFIND_BINARY_PATH`` that names no program failed with "expected it to run
     (pip install 'pagefind[bin]')", though the package was installed: the variable is
     what to fix, and the error now names it and what it holds."""
     named = named.format(tmp=tmp_path)
     monkeypatch.setenv("PAGEFIND_BINARY_PATH", named)
-    result = run_cli("build", "--project", str(project))
+    result = run_cli("build", "--project", str(init_project))
     out = result.stdout + result.stderr
     assert result.returncode == 2, out
     last = out.splitlines()[-1]
     assert last.startswith("en/pagefind: Pagefind could not index the pages: "
                            + cause.format(tmp=tmp_path)), last
     assert last.endswith(f"; expected PAGEFIND_BINARY_PATH ('{named}') to name its program")
-    assert not (project / "site").exists()
+    assert not (init_project / "site").exists()
 
 
 def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A review's fake Pagefind printed a megabyte with terminal escape codes: the error
     line held all of it. It shows the end of what was printed, at most SAID_LIMIT
     characters, control characters as escapes, on one line."""
@@ -734,18 +734,18 @@ def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
     program.chmod(0o755)
     monkeypatch.setattr(search, "get_executable", lambda: program)
     monkeypatch.setattr(search, "_MADE", OrderedDict())
-    result = run_cli("build", "--project", str(project))
+    result = run_cli("build", "--project", str(init_project))
     out = result.stdout + result.stderr
     assert result.returncode == 2, out[:2000]
     line = next(x for x in out.splitlines() if "Pagefind failed (exit 4)" in x)
     assert "\x1b" not in line and "\\x1b[31mred alert\\x1b[0m | second line; expected" in line
     assert len(line) < search.SAID_LIMIT + 200
-    assert not (project / "site").exists()
+    assert not (init_project / "site").exists()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
-        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run that takes too long is stopped with everything it started (a review's
     wrapper script left its own child running): each run is a process group."""
     started = tmp_path / "started.pid"
@@ -756,7 +756,7 @@ def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
     monkeypatch.setattr(search, "get_executable", lambda: program)
     monkeypatch.setattr(search, "_MADE", OrderedDict())
     monkeypatch.setattr(search, "TIMEOUT", 1.0)
-    result = run_cli("build", "--project", str(project))
+    result = run_cli("build", "--project", str(init_project))
     out = result.stdout + result.stderr
     assert result.returncode == 2, out
     assert "Pagefind took longer than 1 s" in out
