@@ -189,6 +189,30 @@ def test_the_plural_rule_is_read_from_the_plural_forms_line(
     assert [e.format() for e in found] == [e.format(expected=expected) for e in errors]
 
 
+@pytest.mark.parametrize(("msgstr", "said"), [
+    ("Aspoň {rami51.threshold} bodů { rami51.threshold }.",
+     "'{ rami51.threshold }' is not a placeholder (a name in braces, no spaces, conversion, "
+     "format or index); expected {rami51.threshold}"),
+    ("Aspoň {rami51.threshold:,} bodů {rami51.threshold}.",
+     "'{rami51.threshold:,}' is not a placeholder (a name in braces, no spaces, conversion, "
+     "format or index); expected {rami51.threshold}"),
+    ("Aspoň {rami51.threshold} bodů }.", "a lone '}'; expected a placeholder"),
+], ids=["spaces", "format", "lone-brace"])
+def test_a_malformed_placeholder_in_a_translation_is_an_input_error(
+        tmp_path: Path, msgstr: str, said: str) -> None:
+    """A page's translation holds a placeholder the pages would not fill beside the
+    source's: an input error at the msgstr (it was shown as written)."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + 'msgid "At least {rami51.threshold} points."\n'
+                  f'msgstr "{msgstr}"\n', encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "cs")
+    assert [e.format() for e in errors] == [
+        f"x.po:7: in the translation: {said}, or {{{{ and }}}} for a brace shown as it is"
+        if "lone" not in said else
+        f"x.po:7: in the translation: {said} such as {{rami51.threshold}}, or {{{{ and }}}} "
+        "for a brace shown as it is"]
+
+
 def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
     body = PLURAL_OK.replace("{rami.hand_size} kariet", "{rami.handsize} kariet")
     project = _tiny(tmp_path, body)

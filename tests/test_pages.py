@@ -42,7 +42,74 @@ def test_unknown_placeholder(project: Path) -> None:
     line = replace_in(project / "content" / "rules.md", "{rami.hand_size}", "{rami.handsize}")
     code, out = _build(project)
     assert code == 2
-    assert f"content/rules.md:{line}: unknown placeholder {{rami.handsize}}" in out
+    assert f"content/rules.md:{line}:22: unknown placeholder {{rami.handsize}}" in out
+
+
+LITERAL = "or {{ and }} for a brace shown as it is"
+NOT_A_PLACEHOLDER = "is not a placeholder (a name in braces, no spaces, conversion, format " \
+    "or index); expected"
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("{ rami51.threshold }", f"'{{ rami51.threshold }}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold!r}", f"'{{rami51.threshold!r}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold:,}", f"'{{rami51.threshold:,}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold[0]}", f"'{{rami51.threshold[0]}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold:>999999999}", f"'{{rami51.threshold:>999999999}}' "
+     f"{NOT_A_PLACEHOLDER} {{rami51.threshold}}, {LITERAL}"),
+    ("{}", f"'{{}}' {NOT_A_PLACEHOLDER} a rule number's name in braces, such as "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{ brace", f"a lone '{{'; expected a placeholder such as {{rami51.threshold}}, "
+     f"{LITERAL}"),
+    ("brace }", f"a lone '}}'; expected a placeholder such as {{rami51.threshold}}, "
+     f"{LITERAL}"),
+], ids=["spaces", "conversion", "format", "index", "huge-width", "empty", "lone-open",
+        "lone-close"])
+def test_a_malformed_placeholder_is_an_input_error_at_its_column(
+        project: Path, written: str, said: str) -> None:
+    """A placeholder the pages would not fill is an input error at its line and column,
+    naming what to write, in a paragraph, a list item and a table cell alike; it was
+    published as it is ("At least { rami51.threshold } points")."""
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    first = text.count("\n") + 2
+    page.write_text(text + f"\nAt least {written} points.\n\n- and then {written}\n\n"
+                    f"| a | b |\n|---|---|\n| x | {written} |\n", "utf-8")
+    column = written.index("{" if "{" in written else "}")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{first}:{10 + column}: {said}",
+        f"content/rules.md:{first + 2}:{12 + column}: {said}",
+        f"content/rules.md:{first + 6}:{7 + column}: {said}"]
+
+
+def test_a_placeholder_in_tripled_braces_is_an_error(tmp_path: Path) -> None:
+    """``{{{name}}}`` reads as neither a brace and a placeholder nor a doubled brace
+    around a name (the pages would show ``{{name}}``)."""
+    page = tmp_path / "p.md"
+    page.write_text("# P\n\nSee {{{rami51.threshold}}}.\n", "utf-8")
+    _page, errors = parse_page(page, "content/p.md", make_parser(), facts())
+    assert [e.format() for e in errors] == [
+        f"content/p.md:3:7: '{{rami51.threshold}}' is next to another brace; expected "
+        f"{{rami51.threshold}} apart from braces, {LITERAL}",
+        f"content/p.md:3:26: a lone '}}'; expected a placeholder such as "
+        f"{{rami51.threshold}}, {LITERAL}"]
+
+
+def test_doubled_braces_and_placeholders_pass(project: Path) -> None:
+    """``{{`` and ``}}`` are braces shown as they are, next to a placeholder too."""
+    page = project / "content" / "rules.md"
+    page.write_text(page.read_text("utf-8") + "\nIn braces: {{x}} and {{ {rami51.threshold} "
+                    "}}.\n", "utf-8")
+    code, out = _build(project)
+    assert code == 0, out
+    html = (project / "site" / "en" / "rules" / "index.html").read_text("utf-8")
+    assert "In braces: {x} and { 51 }." in html
 
 
 def test_case_id_colliding_with_a_heading(project: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
@@ -35,6 +36,9 @@ from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
 from generator.errors import unprintable
+from generator.i18n.catalog import BRACE_PLACEHOLDER
+from generator.i18n.catalog import malformed_placeholder
+from generator.i18n.catalog import stray_braces
 from generator.layout import CONTENT
 from generator.layout import EXAMPLES
 from generator.layout import Layout
@@ -46,7 +50,7 @@ from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
 
-PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
+PLACEHOLDER = BRACE_PLACEHOLDER
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
 APP_CHOICE = "app-choice"
 GENERATED_FENCES = ("cases", "deck-table", "presets-table")
@@ -308,6 +312,59 @@ def _params(text: str) -> tuple[str, ...]:
     return tuple(PLACEHOLDER.findall(text))
 
 
+def placeholder_errors(message: Message, rel: str, lines: list[str],
+                       known: Mapping[str, int]) -> list[InputError]:
+    """The placeholders of a page's block as the pages fill them
+    (:class:`generator.render.markdown.Renderer`): each ``{name}`` must name a rule
+    number, and a brace that is neither part of one nor doubled
+    (:func:`generator.i18n.catalog.stray_braces`: ``{}``, ``{ name }``, ``{name!r}``,
+    ``{name:,}``, ``{name[0]}``, a ``{`` or ``}`` alone) is an error, where it would be
+    shown as it is.
+
+    Args:
+        message: the block (its text and first line).
+        rel: the page's path, for errors.
+        lines: the page's lines (:data:`generator.errors.LINE_BREAK`), to find the
+            column of each error on its line.
+        known: the rule numbers (:func:`generator.content.rule_numbers.facts`).
+
+    Returns:
+        An error per unknown name and per malformed placeholder, at its line and, where
+        the page's line holds its text, its column.
+    """
+    text = message.msgid
+    errors: list[InputError] = []
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
+    for found in PLACEHOLDER.finditer(text):
+        name = found.group(1)
+        if name not in known:
+            line, column = _where(message.line, breaks, lines, found.start(), found.group())
+            errors.append(InputError(rel, line, column, f"unknown placeholder {{{name}}}; "
+                                     "expected " + one_of(name, known, noun="placeholders")))
+    for at, shown in stray_braces(text):
+        line, column = _where(message.line, breaks, lines, at, shown)
+        errors.append(InputError(rel, line, column, malformed_placeholder(shown, known)))
+    return sorted(errors, key=lambda e: (e.line, e.column or 0))
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _where(first: int, breaks: list[int], lines: list[str], offset: int, shown: str
+           ) -> tuple[int, int | None]:
+    """The line and column of the text ``shown`` at ``offset`` in a block whose first
+    line is ``first`` and whose line breaks are at ``breaks``: its line counted from the
+    block's first, its column where the page's line holds it, at or after its column
+    in the block (the page's line adds indentation, a list or quote marker, a table's
+    other cells before it); ``None`` where the line does not hold it (the front
+    matter's summary)."""
+    index = bisect_right(breaks, offset)
+    line = first + index
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = source.find(shown, offset - (breaks[index - 1] + 1 if index else 0))
+    return line, (column + 1 if column >= 0 else None)
+
+
 def parse_page(
     path: Path, rel: str, md: MarkdownIt, known: Mapping[str, int],
     data: bytes | None = None,
@@ -419,13 +476,7 @@ def parse_page(
         summary = Message(text, 2, _params(text))
     all_messages = [title, *([summary] if summary else []), *messages]
     for message in all_messages:
-        for name in message.params:
-            if name not in known:
-                errors.append(InputError(
-                    rel, message.line, None,
-                    f"unknown placeholder {{{name}}}; expected "
-                    + one_of(name, known, noun="placeholders"),
-                ))
+        errors.extend(placeholder_errors(message, rel, lines, known))
     slug = path.stem
     if not is_slug(slug):
         errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "

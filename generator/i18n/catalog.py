@@ -58,7 +58,10 @@ SOURCE_LOCALE = "en"
 """The language the content is written in."""
 
 _PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
-_BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
+BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
+"""A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
+literal braces (:func:`stray_braces`)."""
+_BRACES = re.compile(r"\{\{|\}\}|[{}]")
 _LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
 
 
@@ -66,7 +69,61 @@ def placeholders(text: str) -> frozenset[str]:
     """The placeholders of a message as written, conversion included: ``%(num)s``,
     ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
     prose). A translation must use exactly the source's."""
-    return frozenset(_PERCENT.findall(text)) | frozenset(_BRACE.findall(text))
+    return frozenset(_PERCENT.findall(text)) | frozenset(
+        m.group(0) for m in BRACE_PLACEHOLDER.finditer(text))
+
+
+def stray_braces(text: str) -> list[tuple[int, str]]:
+    """The braces of a page's text that are neither part of a placeholder
+    (:data:`BRACE_PLACEHOLDER`) nor doubled (``{{``, ``}}``: a literal brace), as the
+    pages fill placeholders (:class:`generator.render.markdown.Renderer`), which show
+    them as they are: a malformed placeholder (``{}``, ``{ name }``, ``{name!r}``,
+    ``{name:,}``, ``{name[0]}``) or a lone ``{`` or ``}``.
+
+    Returns:
+        Each as (its offset in ``text``, the text shown in an error: from the ``{`` to
+        its ``}`` on the same line, or the brace alone), in order.
+    """
+    spans = [m.span() for m in BRACE_PLACEHOLDER.finditer(text)]
+    found: list[tuple[int, str]] = []
+    upcoming = 0
+    skip_to = 0
+    for brace in _BRACES.finditer(text):
+        at = brace.start()
+        while upcoming < len(spans) and spans[upcoming][1] <= at:
+            upcoming += 1
+        if at < skip_to or len(brace.group()) == 2 or (
+                upcoming < len(spans) and spans[upcoming][0] <= at):
+            continue
+        group = _BRACE_GROUP.match(text, at) if brace.group() == "{" else None
+        if group is not None:
+            found.append((at, group.group()))
+            skip_to = group.end()
+        else:
+            found.append((at, brace.group()))
+    return found
+
+
+_BRACE_GROUP = re.compile(r"\{[^{}\n]*\}")
+"""A ``{`` and its ``}`` on the same line, no brace between (each text scanned once)."""
+
+
+def malformed_placeholder(shown: str, known: Iterable[str] = ()) -> str:
+    """The message for a stray brace or malformed placeholder ``shown``
+    (:func:`stray_braces`): what is wrong and what to write (the placeholder it starts
+    with, when ``known`` names it)."""
+    literal = "or {{ and }} for a brace shown as it is"
+    if shown in ("{", "}"):
+        return (f"a lone {shown!r}; expected a placeholder such as {{rami51.threshold}}, "
+                f"{literal}")
+    name = re.match(r"\s*([A-Za-z0-9_.]+)", shown[1:])
+    if BRACE_PLACEHOLDER.fullmatch(shown):
+        return (f"{shown!r} is next to another brace; expected {shown} apart from "
+                f"braces, {literal}")
+    write = f"{{{name.group(1)}}}" if name is not None and name.group(1) in set(known) \
+        else "a rule number's name in braces, such as {rami51.threshold}"
+    return (f"{shown!r} is not a placeholder (a name in braces, no spaces, conversion, "
+            f"format or index); expected {write}, {literal}")
 
 
 def link_targets(text: str) -> frozenset[str]:
@@ -335,6 +392,9 @@ def _check_translations(
         expected = placeholders(str(ids[0]))
         links = link_targets(str(ids[0]))
         formatted = "%(" in str(ids[0]) or (message.context, str(ids[0])) in template_keys
+        # a page's text, whose placeholders and doubled braces the pages fill
+        braced = BRACE_PLACEHOLDER.search(str(ids[0])) is not None or "{{" in str(ids[0]) \
+            or "}}" in str(ids[0])
         for index, text in enumerate(strings):
             if not text:
                 continue
@@ -349,6 +409,11 @@ def _check_translations(
                     "a lone '%' in a message that is %-formatted (template or code text); "
                     "expected %% for a percent sign",
                 ))
+            elif braced and (stray := stray_braces(str(text))):
+                errors.append(InputError(rel, line, None, "in the translation: "
+                                         + malformed_placeholder(stray[0][1], (
+                                             m.group(1) for m in
+                                             BRACE_PLACEHOLDER.finditer(str(ids[0]))))))
             else:
                 for what, found, want in (("placeholders", placeholders(str(text)), expected),
                                           ("link targets", link_targets(str(text)), links)):
