@@ -120,6 +120,77 @@ def test_case_id_colliding_with_a_heading(project: Path) -> None:
     assert "id 'three-kings' twice on the page (also a heading)" in out
 
 
+@pytest.mark.parametrize(("heading", "where"), [
+    ("Content", "generator/theme/base.html:50"), ("Top", "generator/theme/base.html:27"),
+    ("Site search panel", "generator/theme/search.html:16"),
+    ("Site search input", "generator/theme/search.html:14"),
+])
+def test_a_heading_that_takes_a_theme_id_is_an_error_at_its_line(
+        project: Path, heading: str, where: str) -> None:
+    """Every id the theme's templates set, an included one's too (search.html), is
+    refused to a heading at the heading's line, naming where the template sets it (the
+    page showed two elements of one id: the search box broke; or the error named line
+    1)."""
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    line = text.count("\n") + 2
+    page.write_text(text + f"\n## {heading}\n\nText.\n", "utf-8")
+    anchor = heading.lower().replace(" ", "-")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{line}: a heading's id {anchor!r} is the page template's own "
+        f"({where} sets it); expected another heading text"]
+
+
+def test_the_ids_of_a_projects_own_template_are_reserved(project: Path) -> None:
+    """The ids come from the templates the site uses, a project's override included:
+    one its base.html adds is refused to a heading, and a theme's id it drops is free."""
+    theme = Path(__file__).resolve().parent.parent / "generator" / "theme" / "base.html"
+    base = theme.read_text("utf-8")
+    assert 'id="top"' in base
+    override = project / "templates" / "base.html"
+    override.parent.mkdir(exist_ok=True)
+    override.write_text(base.replace('id="top"', 'id="site-banner"'), "utf-8")
+    line = base[:base.index('id="top"')].count("\n") + 1
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    page.write_text(text + "\n## Site banner\n\n## Top\n", "utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{text.count(chr(10)) + 2}: a heading's id 'site-banner' is the "
+        f"page template's own (templates/base.html:{line} sets it); expected another "
+        "heading text"]
+
+
+@pytest.mark.parametrize(("title", "said"), [
+    ("#", "is empty"), ("# ", "is empty"), ("#   #", "is empty"),
+    ("# \u200b", "shows nothing (only U+200B)"),
+    ("# \u200b\u2060\ufeff", "shows nothing (only U+200B, U+2060, U+FEFF)"),
+    ("# \u3164", "shows nothing (only U+3164)"),
+    ("# []()", "shows no text ('[]()' is markup around none)"),
+], ids=["hash", "hash-space", "closed", "zero-width-space", "invisible", "hangul-filler",
+        "empty-link"])
+def test_an_empty_page_title_is_an_input_error_at_its_line(
+        project: Path, title: str, said: str) -> None:
+    """A title that shows nothing: an error at its line (the page was published with an
+    empty <h1> and <title>, and an empty link in every navigation)."""
+    (project / "content" / "blank.md").write_text(
+        f"---\norder: 5\n---\n\n{title}\n\nText.\n", encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/blank.md:5: the page's title {said}; expected its text after '# '"]
+
+
+@pytest.mark.parametrize("title", ["# ♠", "# `x`", "# 51", "# ?"])
+def test_a_title_of_one_symbol_is_a_title(project: Path, title: str) -> None:
+    (project / "content" / "short.md").write_text(f"{title}\n\nText.\n", encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 0, result.stdout
+
+
 def test_page_without_title(project: Path) -> None:
     (project / "content" / "extra.md").write_text("Just text.\n", encoding="utf-8")
     code, out = _build(project)
