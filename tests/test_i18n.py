@@ -161,8 +161,9 @@ def test_a_catalogs_plural_rule_must_pick_the_locales_forms(
 @pytest.mark.parametrize(("forms", "errors"), [
     ('"X-Note: plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)\\n"\n'
      '"Plural-Forms: nplurals=3; plural=(n != 1);\\n"',
-     ["x.po:4: 'plural=' outside the header's Plural-Forms field (gettext's tools read the "
-      "first 'plural=' of the header wherever it is); expected it only in Plural-Forms",
+     ["x.po:4: 'plural=' outside the header's Plural-Forms field, where gettext's tools "
+      "read it (the first 'plural=' of the header wherever it is); expected it only in "
+      "Plural-Forms",
       "x.po:5: Plural-Forms says plural=(n != 1), which gives msgstr[1] for 0 where the "
       "locale uses msgstr[2]; {expected}"]),
     ('"Plural-Forms: nplurals=3;\\n"',

@@ -18,7 +18,8 @@ header is refused, so that what ``check`` accepts is what both read:
 - ``Plural-Forms`` is ``nplurals=N; plural=EXPRESSION;``, ``N`` the locale's number of
   forms and the expression picking the locale's form for every count
   (:func:`generator.i18n.catalog.plural_rule`); a catalog with plural messages has one;
-- ``charset=``, ``nplurals=`` and ``plural=`` appear nowhere else in the header.
+- the first ``charset=``, ``nplurals=`` and ``plural=`` of the header (where gettext
+  reads them) are in those fields.
 
 A catalog without a header entry is read as UTF-8 with the locale's plural rule (where
 ``msgfmt --check`` refuses it). ``tests/test_catalog_header.py`` runs a table of headers
@@ -179,7 +180,7 @@ def read_header(parts: Sequence[tuple[str, int]], rel: str
                                      f"spelled otherwise than gettext's tools look it up; "
                                      f"expected {standard}"))
     header = Header(first, tuple(fields))
-    errors += _stray_keys(text, header, line_at, rel)
+    errors += _stray_keys(text, line_at, rel)
     content_type = seen.get("content-type")
     if content_type is not None:
         errors += _charset_errors(content_type, rel)
@@ -257,27 +258,23 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
-def _stray_keys(text: str, header: Header, line_at: Callable[[int], int], rel: str
-                ) -> list[InputError]:
-    """``charset=``, ``nplurals=`` or ``plural=`` outside their own field: gettext's
-    tools would read it there (the first in the header), Babel in the field."""
+def _stray_keys(text: str, line_at: Callable[[int], int], rel: str) -> list[InputError]:
+    """The first ``charset=``, ``nplurals=`` or ``plural=`` of the header outside its
+    own field: gettext's tools read it there (the first in the header, wherever it is),
+    Babel in the field."""
     errors = []
-    spans = []
-    offset = 0
-    for raw in text.split("\n"):
-        spans.append((offset, offset + len(raw), raw))
-        offset += len(raw) + 1
     for key in _GETTEXT_KEYS:
         own = _KEY_FIELD[key]
-        for found in re.finditer(re.escape(key), text):
-            line_text = next(raw for start, end, raw in spans
-                             if start <= found.start() <= end)
-            if _FIELD.fullmatch(line_text) and line_text.split(":", 1)[0] == own:
-                continue
-            errors.append(InputError(rel, line_at(found.start()), None, f"{key!r} outside "
-                                     f"the header's {own} field (gettext's tools read the "
-                                     f"first {key!r} of the header wherever it is); "
-                                     f"expected it only in {own}"))
+        found = text.find(key)
+        if found < 0:
+            continue
+        at = text.rfind("\n", 0, found) + 1
+        if text[at:at + len(own) + 1].lower() == f"{own.lower()}:":
+            continue
+        errors.append(InputError(rel, line_at(found), None, f"{key!r} outside the header's "
+                                 f"{own} field, where gettext's tools read it (the first "
+                                 f"{key!r} of the header wherever it is); expected it only "
+                                 f"in {own}"))
     return errors
 
 
