@@ -43,6 +43,8 @@ from typing import Any
 
 import pytest
 
+from generator.errors import shown
+
 if TYPE_CHECKING:  # names for the annotations only; loaded when the first case file is
     from generator.cases.model import Case
     from generator.cases.model import CaseSet
@@ -196,8 +198,6 @@ def _real_names(folder: Path, names: Iterable[str]) -> dict[str, str]:
     """The names in ``folder`` that the loader shows escaped (a control character, a
     byte that is not UTF-8: ``bad\\x01name.yaml``), by their shown form: the item is
     the file itself, its errors show the name as ``check`` does."""
-    from generator.errors import shown  # see _load
-
     if not any("\\" in name for name in names):
         return {}
     try:
@@ -216,8 +216,6 @@ class CaseFile(pytest.File):
         project = project_of(path)
         assert project is not None  # pytest_collect_file made sure
         cases = _load(self.config, project)
-        from generator.errors import shown  # see _load
-
         rel = shown(path.relative_to(project).as_posix())  # as the loader names it
         for case in cases.cases:
             if case.position.file == rel:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from jinja2 import Environment
+from jinja2 import TemplateSyntaxError
+
 from generator.cases.model import CaseSet
 from generator.content.pages import SourcePage
 from generator.engine.rules import GAMES
@@ -29,9 +32,6 @@ def template_ids(layout: Layout) -> dict[str, str]:
         Each id and where it is set (``generator/theme/search.html:16``), its first
         place in the templates' name order.
     """
-    from jinja2 import Environment  # as Layout.template_label: only where ids are read
-    from jinja2 import TemplateSyntaxError
-
     lexer = Environment()
     found: dict[str, str] = {}
     for rel in layout.templates([]).values():
