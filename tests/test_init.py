@@ -237,7 +237,7 @@ def test_init_keeps_the_empty_folders_own_mode(tmp_path: Path, how: str, mode: i
     here.chmod(mode)
     target, cwd = {".": (".", here), "absolute": (str(here), here),
                    "by-name": ("here", tmp_path)}[how]
-    result = run_process("init", target, cwd=cwd)
+    result = run_cli("init", target, cwd=cwd)
     assert result.returncode == 0, result.stdout + result.stderr
     assert stat.S_IMODE(here.stat().st_mode) == mode
     assert (here / "site.yaml").is_file()
