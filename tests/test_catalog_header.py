@@ -2,7 +2,7 @@
 ``msgfmt --check``: a table of header variants, each run through our check and through
 ``msgfmt --check`` (Debian package ``gettext``), with the same verdict (refused or
 accepted) unless the row names why ours differs; then what ``check``, ``build`` and
-``i18n update`` do with the headers that used to get through.
+``i18n update`` do with headers that Babel reads otherwise than gettext's tools.
 
 Without msgfmt the comparison is skipped, saying so; with ``RULES_MSGFMT_REQUIRED=1``
 (as ``.ci/run`` sets, having installed ``gettext``) it fails instead.
@@ -99,7 +99,7 @@ ROWS = [
         CS_FORMS, "Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2"
     )), None),
     Row("no-content-type", catalog(replaced(CT), plural=False), None),
-    # the review's (J22-J29)
+    # a charset or Plural-Forms that Babel reads otherwise than gettext's tools
     Row("charset-in-double-quotes", catalog(replaced(
         CT, 'Content-Type: text/plain; charset="ISO-8859-1"')),
         "9: the header's Content-Type says 'charset=\"ISO-8859-1\"': gettext's tools read "
@@ -277,8 +277,9 @@ def test_the_header_check_and_msgfmt_agree(row: Row, tmp_path: Path) -> None:
             f"both {'refuse' if refused else 'accept'}: {said}"
 
 
-def test_the_table_covers_the_reviewed_variants() -> None:
-    """Every variant the hostile-input review found getting through is a row, refused."""
+def test_the_table_holds_every_way_babel_reads_a_header_otherwise() -> None:
+    """Quotes, another case and spaces around a charset, a second Content-Type or
+    Plural-Forms, a lower-case field name, a million forms: each is a row, refused."""
     refused = {r.name for r in ROWS if r.said is not None}
     assert {"charset-in-double-quotes", "charset-upper-case", "charset-with-spaces",
             "charset-in-single-quotes", "second-content-type", "second-plural-forms",
@@ -347,8 +348,8 @@ def test_i18n_update_refuses_a_plural_forms_babel_reads_otherwise(
         tmp_path: Path, header: tuple[str, ...], said: str) -> None:
     """``plural-forms:`` in lower case, a second ``Plural-Forms`` or a million forms:
     ``check`` and ``i18n update`` refuse the catalog at the field's line, and update
-    writes nothing (it wrote a msgstr line per form of every plural message: 41 KB
-    became 72 MB)."""
+    writes nothing (Babel would write a msgstr line per form of every plural message:
+    a million of them each)."""
     root, po = _project(tmp_path, header)
     before = po.read_bytes()
     checked = run_cli("check", "--project", str(root))
@@ -376,9 +377,10 @@ def test_i18n_update_refuses_a_plural_forms_babel_reads_otherwise(
 ], ids=["double-quotes", "upper-case", "spaces", "single-quotes"])
 def test_a_charset_babel_reads_otherwise_is_refused(
         tmp_path: Path, content_type: str, said: str) -> None:
-    """A charset Babel reads as Latin-1 where the check saw none: ``check`` and ``build``
-    exit 2 at the Content-Type line (they published the Czech pages garbled, "ÄŒistÃ¡"),
-    ``i18n update`` writes nothing (it rewrote the catalog in Latin-1)."""
+    """A charset Babel reads as Latin-1 and gettext's tools do not read: ``check`` and
+    ``build`` exit 2 at the Content-Type line (Babel would decode the Czech text as
+    Latin-1, "ÄŒistÃ¡"), ``i18n update`` writes nothing (Babel would write the catalog
+    back in Latin-1)."""
     root, po = _project(tmp_path, replaced(CT, content_type))
     before = po.read_bytes()
     line = f"locales/cs/LC_MESSAGES/messages.po:9: {said}"

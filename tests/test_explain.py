@@ -186,8 +186,8 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> io.BufferedReader:
 
 def test_a_case_on_standard_input_past_the_limit_is_refused_unread(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """300 MB on standard input took 2 GB and 16 s before a YAML error: now at most the
-    case-file limit and one byte are read, and the case is refused."""
+    """More than the case-file limit on standard input: at most the limit and one byte
+    are read (the rest stays unread), and the case is refused."""
     from generator.cases.loader import MAX_CASE_FILE_BYTES
 
     stream = _stdin(monkeypatch, MELD_CASE.encode() + b"#" * (2 * MAX_CASE_FILE_BYTES))
@@ -201,7 +201,7 @@ def test_a_case_on_standard_input_past_the_limit_is_refused_unread(
 
 
 def test_an_endless_pipe_on_standard_input_is_refused(tmp_path: Path) -> None:
-    """``yes | explain --case -`` ends, refused after the limit (it never would)."""
+    """``yes | explain --case -`` ends, refused once the limit is passed."""
     with subprocess.Popen(["yes", "# a comment"], stdout=subprocess.PIPE) as endless:
         result = subprocess.run([sys.executable, "-m", "generator", "explain", "--case", "-"],
                                 stdin=endless.stdout, capture_output=True, text=True,
@@ -221,8 +221,7 @@ def test_an_endless_pipe_on_standard_input_is_refused(tmp_path: Path) -> None:
      "standard input"),
 ])
 def test_case_file_that_is_no_file_is_refused_unopened(source: str, said: str) -> None:
-    """``--case /dev/zero`` read until MemoryError (3.8 GB): a device, a folder, is
-    refused before it is opened."""
+    """A device (``/dev/zero`` never ends), a folder: refused before it is opened."""
     result = run_cli("explain", "--case", source)
     assert result.returncode == 2
     assert result.stdout.splitlines() == [said]
@@ -282,8 +281,8 @@ def test_a_case_from_a_named_pipe_is_read_as_cat_would(tmp_path: Path) -> None:
 def test_a_case_that_is_not_utf8_is_refused_where_check_refuses_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, data: bytes,
         line: int, column: int) -> None:
-    """A Latin-1 byte was read as U+FFFD and explained (exit 0) where check refuses the
-    file: now the same error, at its line and column."""
+    """A byte that is not UTF-8 is the error check gives for the file, at its line and
+    column (never read as U+FFFD and explained)."""
     if where == "file":
         path = tmp_path / "case.yaml"
         path.write_bytes(data)

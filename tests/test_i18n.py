@@ -202,7 +202,7 @@ def test_the_plural_rule_is_read_from_the_plural_forms_line(
 def test_a_malformed_placeholder_in_a_translation_is_an_input_error(
         tmp_path: Path, msgstr: str, said: str) -> None:
     """A page's translation holds a placeholder the pages would not fill beside the
-    source's: an input error at the msgstr (it was shown as written)."""
+    source's: an input error at the msgstr (the pages would show it as written)."""
     po = tmp_path / "messages.po"
     po.write_text(PO_HEADER + 'msgid "At least {rami51.threshold} points."\n'
                   f'msgstr "{msgstr}"\n', encoding="utf-8")

@@ -231,7 +231,7 @@ def test_init_in_the_empty_current_folder_keeps_the_folder(tmp_path: Path, how: 
 @pytest.mark.parametrize("how", [".", "absolute", "by-name"])
 def test_init_keeps_the_empty_folders_own_mode(tmp_path: Path, how: str, mode: int) -> None:
     """The empty folder init fills keeps its mode (sticky and set-group-id bits
-    included): it was replaced by a new folder of mode 755."""
+    included), never replaced by a new folder of the umask's mode."""
     here = tmp_path / "here"
     here.mkdir()
     here.chmod(mode)

@@ -72,8 +72,8 @@ NOT_A_PLACEHOLDER = "is not a placeholder (a name in braces, no spaces, conversi
 def test_a_malformed_placeholder_is_an_input_error_at_its_column(
         project: Path, written: str, said: str) -> None:
     """A placeholder the pages would not fill is an input error at its line and column,
-    naming what to write, in a paragraph, a list item and a table cell alike; it was
-    published as it is ("At least { rami51.threshold } points")."""
+    naming what to write, in a paragraph, a list item and a table cell alike (the pages
+    would show it as written: "At least { rami51.threshold } points")."""
     page = project / "content" / "rules.md"
     text = page.read_text("utf-8")
     first = text.count("\n") + 2
@@ -128,9 +128,8 @@ def test_case_id_colliding_with_a_heading(project: Path) -> None:
 def test_a_heading_that_takes_a_theme_id_is_an_error_at_its_line(
         project: Path, heading: str, where: str) -> None:
     """Every id the theme's templates set, an included one's too (search.html), is
-    refused to a heading at the heading's line, naming where the template sets it (the
-    page showed two elements of one id: the search box broke; or the error named line
-    1)."""
+    refused to a heading at the heading's line, naming where the template sets it (a
+    page with two elements of one id breaks the search box and the skip link)."""
     page = project / "content" / "rules.md"
     text = page.read_text("utf-8")
     line = text.count("\n") + 2
@@ -174,7 +173,7 @@ def test_the_ids_of_a_projects_own_template_are_reserved(project: Path) -> None:
         "empty-link"])
 def test_an_empty_page_title_is_an_input_error_at_its_line(
         project: Path, title: str, said: str) -> None:
-    """A title that shows nothing: an error at its line (the page was published with an
+    """A title that shows nothing: an error at its line (the page would have an
     empty <h1> and <title>, and an empty link in every navigation)."""
     (project / "content" / "blank.md").write_text(
         f"---\norder: 5\n---\n\n{title}\n\nText.\n", encoding="utf-8")

@@ -19,8 +19,8 @@ import pytest
 # The loader (and PyYAML) imported with this module, before any test: pytester forgets
 # the modules imported while a test runs, and PyYAML imported a second time keeps its C
 # extension's classes of the first import, which the new module's isinstance checks
-# refuse ("unexpected YAML node"): the second test of this file failed when the file
-# ran in a process that had not imported the loader before.
+# refuse ("unexpected YAML node") when this file runs in a process that has not
+# imported the loader before.
 import generator.cases.loader  # noqa: F401
 from tests.conftest import REPO
 
@@ -185,11 +185,11 @@ def _check_errors(root: Path) -> set[str]:
 
 def test_every_input_error_check_reports_fails_an_item_named_after_its_file(
         rules_project: pytest.Pytester, tmp_path: Path) -> None:
-    """``pytest content/examples`` passed where ``check`` exits 2 for a FIFO, a dangling
-    link, a control character in a file name or a linked folder out of the project: the
-    plugin collected through pytest's own walk, which skips what is not a regular file.
-    It collects through the loader's walk now: every error ``check`` reports fails the
-    item ``FILE::input_errors`` of the file it names, and the good cases still run."""
+    """A FIFO, a dangling link, a control character in a file name, a linked folder out
+    of the project, a self-loop link, a folder named like a case file, a misnamed file:
+    every input error ``check`` reports fails the item ``FILE::input_errors`` of the
+    file it names (the plugin collects through the loader's walk, not pytest's, which
+    skips what is not a regular file), and the good cases, a subfolder's too, run."""
     root = rules_project.path
     _hostile(root, tmp_path / "outside")
     expected = _check_errors(root)
