@@ -58,8 +58,10 @@ _GETTEXT_KEYS = ("charset=", "nplurals=", "plural=")
 """The texts gettext's tools find anywhere in the header (the first of each)."""
 _KEY_FIELD = {"charset=": "Content-Type", "nplurals=": "Plural-Forms",
               "plural=": "Plural-Forms"}
+"""The field each of :data:`_GETTEXT_KEYS` belongs in (where Babel reads it)."""
 
 EXAMPLE_CONTENT_TYPE = "Content-Type: text/plain; charset=UTF-8"
+"""What errors about the charset expect."""
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,6 @@ class Header:
     fields: tuple[HeaderField, ...]
     plural_forms: PluralForms | None = None
     plural_problem: tuple[int, str] | None = None
-
-    def field(self, name: str) -> HeaderField | None:
-        """The field spelled ``name`` exactly, or ``None``."""
-        return next((f for f in self.fields if f.name == name), None)
 
 
 Rule = Callable[[str], str | None]
