@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from jinja2 import Environment
 from jinja2 import TemplateSyntaxError
@@ -32,27 +33,42 @@ def template_ids(layout: Layout) -> dict[str, str]:
         Each id and where it is set (``generator/theme/search.html:16``), its first
         place in the templates' name order.
     """
-    lexer = Environment()
     found: dict[str, str] = {}
     for rel in layout.templates([]).values():
         if layout.problem(rel) is not None:
             continue  # reported by the template checks
         try:
-            tokens = list(lexer.lex(layout.read_text(rel)))
-        except (TemplateSyntaxError, NotAnInput):
+            ids = _literal_ids(layout.read_text(rel))
+        except NotAnInput:
             continue  # reported by the template checks
-        for line, kind, value in tokens:
-            if kind != "data":
-                continue
-            for match in _ID.finditer(value):
-                ident = match.group(1) or match.group(2) or match.group(3)
-                if match.group(3) is not None and match.end() == len(value):
-                    continue  # id=x-{{ n }}: Jinja fills the rest in
-                where = line + value.count("\n", 0, match.start())
-                found.setdefault(ident, f"{rel}:{where}")
+        for ident, line in ids:
+            found.setdefault(ident, f"{rel}:{line}")
     return found
 
 
+@lru_cache(maxsize=256)
+def _literal_ids(source: str) -> tuple[tuple[str, int], ...]:
+    """The ids a template's literal text sets, each with its line, in order (each
+    template text lexed once per process: ``serve`` checks them again and again); none
+    for a template Jinja cannot lex (its error is reported by the template checks)."""
+    found = []
+    try:
+        tokens = list(_LEXER.lex(source))
+    except TemplateSyntaxError:
+        return ()
+    for line, kind, value in tokens:
+        if kind != "data":
+            continue
+        for match in _ID.finditer(value):
+            if match.group(3) is not None and match.end() == len(value):
+                continue  # id=x-{{ n }}: Jinja fills the rest in
+            found.append((match.group(1) or match.group(2) or match.group(3),
+                          line + value.count("\n", 0, match.start())))
+    return tuple(found)
+
+
+_LEXER = Environment()
+"""Jinja's lexer with the default delimiters, as the site's templates use them."""
 _ID = re.compile(r"""(?<![\w-])id\s*=\s*(?:"([^"{}]+)"|'([^'{}]+)'|([^\s"'=<>`{}]+))""")
 """An ``id`` attribute in a template's literal text, quoted or not."""
 
