@@ -183,7 +183,7 @@ def _explain(args: argparse.Namespace) -> int:
         kind=args.kind, game=args.game, rules=args.rules, options=args.option, given=given,
         case=args.case, case_id=args.case_id, title=args.title, lang=args.lang,
         project=args.project,
-        stdin=sys.stdin.buffer.read() if args.case == "-" else b"")
+        stdin=sys.stdin.buffer if args.case == "-" else b"")  # read there, bounded
     report = explain(request)
     if report.exit_code != EXIT_OK:
         _emit(report.errors)

@@ -21,16 +21,29 @@ test suite's fixtures), or, with ``--rules-cases``, under ``<rootdir>/content/ex
 A plain ``pytest`` run of the generator's own tests (``testpaths = ["tests"]``) collects
 none. Only the case files are read (all of them once per run: case ids are unique across
 files); pages, catalogs and templates are ``check``'s.
+
+The files are the loader's, never pytest's own walk of the folder: ``content/examples/``
+and each folder in it is a :class:`CasesFolder` whose items are the files the loader
+walked (:func:`generator.cases.loader.load_cases`, through the project's layout) and
+every file or folder it reports an input error for, as ``check`` does: a FIFO, a
+dangling or outward link, a name with a control character (named escaped, as ``check``
+names it) or a linked folder leading out of the project fails an item
+``FILE::input_errors`` like any other input error. (pytest before 8, without the folder
+hook, collects the case files it finds itself.)
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import Any
 
 import pytest
+
+from generator.errors import shown
 
 if TYPE_CHECKING:  # names for the annotations only; loaded when the first case file is
     from generator.cases.model import Case
@@ -94,8 +107,37 @@ def _asked(config: pytest.Config, path: Path, project: Path) -> bool:
     return any(_within(arg, examples) and _within(path, arg) for arg in _arg_paths(config))
 
 
+def _examples_project(folder: Path) -> Path | None:
+    """The project whose ``content/examples/`` is ``folder`` or holds it, or ``None``."""
+    if (folder.parent.name, folder.name) == EXAMPLES_PARTS:
+        return folder.parent.parent
+    return project_of(folder)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> CasesFolder | None:
+    """A :class:`CasesFolder` for ``content/examples/`` or a folder in it, where a case
+    file was asked for in it or below it, or it lies below a folder asked for; else
+    ``None`` (pytest's own collector)."""
+    folder = path.absolute()
+    project = _examples_project(folder)
+    if project is None:
+        return None
+    config = parent.config
+    examples = project.joinpath(*EXAMPLES_PARTS)
+    rootdir_cases = config.getoption("rules_cases") and project == config.rootpath
+    if not rootdir_cases and not any(
+            _within(arg, examples) and (_within(folder, arg) or _within(arg, folder))
+            for arg in _arg_paths(config)):
+        return None
+    found: CasesFolder = CasesFolder.from_parent(parent, path=path)
+    return found
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
-    """A :class:`CaseFile` for a case file that was asked for (see the module's text)."""
+    """A :class:`CaseFile` for a case file that was asked for (see the module's text):
+    only where pytest walks a ``content/examples/`` folder itself, which it does not
+    where :func:`pytest_collect_directory` is called (pytest 8 on)."""
     if file_path.suffix.lower() not in SUFFIXES:
         return None
     project = project_of(file_path.absolute())
@@ -120,6 +162,50 @@ def _load(config: pytest.Config, project: Path) -> CaseSet:
     return cache[project]
 
 
+class CasesFolder(pytest.Directory):
+    """``content/examples/`` or a folder in it: its items are what the loader's walk
+    found there (see the module's text), in name order: a :class:`CaseFile` for each
+    file and each entry it reports an input error for, a :class:`CasesFolder` for each
+    folder holding any, and ``input_errors`` for the folder's own errors (a linked
+    ``content/examples`` leading out of the project)."""
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        """The folder's entries as the loader found them (see the class's text)."""
+        folder = self.path.absolute()
+        project = _examples_project(folder)
+        assert project is not None  # pytest_collect_directory made sure
+        cases = _load(self.config, project)
+        here = folder.relative_to(project).as_posix()
+        labels = dict.fromkeys([*cases.files, *(e.file for e in cases.errors)])
+        own = [error for error in cases.errors if error.file == here]
+        if own:
+            yield InputErrorsItem.from_parent(self, name=INPUT_ERRORS, errors=own)
+        entries: dict[str, bool] = {}  # name → a folder
+        for label in labels:
+            if label.startswith(f"{here}/"):
+                name, _, rest = label[len(here) + 1:].partition("/")
+                entries[name] = entries.get(name, False) or bool(rest)
+        real = _real_names(self.path, entries)
+        for name in sorted(entries):
+            path = self.path / real.get(name, name)
+            if entries[name]:
+                yield CasesFolder.from_parent(self, path=path)
+            else:
+                yield CaseFile.from_parent(self, path=path)
+
+
+def _real_names(folder: Path, names: Iterable[str]) -> dict[str, str]:
+    """The names in ``folder`` that the loader shows escaped (a control character, a
+    byte that is not UTF-8: ``bad\\x01name.yaml``), by their shown form: the item is
+    the file itself, its errors show the name as ``check`` does."""
+    if not any("\\" in name for name in names):
+        return {}
+    try:
+        return {shown(name): name for name in os.listdir(folder) if shown(name) != name}
+    except OSError:
+        return {}
+
+
 class CaseFile(pytest.File):
     """A case file: one :class:`CaseItem` per case, and an item for its input errors."""
 
@@ -130,7 +216,7 @@ class CaseFile(pytest.File):
         project = project_of(path)
         assert project is not None  # pytest_collect_file made sure
         cases = _load(self.config, project)
-        rel = path.relative_to(project).as_posix()
+        rel = shown(path.relative_to(project).as_posix())  # as the loader names it
         for case in cases.cases:
             if case.position.file == rel:
                 yield CaseItem.from_parent(self, name=case.id, case=case)

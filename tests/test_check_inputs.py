@@ -178,7 +178,7 @@ def test_an_unknown_placeholder_gets_a_did_you_mean(
     code, lines = _run(capsys, "check", "--project", str(project))
     assert code == 2
     assert lines == [
-        f"content/rules.md:{line}: unknown placeholder {{rami51.treshold}}; expected one of "
+        f"content/rules.md:{line}:10: unknown placeholder {{rami51.treshold}}; expected one of "
         f"the {len(facts())} placeholders (did you mean 'rami51.threshold', "
         "'rami40.threshold' or 'rami.reshuffles'?)"]
 

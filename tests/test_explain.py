@@ -169,3 +169,129 @@ def test_a_bad_card_in_a_case_file_is_reported_where_it_is(tmp_path: Path) -> No
     result = run_cli("explain", "--case", str(path))
     assert result.returncode == 2
     assert result.stdout.startswith(f"{path}:5:43: unknown card 'QX'"), result.stdout
+
+
+# -- what --case reads ---------------------------------------------------------------------
+
+MELD_CASE = "kind: meld\ngame: rami51\ncards: QH KH AH\n"
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> io.BufferedReader:
+    """Standard input holding ``data``; returns its binary stream (to see how much of it
+    was read)."""
+    stream = io.BufferedReader(io.BytesIO(data))  # type: ignore[arg-type]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream, encoding="utf-8"))
+    return stream
+
+
+def test_a_case_on_standard_input_past_the_limit_is_refused_unread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """More than the case-file limit on standard input: at most the limit and one byte
+    are read (the rest stays unread), and the case is refused."""
+    from generator.cases.loader import MAX_CASE_FILE_BYTES
+
+    stream = _stdin(monkeypatch, MELD_CASE.encode() + b"#" * (2 * MAX_CASE_FILE_BYTES))
+    result = run_cli("explain", "--case", "-")
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        "<stdin>:1: the case holds more than the limit of 5,000,000 bytes (5 MB) a case file "
+        "may have; expected a smaller case: explain one case, or a few"]
+    assert len(stream.read()) == len(MELD_CASE) + 2 * MAX_CASE_FILE_BYTES \
+        - MAX_CASE_FILE_BYTES - 1  # the rest is left unread
+
+
+def test_an_endless_pipe_on_standard_input_is_refused(tmp_path: Path) -> None:
+    """``yes | explain --case -`` ends, refused once the limit is passed."""
+    with subprocess.Popen(["yes", "# a comment"], stdout=subprocess.PIPE) as endless:
+        result = subprocess.run([sys.executable, "-m", "generator", "explain", "--case", "-"],
+                                stdin=endless.stdout, capture_output=True, text=True,
+                                timeout=120, check=False, cwd=tmp_path)
+        endless.kill()
+    assert result.returncode == 2, result.stderr
+    assert result.stdout.startswith("<stdin>:1: the case holds more than the limit of "
+                                    "5,000,000 bytes"), result.stdout
+
+
+@pytest.mark.parametrize(("source", "said"), [
+    ("/dev/zero", "/dev/zero:1: a character device; expected a case file (a regular file "
+     "or a pipe), or - for standard input"),
+    ("/dev/null", "/dev/null:1: a character device; expected a case file (a regular file "
+     "or a pipe), or - for standard input"),
+    (".", ".:1: a folder; expected a case file (a regular file or a pipe), or - for "
+     "standard input"),
+])
+def test_case_file_that_is_no_file_is_refused_unopened(source: str, said: str) -> None:
+    """A device (``/dev/zero`` never ends), a folder: refused before it is opened."""
+    result = run_cli("explain", "--case", source)
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [said]
+
+
+def test_a_device_as_standard_input_is_refused(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zero:
+        result = subprocess.run([sys.executable, "-m", "generator", "explain", "--case", "-"],
+                                stdin=zero, capture_output=True, text=True, timeout=60,
+                                check=False, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        "<stdin>:1: standard input is a device that is not a terminal; expected a case "
+        "from a file, a pipe or the terminal"]
+
+
+def test_a_case_file_past_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as out:
+        out.truncate(5_000_001)
+    result = run_cli("explain", "--case", str(big))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"{big}:1: the case file has 5,000,001 bytes, more than the limit of 5,000,000 bytes "
+        "(5 MB); expected a smaller file: explain one case, or a few"]
+
+
+def test_a_case_from_a_named_pipe_is_read_as_cat_would(tmp_path: Path) -> None:
+    """A FIFO given by name (or the shell's ``<(...)``) is read, the writer waited for:
+    ``explain --case <(generate-case)`` works."""
+    import os
+    import threading
+
+    fifo = tmp_path / "case.fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as out:
+            out.write(MELD_CASE.encode())
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        result = run_cli("explain", "--case", str(fifo))
+    finally:
+        writer.join(10)
+    assert result.returncode == 0, result.stdout
+    assert "      points: 31\n" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["file", "stdin"])
+@pytest.mark.parametrize(("data", "line", "column"), [
+    (MELD_CASE.replace("QH", "Q\xe9H").encode("latin-1"), 3, 9),
+    (b"cases:\n  - kind: meld\n    game: rami51\n    cards: QH KH AH\n    title: Caf\xe9\n",
+     5, 15),
+], ids=["one-case", "case-file"])
+def test_a_case_that_is_not_utf8_is_refused_where_check_refuses_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, data: bytes,
+        line: int, column: int) -> None:
+    """A byte that is not UTF-8 is the error check gives for the file, at its line and
+    column (never read as U+FFFD and explained)."""
+    if where == "file":
+        path = tmp_path / "case.yaml"
+        path.write_bytes(data)
+        name, args = str(path), ("--case", str(path))
+    else:
+        _stdin(monkeypatch, data)
+        name, args = "<stdin>", ("--case", "-")
+    result = run_cli("explain", *args)
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"{name}:{line}:{column}: the file is not valid UTF-8 (byte 0xe9); expected UTF-8 "
+        "text"]

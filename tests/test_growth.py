@@ -125,6 +125,12 @@ def control_character_page(n: int) -> bytes:
     return _repeat("# Title\n\n", lambda i: f"Rule {i}\x1b.\n\n", n).encode()
 
 
+def stray_brace_page(n: int) -> bytes:
+    """A page of malformed placeholders and lone braces (each one an error)."""
+    return _repeat("# Title\n\n", lambda i: f"Rule {i}: {{ rami51.threshold }} or {{x:,}} "
+                   "or { alone.\n\n", n).encode()
+
+
 def render_page(data: bytes) -> str:
     """Parse the page and render it in English (the build's stage per locale)."""
     page, _errors = _page(data)
@@ -225,6 +231,21 @@ def po_unterminated(n: int) -> str:
     return po_long_line(n)[:-2] + "\n"
 
 
+def po_header_fields(n: int) -> str:
+    """A catalog whose header has many fields before its own, each one naming a charset
+    and a plural rule (the first ones are where gettext reads them: errors)."""
+    head, fields = PO_HEADER.split('msgstr ""\n')
+    return _repeat(head + 'msgstr ""\n',
+                   lambda i: f'"X-Note-{i}: charset=UTF-8; nplurals=3; plural=n\\n"\n', n,
+                   fields + 'msgid "Hello"\nmsgstr "Ahoj"\n')
+
+
+def check_cs(path: Path) -> list[str]:
+    """Check the catalog's syntax and header as the cs catalog (not cached, as
+    :func:`load_cs`'s compiling is): the error lines."""
+    return [e.format() for e in check_catalog_syntax(path, "messages.po", locale="cs")]
+
+
 def load_cs(path: Path) -> tuple[int, list[str]]:
     """Read the catalog as the cs catalog: (messages, error lines)."""
     translator, errors = load_translator(path, "messages.po", "cs")
@@ -275,12 +296,14 @@ STAGES = [
     Stage("bad-anchors", bad_anchor_page, check_anchors, 50_000, memory=MARKDOWN_IT),
     Stage("render", refdef_page, render_page, 50_000, memory=MARKDOWN_IT),
     Stage("control-characters", control_character_page, _page, 50_000, memory=MARKDOWN_IT),
+    Stage("stray-braces", stray_brace_page, _page, 50_000, memory=MARKDOWN_IT),
     Stage("long-cards", long_cards, load_cases, 50_000, _project),
     Stage("many-cases", many_cases, load_and_verify, 50_000, _project, memory=PYYAML),
     Stage("scenario", scenario, scenario_report, 20_000, _project, memory=PYYAML),
     Stage("po-continuations", po_continuations, load_cs, 50_000, _catalog, memory=BABEL),
     Stage("po-long-line", po_long_line, load_cs, 100_000, _catalog),
     Stage("po-unterminated", po_unterminated, load_cs, 100_000, _catalog),
+    Stage("po-header-fields", po_header_fields, check_cs, 50_000, _catalog),
 ]
 
 
@@ -581,3 +604,32 @@ def test_many_ids_none_close_lists_the_first_few() -> None:
     names = ", ".join(sorted(f"rule-{i}" for i in range(20))[:12])
     assert out == [f"content/p.md:43: link '#zzz': no heading or case 'zzz' on page p; "
                    f"expected one of the 20 ids: {names}, …"]
+
+
+def test_every_stray_brace_is_an_error_at_its_column() -> None:
+    page, errors = _page(stray_brace_page(2_000))
+    assert page is not None
+    lines = [e.format() for e in errors]
+    assert len(lines) == 3 * stray_brace_page(2_000).count(b"alone")
+    assert lines[:3] == [
+        "content/p.md:3:9: '{ rami51.threshold }' is not a placeholder (a name in braces, "
+        "no spaces, conversion, format or index); expected {rami51.threshold}, or {{ and }} "
+        "for a brace shown as it is",
+        "content/p.md:3:33: '{x:,}' is not a placeholder (a name in braces, no spaces, "
+        "conversion, format or index); expected a rule number's name in braces, such as "
+        "{rami51.threshold}, or {{ and }} for a brace shown as it is",
+        "content/p.md:3:42: a lone '{'; expected a placeholder such as {rami51.threshold}, or "
+        "{{ and }} for a brace shown as it is"]
+
+
+def test_the_first_misplaced_header_keys_are_errors_at_their_line(tmp_path: Path) -> None:
+    """Each of charset=, nplurals= and plural= is an error where gettext reads it, the
+    first of the header, outside its field: three errors however many fields repeat
+    them."""
+    text = po_header_fields(2_000)
+    errors = check_cs(_catalog(tmp_path, "p", text))
+    assert text.count("X-Note-") > 30
+    assert [e.split(" field")[0] for e in errors] == [
+        "messages.po:3: 'charset=' outside the header's Content-Type",
+        "messages.po:3: 'nplurals=' outside the header's Plural-Forms",
+        "messages.po:3: 'plural=' outside the header's Plural-Forms"]

@@ -152,37 +152,66 @@ def test_a_catalogs_plural_rule_must_pick_the_locales_forms(
     po.write_text(PO_HEADER.replace(CS_RULE, plural), encoding="utf-8")
     _translator, errors = load_translator(po, "x.po", locale)
     rule = plural_rule(locale)
-    expected = [] if error is None else [
-        f"x.po:2: Plural-Forms says plural={plural}, {error}; expected nplurals=3; "
+    expected = [] if error is None else [  # at the Plural-Forms field's line
+        f"x.po:4: Plural-Forms says plural={plural}, {error}; expected nplurals=3; "
         f"plural={rule.expression} for {locale} (gettext, from CLDR via Babel)"]
     assert [e.format() for e in errors] == expected
 
 
-@pytest.mark.parametrize(("forms", "error"), [
+@pytest.mark.parametrize(("forms", "errors"), [
     ('"X-Note: plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)\\n"\n'
      '"Plural-Forms: nplurals=3; plural=(n != 1);\\n"',
-     "Plural-Forms says plural=(n != 1), which gives msgstr[1] for 0 where the locale "
-     "uses msgstr[2]"),
-    ('"Plural-Forms: nplurals=3;\\n"', "the header's Plural-Forms has no rule (plural=)"),
-    ('"Plural-Forms: nplurals=3; plural=;\\n"', "the header's Plural-Forms has no rule "
-     "(plural=)"),
+     ["x.po:4: 'plural=' outside the header's Plural-Forms field, where gettext's tools "
+      "read it (the first 'plural=' of the header wherever it is); expected it only in "
+      "Plural-Forms",
+      "x.po:5: Plural-Forms says plural=(n != 1), which gives msgstr[1] for 0 where the "
+      "locale uses msgstr[2]; {expected}"]),
+    ('"Plural-Forms: nplurals=3;\\n"',
+     ["x.po:4: the header's Plural-Forms has no rule (plural=); {expected}"]),
+    ('"Plural-Forms: nplurals=3; plural=;\\n"',
+     ["x.po:4: the header's Plural-Forms has no rule (plural=); {expected}"]),
     ('"Plural-Forms: nplurals=3; plural=(n == 1 || n == 1000 ? 0 : n >= 2 && n <= 4 ? 1 '
-     ': 2);\\n"', "Plural-Forms says plural=(n == 1 || n == 1000 ? 0 : n >= 2 && n <= 4 "
-     "? 1 : 2), which gives msgstr[0] for 1000 where the locale uses msgstr[2]"),
+     ': 2);\\n"',
+     ["x.po:4: Plural-Forms says plural=(n == 1 || n == 1000 ? 0 : n >= 2 && n <= 4 ? 1 : "
+      "2), which gives msgstr[0] for 1000 where the locale uses msgstr[2]; {expected}"]),
 ], ids=["another-field-says-plural", "no-rule", "empty-rule", "odd-at-1000"])
 def test_the_plural_rule_is_read_from_the_plural_forms_line(
-        tmp_path: Path, forms: str, error: str) -> None:
-    """Review 4: the first ``plural=`` anywhere in the header was read (an ``X-Note``
-    field's could hide a wrong rule), a header with no rule passed, and only counts
-    0-999 were compared."""
+        tmp_path: Path, forms: str, errors: list[str]) -> None:
+    """The rule is the ``Plural-Forms`` field's (a ``plural=`` elsewhere, which gettext's
+    tools would read first, is an error of its own), a header with no rule is an error,
+    and the rule is compared with the locale's beyond 0-999."""
     po = tmp_path / "messages.po"
     po.write_text(PO_HEADER.replace(
         '"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2);\\n"',
         forms), encoding="utf-8")
-    _translator, errors = load_translator(po, "x.po", "sk")
+    _translator, found = load_translator(po, "x.po", "sk")
+    expected = (f"expected nplurals=3; plural={plural_rule('sk').expression} for sk "
+                "(gettext, from CLDR via Babel)")
+    assert [e.format() for e in found] == [e.format(expected=expected) for e in errors]
+
+
+@pytest.mark.parametrize(("msgstr", "said"), [
+    ("Aspoň {rami51.threshold} bodů { rami51.threshold }.",
+     "'{ rami51.threshold }' is not a placeholder (a name in braces, no spaces, conversion, "
+     "format or index); expected {rami51.threshold}"),
+    ("Aspoň {rami51.threshold:,} bodů {rami51.threshold}.",
+     "'{rami51.threshold:,}' is not a placeholder (a name in braces, no spaces, conversion, "
+     "format or index); expected {rami51.threshold}"),
+    ("Aspoň {rami51.threshold} bodů }.", "a lone '}'; expected a placeholder"),
+], ids=["spaces", "format", "lone-brace"])
+def test_a_malformed_placeholder_in_a_translation_is_an_input_error(
+        tmp_path: Path, msgstr: str, said: str) -> None:
+    """A page's translation holds a placeholder the pages would not fill beside the
+    source's: an input error at the msgstr (the pages would show it as written)."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + 'msgid "At least {rami51.threshold} points."\n'
+                  f'msgstr "{msgstr}"\n', encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "cs")
     assert [e.format() for e in errors] == [
-        f"x.po:2: {error}; expected nplurals=3; plural={plural_rule('sk').expression} for "
-        "sk (gettext, from CLDR via Babel)"]
+        f"x.po:7: in the translation: {said}, or {{{{ and }}}} for a brace shown as it is"
+        if "lone" not in said else
+        f"x.po:7: in the translation: {said} such as {{rami51.threshold}}, or {{{{ and }}}} "
+        "for a brace shown as it is"]
 
 
 def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:

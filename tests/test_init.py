@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import tomllib
@@ -224,6 +225,22 @@ def test_init_in_the_empty_current_folder_keeps_the_folder(tmp_path: Path, how: 
     assert sorted(p.relative_to(here).as_posix() for p in here.rglob("*") if p.is_file()) \
         == scaffold_files()
     assert "next: python -m generator serve" in result.stderr  # no "cd" into itself
+
+
+@pytest.mark.parametrize("mode", [0o3777, 0o2775], ids=["3777", "2775"])
+@pytest.mark.parametrize("how", [".", "absolute", "by-name"])
+def test_init_keeps_the_empty_folders_own_mode(tmp_path: Path, how: str, mode: int) -> None:
+    """The empty folder init fills keeps its mode (sticky and set-group-id bits
+    included), never replaced by a new folder of the umask's mode."""
+    here = tmp_path / "here"
+    here.mkdir()
+    here.chmod(mode)
+    target, cwd = {".": (".", here), "absolute": (str(here), here),
+                   "by-name": ("here", tmp_path)}[how]
+    result = run_cli("init", target, cwd=cwd)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert stat.S_IMODE(here.stat().st_mode) == mode
+    assert (here / "site.yaml").is_file()
 
 
 def test_init_is_the_same_bytes_every_time(tmp_path: Path) -> None:

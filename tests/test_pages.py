@@ -43,7 +43,74 @@ def test_unknown_placeholder(project: Path) -> None:
     line = replace_in(project / "content" / "rules.md", "{rami.hand_size}", "{rami.handsize}")
     code, out = _build(project)
     assert code == 2
-    assert f"content/rules.md:{line}: unknown placeholder {{rami.handsize}}" in out
+    assert f"content/rules.md:{line}:22: unknown placeholder {{rami.handsize}}" in out
+
+
+LITERAL = "or {{ and }} for a brace shown as it is"
+NOT_A_PLACEHOLDER = "is not a placeholder (a name in braces, no spaces, conversion, format " \
+    "or index); expected"
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("{ rami51.threshold }", f"'{{ rami51.threshold }}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold!r}", f"'{{rami51.threshold!r}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold:,}", f"'{{rami51.threshold:,}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold[0]}", f"'{{rami51.threshold[0]}}' {NOT_A_PLACEHOLDER} "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{rami51.threshold:>999999999}", f"'{{rami51.threshold:>999999999}}' "
+     f"{NOT_A_PLACEHOLDER} {{rami51.threshold}}, {LITERAL}"),
+    ("{}", f"'{{}}' {NOT_A_PLACEHOLDER} a rule number's name in braces, such as "
+     f"{{rami51.threshold}}, {LITERAL}"),
+    ("{ brace", f"a lone '{{'; expected a placeholder such as {{rami51.threshold}}, "
+     f"{LITERAL}"),
+    ("brace }", f"a lone '}}'; expected a placeholder such as {{rami51.threshold}}, "
+     f"{LITERAL}"),
+], ids=["spaces", "conversion", "format", "index", "huge-width", "empty", "lone-open",
+        "lone-close"])
+def test_a_malformed_placeholder_is_an_input_error_at_its_column(
+        project: Path, written: str, said: str) -> None:
+    """A placeholder the pages would not fill is an input error at its line and column,
+    naming what to write, in a paragraph, a list item and a table cell alike (the pages
+    would show it as written: "At least { rami51.threshold } points")."""
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    first = text.count("\n") + 2
+    page.write_text(text + f"\nAt least {written} points.\n\n- and then {written}\n\n"
+                    f"| a | b |\n|---|---|\n| x | {written} |\n", "utf-8")
+    column = written.index("{" if "{" in written else "}")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{first}:{10 + column}: {said}",
+        f"content/rules.md:{first + 2}:{12 + column}: {said}",
+        f"content/rules.md:{first + 6}:{7 + column}: {said}"]
+
+
+def test_a_placeholder_in_tripled_braces_is_an_error(tmp_path: Path) -> None:
+    """``{{{name}}}`` reads as neither a brace and a placeholder nor a doubled brace
+    around a name (the pages would show ``{{name}}``)."""
+    page = tmp_path / "p.md"
+    page.write_text("# P\n\nSee {{{rami51.threshold}}}.\n", "utf-8")
+    _page, errors = parse_page(page, "content/p.md", make_parser(), facts())
+    assert [e.format() for e in errors] == [
+        f"content/p.md:3:7: '{{rami51.threshold}}' is next to another brace; expected "
+        f"{{rami51.threshold}} apart from braces, {LITERAL}",
+        f"content/p.md:3:26: a lone '}}'; expected a placeholder such as "
+        f"{{rami51.threshold}}, {LITERAL}"]
+
+
+def test_doubled_braces_and_placeholders_pass(project: Path) -> None:
+    """``{{`` and ``}}`` are braces shown as they are, next to a placeholder too."""
+    page = project / "content" / "rules.md"
+    page.write_text(page.read_text("utf-8") + "\nIn braces: {{x}} and {{ {rami51.threshold} "
+                    "}}.\n", "utf-8")
+    code, out = _build(project)
+    assert code == 0, out
+    html = (project / "site" / "en" / "rules" / "index.html").read_text("utf-8")
+    assert "In braces: {x} and { 51 }." in html
 
 
 def test_case_id_colliding_with_a_heading(project: Path) -> None:
@@ -52,6 +119,76 @@ def test_case_id_colliding_with_a_heading(project: Path) -> None:
     code, out = _build(project)
     assert code == 2
     assert "id 'three-kings' twice on the page (also a heading)" in out
+
+
+@pytest.mark.parametrize(("heading", "where"), [
+    ("Content", "generator/theme/base.html:50"), ("Top", "generator/theme/base.html:27"),
+    ("Site search panel", "generator/theme/search.html:16"),
+    ("Site search input", "generator/theme/search.html:14"),
+])
+def test_a_heading_that_takes_a_theme_id_is_an_error_at_its_line(
+        project: Path, heading: str, where: str) -> None:
+    """Every id the theme's templates set, an included one's too (search.html), is
+    refused to a heading at the heading's line, naming where the template sets it (a
+    page with two elements of one id breaks the search box and the skip link)."""
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    line = text.count("\n") + 2
+    page.write_text(text + f"\n## {heading}\n\nText.\n", "utf-8")
+    anchor = heading.lower().replace(" ", "-")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{line}: a heading's id {anchor!r} is the page template's own "
+        f"({where} sets it); expected another heading text"]
+
+
+def test_the_ids_of_a_projects_own_template_are_reserved(project: Path) -> None:
+    """The ids come from the templates the site uses, a project's override included:
+    one its base.html adds is refused to a heading, and a theme's id it drops is free."""
+    theme = Path(__file__).resolve().parent.parent / "generator" / "theme" / "base.html"
+    base = theme.read_text("utf-8")
+    assert 'id="top"' in base
+    override = project / "templates" / "base.html"
+    override.parent.mkdir(exist_ok=True)
+    override.write_text(base.replace('id="top"', 'id="site-banner"'), "utf-8")
+    line = base[:base.index('id="top"')].count("\n") + 1
+    page = project / "content" / "rules.md"
+    text = page.read_text("utf-8")
+    page.write_text(text + "\n## Site banner\n\n## Top\n", "utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/rules.md:{text.count(chr(10)) + 2}: a heading's id 'site-banner' is the "
+        f"page template's own (templates/base.html:{line} sets it); expected another "
+        "heading text"]
+
+
+@pytest.mark.parametrize(("title", "said"), [
+    ("#", "is empty"), ("# ", "is empty"), ("#   #", "is empty"),
+    ("# \u200b", "shows nothing (only U+200B)"),
+    ("# \u200b\u2060\ufeff", "shows nothing (only U+200B, U+2060, U+FEFF)"),
+    ("# \u3164", "shows nothing (only U+3164)"),
+    ("# []()", "shows no text ('[]()' is markup around none)"),
+], ids=["hash", "hash-space", "closed", "zero-width-space", "invisible", "hangul-filler",
+        "empty-link"])
+def test_an_empty_page_title_is_an_input_error_at_its_line(
+        project: Path, title: str, said: str) -> None:
+    """A title that shows nothing: an error at its line (the page would have an
+    empty <h1> and <title>, and an empty link in every navigation)."""
+    (project / "content" / "blank.md").write_text(
+        f"---\norder: 5\n---\n\n{title}\n\nText.\n", encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        f"content/blank.md:5: the page's title {said}; expected its text after '# '"]
+
+
+@pytest.mark.parametrize("title", ["# ♠", "# `x`", "# 51", "# ?"])
+def test_a_title_of_one_symbol_is_a_title(project: Path, title: str) -> None:
+    (project / "content" / "short.md").write_text(f"{title}\n\nText.\n", encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 0, result.stdout
 
 
 def test_page_without_title(project: Path) -> None:

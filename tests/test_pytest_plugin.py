@@ -8,12 +8,20 @@ Each run is in-process (pytester), with plugin autoloading off and the plugin na
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
+# The loader (and PyYAML) imported with this module, before any test: pytester forgets
+# the modules imported while a test runs, and PyYAML imported a second time keeps its C
+# extension's classes of the first import, which the new module's isinstance checks
+# refuse ("unexpected YAML node") when this file runs in a process that has not
+# imported the loader before.
+import generator.cases.loader  # noqa: F401
 from tests.conftest import REPO
 
 pytest_plugins = ["pytester"]
@@ -143,4 +151,70 @@ def test_the_package_declares_the_plugin_as_an_entry_point() -> None:
     plugin = sys.modules.get("generator.pytest_plugin") or __import__(
         "generator.pytest_plugin", fromlist=["pytest_collect_file"])
     assert callable(plugin.pytest_collect_file) and callable(plugin.pytest_addoption)
-    assert Path(plugin.__file__).resolve().parent == REPO / "generator"
+    assert Path(str(plugin.__file__)).resolve().parent == REPO / "generator"
+
+
+def _hostile(root: Path, outside: Path) -> None:
+    """Beside the good case files: a FIFO, a dangling link, a name with a control
+    character, a linked folder leading out of the project, a self-loop link, a folder
+    named like a case file, a misnamed file and a case file in a subfolder."""
+    examples = root / "content" / "examples"
+    os.mkfifo(examples / "f.yaml")
+    (examples / "d.yaml").symlink_to(root / "nowhere.yaml")
+    (examples / "bad\x01name.yaml").write_text(DECKS.replace("rami-deck", "other-deck"),
+                                               encoding="utf-8")
+    outside.mkdir()
+    (outside / "far.yaml").write_text(DECKS.replace("rami-deck", "far-deck"), "utf-8")
+    (examples / "out").symlink_to(outside, target_is_directory=True)
+    (examples / "loop").symlink_to(examples / "loop")
+    (examples / "x.yaml").mkdir()
+    (examples / "more.yml").write_text(DECKS.replace("rami-deck", "yml-deck"), "utf-8")
+    (examples / "sub").mkdir()
+    (examples / "sub" / "deep.yaml").write_text(DECKS.replace("rami-deck", "deep-deck"),
+                                                 "utf-8")
+
+
+def _check_errors(root: Path) -> set[str]:
+    """The input errors ``check`` reports for the project, as lines."""
+    from tests.conftest import run_cli
+
+    found = json.loads(run_cli("check", "--project", str(root), "--format", "json").stdout)
+    return {f"{e['file']}:{e['line']}" + (f":{e['column']}" if e["column"] else "")
+            + f": {e['message']}" for e in found["errors"]}
+
+
+def test_every_input_error_check_reports_fails_an_item_named_after_its_file(
+        rules_project: pytest.Pytester, tmp_path: Path) -> None:
+    """A FIFO, a dangling link, a control character in a file name, a linked folder out
+    of the project, a self-loop link, a folder named like a case file, a misnamed file:
+    every input error ``check`` reports fails the item ``FILE::input_errors`` of the
+    file it names (the plugin collects through the loader's walk, not pytest's, which
+    skips what is not a regular file), and the good cases, a subfolder's too, run."""
+    root = rules_project.path
+    _hostile(root, tmp_path / "outside")
+    expected = _check_errors(root)
+    assert len(expected) >= 5, expected
+    result = rules_project.runpytest(*PLUGIN, "content/examples", "-v", "-rf")
+    failed = sorted(line.split(" ")[1] for line in result.outlines
+                    if line.startswith("FAILED "))
+    files = sorted({line.split(":")[0] for line in expected})
+    # the item is the file itself: its id holds the name as it is (check escapes it)
+    assert failed == sorted([*(f"{f.encode().decode('unicode_escape')}::input_errors"
+                               for f in files),
+                             "content/examples/melds-rami.yaml::queen-king-ace-hearts"])
+    reported = {line for line in result.outlines if line.split(":")[0] in files
+                and ": " in line and "::" not in line}
+    assert reported == expected
+    assert any(line.startswith("content/examples/sub/deep.yaml::deep-deck-four-players "
+                               "PASSED") for line in result.outlines)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_a_subfolder_given_collects_the_loaders_files_there_only(
+        rules_project: pytest.Pytester, tmp_path: Path) -> None:
+    root = rules_project.path
+    _hostile(root, tmp_path / "outside")
+    result = rules_project.runpytest(*PLUGIN, "content/examples/sub", "--collect-only", "-q")
+    assert _ids(result) == ["content/examples/sub/deep.yaml::deep-deck-four-players"]
+    one = rules_project.runpytest(*PLUGIN, "content/examples/f.yaml", "--collect-only", "-q")
+    assert _ids(one) == ["content/examples/f.yaml::input_errors"]

@@ -9,21 +9,34 @@ file or standard input (``--case FILE``, ``--case -``): one case mapping or a ca
 ``expect`` left out. Either way the case goes through the loader (every input error
 reported as ``check`` reports it) and the engine; what is printed loads again and
 agrees, so ``check`` passes it unchanged.
+
+A case read from a file or standard input is read as ``check`` reads case files: at
+most :data:`~generator.cases.loader.MAX_CASE_FILE_BYTES` (a larger one is refused
+after reading one byte more, never read whole), UTF-8 (a byte that is not is an error
+at its line and column). ``--case FILE`` is a regular file or a pipe (a FIFO, or the
+shell's ``<(command)``, which it waits for as ``cat`` would); a folder, a device or a
+socket is refused before it is opened. Standard input may also be a terminal; a device
+that is not one (``< /dev/zero``) is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from typing import Any
+from typing import BinaryIO
 
 import yaml
 
+from generator.cases.loader import MAX_CASE_FILE_BYTES
 from generator.cases.loader import load_case_text
 from generator.cases.model import Case
 from generator.engine.codes import CaseStatus
@@ -32,6 +45,8 @@ from generator.engine.rules import is_rami
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
+from generator.errors import shown
+from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
@@ -44,6 +59,7 @@ from generator.kinds import AnyKind
 from generator.kinds.base import with_reason
 from generator.kinds.fields import Argument
 from generator.layout import Layout
+from generator.layout import NotAnInput
 from generator.layout import builtin_locales
 from generator.verify import explain_case
 from generator.verify import verify_case
@@ -91,7 +107,8 @@ class ExplainRequest:
         case_id, title: ``--id``, ``--title``.
         lang: ``--lang``: the locale of the reasoning.
         project: the project whose catalogs give the reasoning's words.
-        stdin: standard input's bytes, when ``case`` is ``"-"``.
+        stdin: standard input (a binary stream, read only when ``case`` is ``"-"``,
+            at most one byte past the limit), or its bytes.
     """
 
     kind: str | None = None
@@ -104,7 +121,7 @@ class ExplainRequest:
     title: str | None = None
     lang: str = SOURCE_LOCALE
     project: Path = Path(".")
-    stdin: bytes = b""
+    stdin: BinaryIO | bytes = b""
 
 
 @dataclass
@@ -234,15 +251,12 @@ def _from_case_file(request: ExplainRequest) -> Loaded | ExplainReport:
     if given:
         return _fail(f"{COMMAND_LINE}: {', '.join(given)} with --case; expected the case "
                      "file to hold every field (the command line holds no input then)")
-    rel = STDIN if request.case == "-" else str(request.case)
-    if request.case == "-":
-        data = request.stdin
-    else:
-        try:
-            data = Path(str(request.case)).read_bytes()
-        except OSError as exc:
-            return _fail(f"{rel}:1: cannot read the case: {exc.strerror}; expected a "
-                         "readable case file")
+    rel = STDIN if request.case == "-" else shown(str(request.case))
+    try:
+        data = (_read_stdin(request.stdin) if request.case == "-"
+                else _read_named(Path(str(request.case)), rel))
+    except NotAnInput as exc:
+        return _fail(exc.error.format())
     data, shift = _as_case_file(data)
     cases, doc = load_case_text(data, rel, optional=OPTIONAL)
     if cases.errors:
@@ -254,11 +268,114 @@ def _from_case_file(request: ExplainRequest) -> Loaded | ExplainReport:
     return list(cases.cases), raws, False
 
 
+CASE_ADVICE = "explain one case, or a few"
+"""What a too large case input is told to do."""
+_EXPECTED_CASE = "expected a case file (a regular file or a pipe), or - for standard input"
+
+
+def _read_named(path: Path, rel: str) -> bytes:
+    """The bytes of ``--case FILE``: a regular file (its size checked before it is
+    read) or a pipe (waited for, as ``cat`` would), at most
+    :data:`MAX_CASE_FILE_BYTES`.
+
+    Raises:
+        NotAnInput: anything else (checked before opening it and again on the opened
+            file), a file it cannot read, or one too large (at ``rel:1``).
+    """
+    def error(why: str) -> NotAnInput:
+        return NotAnInput(InputError(rel, 1, None, why))
+
+    try:
+        problem = _named_kind(os.stat(path).st_mode)
+    except OSError as exc:
+        raise error(f"cannot read the case: {exc.strerror or exc}; expected a readable "
+                    "case file") from exc
+    if problem is not None:
+        raise error(problem)
+    try:
+        with open(path, "rb") as stream:  # a FIFO: blocks until a writer opens it
+            mode = os.fstat(stream.fileno())
+            problem = _named_kind(mode.st_mode)  # it may have changed since stat
+            if problem is not None:
+                raise error(problem)
+            if stat.S_ISREG(mode.st_mode):
+                large = too_large(rel, mode.st_size, MAX_CASE_FILE_BYTES, "case file",
+                                  CASE_ADVICE)
+                if large is not None:
+                    raise NotAnInput(large)
+            return _bounded(stream, rel)
+    except OSError as exc:
+        raise error(f"cannot read the case: {exc.strerror or exc}; expected a readable "
+                    "case file") from exc
+
+
+def _named_kind(mode: int) -> str | None:
+    """Why a file of ``mode`` is no case file ``explain`` reads by name, or ``None``."""
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return None
+    what = ("a folder" if stat.S_ISDIR(mode) else "a character device"
+            if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"{what}; {_EXPECTED_CASE}"
+
+
+def _read_stdin(stdin: BinaryIO | bytes) -> bytes:
+    """Standard input's bytes for ``--case -``: a regular file, a pipe, a socket or a
+    terminal, at most :data:`MAX_CASE_FILE_BYTES`.
+
+    Raises:
+        NotAnInput: a device that is not a terminal, a folder, or more than the limit
+            (at ``<stdin>:1``).
+    """
+    if isinstance(stdin, bytes):
+        stream: BinaryIO = io.BytesIO(stdin)
+    else:
+        stream = stdin
+        try:
+            descriptor = stream.fileno()
+            mode = os.fstat(descriptor).st_mode
+        except (OSError, ValueError, io.UnsupportedOperation):
+            mode = None  # not a file descriptor (a test's stream): read it, bounded
+        if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)
+                                     or stat.S_ISSOCK(mode) or os.isatty(descriptor)):
+            what = "a folder" if stat.S_ISDIR(mode) else (
+                "a device that is not a terminal" if stat.S_ISCHR(mode) or
+                stat.S_ISBLK(mode) else "not a regular file")
+            raise NotAnInput(InputError(STDIN, 1, None, f"standard input is {what}; "
+                                        "expected a case from a file, a pipe or the "
+                                        "terminal"))
+    try:
+        return _bounded(stream, STDIN)
+    except OSError as exc:
+        raise NotAnInput(InputError(STDIN, 1, None, f"cannot read the case: "
+                                    f"{exc.strerror or exc}; expected a readable case "
+                                    "file")) from exc
+
+
+def _bounded(stream: BinaryIO, rel: str) -> bytes:
+    """At most :data:`MAX_CASE_FILE_BYTES` of ``stream``: one byte more is read to know
+    that it holds more, never the rest.
+
+    Raises:
+        NotAnInput: it holds more (at ``rel:1``).
+    """
+    data = stream.read(MAX_CASE_FILE_BYTES + 1)
+    if len(data) > MAX_CASE_FILE_BYTES:
+        limit = f"{MAX_CASE_FILE_BYTES:,} bytes ({MAX_CASE_FILE_BYTES // 1_000_000} MB)"
+        raise NotAnInput(InputError(rel, 1, None, f"the case holds more than the limit of "
+                                    f"{limit} a case file may have; expected a smaller "
+                                    f"case: {CASE_ADVICE}"))
+    return data
+
+
 def _as_case_file(data: bytes) -> tuple[bytes, bool]:
     """One case mapping written as a case file (``cases:`` and the case as its item,
     two columns in and one line down: :func:`_shifted` moves errors back); a case file
-    as it is."""
-    text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    as it is, and bytes that are not UTF-8 too (the loader says where)."""
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return data, False
     doc, _errors = parse_yaml(text, "")  # read as the loader reads it, which reports
     value = None if doc is None else doc.value  # what is wrong, at the file's name
     if not isinstance(value, dict) or "cases" in value or "defaults" in value:

@@ -379,7 +379,7 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
             except NotAnInput as exc:
                 errors.append(exc.error)
                 continue
-            errors.extend(check_catalog_syntax(layout.path(rel), rel, data))
+            errors.extend(check_catalog_syntax(layout.path(rel), rel, data, locale))
     if errors:
         emit(format_errors(errors))
         say("nothing written")

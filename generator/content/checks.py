@@ -6,7 +6,11 @@ site names an existing page and anchor, every ``deck-table`` a game."""
 from __future__ import annotations
 
 import re
-from collections.abc import Set as AbstractSet
+from collections.abc import Mapping
+from functools import lru_cache
+
+from jinja2 import Environment
+from jinja2 import TemplateSyntaxError
 
 from generator.cases.model import CaseSet
 from generator.content.pages import SourcePage
@@ -15,24 +19,67 @@ from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.layout import Layout
+from generator.layout import NotAnInput
 
 
-def template_ids(layout: Layout) -> set[str]:
-    """Element ids the page templates set themselves (e.g. ``content``, the skip link's
-    target): a heading or case may not take them."""
-    found: set[str] = set()
-    for name in ("base.html", "page.html"):
-        rel = layout.template_label(name)  # the project's override, or the theme's
-        if rel is not None and layout.problem(rel) is None:  # else reported elsewhere
-            found |= set(re.findall(r'\bid="([A-Za-z][\w-]*)"', layout.read_text(rel)))
+def template_ids(layout: Layout) -> dict[str, str]:
+    """The element ids the site's templates set themselves (``content``, the skip link's
+    target; ``site-search-panel``, the search box's): a heading or case may not take
+    them. Read from every template the site uses (:meth:`Layout.templates`: the
+    project's overrides, else the theme's), in its literal text as Jinja's lexer gives
+    it (not its comments; not an id Jinja fills in, such as a case row's).
+
+    Returns:
+        Each id and where it is set (``generator/theme/search.html:16``), its first
+        place in the templates' name order.
+    """
+    found: dict[str, str] = {}
+    for rel in layout.templates([]).values():
+        if layout.problem(rel) is not None:
+            continue  # reported by the template checks
+        try:
+            ids = _literal_ids(layout.read_text(rel))
+        except NotAnInput:
+            continue  # reported by the template checks
+        for ident, line in ids:
+            found.setdefault(ident, f"{rel}:{line}")
     return found
 
 
+@lru_cache(maxsize=256)
+def _literal_ids(source: str) -> tuple[tuple[str, int], ...]:
+    """The ids a template's literal text sets, each with its line, in order (each
+    template text lexed once per process: ``serve`` checks them again and again); none
+    for a template Jinja cannot lex (its error is reported by the template checks)."""
+    found = []
+    try:
+        tokens = list(_LEXER.lex(source))
+    except TemplateSyntaxError:
+        return ()
+    for line, kind, value in tokens:
+        if kind != "data":
+            continue
+        for match in _ID.finditer(value):
+            if match.group(3) is not None and match.end() == len(value):
+                continue  # id=x-{{ n }}: Jinja fills the rest in
+            found.append((match.group(1) or match.group(2) or match.group(3),
+                          line + value.count("\n", 0, match.start())))
+    return tuple(found)
+
+
+_LEXER = Environment()
+"""Jinja's lexer with the default delimiters, as the site's templates use them."""
+_ID = re.compile(r"""(?<![\w-])id\s*=\s*(?:"([^"{}]+)"|'([^'{}]+)'|([^\s"'=<>`{}]+))""")
+"""An ``id`` attribute in a template's literal text, quoted or not."""
+
+
 def check_pages(pages: list[SourcePage], cases: CaseSet,
-                 reserved: AbstractSet[str] = frozenset()) -> list[InputError]:
+                 reserved: Mapping[str, str] | None = None) -> list[InputError]:
     """Fences name existing cases of one kind; ids on a page do not collide with each
-    other or with the template's (``reserved``); every link to this site names an
-    existing page and anchor."""
+    other or with the templates' (``reserved``: each id and where a template sets it,
+    :func:`template_ids`); every link to this site names an existing page and
+    anchor."""
+    reserved = {} if reserved is None else reserved
     errors: list[InputError] = []
     ids: dict[str, set[str]] = {}
     for page in pages:
@@ -75,16 +122,17 @@ MAX_SUGGESTED = 20
 the name with every name of the page)."""
 
 
-def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]
+def _check_page(page: SourcePage, cases: CaseSet, reserved: Mapping[str, str]
                 ) -> tuple[list[InputError], set[str]]:
     """One page's fences and ids; returns (errors, the ids on the page)."""
     errors: list[InputError] = []
-    seen: dict[str, str] = {a: "a heading" for a in page.anchors}
-    for anchor in page.anchors:
+    seen: dict[str, str] = {a: "a heading" for a, _line in page.anchors}
+    for anchor, line in page.anchors:
         if anchor in reserved:
-            errors.append(InputError(page.rel, 1, None, f"a heading's id {anchor!r} is the "
-                                     "page template's own; expected another heading text"))
-    seen.update({r: "the page template" for r in reserved})
+            errors.append(InputError(page.rel, line, None, f"a heading's id {anchor!r} is "
+                                     f"the page template's own ({reserved[anchor]} sets "
+                                     "it); expected another heading text"))
+    seen.update({r: f"the templates, {where}" for r, where in reserved.items()})
     by_id = cases.by_id
     for fence in page.fences:
         if fence.info == "cases":
@@ -118,4 +166,4 @@ def _check_page(page: SourcePage, cases: CaseSet, reserved: AbstractSet[str]
                 errors.append(InputError(page.rel, fence.line, None,
                                          f"deck-table for {game!r}; expected "
                                          f"{', '.join(expected[:-1])} or {expected[-1]}"))
-    return errors, {i for i, what in seen.items() if what != "the page template"}
+    return errors, {i for i, what in seen.items() if i not in reserved}

@@ -13,6 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
@@ -35,6 +38,9 @@ from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
 from generator.errors import unprintable
+from generator.i18n.catalog import BRACE_PLACEHOLDER
+from generator.i18n.catalog import malformed_placeholder
+from generator.i18n.catalog import stray_braces
 from generator.layout import CONTENT
 from generator.layout import EXAMPLES
 from generator.layout import Layout
@@ -46,7 +52,7 @@ from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
 
-PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
+PLACEHOLDER = BRACE_PLACEHOLDER
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
 APP_CHOICE = "app-choice"
 GENERATED_FENCES = ("cases", "deck-table", "presets-table")
@@ -136,7 +142,8 @@ class SourcePage:
             the cache never decodes them: :meth:`from_data`).
         messages: every translatable block, in order (title and summary first).
         fences: the generated blocks, in order.
-        anchors: heading ids, for collision checks with case ids.
+        anchors: heading ids, each with its heading's line, for collision checks with
+            case ids and the theme's ids.
         links: every link target in the English text, with its line.
         env: markdown-it's environment of the page (its reference definitions), for the
             inline parse of each translated block.
@@ -147,7 +154,8 @@ class SourcePage:
     def __init__(self, slug: str, rel: str, order: int, title: Message,
                  summary: Message | None, tokens: list[Token],
                  messages: list[Message] | None = None, fences: list[Fence] | None = None,
-                 anchors: list[str] | None = None, links: list[tuple[str, int]] | None = None,
+                 anchors: list[tuple[str, int]] | None = None,
+                 links: list[tuple[str, int]] | None = None,
                  env: dict[str, Any] | None = None) -> None:
         self.slug = slug
         self.rel = rel
@@ -220,7 +228,7 @@ class SourcePage:
             "tokens": json.dumps(tokens, ensure_ascii=False, separators=(",", ":")),
             "messages": [m.as_data() for m in self.messages],
             "fences": [f.as_data() for f in self.fences],
-            "anchors": list(self.anchors),
+            "anchors": [[anchor, line] for anchor, line in self.anchors],
             "links": [[target, line] for target, line in self.links],
             "references": None if references is None else [
                 [label, [[k, v] for k, v in ref.items()]]
@@ -246,7 +254,8 @@ class SourcePage:
                 tokens=[],
                 messages=[Message.from_data(m) for m in _list(data["messages"])],
                 fences=[Fence.from_data(f) for f in _list(data["fences"])],
-                anchors=[_str(a) for a in _list(data["anchors"])],
+                anchors=[(_str(a), _int(n)) for a, n in (_shaped(x, 2)
+                                                          for x in _list(data["anchors"]))],
                 links=[(_str(t), _int(n)) for t, n in (_shaped(x, 2)
                                                        for x in _list(data["links"]))],
                 env={} if references is None else {"references": {
@@ -304,8 +313,102 @@ def make_parser() -> MarkdownIt:
     return md
 
 
+def _blank_title(inline: Token, lines: list[str]) -> str | None:
+    """Why the title heading whose inline token is ``inline`` shows nothing (``#`` alone,
+    or only spaces, invisible characters such as U+200B, or markup around nothing):
+    the ``<h1>``, the ``<title>`` and every navigation's link to the page would be
+    empty. ``None`` for a title that shows a letter, digit, punctuation or symbol."""
+    shown = "".join(_inline_text(inline.children or []))
+    if any(_visible(char) for char in shown):
+        return None
+    if any(_visible(char) for char in inline.content):
+        written = inline.content if len(inline.content) <= 40 else inline.content[:37] + "..."
+        what = f"shows no text ({written!r} is markup around none)"
+    else:
+        chars = sorted({f"U+{ord(c):04X}" for c in inline.content if not c.isspace()})
+        what = "is empty" if not chars else f"shows nothing (only {', '.join(chars[:5])})"
+    return f"the page's title {what}; expected its text after '# '"
+
+
+def _inline_text(tokens: list[Token]) -> Iterator[str]:
+    """The text an inline token list shows: its text, code spans and images' alt
+    text."""
+    for token in tokens:
+        if token.type in ("text", "code_inline"):
+            yield token.content
+        elif token.type == "image":
+            yield from _inline_text(token.children or [])
+        elif token.children:
+            yield from _inline_text(token.children)
+
+
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters of a visible category that show nothing: the Hangul fillers (Unicode's
+Default_Ignorable_Code_Point letters) and the blank Braille pattern."""
+
+
+def _visible(char: str) -> bool:
+    """Whether ``char`` shows: a letter, digit, punctuation mark or symbol (not a space,
+    control, format or combining character) that is not blank
+    (:data:`_BLANK_LETTERS`)."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LETTERS
+
+
 def _params(text: str) -> tuple[str, ...]:
     return tuple(PLACEHOLDER.findall(text))
+
+
+def placeholder_errors(message: Message, rel: str, lines: list[str],
+                       known: Mapping[str, int]) -> list[InputError]:
+    """The placeholders of a page's block as the pages fill them
+    (:class:`generator.render.markdown.Renderer`): each ``{name}`` must name a rule
+    number, and a brace that is neither part of one nor doubled
+    (:func:`generator.i18n.catalog.stray_braces`: ``{}``, ``{ name }``, ``{name!r}``,
+    ``{name:,}``, ``{name[0]}``, a ``{`` or ``}`` alone) is an error, where it would be
+    shown as it is.
+
+    Args:
+        message: the block (its text and first line).
+        rel: the page's path, for errors.
+        lines: the page's lines (:data:`generator.errors.LINE_BREAK`), to find the
+            column of each error on its line.
+        known: the rule numbers (:func:`generator.content.rule_numbers.facts`).
+
+    Returns:
+        An error per unknown name and per malformed placeholder, at its line and, where
+        the page's line holds its text, its column.
+    """
+    text = message.msgid
+    errors: list[InputError] = []
+    breaks = [m.start() for m in _NEWLINE.finditer(text)]
+    for found in PLACEHOLDER.finditer(text):
+        name = found.group(1)
+        if name not in known:
+            line, column = _where(message.line, breaks, lines, found.start(), found.group())
+            errors.append(InputError(rel, line, column, f"unknown placeholder {{{name}}}; "
+                                     "expected " + one_of(name, known, noun="placeholders")))
+    for at, shown in stray_braces(text):
+        line, column = _where(message.line, breaks, lines, at, shown)
+        errors.append(InputError(rel, line, column, malformed_placeholder(shown, known)))
+    return sorted(errors, key=lambda e: (e.line, e.column or 0))
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _where(first: int, breaks: list[int], lines: list[str], offset: int, shown: str
+           ) -> tuple[int, int | None]:
+    """The line and column of the text ``shown`` at ``offset`` in a block whose first
+    line is ``first`` and whose line breaks are at ``breaks``: its line counted from the
+    block's first, its column where the page's line holds it, at or after its column
+    in the block (the page's line adds indentation, a list or quote marker, a table's
+    other cells before it); ``None`` where the line does not hold it (the front
+    matter's summary)."""
+    index = bisect_right(breaks, offset)
+    line = first + index
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = source.find(shown, offset - (breaks[index - 1] + 1 if index else 0))
+    return line, (column + 1 if column >= 0 else None)
 
 
 def parse_page(
@@ -375,7 +478,7 @@ def parse_page(
     body: list[Token] = []
     messages: list[Message] = []
     fences: list[Fence] = []
-    anchors: list[str] = []
+    anchors: list[tuple[str, int]] = []
     lines = LINE_BREAK.split(source)  # as markdown-it counts them (not str.splitlines)
     i = 0
     while i < len(tokens):
@@ -383,10 +486,13 @@ def parse_page(
         if token.type == "heading_open" and token.tag == "h1" and title is None:
             inline = tokens[i + 1]
             title = Message(inline.content, _line(inline), _params(inline.content))
+            blank = _blank_title(inline, lines)
+            if blank is not None:
+                errors.append(InputError(rel, title.line, None, blank))
             i += 3
             continue
         if token.type == "heading_open" and token.attrGet("id"):
-            anchors.append(str(token.attrGet("id")))
+            anchors.append((str(token.attrGet("id")), _line(token)))
         if token.type == "inline" and token.content:
             messages.append(Message(token.content, _line(token), _params(token.content)))
             for offset, text in enumerate(token.content.split("\n")):
@@ -419,13 +525,7 @@ def parse_page(
         summary = Message(text, 2, _params(text))
     all_messages = [title, *([summary] if summary else []), *messages]
     for message in all_messages:
-        for name in message.params:
-            if name not in known:
-                errors.append(InputError(
-                    rel, message.line, None,
-                    f"unknown placeholder {{{name}}}; expected "
-                    + one_of(name, known, noun="placeholders"),
-                ))
+        errors.extend(placeholder_errors(message, rel, lines, known))
     slug = path.stem
     if not is_slug(slug):
         errors.append(InputError(rel, 1, None, f"page file name {path.name!r} is not a slug; "

@@ -40,6 +40,10 @@ from generator.cache import remember
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
+from generator.i18n.header import Header
+from generator.i18n.header import LocaleForms
+from generator.i18n.header import header_errors
+from generator.i18n.header import read_header
 from generator.i18n.templates import template_messages
 from generator.layout import BUILTIN_LABEL
 from generator.layout import LOCALES
@@ -54,7 +58,10 @@ SOURCE_LOCALE = "en"
 """The language the content is written in."""
 
 _PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
-_BRACE = re.compile(r"(?<!\{)\{[A-Za-z0-9_.]+\}(?!\})")
+BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
+"""A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
+literal braces (:func:`stray_braces`)."""
+_BRACES = re.compile(r"\{\{|\}\}|[{}]")
 _LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
 
 
@@ -62,7 +69,61 @@ def placeholders(text: str) -> frozenset[str]:
     """The placeholders of a message as written, conversion included: ``%(num)s``,
     ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
     prose). A translation must use exactly the source's."""
-    return frozenset(_PERCENT.findall(text)) | frozenset(_BRACE.findall(text))
+    return frozenset(_PERCENT.findall(text)) | frozenset(
+        m.group(0) for m in BRACE_PLACEHOLDER.finditer(text))
+
+
+def stray_braces(text: str) -> list[tuple[int, str]]:
+    """The braces of a page's text that are neither part of a placeholder
+    (:data:`BRACE_PLACEHOLDER`) nor doubled (``{{``, ``}}``: a literal brace), as the
+    pages fill placeholders (:class:`generator.render.markdown.Renderer`), which show
+    them as they are: a malformed placeholder (``{}``, ``{ name }``, ``{name!r}``,
+    ``{name:,}``, ``{name[0]}``) or a lone ``{`` or ``}``.
+
+    Returns:
+        Each as (its offset in ``text``, the text shown in an error: from the ``{`` to
+        its ``}`` on the same line, or the brace alone), in order.
+    """
+    spans = [m.span() for m in BRACE_PLACEHOLDER.finditer(text)]
+    found: list[tuple[int, str]] = []
+    upcoming = 0
+    skip_to = 0
+    for brace in _BRACES.finditer(text):
+        at = brace.start()
+        while upcoming < len(spans) and spans[upcoming][1] <= at:
+            upcoming += 1
+        if at < skip_to or len(brace.group()) == 2 or (
+                upcoming < len(spans) and spans[upcoming][0] <= at):
+            continue
+        group = _BRACE_GROUP.match(text, at) if brace.group() == "{" else None
+        if group is not None:
+            found.append((at, group.group()))
+            skip_to = group.end()
+        else:
+            found.append((at, brace.group()))
+    return found
+
+
+_BRACE_GROUP = re.compile(r"\{[^{}\n]*\}")
+"""A ``{`` and its ``}`` on the same line, no brace between (each text scanned once)."""
+
+
+def malformed_placeholder(shown: str, known: Iterable[str] = ()) -> str:
+    """The message for a stray brace or malformed placeholder ``shown``
+    (:func:`stray_braces`): what is wrong and what to write (the placeholder it starts
+    with, when ``known`` names it)."""
+    literal = "or {{ and }} for a brace shown as it is"
+    if shown in ("{", "}"):
+        return (f"a lone {shown!r}; expected a placeholder such as {{rami51.threshold}}, "
+                f"{literal}")
+    name = re.match(r"\s*([A-Za-z0-9_.]+)", shown[1:])
+    if BRACE_PLACEHOLDER.fullmatch(shown):
+        return (f"{shown!r} is next to another brace; expected {shown} apart from "
+                f"braces, {literal}")
+    write = f"{{{name.group(1)}}}" if name is not None and name.group(1) in set(known) \
+        else "a rule number's name in braces, such as {rami51.threshold}"
+    return (f"{shown!r} is not a placeholder (a name in braces, no spaces, conversion, "
+            f"format or index); expected {write}, {literal}")
 
 
 def link_targets(text: str) -> frozenset[str]:
@@ -331,6 +392,9 @@ def _check_translations(
         expected = placeholders(str(ids[0]))
         links = link_targets(str(ids[0]))
         formatted = "%(" in str(ids[0]) or (message.context, str(ids[0])) in template_keys
+        # a page's text, whose placeholders and doubled braces the pages fill
+        braced = BRACE_PLACEHOLDER.search(str(ids[0])) is not None or "{{" in str(ids[0]) \
+            or "}}" in str(ids[0])
         for index, text in enumerate(strings):
             if not text:
                 continue
@@ -345,6 +409,11 @@ def _check_translations(
                     "a lone '%' in a message that is %-formatted (template or code text); "
                     "expected %% for a percent sign",
                 ))
+            elif braced and (stray := stray_braces(str(text))):
+                errors.append(InputError(rel, line, None, "in the translation: "
+                                         + malformed_placeholder(stray[0][1], (
+                                             m.group(1) for m in
+                                             BRACE_PLACEHOLDER.finditer(str(ids[0]))))))
             else:
                 for what, found, want in (("placeholders", placeholders(str(text)), expected),
                                           ("link targets", link_targets(str(text)), links)):
@@ -371,11 +440,15 @@ def _lex(data: bytes, rel: str, locale: str | None = None
     """The entries of a catalog as written, and what Babel's lenient reader would accept
     in part or silently: a line that is not a comment, blank, keyword or quoted
     continuation (an unterminated string, stray text); a message given twice;
-    ``msgstr[N]`` without ``msgid_plural``; a header whose charset is not UTF-8, or whose
-    ``Plural-Forms`` disagrees with the locale's gettext rule.
+    ``msgstr[N]`` without ``msgid_plural``; a second header entry, or one with a
+    ``msgctxt``; a header that gettext's tools and Babel would read differently, or
+    whose charset is not UTF-8, or whose ``Plural-Forms`` is missing (with plural
+    messages) or disagrees with the locale's gettext rule (:mod:`generator.i18n.header`,
+    when ``locale`` is given).
 
     Each entry holds its strings by keyword (``msgctxt``, ``msgid``, ``plural``,
-    ``msgstr``), ``lines`` (the line of each keyword) and, for a plural message,
+    ``msgstr``), ``lines`` (the line of each keyword), ``parts`` (the ``msgstr``'s
+    quoted strings as written, each with its line) and, for a plural message,
     ``forms``: the line of each ``msgstr[N]`` by ``N`` (Babel keeps only the msgid's
     line, and pads forms that are not written with empty ones)."""
     errors: list[InputError] = []
@@ -411,11 +484,15 @@ def _lex(data: bytes, rel: str, locale: str | None = None
                 entry.setdefault("forms", {})[int(found.group(2))] = number
             entry[base if base != "msgid_plural" else "plural"] = [found.group(3)]
             entry.setdefault("lines", {})[base] = number
+            if keyword == "msgstr":
+                entry["parts"] = [(found.group(3), number)]
             last = base if base != "msgid_plural" else "plural"
             continue
         more = _CONTINUATION.match(line)
         if more and last:
             entry.setdefault(last, []).append(more.group(1))
+            if last == "msgstr" and "parts" in entry:
+                entry["parts"].append((more.group(1), number))
             continue
         errors.append(InputError(
             rel, number, None,
@@ -426,6 +503,9 @@ def _lex(data: bytes, rel: str, locale: str | None = None
     if entry:
         entries.append(_joined(entry))
     seen: dict[tuple[str | None, str], int] = {}
+    header: Header | None = None
+    header_at = 0  # the header's msgid line
+    plural_line: int | None = None
     for item in entries:
         lines = item.get("lines", {})
         where = lines.get("msgid", 1)
@@ -439,9 +519,23 @@ def _lex(data: bytes, rel: str, locale: str | None = None
             errors.append(InputError(rel, min(item["forms"].values()), None, "msgstr[N] for "
                                      "a message without msgid_plural; expected a plain "
                                      "msgstr"))
-        if key == (None, ""):
-            errors.extend(_header_errors(item.get("msgstr", ""), rel,
-                                         lines.get("msgstr", where), locale))
+        if "plural" in item and plural_line is None:
+            plural_line = where
+        if key[1] or "plural" in item:
+            continue
+        # an empty msgid: the header entry, which Babel also takes with a msgctxt
+        if header is not None or key[0] is not None:
+            errors.append(InputError(rel, where, None, (
+                "msgctxt on a message with an empty msgid, which Babel reads as the header"
+                if key[0] is not None else
+                f"a second header entry (msgid \"\"; the first at line {header_at})")
+                + '; expected one header entry, msgid "" without msgctxt'))
+            continue
+        header, header_errors_found = read_header(item.get("parts", []), rel)
+        header_at = where
+        errors.extend(header_errors_found)
+    forms = None if locale is None else _locale_forms(locale)
+    errors.extend(header_errors(header, plural_line, rel, forms))
     return entries, errors
 
 
@@ -453,42 +547,13 @@ def _joined(entry: dict[str, Any]) -> dict[str, Any]:
 _STRINGS = frozenset({"msgctxt", "msgid", "plural", "msgstr"})
 
 
-def _header_errors(header: str, rel: str, line: int, locale: str | None) -> list[InputError]:
-    errors = []
-    header = header.replace("\\n", "\n")
-    charset = re.search(r"charset=([\w.-]+)", header)
-    if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-        errors.append(InputError(rel, line, None, f"the header says charset="
-                                 f"{charset.group(1)}; expected charset=UTF-8 (the file is "
-                                 "read as UTF-8)"))
-    forms = re.search(r"(?m)^Plural-Forms:.*$", header)  # its own line: not X-Note's
-    nplurals = re.search(r"nplurals\s*=\s*(\d+)", forms.group(0)) if forms else None
-    if "Plural-Forms:" in header and not nplurals:
-        errors.append(InputError(rel, line, None, "the header's Plural-Forms has no number "
-                                 "of forms; expected nplurals=<a number>; plural=<rule>"))
-    if locale and nplurals:
-        rule = plural_rule(locale)
-        expected = (f"expected nplurals={rule.nplurals}; plural={rule.expression} for "
-                    f"{locale} (gettext, from CLDR via Babel)")
-        if int(nplurals.group(1)) != rule.nplurals:
-            errors.append(InputError(rel, line, None, f"Plural-Forms says nplurals="
-                                     f"{nplurals.group(1)}; {expected}"))
-        else:
-            plural = _PLURAL.search(forms.group(0)) if forms else None
-            said = plural.group(1).strip() if plural else ""
-            why = _plural_differs(said, rule) if said else None
-            if not said:
-                errors.append(InputError(rel, line, None, "the header's Plural-Forms has no "
-                                         f"rule (plural=); {expected}"))
-            elif why is not None:
-                shown = said if len(said) <= 80 else f"{said[:77]}..."
-                errors.append(InputError(rel, line, None, f"Plural-Forms says plural="
-                                         f"{shown}, {why}; {expected}"))
-    return errors
+@lru_cache(maxsize=64)
+def _locale_forms(locale: str) -> LocaleForms:
+    """What ``locale``'s ``Plural-Forms`` must say (:class:`LocaleForms`)."""
+    rule = plural_rule(locale)
+    return LocaleForms(locale, rule.nplurals, rule.expression,
+                       lambda expression: _plural_differs(expression, rule))
 
-
-_PLURAL = re.compile(r"(?<![\w])plural\s*=\s*([^;\n]*)")
-"""A ``Plural-Forms`` header's expression (``plural=...``, up to ``;`` or the line's end)."""
 
 PLURAL_CHECKED = (*range(1000), *(10**k + d for k in range(3, 10) for d in range(-2, 25)))
 """The counts at which a catalog's own plural expression is compared with the locale's:
@@ -533,33 +598,42 @@ def restore_previous_lines(data: bytes) -> bytes:
 def read_for_update(data: bytes, rel: str, locale: str) -> Catalog:
     """A catalog read for ``i18n update``: as :func:`check_catalog_syntax` reads it, so
     that nothing it accepts is dropped (``#~|`` lines become comments that
-    :func:`restore_previous_lines` turns back).
+    :func:`restore_previous_lines` turns back), and only when it passes that check (a
+    header Babel would read otherwise than gettext, e.g. with a million plural forms or
+    another charset, would be written back so).
 
     Raises:
-        NotAnInput: Babel cannot read it (the error at its line).
+        NotAnInput: it does not pass :func:`check_catalog_syntax`, or Babel cannot read
+            it (the first error, at its line).
     """
+    errors = _lex(data, rel, locale)[1]
+    if errors:
+        raise NotAnInput(errors[0])
     catalog, errors = _read_catalog(data, rel, locale)
     if catalog is None:
         raise NotAnInput(errors[0])
     return catalog
 
 
-def check_catalog_syntax(path: Path, rel: str, data: bytes | None = None
-                         ) -> list[InputError]:
+def check_catalog_syntax(path: Path, rel: str, data: bytes | None = None,
+                         locale: str | None = None) -> list[InputError]:
     """The syntax errors of a ``.po`` file (before ``i18n update`` rewrites it: Babel's
-    reader would silently drop what it cannot read).
+    reader would silently drop what it cannot read), its header's included, checked as
+    :func:`load_translator` checks them.
 
     Args:
         path: the file (read only when ``data`` is ``None``, and only if it is a
             regular file).
         rel: its path relative to the project, for error messages.
         data: the file's bytes, when already read (through the project's layout).
+        locale: the catalog's locale: its header's ``Plural-Forms`` must be the
+            locale's (``None``: only its form is checked).
     """
     try:
         data = read_catalog_file(path, rel) if data is None else data
     except NotAnInput as exc:
         return [exc.error]
-    errors = _lex(data, rel)[1]
+    errors = _lex(data, rel, locale)[1]
     if not errors:
         errors.extend(_read_catalog(data, rel, None)[1])
     return errors
