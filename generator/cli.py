@@ -7,6 +7,7 @@
                                 [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
     python -m generator i18n extract|update|stats [--project DIR] [--builtin]
     python -m generator serve [--project DIR] [--port 8000] [--host 127.0.0.1]
+                              [--allow-host NAME]...
     python -m generator schema [--settings]
     python -m generator init DIR [--lang LIST] [--title TEXT]
     python -m generator --version
@@ -127,6 +128,11 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     s.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1, this machine only; "
                    "0.0.0.0 for every interface)")
+    s.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another host name for the preview to answer to (a tunnel's, a "
+                   "name in /etc/hosts; .example.org: it and every name under it); "
+                   "repeatable. It always answers to localhost and IP addresses, and "
+                   "with --host 0.0.0.0 to this machine's name")
 
 
 EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to paste into "
@@ -528,15 +534,16 @@ def _build_summary(report: BuildReport, start: float) -> int:
     return report.exit_code
 
 
-def _serve(project_dir: Path, host: str, port: int) -> int:
-    """``serve``: the preview until Ctrl-C (exit 0); exit 2 when the port is taken."""
+def _serve(project_dir: Path, host: str, port: int, allow: Sequence[str]) -> int:
+    """``serve``: the preview until Ctrl-C (exit 0); exit 2 when the address cannot be
+    listened on (a port taken, an empty ``--host``) or an ``--allow-host`` is no name."""
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     from generator.commands.serve import serve  # only here: see _parser
 
-    return serve(project_dir, host, port, _say, _emit)
+    return serve(project_dir, host, port, _say, _emit, allow)
 
 
 def _i18n(project_dir: Path, action: str, builtin: bool) -> int:
@@ -634,7 +641,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "i18n":
             return _i18n(args.project, args.action, args.builtin)
         if args.command == "serve":
-            return _serve(args.project, args.host, args.port)
+            return _serve(args.project, args.host, args.port, args.allow_host)
         if args.command == "schema":
             return _schema(args.settings)
         if args.command == "init":

@@ -9,10 +9,12 @@ import html
 import http.client
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -386,3 +388,121 @@ def test_a_search_index_that_cannot_be_made_is_not_called_wrong_input(
         assert "the input is wrong, or the site cannot be made (exit 2)" in page
     finally:
         preview.close()
+
+
+def test_a_project_folder_removed_and_put_back_is_watched_again(
+        running: Running, project: Path, tmp_path: Path) -> None:
+    """The project folder removed (``rm -rf``) and put back (a restore, a fresh clone):
+    serve kept watching the dead folder and built no save again, saying nothing. Now it
+    says the folder is gone, then watches the new one and builds it, and a save in it
+    is built."""
+    first = running.next_build()
+    assert first["ok"] is True
+    kept = tmp_path / "kept"
+    shutil.copytree(project, kept)
+    shutil.rmtree(project)
+    running.wait_said(f"the project folder {project} is gone: serve waits for it to come "
+                      "back (the pages stay as they are; Ctrl-C to stop)")
+    assert running.get("/en/rules/")[0] == 200  # the last build, still shown
+    shutil.copytree(kept, project)
+    back = (f"the project folder {project} is a new folder now: watching it and building "
+            "it")
+    running.wait_said(back)
+    deadline = time.monotonic() + 20
+    while not any(line.startswith("built ") for line in
+                  running.said[running.said.index(back):]):  # the same files: no reload
+        assert time.monotonic() < deadline, running.said
+        time.sleep(0.02)
+    replace_in(project / "content" / "examples" / "melds-rami.yaml",
+               "title: Three kings", "title: Three kings, restored")
+    edited = running.next_build()
+    assert edited == {**first, "build": 2}
+    assert "Three kings, restored" in running.get("/en/rules/")[2]
+    assert "changed: content/examples/melds-rami.yaml" in running.said
+
+
+def test_temporary_sites_of_killed_serves_are_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A serve killed outright (SIGKILL) left its temporary site for good. The next
+    serve removes such folders: only those named as serve names them, folders (not
+    links, nothing followed through one), of this user, whose process is gone; a live
+    serve's stays."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    ended = subprocess.Popen([sys.executable, "-c", ""])
+    ended.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    outside = tmp_path / "outside"
+    (outside / "site").mkdir(parents=True)
+    (outside / "site" / "keep.html").write_text("kept", encoding="utf-8")
+    prefix = serve_module.TEMP_PREFIX
+    dead = temp / f"{prefix}{ended.pid}-a1b2_c3"
+    (dead / "site" / "en").mkdir(parents=True)
+    (dead / "site" / "en" / "index.html").write_text("old", encoding="utf-8")
+    (dead / "site" / "out").symlink_to(outside)  # its content is not followed
+    live = temp / f"{prefix}{alive.pid}-d4e5f6"
+    (live / "site").mkdir(parents=True)
+    link = temp / f"{prefix}{ended.pid}-link"
+    link.symlink_to(outside)
+    file = temp / f"{prefix}{ended.pid}-file"
+    file.write_text("", encoding="utf-8")
+    other_user = temp / f"{prefix}{ended.pid}-other"
+    other_user.mkdir()
+    others = [temp / f"{prefix}{ended.pid}", temp / f"{prefix}x{ended.pid}-abc",
+              temp / f"rules-search-{ended.pid}-abc", temp / f"{prefix}{ended.pid}-a.b"]
+    for folder in others:
+        folder.mkdir()
+    if os.getuid() == 0:
+        os.chown(other_user, 12345, 12345)
+    try:
+        preview, said = _preview(tmp_path)  # (listen and start: no build)
+        try:
+            assert preview.folder is not None
+            assert preview.folder.parent == temp
+            assert preview.folder.name.startswith(f"{prefix}{os.getpid()}-")
+            assert not dead.exists()
+            assert live.is_dir() and link.is_symlink() and file.is_file()
+            assert (outside / "site" / "keep.html").read_text(encoding="utf-8") == "kept"
+            assert all(folder.is_dir() for folder in others)
+            assert other_user.is_dir() or os.getuid() != 0
+            assert said == []
+        finally:
+            preview.close()
+    finally:
+        alive.kill()
+        alive.wait()
+    assert serve_module.sweep_leftovers(temp) == [live]  # its process ended
+    assert not live.exists()
+
+
+def test_a_killed_serve_leaves_a_folder_the_next_one_removes(tmp_path: Path) -> None:
+    """A serve process killed with SIGKILL, then another serve: the first one's
+    temporary site is gone."""
+    project = tmp_path / "new"
+    assert run_cli("init", str(project)).returncode == 0
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp), "PYTHONPATH": str(REPO)}
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "--project", str(project), "--port",
+         "0"], cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert killed.stderr is not None
+        assert killed.stderr.readline().startswith("serving ")
+        assert "(build 1)" in killed.stderr.readline()  # its folder is made by then
+        left = list(temp.iterdir())
+        assert [p.name.startswith(f"{serve_module.TEMP_PREFIX}{killed.pid}-") for p in left
+                ] == [True]
+    finally:
+        killed.kill()
+        killed.communicate()
+    assert left[0].is_dir()  # SIGKILL: nothing could remove it
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(tempfile, "tempdir", str(temp))
+    try:
+        preview, _ = _preview(project)
+        preview.close()
+    finally:
+        monkey.undo()
+    assert list(temp.iterdir()) == []
