@@ -278,7 +278,7 @@ def test_the_command_line_ends_without_pythons_teardown(init_project: Path,
     result = subprocess.run([sys.executable, "-c", script], capture_output=True,
                             text=True, timeout=120, check=False)
     assert result.returncode == exit_code, result.stdout + result.stderr
-    assert re.search(r"^1 case checked: .*\n\Z", result.stderr, re.M), result.stderr
+    assert re.search(r"^3 cases checked: .*\n\Z", result.stderr, re.M), result.stderr
     assert ("points documented 30, engine 31" in result.stdout) == bool(exit_code)
     assert "teardown ran" not in result.stderr
     assert "Traceback" not in result.stderr
