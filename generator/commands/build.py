@@ -166,6 +166,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     problem = _output_problem(root, out)
     if problem is not None:  # before the loading, which would name every input
         return BuildReport(EXIT_INPUT, [problem])
+    cached = store.enabled  # (a write that fails later turns the store off, not this)
     known = store.load("cases", "agreeing") if inputs is not None else None
     agreeing = frozenset(str(d) for d in known) if isinstance(known, list) else frozenset()
     project = load_project(root, out=out, agreeing=agreeing,
@@ -195,7 +196,7 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
                                                      search_later)
     except (OutputError, SearchIndexError) as exc:
         writer.abort()
-        if isinstance(exc, SourceGone) and store.enabled:
+        if isinstance(exc, SourceGone) and cached:
             raise  # a copy in the cache: build() builds again without it
         return BuildReport(EXIT_INPUT, [*lines, str(exc)])
     except BaseException as exc:
