@@ -169,6 +169,61 @@ def _one_case(body: str) -> str:
         "    kind: hand\n    game: rami51\n    cards: AH JK\n    status: pending\n"
         "    expect: {points: 36}\n",
         id="pending"),
+    pytest.param(  # a block scalar removed: the comment line after it stays
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: invalid\n      reason: |-\n        not_consecutive\n"
+        "      # a comment after the block\n    note: N\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: valid\n      points: 31\n"
+        "      # a comment after the block\n    note: N\n",
+        id="block-removed-comment-kept"),
+    pytest.param(  # a block scalar replaced: its style kept, the next line's break too
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: |-\n        invalid\n      # a comment after the block\n"
+        "      type: run\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: |-\n        valid\n      # a comment after the block\n"
+        "      type: run\n      points: 31\n",
+        id="block-replaced"),
+    pytest.param(  # two block scalars, the next field on the line after them
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: >-\n        invalid\n      reason: |-\n        not_consecutive\n"
+        "\n    note: N\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: >-\n        valid\n      points: 31\n\n    note: N\n",
+        id="block-then-field"),
+    pytest.param(  # a stale status: `because: |` goes, the comment after it stays
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    status: known_disagreement\n    because: |\n      The app said 30.\n"
+        "    # a comment after because\n    expect: {points: 36}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    # a comment after because\n    expect: {points: 36}\n",
+        id="stale-block-comment-kept"),
+    pytest.param(  # a stale status: `because: |` right before the next field
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    status: known_disagreement\n    because: |\n      The app said 30.\n"
+        "      And it still did in May.\n    expect: {points: 36}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: 36}\n",
+        id="stale-block-then-field"),
+    pytest.param(  # the value's tag and anchor stay: only the value changes
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: !!str invalid  # tagged\n      reason: &why not_consecutive\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: !!str valid  # tagged\n      points: 31\n",
+        id="tag-kept"),
+    pytest.param(  # a tag, then a comment and the value on the next line
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n"
+        "      points: !!int   # the hand\n        30\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n"
+        "      points: !!int   # the hand\n        36\n",
+        id="tag-and-comment-kept"),
+    pytest.param(  # a tag and an anchor in a flow mapping
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: &p !!int 30}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: &p !!int 36}\n",
+        id="tag-in-flow"),
 ])
 def test_each_kind_of_edit(tmp_path: Path, before: str, after: str) -> None:
     root = small_project(tmp_path, _one_case(before))
