@@ -120,11 +120,12 @@ class TextEditor:
         """Where the node's own text starts: after its properties (a tag ``!!int``, an
         anchor ``&name``), which an edit of its value keeps."""
         at = self._start(node)
-        while at < len(self.text) and self.text[at] in "!&":
+        end = self._offset(node.end_mark.line, node.end_mark.column)
+        while at < end and self.text[at] in "!&":
             match = _PROPERTY.match(self.text, at)
             assert match is not None  # (it starts with ! or &)
             at = _SEPARATION.match(self.text, match.end()).end()  # type: ignore[union-attr]
-        return at
+        return min(at, end)  # (an empty value after its tag: where the node ends)
 
     def _end(self, node: yaml.Node) -> int:
         """Where the node's own text ends: for a block collection, after its last item,
@@ -310,8 +311,8 @@ def _fits_block(value: Any, header: str) -> bool:
         and _BREAK.search(value) is None
 
 
-def apply_edits(text: str, edits: Sequence[Edit]) -> str:
-    """``text`` with every edit made (in one pass: time linear in the text and edits).
+def in_order(edits: Sequence[Edit]) -> list[Edit]:
+    """The edits in the order of the text.
 
     Raises:
         CannotEdit: two edits overlap.
@@ -320,6 +321,16 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     for a, b in itertools.pairwise(ordered):
         if b.start < a.end:
             raise CannotEdit("two edits overlap")
+    return ordered
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with every edit made (in one pass: time linear in the text and edits).
+
+    Raises:
+        CannotEdit: two edits overlap.
+    """
+    ordered = in_order(edits)
     parts: list[str] = []
     at = 0
     for edit in ordered:
@@ -345,7 +356,7 @@ def edit_diff(text: str, edits: Sequence[Edit], fromfile: str, tofile: str,
     new = apply_edits(text, edits)
     old_lines = text.splitlines(keepends=True)
     new_lines = new.splitlines(keepends=True)
-    raw = list(_edit_opcodes(text, old_lines, sorted(edits, key=lambda e: (e.start, e.end))))
+    raw = list(_edit_opcodes(text, old_lines, in_order(edits)))
     old_at, new_at = (raw[-1][2], raw[-1][4]) if raw else (0, 0)
     if len(old_lines) - old_at != len(new_lines) - new_at:  # (line ends ran together)
         return list(difflib.unified_diff(old_lines, new_lines, fromfile, tofile, n=context))

@@ -28,6 +28,7 @@ from generator.cases.edit import Edit
 from generator.cases.edit import TextEditor
 from generator.cases.edit import apply_edits
 from generator.cases.edit import edit_diff
+from generator.cases.edit import in_order
 from generator.cases.loader import MAX_CASE_FILE_BYTES
 from generator.cases.loader import load_case_text
 from generator.cases.model import CaseSet
@@ -150,9 +151,17 @@ def _targets(project: Project) -> list[CaseResult]:
             if r.stale or (r.disagreements and r.status != CaseStatus.KNOWN_DISAGREEMENT)]
 
 
-@dataclass
-class _Planned:
-    """A file to rewrite: its state as read, its new text, the diff, the cases fixed."""
+@dataclass(frozen=True)
+class PlannedFile:
+    """A case file ``check --fix`` rewrites.
+
+    Attributes:
+        rel: the file, relative to the project.
+        state: the file as read (:meth:`generator.layout.Layout.read_state`).
+        new: its new text (without a byte-order mark: :func:`rewrite_file` keeps one).
+        diff: the unified diff of the change (``a/FILE``, ``b/FILE``).
+        fixed: the cases it fixes.
+    """
 
     rel: str
     state: FileState
@@ -161,15 +170,52 @@ class _Planned:
     fixed: int
 
 
+def plan_fix(project: Project, root: Path, lines: list[str]
+             ) -> list[PlannedFile] | FixReport:
+    """The rewrites that fix the cases of ``project`` (loaded and verified, without an
+    input error), nothing written: each case file to change, read again and found as
+    the project was loaded from it, with its new text and diff. Time linear in the case
+    files' size.
+
+    Args:
+        project: the project as loaded.
+        root: its folder.
+        lines: receives a line for each case that cannot be fixed, and why.
+
+    Returns:
+        The files to rewrite, or a :class:`FixReport` (exit 2) when a file cannot be
+        read or changed since the project was loaded.
+    """
+    by_file: dict[str, list[CaseResult]] = {}
+    for result in _targets(project):
+        by_file.setdefault(result.case.position.file, []).append(result)
+    layout = Layout.of(root)
+    planned: list[PlannedFile] = []
+    for rel, results in by_file.items():
+        try:  # a link: its target is read, and replaced (rewrite_file)
+            state = layout.read_state(rel, limit=MAX_CASE_FILE_BYTES, what="case file")
+        except NotAnInput as exc:
+            return FixReport(EXIT_INPUT, lines=[exc.error.format()], project=project)
+        assert state.data is not None  # (read_state reads a file that is there)
+        if state.digest != project.cases.digests.get(rel):
+            return FixReport(EXIT_INPUT, lines=[_changed(rel)], project=project)
+        fixed = _fix_file(rel, state.data, results, lines)
+        if fixed is not None:
+            text, edits, count = fixed
+            planned.append(PlannedFile(rel, state, apply_edits(text, edits), edit_diff(
+                text, edits, f"a/{rel}", f"b/{rel}"), count))
+    return planned
+
+
 def fix(root: Path, say: Callable[[str], None]) -> FixReport:
     """Load and verify the project, then fix its case files (module docstring).
 
-    Every file is read (:meth:`generator.layout.Layout.read_state`) and planned before
-    any is written; then each is written with :func:`generator.layout.rewrite_file`,
-    which writes nothing into a file that changed since it was read: that file is named
-    and the others are written. A file that cannot be written (a full disk) stops the
-    writing, and the line says which files were written before it and which were not.
-    The diff holds the files written.
+    Every file is read and planned before any is written (:func:`plan_fix`); then each
+    is written with :func:`generator.layout.rewrite_file`, which writes nothing into a
+    file that changed since it was read: that file is named and the others are written.
+    A file that cannot be written (a full disk) stops the writing, and the line says
+    which files were written before it and which were not. The diff holds the files
+    written.
 
     Args:
         root: the project folder.
@@ -183,27 +229,12 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
         return FixReport(EXIT_INPUT, lines=[
             "check --fix: nothing written: the input has errors (fix them first)"],
             project=project)
-    by_file: dict[str, list[CaseResult]] = {}
-    for result in _targets(project):
-        by_file.setdefault(result.case.position.file, []).append(result)
-    if not by_file:
+    if not _targets(project):
         return FixReport(project.exit_code, project=project)
-    layout = Layout.of(root)
     report = FixReport(EXIT_DISAGREE)
-    planned: list[_Planned] = []
-    for rel, results in by_file.items():
-        try:  # a link: its target is read, and replaced (rewrite_file)
-            state = layout.read_state(rel, limit=MAX_CASE_FILE_BYTES, what="case file")
-        except NotAnInput as exc:
-            return FixReport(EXIT_INPUT, lines=[exc.error.format()], project=project)
-        assert state.data is not None  # (read_state reads a file that is there)
-        if state.digest != project.cases.digests.get(rel):
-            return FixReport(EXIT_INPUT, lines=[_changed(rel)], project=project)
-        fixed = _fix_file(rel, state.data, results, report)
-        if fixed is not None:
-            text, edits, count = fixed
-            planned.append(_Planned(rel, state, apply_edits(text, edits), edit_diff(
-                text, edits, f"a/{rel}", f"b/{rel}"), count))
+    planned = plan_fix(project, root, report.lines)
+    if isinstance(planned, FixReport):
+        return planned
     for at, plan in enumerate(planned):
         try:
             rewrite_file(plan.state, plan.new)
@@ -239,11 +270,11 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8").removeprefix("\ufeff")
 
 
-def _fix_file(rel: str, data: bytes, results: list[CaseResult], report: FixReport
+def _fix_file(rel: str, data: bytes, results: list[CaseResult], lines: list[str]
               ) -> tuple[str, list[Edit], int] | None:
     """The edits that fix the file's cases: ``(text, edits, cases fixed)``, or ``None``
     when nothing changes. A case that cannot be fixed exactly is left as it was and
-    said in ``report.lines``: one whose edits cannot be made, one that would not agree
+    said in ``lines``: one whose edits cannot be made, one that would not agree
     afterwards, one whose edits would break the file (found by halving the cases
     planned). Each round loads the file's new text once: the time is linear in the file
     for every case that can be fixed."""
@@ -262,10 +293,10 @@ def _fix_file(rel: str, data: bytes, results: list[CaseResult], report: FixRepor
         before = len(editor.edits)
         try:
             plan_case(editor, index, result)
-            apply_edits(text, editor.edits[before:])  # (raises for edits that overlap)
+            in_order(editor.edits[before:])  # (raises for edits that overlap)
         except CannotEdit as exc:
             del editor.edits[before:]
-            report.lines.append(_not_fixed(result, str(exc)))
+            lines.append(_not_fixed(result, str(exc)))
             continue
         planned.append((result, editor.edits[before:]))
     while planned:
@@ -273,7 +304,7 @@ def _fix_file(rel: str, data: bytes, results: list[CaseResult], report: FixRepor
         if failing is None:
             break
         result, why = failing
-        report.lines.append(_not_fixed(result, why))
+        lines.append(_not_fixed(result, why))
         planned = [(r, edits) for r, edits in planned if r is not result]
     edits = [edit for _result, case_edits in planned for edit in case_edits]
     if not edits:
