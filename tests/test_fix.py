@@ -440,6 +440,15 @@ def test_a_killed_fix_leaves_a_copy_the_next_fix_removes(tmp_path: Path) -> None
     assert result.returncode == 0, result.stdout
     assert "points: 36" in (root / CASES).read_text(encoding="utf-8")
     assert _temporary_files(root) == []
+    # fixed by hand after the kill: the next --fix, with nothing to fix, removes it too
+    (root / CASES).write_text(before, encoding="utf-8")
+    killed = subprocess.run([sys.executable, "-c", KILLED_FIX, str(root)], cwd=REPO,
+                            capture_output=True, check=False, timeout=120)
+    assert killed.returncode == -signal.SIGKILL and len(_temporary_files(root)) == 1
+    (root / CASES).write_text(before.replace("points: 1", "points: 36"), encoding="utf-8")
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0 and result.stdout == ""
+    assert _temporary_files(root) == []
 
 
 def test_fix_keeps_a_byte_order_mark_and_crlf(tmp_path: Path) -> None:

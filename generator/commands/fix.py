@@ -17,6 +17,7 @@ from the lines they touch (:func:`generator.cases.edit.edit_diff`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
@@ -42,6 +43,7 @@ from generator.layout import FileState
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import rewrite_file
+from generator.layout import sweep_temporary_copies
 from generator.layout import write_failure
 from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
@@ -229,6 +231,10 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
         return FixReport(EXIT_INPUT, lines=[
             "check --fix: nothing written: the input has errors (fix them first)"],
             project=project)
+    layout = Layout.of(root)
+    for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
+                          for rel in project.cases.files}):
+        sweep_temporary_copies(folder)  # what a killed --fix left, whatever it fixes now
     if not _targets(project):
         return FixReport(project.exit_code, project=project)
     report = FixReport(EXIT_DISAGREE)
