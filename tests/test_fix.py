@@ -370,6 +370,7 @@ def test_fix_keeps_an_edit_saved_while_it_writes(tmp_path: Path,
     assert _temporary_files(root) == []
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an open file by /proc")
 def test_fix_says_which_files_it_wrote_when_one_cannot_be_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """b.yaml cannot be written (over the file size limit, ``ulimit -f``; a full disk
@@ -399,7 +400,6 @@ def test_fix_says_which_files_it_wrote_when_one_cannot_be_written(
     assert _temporary_files(root) == []
 
 
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an open file by /proc")
 def test_fix_on_a_full_disk_names_the_file(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     root = small_project(tmp_path, _one_case(HAND_OFF_BY_35))
