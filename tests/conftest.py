@@ -230,9 +230,9 @@ def lean_project(tmp_path: Path) -> Path:
 def init_project(tmp_path: Path) -> Path:
     """A new project as ``init`` makes it (``generator/scaffold/``): one page and its case
     file, ``content/examples/melds.yaml`` (three cases, the first a meld of ``points:
-    31``), in English and Czech. For the tests of a process (its exit status, its outputs, its signals) that
-    need a project to check or build but not the real pages: ``python -m generator
-    check`` takes 0.35 s of CPU on it, 0.5 s on the lean project."""
+    31``), in English and Czech. For the tests of a process (its exit status, its
+    outputs, its signals) that need a project to check or build but not the real pages:
+    ``python -m generator check`` takes 0.35 s of CPU on it, 0.5 s on the lean project."""
     target = tmp_path / "small"
     result = run_cli("init", str(target))
     assert result.returncode == 0, result.stdout + result.stderr

@@ -4,13 +4,19 @@ it was read; the file replaced atomically."""
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from generator import layout
 from generator.commands import fix as fix_module
 from generator.commands.project import load_project
+from tests.conftest import REPO
 from tests.conftest import run_cli
 
 CASES = "content/examples/cases.yaml"
@@ -169,6 +175,61 @@ def _one_case(body: str) -> str:
         "    kind: hand\n    game: rami51\n    cards: AH JK\n    status: pending\n"
         "    expect: {points: 36}\n",
         id="pending"),
+    pytest.param(  # a block scalar removed: the comment line after it stays
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: invalid\n      reason: |-\n        not_consecutive\n"
+        "      # a comment after the block\n    note: N\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: valid\n      points: 31\n"
+        "      # a comment after the block\n    note: N\n",
+        id="block-removed-comment-kept"),
+    pytest.param(  # a block scalar replaced: its style kept, the next line's break too
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: |-\n        invalid\n      # a comment after the block\n"
+        "      type: run\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: |-\n        valid\n      # a comment after the block\n"
+        "      type: run\n      points: 31\n",
+        id="block-replaced"),
+    pytest.param(  # two block scalars, the next field on the line after them
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: >-\n        invalid\n      reason: |-\n        not_consecutive\n"
+        "\n    note: N\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: >-\n        valid\n      points: 31\n\n    note: N\n",
+        id="block-then-field"),
+    pytest.param(  # a stale status: `because: |` goes, the comment after it stays
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    status: known_disagreement\n    because: |\n      The app said 30.\n"
+        "    # a comment after because\n    expect: {points: 36}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    # a comment after because\n    expect: {points: 36}\n",
+        id="stale-block-comment-kept"),
+    pytest.param(  # a stale status: `because: |` right before the next field
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    status: known_disagreement\n    because: |\n      The app said 30.\n"
+        "      And it still did in May.\n    expect: {points: 36}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: 36}\n",
+        id="stale-block-then-field"),
+    pytest.param(  # the value's tag and anchor stay: only the value changes
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: !!str invalid  # tagged\n      reason: &why not_consecutive\n",
+        "    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+        "      verdict: !!str valid  # tagged\n      points: 31\n",
+        id="tag-kept"),
+    pytest.param(  # a tag, then a comment and the value on the next line
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n"
+        "      points: !!int   # the hand\n        30\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n    expect:\n"
+        "      points: !!int   # the hand\n        36\n",
+        id="tag-and-comment-kept"),
+    pytest.param(  # a tag and an anchor in a flow mapping
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: &p !!int 30}\n",
+        "    kind: hand\n    game: rami51\n    cards: AH JK\n"
+        "    expect: {points: &p !!int 36}\n",
+        id="tag-in-flow"),
 ])
 def test_each_kind_of_edit(tmp_path: Path, before: str, after: str) -> None:
     root = small_project(tmp_path, _one_case(before))
@@ -263,3 +324,140 @@ def test_fix_takes_no_output_file(tmp_path: Path) -> None:
         "--output"]
     assert (root / CASES).read_text(encoding="utf-8") == BEFORE
     assert not (tmp_path / "fix.diff").exists()
+
+
+def two_files(root: Path) -> dict[str, str]:
+    """Three case files, each with one case whose points are off (36 documented 1)."""
+    texts = {}
+    for name in ("a", "b", "c"):
+        text = f"cases:\n  - id: {name}\n    title: X\n{HAND_OFF_BY_35}"
+        (root / f"content/examples/{name}.yaml").write_text(text, encoding="utf-8")
+        texts[f"content/examples/{name}.yaml"] = text
+    return texts
+
+
+def _temporary_files(root: Path) -> list[str]:
+    return [p.name for p in (root / "content/examples").iterdir() if p.name.startswith(".")]
+
+
+def test_fix_keeps_an_edit_saved_while_it_writes(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The author saves b.yaml after --fix read it, while its new text is written to
+    the temporary copy (the review held that write open 3 s): the save is kept, said,
+    exit 2; a.yaml and c.yaml are fixed, and the diff shows them alone."""
+    root = small_project(tmp_path, "cases: []\n")
+    texts = two_files(root)
+    saved = texts["content/examples/b.yaml"] + "# the author's edit\n"
+
+    def author_saves(path: Path) -> None:
+        if path.name == "b.yaml":
+            path.write_text(saved, encoding="utf-8")
+
+    monkeypatch.setattr(layout, "before_final_check", author_saves)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 2
+    assert (root / "content/examples/b.yaml").read_text(encoding="utf-8") == saved
+    for name in ("a", "c"):
+        assert "points: 36" in (root / f"content/examples/{name}.yaml").read_text("utf-8")
+    assert "--- a/content/examples/a.yaml" in result.stdout
+    assert "--- a/content/examples/c.yaml" in result.stdout
+    assert "b.yaml\n" not in result.stdout.split("content/examples/b.yaml:1:")[0]
+    assert "content/examples/b.yaml:1: the file changed since it was read; nothing written " \
+        "to it (run check --fix again)" in result.stdout.splitlines()
+    assert "content/examples/b.yaml:7: case b: points documented 1, engine 36" \
+        in result.stdout
+    assert "fixed 2 cases in 2 files" in result.stderr
+    assert _temporary_files(root) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an open file by /proc")
+def test_fix_says_which_files_it_wrote_when_one_cannot_be_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """b.yaml cannot be written (over the file size limit, ``ulimit -f``; a full disk
+    alike): a.yaml was written before it and c.yaml is not written after it, and the line
+    says so, with the file (was: "nothing was written", no file)."""
+    root = small_project(tmp_path, "cases: []\n")
+    texts = two_files(root)
+    real_fsync = os.fsync
+
+    def too_large(fd: int) -> None:
+        if ".b.yaml." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EFBIG, "File too large")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", too_large)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 2
+    assert "content/examples/b.yaml:1: cannot be written: File too large; the file is " \
+        "unchanged (written before it: content/examples/a.yaml; not written: " \
+        "content/examples/c.yaml)" in result.stdout.splitlines()
+    assert "points: 36" in (root / "content/examples/a.yaml").read_text(encoding="utf-8")
+    for rel in ("content/examples/b.yaml", "content/examples/c.yaml"):
+        assert (root / rel).read_text(encoding="utf-8") == texts[rel]
+    assert result.stdout.count("--- a/") == 1 and "--- a/content/examples/a.yaml" \
+        in result.stdout
+    assert "fixed 1 case in 1 file" in result.stderr
+    assert _temporary_files(root) == []
+
+
+def test_fix_on_a_full_disk_names_the_file(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    root = small_project(tmp_path, _one_case(HAND_OFF_BY_35))
+    before = (root / CASES).read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 2
+    assert f"{CASES}:1: cannot be written: No space left on device; the file is unchanged " \
+        "(nothing was written)" in result.stdout.splitlines()
+    assert "the generator failed" not in result.stdout
+    assert (root / CASES).read_bytes() == before
+    assert _temporary_files(root) == []
+
+
+KILLED_FIX = """
+import os, signal, sys
+os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)  # the copy written, not renamed
+from generator.cli import main
+main(["check", "--fix", "--project", sys.argv[1]])
+"""
+
+
+def test_a_killed_fix_leaves_a_copy_the_next_fix_removes(tmp_path: Path) -> None:
+    """kill -9 while --fix writes: the case file is whole (the old text), and the
+    temporary copy it leaves is removed by the next --fix, which fixes the file."""
+    root = small_project(tmp_path, _one_case(HAND_OFF_BY_35))
+    before = (root / CASES).read_text(encoding="utf-8")
+    killed = subprocess.run([sys.executable, "-c", KILLED_FIX, str(root)], cwd=REPO,
+                            capture_output=True, check=False, timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+    assert (root / CASES).read_text(encoding="utf-8") == before
+    assert len(_temporary_files(root)) == 1
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0, result.stdout
+    assert "points: 36" in (root / CASES).read_text(encoding="utf-8")
+    assert _temporary_files(root) == []
+    # fixed by hand after the kill: the next --fix, with nothing to fix, removes it too
+    (root / CASES).write_text(before, encoding="utf-8")
+    killed = subprocess.run([sys.executable, "-c", KILLED_FIX, str(root)], cwd=REPO,
+                            capture_output=True, check=False, timeout=120)
+    assert killed.returncode == -signal.SIGKILL and len(_temporary_files(root)) == 1
+    (root / CASES).write_text(before.replace("points: 1", "points: 36"), encoding="utf-8")
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0 and result.stdout == ""
+    assert _temporary_files(root) == []
+
+
+def test_fix_keeps_a_byte_order_mark_and_crlf(tmp_path: Path) -> None:
+    root = small_project(tmp_path, "")
+    text = _one_case("    kind: meld\n    game: rami51\n    cards: QH KH AH\n    expect:\n"
+                     "      verdict: invalid\n      reason: not_consecutive\n")
+    (root / CASES).write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    result = run_cli("check", "--fix", "--project", str(root))
+    assert result.returncode == 0, result.stdout
+    assert (root / CASES).read_bytes() == b"\xef\xbb\xbf" + text.replace(
+        "verdict: invalid\n      reason: not_consecutive", "verdict: valid\n      points: 31"
+    ).replace("\n", "\r\n").encode()

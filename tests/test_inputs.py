@@ -307,14 +307,73 @@ def test_a_full_disk_during_update_leaves_every_catalog_whole(
     assert code == 2
     assert out.splitlines() == [
         "locales/de/LC_MESSAGES/messages.po:1: cannot be written: No space left on device; "
-        "the previous file is unchanged (written before it: locales/messages.pot, "
-        "locales/cs/LC_MESSAGES/messages.po)"]
+        "the file is unchanged (written before it: locales/messages.pot, "
+        "locales/cs/LC_MESSAGES/messages.po; not written: locales/et/LC_MESSAGES/"
+        "messages.po, locales/hu/LC_MESSAGES/messages.po, locales/pl/LC_MESSAGES/"
+        "messages.po, locales/sk/LC_MESSAGES/messages.po)"]
     after = _catalogs(project)
     for rel in ("locales/de/LC_MESSAGES/messages.po", "locales/et/LC_MESSAGES/messages.po"):
         assert after[rel] == before[rel]
     assert after["locales/cs/LC_MESSAGES/messages.po"] != before[
         "locales/cs/LC_MESSAGES/messages.po"]  # written whole before the disk filled
     assert not [p for p in (project / "locales").rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_update_keeps_a_translators_save_made_while_it_writes(
+        project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translator saves the Czech catalog after ``i18n update`` read it, while it
+    writes its new text: the save is kept (exit 2, the catalog named), the other
+    catalogs are written; run again, the update merges the save."""
+    from generator import layout
+
+    cs = project / "locales/cs/LC_MESSAGES/messages.po"
+    de = project / "locales/de/LC_MESSAGES/messages.po"
+    (project / "content" / "rules.md").open("a", encoding="utf-8").write(
+        "\nA new paragraph.\n")
+    saved = cs.read_text("utf-8") + '\n# the translator\'s save\nmsgid "A new paragraph."\n' \
+        'msgstr "Nový odstavec."\n'
+    de_before = de.read_bytes()
+
+    def translator_saves(path: Path) -> None:
+        if path == cs:
+            cs.write_text(saved, encoding="utf-8")
+
+    monkeypatch.setattr(layout, "before_final_check", translator_saves)
+    code = cli.main(["i18n", "update", "--project", str(project)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out.splitlines() == [
+        "locales/cs/LC_MESSAGES/messages.po:1: the file changed since it was read; nothing "
+        "written to it (run i18n update again)"]
+    assert "locales/cs/LC_MESSAGES/messages.po: updated" not in err
+    assert "locales/de/LC_MESSAGES/messages.po: updated, 0 fuzzy" in err
+    assert cs.read_text("utf-8") == saved
+    assert de.read_bytes() != de_before and b'msgid "A new paragraph."' in de.read_bytes()
+    assert not [p for p in (project / "locales").rglob("*") if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    assert cli.main(["i18n", "update", "--project", str(project)]) == 0
+    text = cs.read_text("utf-8")
+    assert 'msgid "A new paragraph."\nmsgstr "Nový odstavec."\n' in text
+    assert "# the translator's save" in text
+
+
+def test_update_keeps_a_catalogs_line_ends(tiny: Path) -> None:
+    """A catalog with CRLF line ends (a Windows editor's) stays CRLF, every line, as
+    ``check --fix`` keeps a case file's; its permissions stay too."""
+    po = tiny / "locales" / "sk" / "LC_MESSAGES" / "messages.po"
+    po.write_bytes(po.read_bytes().replace(b"\n", b"\r\n")
+                   + b'#~ msgid "Old"\r\n#~ msgstr "Star\xc3\xbd"\r\n')
+    po.chmod(0o604)
+    assert cli.main(["i18n", "update", "--project", str(tiny)]) == 0
+    data = po.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") > 10
+    assert b'msgid "Plain paragraph."\r\nmsgstr ""\r\n' in data
+    assert b'#~ msgid "Old"\r\n#~ msgstr "Star\xc3\xbd"\r\n' in data
+    assert po.stat().st_mode & 0o777 == 0o604
+    pot = (tiny / "locales" / "messages.pot").read_bytes()
+    assert b"\r" not in pot  # a new file: plain line ends
+    assert cli.main(["check", "--project", str(tiny)]) == 0
 
 
 def test_replace_file_keeps_the_old_file_when_the_write_fails(

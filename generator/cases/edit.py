@@ -5,16 +5,27 @@ positions the YAML parser gave (:mod:`generator.yamlpos`), every other byte kept
 An edit is planned on the parsed document (:class:`TextEditor`) and applied to the text
 in one pass (:meth:`TextEditor.apply`); an edit that cannot be made exactly (a value
 reached through an alias, a field that shares its line with another) raises
-:class:`CannotEdit` instead of guessing.
+:class:`CannotEdit` instead of guessing. A value's properties (a tag such as ``!!int``,
+an anchor ``&name``) stay; a block scalar (``|``, ``>``) ends at its last line of
+text, so that the comments and fields after it stay, and a one-line value replacing one
+written ``|-`` or ``>-`` keeps that style. :func:`edit_diff` gives the unified diff of
+the edits, in time linear in the text.
 """
 
 from __future__ import annotations
 
+import bisect
+import difflib
 import itertools
 import json
 import re
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from typing import Literal
+from typing import TypeAlias
 
 import yaml
 
@@ -23,6 +34,13 @@ from generator.yamlpos import YamlPath
 
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _PLAIN_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*")
+_PROPERTY = re.compile(r"[!&][^\s,\[\]{}]*")
+"""A node's tag (``!!int``, ``!local``, ``!<tag:…>``) or anchor (``&name``)."""
+_SEPARATION = re.compile("(?:[ \t]+|#[^\r\n\x85\u2028\u2029]*|\r\n"
+                         "|[\r\n\x85\u2028\u2029])*")
+"""What may stand between a node's properties and its text: spaces, comments, breaks."""
+_BLOCK_HEADER = re.compile(r"[|>][0-9+-]*")
+"""A block scalar's indicator with its chomping and indentation indicators (``|-``)."""
 
 
 class CannotEdit(Exception):
@@ -98,15 +116,66 @@ class TextEditor:
     def _start(self, node: yaml.Node) -> int:
         return self._offset(node.start_mark.line, node.start_mark.column)
 
+    def _content_start(self, node: yaml.Node) -> int:
+        """Where the node's own text starts: after its properties (a tag ``!!int``, an
+        anchor ``&name``), which an edit of its value keeps."""
+        at = self._start(node)
+        end = self._offset(node.end_mark.line, node.end_mark.column)
+        while at < end and self.text[at] in "!&":
+            match = _PROPERTY.match(self.text, at)
+            assert match is not None  # (it starts with ! or &)
+            at = _SEPARATION.match(self.text, match.end()).end()  # type: ignore[union-attr]
+        return min(at, end)  # (an empty value after its tag: where the node ends)
+
     def _end(self, node: yaml.Node) -> int:
-        """Where the node's own text ends: for a block collection, after its last item
-        (not at the next token, which may be lines of comments further)."""
+        """Where the node's own text ends: for a block collection, after its last item,
+        and for a block scalar after its last line of text (not at the next token, which
+        may be lines of comments, blank lines or the next field further)."""
         if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and not node.flow_style:
             items = node.value
             if items:
                 last = items[-1][1] if isinstance(node, yaml.MappingNode) else items[-1]
                 return self._end(last)
+        if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
+            return self._block_end(node)
         return self._offset(node.end_mark.line, node.end_mark.column)
+
+    def _block_lines(self, node: yaml.ScalarNode) -> tuple[re.Match[str], int, int]:
+        """A block scalar's header (``|-``) and the range of its lines of text: the
+        first and the last line (0-based) after the header that hold more than spaces,
+        ``(header, 0, -1)`` when none does. With a keeping header (``|+``) the blank
+        lines after the text are the value's too, and count."""
+        header = _BLOCK_HEADER.match(self.text, self._content_start(node))
+        assert header is not None  # (the parser found a block scalar here)
+        first_line = self._line_of(header.start()) + 1
+        end = node.end_mark
+        # the parser's end is after the line breaks that follow the text (column 0 of the
+        # next line), or, at the end of a text without a final break, on the last line
+        last_line = end.line if end.column else end.line - 1
+        if "+" in header.group():
+            return header, first_line, last_line
+        while last_line >= first_line and not self._line_text(last_line).strip(" \t"):
+            last_line -= 1
+        line = first_line
+        while line <= last_line and not self._line_text(line).strip(" \t"):
+            line += 1
+        return header, line, last_line
+
+    def _block_end(self, node: yaml.ScalarNode) -> int:
+        header, _first, last = self._block_lines(node)
+        return self._line_end(last) if last >= self._line_of(header.start()) + 1 \
+            else header.end()
+
+    def _line_text(self, line: int) -> str:
+        """A line's text without its line break."""
+        return self.text[self._starts[line]:self._line_end(line)]
+
+    def _line_end(self, line: int) -> int:
+        """The offset where a line's text ends, before its line break."""
+        if line + 1 >= len(self._starts):
+            return len(self.text)
+        at = self._starts[line + 1]
+        return at - 2 if self.text.startswith("\r\n", at - 2) else at - 1
 
     def _key_start(self, path: YamlPath) -> int:
         mark = self.doc.key_marks.get(path)
@@ -115,14 +184,8 @@ class TextEditor:
         return self._offset(mark.line - 1, mark.column - 1)
 
     def _line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self._starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self._starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        """The 0-based line holding ``offset``."""
+        return bisect.bisect_right(self._starts, offset) - 1
 
     def _after_line(self, offset: int) -> int:
         """The offset just after the line break of the line holding ``offset`` (the
@@ -151,17 +214,28 @@ class TextEditor:
         """Write ``value`` in place of the value at ``path``: a scalar in the same quotes,
         a list of the same length item by item (its style kept), else in flow style."""
         node = self._node(path)
+        start, end = self._content_start(node), self._end(node)
         if isinstance(node, yaml.ScalarNode):
-            new = scalar_text(value, node.style or None)
-            if self.text[self._start(node):self._end(node)] != new:
-                self.edits.append(Edit(self._start(node), self._end(node), new))
+            if node.style in ("|", ">"):
+                header, first, last = self._block_lines(node)
+                if _fits_block(value, header.group()) and first <= last:
+                    first_text = self._line_text(first)
+                    start = self._starts[first] + len(first_text) - len(
+                        first_text.lstrip(" "))
+                    new = value  # the header and the indentation kept
+                else:
+                    new = scalar_text(value)
+            else:
+                new = scalar_text(value, node.style or None)
+            if self.text[start:end] != new:
+                self.edits.append(Edit(start, end, new))
             return
         if isinstance(node, yaml.SequenceNode) and isinstance(value, list) \
                 and len(value) == len(node.value):
             for index, item in enumerate(value):
                 self.replace((*path, index), item)
             return
-        self.edits.append(Edit(self._start(node), self._end(node), flow_text(value)))
+        self.edits.append(Edit(start, end, flow_text(value)))
 
     def remove(self, path: YamlPath) -> None:
         """Remove the mapping entry at ``path`` (its key and value; in block style its
@@ -226,14 +300,162 @@ class TextEditor:
         Raises:
             CannotEdit: two edits overlap.
         """
-        edits = sorted(self.edits, key=lambda e: (e.start, e.end))
-        for a, b in itertools.pairwise(edits):
-            if b.start < a.end:
-                raise CannotEdit("two edits overlap")
-        out = self.text
-        for edit in reversed(edits):
-            out = out[:edit.start] + edit.new + out[edit.end:]
-        return out
+        return apply_edits(self.text, self.edits)
+
+
+def _fits_block(value: Any, header: str) -> bool:
+    """Whether ``value`` can be written as the one line of text of a block scalar whose
+    header is ``header`` and read back the same: a string of one line, without spaces
+    at its ends, under a header that strips the final line break (``|-``, ``>-``)."""
+    return isinstance(value, str) and "-" in header and value == value.strip() != "" \
+        and _BREAK.search(value) is None
+
+
+def in_order(edits: Sequence[Edit]) -> list[Edit]:
+    """The edits in the order of the text.
+
+    Raises:
+        CannotEdit: two edits overlap.
+    """
+    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    for a, b in itertools.pairwise(ordered):
+        if b.start < a.end:
+            raise CannotEdit("two edits overlap")
+    return ordered
+
+
+def apply_edits(text: str, edits: Sequence[Edit]) -> str:
+    """``text`` with every edit made (in one pass: time linear in the text and edits).
+
+    Raises:
+        CannotEdit: two edits overlap.
+    """
+    ordered = in_order(edits)
+    parts: list[str] = []
+    at = 0
+    for edit in ordered:
+        parts += [text[at:edit.start], edit.new]
+        at = edit.end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def edit_diff(text: str, edits: Sequence[Edit], fromfile: str, tofile: str,
+              context: int = 3) -> list[str]:
+    """The unified diff (as :func:`difflib.unified_diff` gives it, ``context`` lines
+    around each change) of ``text`` and ``text`` with ``edits`` made.
+
+    Only the lines the edits touch are compared (:class:`difflib.SequenceMatcher` on
+    each group of them), the others being equal by construction: the time is linear in
+    the text, where a diff of the whole texts grows with the square of the number of
+    changes.
+
+    Raises:
+        CannotEdit: two edits overlap.
+    """
+    new = apply_edits(text, edits)
+    old_lines = text.splitlines(keepends=True)
+    new_lines = new.splitlines(keepends=True)
+    raw = list(_edit_opcodes(text, old_lines, in_order(edits)))
+    old_at, new_at = (raw[-1][2], raw[-1][4]) if raw else (0, 0)
+    if len(old_lines) - old_at != len(new_lines) - new_at:  # (line ends ran together)
+        return list(difflib.unified_diff(old_lines, new_lines, fromfile, tofile, n=context))
+    raw.append(("equal", old_at, len(old_lines), new_at, len(new_lines)))
+    codes: list[Opcode] = []
+    for code in raw:  # as SequenceMatcher gives them: no empty step, no two equal in a row
+        tag, i1, i2, _j1, j2 = code
+        if tag == "equal" and i1 == i2:
+            continue
+        if tag == "equal" and codes and codes[-1][0] == "equal":
+            codes[-1] = ("equal", codes[-1][1], i2, codes[-1][3], j2)
+        else:
+            codes.append(code)
+    return list(_unified(_KnownOpcodes(codes).get_grouped_opcodes(context), old_lines,
+                         new_lines, fromfile, tofile))
+
+
+Opcode: TypeAlias = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+"""One step of a diff, as :meth:`difflib.SequenceMatcher.get_opcodes` gives it."""
+
+
+def _edit_opcodes(text: str, old_lines: list[str], edits: list[Edit]) -> Iterator[Opcode]:
+    """The opcodes of ``text``'s lines against the lines of ``text`` with ``edits``
+    (sorted, not overlapping) made, up to the last line an edit touches: the lines
+    between groups of touched lines are equal."""
+    starts = [0]
+    for line in old_lines:
+        starts.append(starts[-1] + len(line))
+    ends_with_break = bool(old_lines) and old_lines[-1].splitlines()[0] != old_lines[-1]
+
+    def line_at(offset: int) -> int:
+        """The line holding ``offset``; at the end of the text, the line after the last
+        when the text ends with a line break."""
+        if offset < len(text):
+            return bisect.bisect_right(starts, offset) - 1
+        return len(old_lines) if ends_with_break or not old_lines else len(old_lines) - 1
+
+    old_at = new_at = 0  # the lines of each text before the next group
+    index = 0
+    while index < len(edits):
+        first = last = line_at(edits[index].start)  # the group: lines first .. last - 1
+        pieces: list[str] = []
+        at = starts[first]
+        while index < len(edits) and line_at(edits[index].start) <= last:
+            edit = edits[index]
+            pieces += [text[at:edit.start], edit.new]
+            at = edit.end
+            end_line = line_at(edit.end)
+            at_line_start = edit.end > edit.start and edit.end == starts[end_line]
+            last = max(last, min(end_line if at_line_start else end_line + 1,
+                                 len(old_lines)))
+            index += 1
+        pieces.append(text[at:starts[last]])
+        new_group = "".join(pieces).splitlines(keepends=True)
+        new_first = new_at + first - old_at
+        yield "equal", old_at, first, new_at, new_first
+        matcher = difflib.SequenceMatcher(None, old_lines[first:last], new_group)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            yield tag, first + i1, first + i2, new_first + j1, new_first + j2
+        old_at, new_at = last, new_first + len(new_group)
+
+
+class _KnownOpcodes(difflib.SequenceMatcher):  # type: ignore[type-arg]
+    """A matcher whose opcodes are given, for :meth:`get_grouped_opcodes`."""
+
+    def __init__(self, codes: list[Opcode]) -> None:
+        super().__init__(None, [], [])
+        self._codes = codes
+
+    def get_opcodes(self) -> list[Opcode]:
+        return self._codes
+
+
+def _unified(groups: Iterable[list[tuple[str, int, int, int, int]]], old: list[str], new: list[str],
+             fromfile: str, tofile: str) -> Iterator[str]:
+    """The lines of a unified diff of the grouped opcodes, as
+    :func:`difflib.unified_diff` writes them."""
+    started = False
+    for group in groups:
+        if not started:
+            started = True
+            yield f"--- {fromfile}\n"
+            yield f"+++ {tofile}\n"
+        first, last = group[0], group[-1]
+        yield f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n"
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                yield from (" " + line for line in old[i1:i2])
+                continue
+            yield from ("-" + line for line in old[i1:i2])
+            yield from ("+" + line for line in new[j1:j2])
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's line range as a unified diff writes it (``3``, ``3,4``, ``2,0``)."""
+    length = stop - start
+    if length == 1:
+        return str(start + 1)
+    return f"{start + 1 if length else start},{length}"
 
 
 def _dotted(path: YamlPath) -> str:

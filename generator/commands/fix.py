@@ -7,16 +7,17 @@ field the engine gives no value for (``—``) is removed; when the verdict flips
 kind's :attr:`~generator.kinds.base.Kind.with_verdict` fields the engine gives are added
 (a ``reason`` for a meld now invalid). A stale ``known_disagreement`` (every value agrees
 now) loses its ``status`` and ``because``. A ``known_disagreement`` still disagreeing is
-left as it is. Nothing is written while the project has an input error, or when a file
-changed since it was read; each file is replaced atomically
-(:func:`generator.layout.replace_file`), and only after its new text was loaded again
-and found to agree.
+left as it is. Nothing is written while the project has an input error, nor into a file
+that changed since it was read; each file is replaced atomically, in its own form (line
+ends, byte-order mark, permissions) by :func:`generator.layout.rewrite_file`, and only
+after its new text was loaded again and found to agree. The time is linear in the
+files' size: each file is parsed once, its edits made in one pass, their diff computed
+from the lines they touch (:func:`generator.cases.edit.edit_diff`).
 """
 
 from __future__ import annotations
 
-import difflib
-import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
@@ -24,16 +25,26 @@ from pathlib import Path
 from typing import Any
 
 from generator.cases.edit import CannotEdit
+from generator.cases.edit import Edit
 from generator.cases.edit import TextEditor
+from generator.cases.edit import apply_edits
+from generator.cases.edit import edit_diff
+from generator.cases.edit import in_order
+from generator.cases.loader import MAX_CASE_FILE_BYTES
 from generator.cases.loader import load_case_text
+from generator.cases.model import CaseSet
 from generator.commands.project import Project
 from generator.commands.project import load_project
 from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
+from generator.layout import FileChanged
+from generator.layout import FileState
 from generator.layout import Layout
 from generator.layout import NotAnInput
-from generator.layout import replace_file
+from generator.layout import rewrite_file
+from generator.layout import sweep_temporary_copies
+from generator.layout import write_failure
 from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
 from generator.verify import verify_case
@@ -86,15 +97,15 @@ def _lookup(values: Any, path: YamlPath) -> Any:
     return values
 
 
-def _case_index(doc: YamlDocument, result: CaseResult) -> int | None:
-    """The index in ``cases`` of the case, found by where its mapping starts."""
-    pos = result.case.position
+def _case_indices(doc: YamlDocument) -> dict[tuple[int, int | None], int]:
+    """The index in ``cases`` of each case, by where its mapping starts (line, column)."""
     cases = doc.value.get("cases") if isinstance(doc.value, dict) else None
+    found: dict[tuple[int, int | None], int] = {}
     for index in range(len(cases) if isinstance(cases, list) else 0):
         mark = doc.marks.get(("cases", index))
-        if mark is not None and (mark.line, mark.column) == (pos.line, pos.column):
-            return index
-    return None
+        if mark is not None:
+            found[(mark.line, mark.column)] = index
+    return found
 
 
 def plan_case(editor: TextEditor, index: int, result: CaseResult) -> int:
@@ -142,8 +153,71 @@ def _targets(project: Project) -> list[CaseResult]:
             if r.stale or (r.disagreements and r.status != CaseStatus.KNOWN_DISAGREEMENT)]
 
 
+@dataclass(frozen=True)
+class PlannedFile:
+    """A case file ``check --fix`` rewrites.
+
+    Attributes:
+        rel: the file, relative to the project.
+        state: the file as read (:meth:`generator.layout.Layout.read_state`).
+        new: its new text (without a byte-order mark: :func:`rewrite_file` keeps one).
+        diff: the unified diff of the change (``a/FILE``, ``b/FILE``).
+        fixed: the cases it fixes.
+    """
+
+    rel: str
+    state: FileState
+    new: str
+    diff: list[str]
+    fixed: int
+
+
+def plan_fix(project: Project, root: Path, lines: list[str]
+             ) -> list[PlannedFile] | FixReport:
+    """The rewrites that fix the cases of ``project`` (loaded and verified, without an
+    input error), nothing written: each case file to change, read again and found as
+    the project was loaded from it, with its new text and diff. Time linear in the case
+    files' size.
+
+    Args:
+        project: the project as loaded.
+        root: its folder.
+        lines: receives a line for each case that cannot be fixed, and why.
+
+    Returns:
+        The files to rewrite, or a :class:`FixReport` (exit 2) when a file cannot be
+        read or changed since the project was loaded.
+    """
+    by_file: dict[str, list[CaseResult]] = {}
+    for result in _targets(project):
+        by_file.setdefault(result.case.position.file, []).append(result)
+    layout = Layout.of(root)
+    planned: list[PlannedFile] = []
+    for rel, results in by_file.items():
+        try:  # a link: its target is read, and replaced (rewrite_file)
+            state = layout.read_state(rel, limit=MAX_CASE_FILE_BYTES, what="case file")
+        except NotAnInput as exc:
+            return FixReport(EXIT_INPUT, lines=[exc.error.format()], project=project)
+        assert state.data is not None  # (read_state reads a file that is there)
+        if state.digest != project.cases.digests.get(rel):
+            return FixReport(EXIT_INPUT, lines=[_changed(rel)], project=project)
+        fixed = _fix_file(rel, state.data, results, lines)
+        if fixed is not None:
+            text, edits, count = fixed
+            planned.append(PlannedFile(rel, state, apply_edits(text, edits), edit_diff(
+                text, edits, f"a/{rel}", f"b/{rel}"), count))
+    return planned
+
+
 def fix(root: Path, say: Callable[[str], None]) -> FixReport:
     """Load and verify the project, then fix its case files (module docstring).
+
+    Every file is read and planned before any is written (:func:`plan_fix`); then each
+    is written with :func:`generator.layout.rewrite_file`, which writes nothing into a
+    file that changed since it was read: that file is named and the others are written.
+    A file that cannot be written (a full disk) stops the writing, and the line says
+    which files were written before it and which were not. The diff holds the files
+    written.
 
     Args:
         root: the project folder.
@@ -157,40 +231,31 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
         return FixReport(EXIT_INPUT, lines=[
             "check --fix: nothing written: the input has errors (fix them first)"],
             project=project)
-    by_file: dict[str, list[CaseResult]] = {}
-    for result in _targets(project):
-        by_file.setdefault(result.case.position.file, []).append(result)
-    if not by_file:
-        return FixReport(project.exit_code, project=project)
     layout = Layout.of(root)
+    for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
+                          for rel in project.cases.files}):
+        sweep_temporary_copies(folder)  # what a killed --fix left, whatever it fixes now
+    if not _targets(project):
+        return FixReport(project.exit_code, project=project)
     report = FixReport(EXIT_DISAGREE)
-    planned: list[tuple[str, bytes, str]] = []
-    for rel, results in by_file.items():
+    planned = plan_fix(project, root, report.lines)
+    if isinstance(planned, FixReport):
+        return planned
+    for at, plan in enumerate(planned):
         try:
-            data = layout.read(rel)
-        except NotAnInput as exc:
-            return FixReport(EXIT_INPUT, lines=[exc.error.format()], project=project)
-        if hashlib.sha256(data).hexdigest() != project.cases.digests.get(rel):
-            return FixReport(EXIT_INPUT, lines=[
-                f"{rel}:1: the file changed since it was read; nothing written (run "
-                "check --fix again)"], project=project)
-        new = _fix_file(rel, data, results, report)
-        if new is not None:
-            planned.append((rel, data, new))
-    for rel, data, new in planned:
-        old = _text(data)
-        report.diff.extend(difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True),
-            fromfile=f"a/{rel}", tofile=f"b/{rel}"))
-    for rel, data, new in planned:
-        target = root / rel  # a link: its target is read and replaced (replace_file)
-        if target.read_bytes() != data:
-            report.lines.append(f"{rel}:1: the file changed since it was read; not written "
-                                "(run check --fix again)")
+            rewrite_file(plan.state, plan.new)
+        except FileChanged:
+            report.lines.append(_changed(plan.rel))
             report.exit_code = EXIT_INPUT
             continue
-        replace_file(target, _bytes(new, data))
-        report.files.append(rel)
+        except OSError as exc:
+            report.lines.append(write_failure(plan.rel, exc, report.files,
+                                              [p.rel for p in planned[at + 1:]]))
+            report.exit_code = EXIT_INPUT
+            break
+        report.files.append(plan.rel)
+        report.diff.extend(plan.diff)
+        report.fixed += plan.fixed
     say(f"fixed {report.fixed} case{'s' if report.fixed != 1 else ''} in "
         f"{len(report.files)} file{'s' if len(report.files) != 1 else ''}")
     report.project = load_project(root)
@@ -199,71 +264,93 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
     return report
 
 
+def _changed(rel: str) -> str:
+    """The line for a case file that changed since ``check --fix`` read it."""
+    return f"{rel}:1: the file changed since it was read; nothing written to it (run " \
+        "check --fix again)"
+
+
 def _text(data: bytes) -> str:
+    """A case file's text, without its byte-order mark (:func:`rewrite_file` writes it
+    back)."""
     return data.decode("utf-8").removeprefix("\ufeff")
 
 
-def _bytes(text: str, original: bytes) -> bytes:
-    """``text`` encoded as the original was (with its byte-order mark, if it had one)."""
-    bom = "\ufeff".encode() if original.startswith("\ufeff".encode()) else b""
-    return bom + text.encode("utf-8")
-
-
-def _fix_file(rel: str, data: bytes, results: list[CaseResult],
-              report: FixReport) -> str | None:
-    """The file's new text with its cases fixed, or ``None`` when nothing changes. Every
-    case is planned on one editor and checked once; when that fails, case by case, and a
-    case that cannot be fixed exactly is left as it was and said in ``report.lines``."""
+def _fix_file(rel: str, data: bytes, results: list[CaseResult], lines: list[str]
+              ) -> tuple[str, list[Edit], int] | None:
+    """The edits that fix the file's cases: ``(text, edits, cases fixed)``, or ``None``
+    when nothing changes. A case that cannot be fixed exactly is left as it was and
+    said in ``lines``: one whose edits cannot be made, one that would not agree
+    afterwards, one whose edits would break the file (found by halving the cases
+    planned). Each round loads the file's new text once: the time is linear in the file
+    for every case that can be fixed."""
     text = _text(data)
     doc, _errors = parse_yaml(text, rel)
     if doc is None:
         return None
-    located = [(r, i) for r in results if (i := _case_index(doc, r)) is not None]
+    indices = _case_indices(doc)
     editor = TextEditor(text, doc)
-    try:
-        for result, index in located:
-            plan_case(editor, index, result)
-        candidate = editor.apply()
-    except CannotEdit:
-        candidate = None
-    if candidate is not None and _agrees(candidate, rel, [r.case.id for r, _ in located]):
-        report.fixed += len(located)
-        return candidate if candidate != text else None
-    new = text
-    for result, _index in located:
-        reparsed, _errors = parse_yaml(new, rel)
-        at = _case_index(reparsed, result) if reparsed is not None else None
-        if reparsed is None or at is None:
-            continue
-        editor = TextEditor(new, reparsed)
+    planned: list[tuple[CaseResult, list[Edit]]] = []
+    for result in results:
         pos = result.case.position
+        index = indices.get((pos.line, pos.column))
+        if index is None:
+            continue
+        before = len(editor.edits)
         try:
-            plan_case(editor, at, result)
-            candidate = editor.apply()
+            plan_case(editor, index, result)
+            in_order(editor.edits[before:])  # (raises for edits that overlap)
         except CannotEdit as exc:
-            report.lines.append(f"{pos.file}:{pos.line}: case {result.case.id}: not fixed: "
-                                f"{exc}")
+            del editor.edits[before:]
+            lines.append(_not_fixed(result, str(exc)))
             continue
-        if not _agrees(candidate, rel, [result.case.id]):
-            report.lines.append(f"{pos.file}:{pos.line}: case {result.case.id}: not fixed: "
-                                "the rewritten case would not agree; edit it by hand")
-            continue
-        new = candidate
-        report.fixed += 1
-    return new if new != text else None
+        planned.append((result, editor.edits[before:]))
+    while planned:
+        failing = _failing(text, rel, planned)
+        if failing is None:
+            break
+        result, why = failing
+        lines.append(_not_fixed(result, why))
+        planned = [(r, edits) for r, edits in planned if r is not result]
+    edits = [edit for _result, case_edits in planned for edit in case_edits]
+    if not edits:
+        return None
+    return text, edits, len(planned)
 
 
-def _agrees(text: str, rel: str, case_ids: list[str]) -> bool:
-    """Whether ``text`` loads without an error and each of its cases ``case_ids`` agrees
-    (a ``known_disagreement`` left as it is aside)."""
-    cases, _doc = load_case_text(text.encode("utf-8"), rel)
-    if cases.errors:
-        return False
-    for case_id in case_ids:
-        case = cases.get(case_id)
-        if case is None:
-            return False
-        result = verify_case(case)
-        if result.disagreements or result.stale:
-            return False
-    return True
+def _not_fixed(result: CaseResult, why: str) -> str:
+    pos = result.case.position
+    return f"{pos.file}:{pos.line}: case {result.case.id}: not fixed: {why}"
+
+
+def _failing(text: str, rel: str, planned: list[tuple[CaseResult, list[Edit]]]
+             ) -> tuple[CaseResult, str] | None:
+    """A planned case whose edits do not give what they should, and why; ``None`` when
+    the text with every planned edit loads without an error and each case agrees.
+    Where the text does not load, the first case whose edits break it is found by
+    halving: the planned cases before it load."""
+    loaded = _load(text, rel, planned)
+    if loaded is not None:
+        for result, _edits in planned:
+            case = loaded.get(result.case.id)
+            verified = verify_case(case) if case is not None else None
+            if verified is None or verified.disagreements or verified.stale:
+                return result, "the rewritten case would not agree; edit it by hand"
+        return None
+    good, bad = 0, len(planned)  # the first `good` load; the first `bad` do not
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        if _load(text, rel, planned[:middle]) is None:
+            bad = middle
+        else:
+            good = middle
+    return planned[bad - 1][0], "the rewritten file would not load; edit the case by hand"
+
+
+def _load(text: str, rel: str, planned: list[tuple[CaseResult, list[Edit]]]
+          ) -> CaseSet | None:
+    """The cases of ``text`` with the planned edits made, or ``None`` when it does not
+    load without an error."""
+    edits = [edit for _result, case_edits in planned for edit in case_edits]
+    cases, _doc = load_case_text(apply_edits(text, edits).encode("utf-8"), rel)
+    return None if cases.errors else cases

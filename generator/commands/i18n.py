@@ -12,6 +12,7 @@ import io
 import os
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from datetime import UTC
 from datetime import datetime
@@ -57,12 +58,15 @@ from generator.layout import EXAMPLES
 from generator.layout import LOCALES
 from generator.layout import POT
 from generator.layout import TEMPLATES
+from generator.layout import FileChanged
+from generator.layout import FileState
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import catalog as catalog_path
 from generator.layout import read_regular
-from generator.layout import replace_file
+from generator.layout import rewrite_file
 from generator.layout import theme_templates
+from generator.layout import write_failure
 from generator.render.site import template_errors
 
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -233,24 +237,44 @@ def catalog_bytes(catalog: Catalog) -> bytes:
     return restore_previous_lines(buffer.getvalue())
 
 
-def write_catalog(catalog: Catalog, path: Path) -> None:
-    """Write a catalog as a ``.po``/``.pot`` file (:func:`catalog_bytes`), atomically:
-    a failure (a full disk, a kill) leaves the previous file whole.
+def write_catalog(catalog: Catalog, state: FileState) -> None:
+    """Write a catalog as a ``.po``/``.pot`` file (:func:`catalog_bytes`) over the file
+    ``state`` read (or found missing), with :func:`generator.layout.rewrite_file`:
+    atomically, in the file's own form (its line ends, its permissions), and only while
+    the file is as it was read.
 
     Raises:
+        FileChanged: the file changed since it was read; it is unchanged.
         OSError: the file could not be written; the previous one is unchanged.
     """
-    replace_file(path, catalog_bytes(catalog))
+    rewrite_file(state, catalog_bytes(catalog))
+
+
+def catalog_state(layout: Layout, rel: str) -> FileState:
+    """The catalog ``rel`` as read before it is rewritten: its bytes and state, or the
+    state of no file where there is none yet.
+
+    Raises:
+        NotAnInput: it is not an input file, is larger than :data:`MAX_CATALOG_BYTES` or
+            cannot be read.
+    """
+    path = layout.path(rel)
+    if not layout.exists(rel):
+        return FileState.after_read(path, None)
+    return FileState.after_read(path, read_catalog_file(path, rel, layout))
 
 
 def update(project: Path | Layout, template: Catalog, locales: list[str],
            written: list[str] | None = None,
-           overrides: AbstractSet[tuple[str | None, str]] = frozenset()) -> dict[str, int]:
+           overrides: AbstractSet[tuple[str | None, str]] = frozenset(), *,
+           read: Mapping[str, FileState] | None = None,
+           changed: list[str] | None = None) -> dict[str, int]:
     """Merge ``template`` into each locale's ``.po``: new messages added, empty (no
     fuzzy guesses), removed ones made obsolete (``#~``), so the translation of a
     changed English source stays in the file as an obsolete entry, not as a guess;
     every line of the old catalog kept that Babel's merge keeps (``#~|`` lines
-    included). Each catalog is replaced atomically.
+    included). Each catalog is replaced atomically (:func:`write_catalog`), and only
+    while it is as it was read: a translator's save meanwhile is kept.
 
     Args:
         project: the project folder or its layout.
@@ -260,21 +284,29 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
         overrides: the keys of messages a translation in the catalog may override
             though the template does not hold them (the built-in catalogs' messages): a
             translated entry of such a message stays, not obsolete.
+        read: the catalogs as read already (:func:`catalog_state`), by path relative
+            to the project; a catalog not in it is read here.
+        changed: receives the path of each catalog not written because it changed
+            since it was read (the others are written); without it,
+            :class:`~generator.layout.FileChanged` is raised.
 
     Returns:
-        The number of fuzzy messages per locale after the merge.
+        The number of fuzzy messages per locale after the merge (of the catalogs
+        written).
 
     Raises:
         NotAnInput: a catalog is not an input file or Babel cannot read it (check with
             :func:`generator.i18n.catalog.check_catalog_syntax` first).
+        FileChanged: a catalog changed since it was read, and ``changed`` is ``None``.
         OSError: a catalog could not be written; it and those after it are unchanged.
     """
     layout = Layout.of(project)
     result: dict[str, int] = {}
     for locale in locales:
         rel = catalog_path(locale)
-        if layout.exists(rel):
-            catalog = read_for_update(layout.read(rel), rel, locale)
+        state = (read or {}).get(rel) or catalog_state(layout, rel)
+        if state.data is not None:
+            catalog = read_for_update(state.data, rel, locale)
         else:
             catalog = Catalog(locale=locale, project="Rummy rules", version="1",
                               creation_date=FIXED_DATE, revision_date=FIXED_DATE,
@@ -290,7 +322,13 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
             catalog[message.id] = message
         catalog.revision_date = FIXED_DATE
         catalog.creation_date = FIXED_DATE
-        write_catalog(catalog, layout.path(rel))
+        try:
+            write_catalog(catalog, state)
+        except FileChanged:
+            if changed is None:
+                raise
+            changed.append(rel)
+            continue
         if written is not None:
             written.append(rel)
         result[locale] = sum(1 for m in catalog if m.id and m.fuzzy)
@@ -337,7 +375,10 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
     developers).
 
     Every catalog is read and checked before anything is written (Babel would drop the
-    lines it cannot parse); with an input error nothing is written.
+    lines it cannot parse); with an input error nothing is written. Each file is written
+    with :func:`generator.layout.rewrite_file`: a catalog saved by a translator since it
+    was read is not written (named, exit 2; the others are), and a file that cannot be
+    written stops the writing (named, with the files written before it and those not).
 
     Args:
         layout: the project's layout (ignored with ``builtin``: the package's
@@ -367,18 +408,20 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         listed = load_config(layout)[0].languages or ()
     locales = sorted({*layout.catalog_locales(), *layout.locale_folders(), *listed}
                      - {SOURCE_LOCALE})
+    read: dict[str, FileState] = {}  # each catalog as read, before anything is written
     for locale in locales:  # read before anything is written (Babel would drop lines)
         bad_name = locale_error(locale)
         if bad_name is not None:
             errors.append(bad_name)
             continue
         rel = catalog_path(locale)
-        if layout.exists(rel):
-            try:
-                data = read_catalog_file(layout.path(rel), rel, layout)
-            except NotAnInput as exc:
-                errors.append(exc.error)
-                continue
+        try:
+            read[rel] = catalog_state(layout, rel)
+        except NotAnInput as exc:
+            errors.append(exc.error)
+            continue
+        data = read[rel].data
+        if data is not None:
             errors.extend(check_catalog_syntax(layout.path(rel), rel, data, locale))
     if errors:
         emit(format_errors(errors))
@@ -407,19 +450,35 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         say("nothing written")
         return EXIT_INPUT
     written: list[str] = []
+    changed: list[str] = []
+    order = [POT, *(map(catalog_path, locales) if action == "update" else ())]
     try:
-        write_catalog(catalog, layout.path(POT))
-        written.append(POT)
-        say(f"{POT}: {_plural(len(catalog), 'message')}")
+        try:
+            write_catalog(catalog, catalog_state(layout, POT))
+            written.append(POT)
+            say(f"{POT}: {_plural(len(catalog), 'message')}")
+        except FileChanged:
+            changed.append(POT)
         if action == "update":
             keep = frozenset() if builtin else builtin_keys()
-            for locale, fuzzy in update(layout, catalog, locales, written, keep).items():
+            for locale, fuzzy in update(layout, catalog, locales, written, keep, read=read,
+                                        changed=changed).items():
                 say(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy")
     except (OSError, NotAnInput) as exc:
-        failed = next(rel for rel in [POT, *map(catalog_path, locales)] if rel not in written)
-        why = exc.error.message if isinstance(exc, NotAnInput) else exc.strerror or str(exc)
-        emit([f"{failed}:1: cannot be written: {why}; the previous file is unchanged"
-              + (f" (written before it: {', '.join(written)})" if written else
-                 " (nothing was written)")])
+        failed = next(rel for rel in order if rel not in written and rel not in changed)
+        left = order[order.index(failed) + 1:]
+        if isinstance(exc, NotAnInput):
+            exc = OSError(exc.error.message)
+        emit([*(_changed(rel, action) for rel in changed),
+              write_failure(failed, exc, written, left)])
+        return EXIT_INPUT
+    if changed:
+        emit([_changed(rel, action) for rel in changed])
         return EXIT_INPUT
     return EXIT_OK
+
+
+def _changed(rel: str, action: str) -> str:
+    """The line for a catalog that changed since ``i18n ACTION`` read it."""
+    return f"{rel}:1: the file changed since it was read; nothing written to it (run i18n " \
+        f"{action} again)"
