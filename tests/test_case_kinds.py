@@ -37,7 +37,9 @@ from generator.kinds.joker_swap import SwapInput
 from generator.kinds.layoff import LayoffInput
 from generator.kinds.layoff import LayoffRun
 from generator.kinds.meld import CardsInput
+from generator.render.views import case_row
 from generator.verify import explain_case
+from generator.verify import explain_disagreement
 from generator.verify import verify_all
 from generator.verify import verify_case
 from tests.conftest import REPO
@@ -143,6 +145,37 @@ def test_hand_reasoning() -> None:
     assert explain_case(result, _words()) == ["A♥ 11 + JK 25 = 36"]
 
 
+# -- deck -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "players", "reasoning"),
+    [
+        ("rami51", "reference", 4, "Decks: 2 × 52 = 104. Jokers: 4. In play: 104 + 4 = 108."),
+        ("rami51", "house", 5, "Decks: 3 × 52 = 156. Jokers: 3. In play: 156 + 3 = 159."),
+        ("cardverse", None, 2, "Decks: 1 × 52 = 52. Jokers: 0. In play: 52 + 0 = 52."),
+    ],
+)
+def test_deck_reasoning_adds_up_the_cards(tmp_path: Path, game: str, rules: str | None,
+                                          players: int, reasoning: str) -> None:
+    """The cards in play, from the decks and the jokers: what ``check`` says under a
+    wrong ``cards`` (the deck table's rows show no reasoning)."""
+    preset = f"rules: {rules}\n    " if rules else ""
+    case = one_case(tmp_path, f"""
+cases:
+  - id: d
+    kind: deck
+    game: {game}
+    {preset}players: {players}
+    title: T
+    expect:
+      cards: 1
+""")
+    result = verify_case(case)
+    [wrong] = result.disagreements
+    assert explain_disagreement(result, wrong, _words()) == [reasoning]
+
+
 # -- layoff ---------------------------------------------------------------------
 
 
@@ -231,6 +264,39 @@ def test_layoff_of_several_cards_is_judged_on_the_finished_meld(
             ) == after
 
 
+@pytest.mark.parametrize(
+    ("meld", "added", "reasoning"),
+    [
+        # a joker laid off says which card it stands for: the one worth fewer points
+        ("5C 6C 7C", "JK", [
+            "The meld becomes JK→4♣ 5♣ 6♣ 7♣.",
+            "The joker stands for 4♣, not 8♣: fewer points.",
+            "JK→4♣ 4 + 5♣ 5 + 6♣ 6 + 7♣ 7 = 22"]),
+        # a set's joker, its suit open, gets the suit the cards laid off leave
+        ("9C 9D JK", "9H", [
+            "The meld becomes 9♣ 9♦ 9♥ JK→9♠.",
+            "The joker stands for 9♠.",
+            "9♣ 9 + 9♦ 9 + 9♥ 9 + JK→9♠ 9 = 36"]),
+        # a run's joker keeps its card: no sentence of a new place
+        ("JK 7S 8S", "9S", [
+            "The joker keeps standing for 6♠: a lay-off never moves it.",
+            "The meld becomes JK→6♠ 7♠ 8♠ 9♠.",
+            "JK→6♠ 6 + 7♠ 7 + 8♠ 8 + 9♠ 9 = 30"]),
+    ],
+)
+def test_layoff_reasoning_says_where_a_joker_stands(tmp_path: Path, meld: str, added: str,
+                                                     reasoning: list[str]) -> None:
+    """The points of a lay-off with a joker follow from the card the joker stands for,
+    which the reasoning names (the page shows the finished meld, not that card)."""
+    w = _words()
+    result = verify_case(one_case(tmp_path, LAYOFF.format(meld=meld, cards=added,
+                                                          verdict="valid")))
+    assert explain_case(result, w) == reasoning
+    # the page draws the finished meld instead of saying it
+    assert case_row(result, w)["reasoning"] == [
+        line for line in reasoning if not line.startswith("The meld becomes")]
+
+
 # -- joker_swap -----------------------------------------------------------------
 
 
@@ -306,13 +372,13 @@ def test_joker_swap_reasoning(fixture_cases: dict[str, Case]) -> None:
     w = _words()
     allowed = verify_case(fixture_cases["six-takes-the-joker"])
     assert explain_case(allowed, w) == [
-        "The joker stands for 6♠, not 9♠: fewer points.",
+        "The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was laid.",
         "6♠ takes the joker's place: 6♠ 7♠ 8♠. The player takes the joker and must lay it "
         "again this turn if they can.",
     ]
     wrong = verify_case(fixture_cases["nine-cannot-take-the-joker"])
     assert explain_case(wrong, w) == [
-        "The joker stands for 6♠, not 9♠: fewer points.",
+        "The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was laid.",
         "Only the card the joker stands for can take its place.",
     ]
     open_suit = verify_case(fixture_cases["joker-from-a-set-of-two-naturals"])
@@ -320,6 +386,65 @@ def test_joker_swap_reasoning(fixture_cases: dict[str, Case]) -> None:
         "The joker stands for a card of rank nine; its suit stays open.",
         "A joker can be taken from a set only when it lies with three natural cards.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "extra", "reasoning"),
+    [
+        # several places fit the cards: the joker keeps the one it took when laid
+        ("JK 7S 8S", "9S", "", [
+            "The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was "
+            "laid.",
+            "Only the card the joker stands for can take its place."]),
+        ("JK JH QH", "KH", "", [  # equal points either way (10♥ or K♥)
+            "The joker stands for 10♥, not K♥: it keeps the card it took when the meld was "
+            "laid.",
+            "Only the card the joker stands for can take its place."]),
+        ("QH KH JK", "AH", "", [
+            "The joker stands for J♥, not A♥: it keeps the card it took when the meld was "
+            "laid.",
+            "Only the card the joker stands for can take its place."]),
+        ("JK 7S 8S", "6S", "rules: house", [  # a joker worth 15 wherever it lies
+            "The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was "
+            "laid.",
+            "6♠ takes the joker's place: 6♠ 7♠ 8♠. The player takes the joker and must lay "
+            "it again this turn if they can."]),
+        ("JK 7S 8S", "6S", "opened: false", [
+            "The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was "
+            "laid.",
+            "Only a player who has opened may do this."]),
+        # one card fits
+        ("7S JK 9S", "8S", "rules: house", [
+            "The joker stands for 8♠.",
+            "8♠ takes the joker's place: 7♠ 8♠ 9♠. The player takes the joker and must lay "
+            "it again this turn if they can."]),
+        ("9C 9D 9H JK", "9D", "", [
+            "The joker stands for 9♠.",
+            "Only the card the joker stands for can take its place."]),
+        ("9C 9D JK", "9S", "", [
+            "The joker stands for a card of rank nine; its suit stays open.",
+            "A joker can be taken from a set only when it lies with three natural cards."]),
+        ("7S 8S 9S", "6S", "", ["The meld holds no joker."]),
+    ],
+)
+def test_joker_swap_reasoning_speaks_of_the_card_never_of_points(
+        tmp_path: Path, meld: str, card: str, extra: str, reasoning: list[str]) -> None:
+    """Taking back a joker depends on the card it stands for only: its reasoning (in
+    ``explain``, under the verdict on a page, under a disagreement in ``check``) never
+    gives points as the reason, whatever made the joker take its place when laid."""
+    w = _words()
+    case = one_case(tmp_path, SWAP.format(meld=meld, card=card, extra=extra,
+                                          expect="verdict: rejected\n      "
+                                          "joker_stands_for: 2C"))  # never the engine's
+    result = verify_case(case)
+    assert explain_case(result, w) == reasoning
+    page = case_row(result, w)["reasoning"]
+    assert page == [line for line in reasoning if line != case_row(result, w)["reason_text"]]
+    check = explain_disagreement(result, result.disagreements[0], w)
+    assert check == reasoning
+    for line in reasoning:
+        assert "point" not in line.lower(), line
+        assert "reference rules" not in line, line
 
 
 # -- round ----------------------------------------------------------------------
@@ -501,6 +626,24 @@ def test_scenario_results_agree_by_code_event_or_legal(tmp_path: Path) -> None:
         assert verify_case(case).disagreements == ()
 
 
+def test_scenario_invalid_meld_says_the_melds_own_reason(tmp_path: Path) -> None:
+    """An action lays one meld: its refusal says what is wrong with that meld, not the
+    first meld's "One of the melds is not valid."."""
+    w = _words()
+    case = one_case(tmp_path, SCENARIO.format(
+        results="[legal, legal, invalid_meld, legal, legal]", end="round_over: false")
+        .replace("meld: JK 7S 8S", "meld: JK 7S 5C"))
+    result = verify_case(case)
+    assert result.values["results[3]"] == "invalid_meld"
+    lines = explain_case(result, w)
+    at = lines.index("Action 3: seat 1 melds JK 7♠ 5♣ — not allowed.")
+    assert lines[at + 1:at + 3] == ["The cards share neither a rank nor a suit.",
+                                    "Action 4: seat 1 discards 6♥ — allowed."]
+    assert "One of the melds is not valid." not in lines
+    [step] = [s for s in case_row(result, w)["steps"] if s["num"] == 3]
+    assert step["notes"] == ["The cards share neither a rank nor a suit."]
+
+
 def test_scenario_reasoning(fixture_cases: dict[str, Case]) -> None:
     w = _words()
     taken = explain_case(verify_case(fixture_cases["discard-the-taken-card"]), w)
@@ -538,7 +681,7 @@ def test_scenario_reasoning(fixture_cases: dict[str, Case]) -> None:
         "The round is over.",
         "Action 2: seat 1 discards 5♣ — not allowed.",
         "The round is over already.",
-        "The stock ran out: the round is over.",
+        "The stock ran out.",  # the event has said the round is over
     ]
     assert stock[-2:] == [
         "No seat went out: seat 1 holds the lowest hand value and wins.",
@@ -590,7 +733,9 @@ def test_check_names_each_disagreement_with_the_engines_value(tmp_path: Path) ->
     lines = result.stdout.splitlines()
     assert f"{KINDS_FILE}:82: case nine-cannot-take-the-joker: joker_stands_for documented "\
         "9s, engine 6S" in lines
-    assert "    The joker stands for 6♠, not 9♠: fewer points." in lines
+    assert "    The joker stands for 6♠, not 9♠: it keeps the card it took when the meld was " \
+        "laid." in lines
+    assert not any("points" in line for line in lines)
     assert f"{KINDS_FILE}:103: case rami-round-seat-two-out: scores documented [11, 0, 35], "\
         "engine [11, 0, 36]" in lines
     assert "    Seat 3: JK 25 + A♥ 11 = 36" in lines

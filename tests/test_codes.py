@@ -23,6 +23,7 @@ from generator.engine.codes import Option
 from generator.engine.codes import PlayReason
 from generator.engine.codes import Preset
 from generator.engine.codes import SwapReason
+from generator.engine.codes import TableJokerWhy
 from generator.engine.codes import Tone
 from generator.engine.codes import Verdict
 from generator.engine.codes import tone
@@ -34,6 +35,7 @@ from generator.engine.rules import presets_of
 from generator.engine.rules import rule_set
 from generator.i18n import words
 from generator.i18n.explain import JOKER_SENTENCES
+from generator.i18n.explain import TABLE_JOKER_SENTENCES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +60,7 @@ seat has opened; ``end.round_over``)."""
     (Preset, words.PRESETS),
     (Option, words.OPTIONS),
     (JokerWhy, JOKER_SENTENCES),
+    (TableJokerWhy, TABLE_JOKER_SENTENCES),
 ])
 def test_every_member_has_its_message(enum: type[Code], table: dict[str, str]) -> None:
     assert [m for m in enum if m not in table] == []

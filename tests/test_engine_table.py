@@ -10,6 +10,7 @@ from generator.engine import parse_cards
 from generator.engine import rule_set
 from generator.engine.codes import LayoffReason
 from generator.engine.codes import SwapReason
+from generator.engine.codes import TableJokerWhy
 from generator.engine.hand import RoundError
 from generator.engine.hand import hand_value
 from generator.engine.hand import score_round
@@ -121,3 +122,26 @@ def test_joker_swap(meld: str, card: str, opened: bool, reason: str | None,
     assert result.stands_for == (parse_card(stands_for) if stands_for else None)
     if result.allowed:
         assert result.meld is not None and result.meld.valid
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "rules", "why", "others"),
+    [
+        ("JK 7S 8S", "9S", REF, TableJokerWhy.KEPT_CARD, "9S"),  # 6♠ or 9♠: it took 6♠
+        ("JK 7S 8S", "6S", HOUSE, TableJokerWhy.KEPT_CARD, "9S"),  # 15 points either way
+        ("JK JH QH", "10H", REF, TableJokerWhy.KEPT_CARD, "KH"),  # equal points: 10♥
+        ("7S JK 9S", "8S", REF, TableJokerWhy.ONLY_CARD, ""),
+        ("AH 2H JK", "3H", REF, TableJokerWhy.ONLY_CARD, ""),  # no place below the ace
+        ("9C 9D 9H JK", "9S", REF, TableJokerWhy.ONLY_CARD, ""),  # the suit the set lacks
+        ("9C 9D JK", "9S", REF, TableJokerWhy.OPEN_SUIT, ""),
+        ("QH KH AH", "QH", REF, None, ""),  # no joker
+    ],
+)
+def test_joker_swap_says_why_the_joker_is_its_card(meld: str, card: str, rules: object,
+                                                   why: TableJokerWhy | None,
+                                                   others: str) -> None:
+    """Why a table joker stands for its card, in codes that speak of the card: the
+    engine's reasoning for taking it back, not the points that placed it."""
+    result = check_joker_swap(parse_cards(meld), parse_card(card), rules)  # type: ignore[arg-type]
+    assert result.why is why
+    assert result.others == tuple(parse_cards(others))

@@ -238,6 +238,24 @@ class JokerWhy(Code):
     """Places with equal points: the lower rank."""
 
 
+class TableJokerWhy(Code):
+    """Why the joker of a meld on the table stands for the card it does, as taking it back
+    sees it (``SwapResult.why``; docs/rules.md "Points of melded cards", "Taking back a
+    joker"). Unlike :class:`JokerWhy`, which says how a joker being laid chooses its place
+    (by points), this says what the card is now: points play no part in taking a joker
+    back, only the card it stands for."""
+
+    ONLY_CARD = "only_card"
+    """The meld leaves the joker one card to be: a run with one place for it (7♠ JK 9♠:
+    the 8♠), a set beside three natural cards (the suit they lack)."""
+    KEPT_CARD = "kept_card"
+    """The cards alone would let the joker be more than one card (JK 7♠ 8♠: the 6♠ or the
+    9♠); it is the card it took when the meld was laid (the 6♠), and it keeps it."""
+    OPEN_SUIT = "open_suit"
+    """A set of two natural cards and the joker: the joker stands for the rank, its suit
+    open, so no card can take its place (``set_needs_three_naturals``)."""
+
+
 # --- verdicts of the case kinds --------------------------------------------------------
 
 

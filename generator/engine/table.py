@@ -14,6 +14,8 @@ from generator.engine.cards import Card
 from generator.engine.codes import LayoffReason
 from generator.engine.codes import MeldType
 from generator.engine.codes import SwapReason
+from generator.engine.codes import TableJokerWhy
+from generator.engine.melds import JokerChoice
 from generator.engine.melds import MeldResult
 from generator.engine.melds import Placed
 from generator.engine.melds import check_meld
@@ -133,12 +135,19 @@ class SwapResult:
             for a set of two naturals and a joker, whose suit is open: a case that
             documents a card there disagrees, ``engine —``; docs/site.md, decided).
         meld: the meld after the swap (the card in the joker's place), when allowed.
+        why: why the joker stands for that card (a
+            :class:`~generator.engine.codes.TableJokerWhy`); ``None`` when the meld has
+            no joker.
+        others: the other cards the meld's cards alone would let the joker be, for
+            ``kept_card`` (JK 7♠ 8♠: the 9♠); else empty.
     """
 
     allowed: bool
     reason: SwapReason | None
     stands_for: Card | None
     meld: MeldResult | None = None
+    why: TableJokerWhy | None = None
+    others: tuple[Card, ...] = ()
 
 
 def check_joker_swap(
@@ -148,19 +157,34 @@ def check_joker_swap(
     back a joker"): only once opened, only exactly the card the joker stands for, and
     from a set only when the joker lies with three natural cards.
 
+    Returns:
+        A :class:`SwapResult`: the verdict, the first reason that applies, the card the
+        joker stands for and why (:class:`~generator.engine.codes.TableJokerWhy`).
+
     Raises:
         TableError: ``meld`` is not a valid meld.
     """
     before = table_meld(meld, rules)
     joker = next((p for p in before.placed if p.card.is_joker), None)
-    if joker is None:
+    if joker is None or before.joker is None:
         return SwapResult(False, SwapReason.NO_JOKER, None)
     stands_for = joker.stands_for
+    why, others = _why_table_joker(before.joker)
     if rules.opening_threshold is not None and not opened:
-        return SwapResult(False, SwapReason.NOT_OPENED, stands_for)
+        return SwapResult(False, SwapReason.NOT_OPENED, stands_for, why=why, others=others)
     if before.type is MeldType.SET and stands_for is None:
-        return SwapResult(False, SwapReason.SET_NEEDS_THREE_NATURALS, None)
+        return SwapResult(False, SwapReason.SET_NEEDS_THREE_NATURALS, None, why=why)
     if card != stands_for:
-        return SwapResult(False, SwapReason.WRONG_CARD, stands_for)
+        return SwapResult(False, SwapReason.WRONG_CARD, stands_for, why=why, others=others)
     after = check_meld([card if p.card.is_joker else p.card for p in before.placed], rules)
-    return SwapResult(True, None, stands_for, after)
+    return SwapResult(True, None, stands_for, after, why=why, others=others)
+
+
+def _why_table_joker(choice: JokerChoice) -> tuple[TableJokerWhy, tuple[Card, ...]]:
+    """Why a table meld's joker stands for its card, and the other cards its meld's
+    cards alone would allow: the place it chose when laid is the card it keeps."""
+    if choice.suit is None:
+        return TableJokerWhy.OPEN_SUIT, ()
+    if not choice.alternatives:
+        return TableJokerWhy.ONLY_CARD, ()
+    return TableJokerWhy.KEPT_CARD, tuple(card for card, _ in choice.alternatives)

@@ -18,6 +18,7 @@ from babel.numbers import format_decimal
 
 from generator.engine.cards import Card
 from generator.engine.codes import JokerWhy
+from generator.engine.codes import TableJokerWhy
 from generator.engine.hand import RoundResult
 from generator.engine.hand import card_hand_points
 from generator.engine.hand import hand_value
@@ -25,6 +26,7 @@ from generator.engine.melds import MeldResult
 from generator.engine.melds import Placed
 from generator.engine.melds import rank_points
 from generator.engine.rules import RuleSet
+from generator.engine.table import SwapResult
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 
@@ -131,6 +133,30 @@ def joker_sentence(result: MeldResult, w: Words) -> str | None:
         key = "joker_same_place"  # a flat joker value (house rules)
     other = joker.alternatives[0][0].label if joker.alternatives else ""
     return w.code("explanation", key, card=card, other=other)
+
+
+TABLE_JOKER_SENTENCES = {
+    TableJokerWhy.ONLY_CARD: "joker_only_place",
+    TableJokerWhy.KEPT_CARD: "joker_kept_card",
+    TableJokerWhy.OPEN_SUIT: "joker_open_suit",
+}
+"""Why the joker of a meld on the table stands for its card → the explanation's key in
+:data:`generator.i18n.words.EXPLANATIONS`."""
+
+
+def table_joker_sentence(meld: MeldResult, swap: SwapResult, w: Words) -> str | None:
+    """Which card the joker of ``meld`` (on the table) stands for, as taking it back
+    (``swap``) sees it: the card, never points ("The joker stands for 6♠, not 9♠: it
+    keeps the card it took when the meld was laid."); ``None`` without a joker."""
+    if swap.why is None or meld.joker is None:
+        return None
+    key = TABLE_JOKER_SENTENCES[swap.why]
+    if swap.why is TableJokerWhy.OPEN_SUIT:
+        return w.code("explanation", key,
+                      rank=w.text(words.RANK_NAMES[meld.joker.rank], words.RANK_CONTEXT))
+    assert swap.stands_for is not None
+    other = swap.others[0].label if swap.others else ""
+    return w.code("explanation", key, card=swap.stands_for.label, other=other)
 
 
 def points_sum(placed: Iterable[Placed], total: int, w: Words) -> str:

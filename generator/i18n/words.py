@@ -170,10 +170,11 @@ SEATS_WITHIN = {str(n): f"seat {n}" for n in range(1, MAX_SEATS + 1)}
 :data:`SEAT_WITHIN_CONTEXT`): Czech "hráč 2", Hungarian "a 2. játékos"."""
 
 END_REASONS: dict[str, str] = {
-    EndReason.STOCK_EMPTY: "The stock ran out: the round is over.",
-    EndReason.TURN_LIMIT: "The turn limit was reached: the round is over.",
+    EndReason.STOCK_EMPTY: "The stock ran out.",
+    EndReason.TURN_LIMIT: "The turn limit was reached.",
 }
-"""Why a round ended without a seat going out → message (context ``end``)."""
+"""Why a round ended without a seat going out → message (context ``end``): the event
+``round_over`` has said that the round is over."""
 
 PRESETS: dict[str, str] = {Preset.REFERENCE: "reference rules", Preset.HOUSE: "house rules"}
 """Rami presets → message (context ``preset``), as named within a sentence."""
@@ -216,6 +217,8 @@ EXPLANATIONS = {
     "joker_same_place": "The joker stands for %(card)s, not %(other)s: the place it takes "
     "under reference rules.",
     "joker_open_suit": "The joker stands for a card of rank %(rank)s; its suit stays open.",
+    "joker_kept_card": "The joker stands for %(card)s, not %(other)s: it keeps the card it "
+    "took when the meld was laid.",
     "points_sum": "%(terms)s = %(total)s",
     "threshold_context": "threshold %(threshold)s, %(preset)s",
     "not_opened_yet": "The player has not opened yet.",

@@ -75,6 +75,20 @@ class DeckKind(Kind[PlayersInput, DeckResult]):
         return {"decks": result.decks, "jokers": result.jokers, "cards": result.cards,
                 "hand_size": result.hand_size}
 
+    def explain(self, inputs: PlayersInput, result: DeckResult, rules: RuleSet,
+                w: Words) -> list[str]:
+        """Where the cards in play come from: ``"Decks: 2 × 52 = 104. Jokers: 4. In play:
+        104 + 4 = 108."``"""
+        locale = w.translator.locale
+        naturals = result.cards - result.jokers
+        return [w.text("Decks: %(decks)s × %(size)s = %(naturals)s. Jokers: %(jokers)s. "
+                       "In play: %(naturals)s + %(jokers)s = %(cards)s.",
+                       decks=format_decimal(result.decks, locale),
+                       size=format_decimal(naturals // result.decks, locale),
+                       naturals=format_decimal(naturals, locale),
+                       jokers=format_decimal(result.jokers, locale),
+                       cards=format_decimal(result.cards, locale))]
+
     def row(self, inputs: PlayersInput, result: DeckResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
         """``cells``: the values, written for the locale."""

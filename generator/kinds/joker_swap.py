@@ -16,8 +16,8 @@ from generator.engine.rules import RuleSet
 from generator.engine.table import SwapResult
 from generator.engine.table import check_joker_swap
 from generator.i18n.explain import Words
-from generator.i18n.explain import joker_sentence
 from generator.i18n.explain import meld_text
+from generator.i18n.explain import table_joker_sentence
 from generator.kinds import fields
 from generator.kinds.base import Kind
 from generator.kinds.base import Reader
@@ -118,12 +118,13 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
 
     def explain(self, inputs: SwapInput, result: SwapRun, rules: RuleSet,
                 w: Words) -> list[str]:
-        """The card the joker stands for, then the meld it leaves or why not."""
+        """The card the joker stands for and why (the card it keeps, never points), then
+        the meld it leaves or why not."""
         swap = result.swap
         if swap.reason is SwapReason.NO_JOKER:
             return [w.code("reason", swap.reason)]
         out: list[str] = []
-        joker = joker_sentence(result.before, w)
+        joker = table_joker_sentence(result.before, swap, w)
         if joker is not None:
             out.append(joker)
         if swap.reason is not None:

@@ -18,6 +18,7 @@ from generator.engine.table import TableError
 from generator.engine.table import check_layoff
 from generator.engine.table import table_meld
 from generator.i18n.explain import Words
+from generator.i18n.explain import joker_sentence
 from generator.i18n.explain import meld_text
 from generator.i18n.explain import points_sum
 from generator.kinds import fields
@@ -125,7 +126,8 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
     def explain(self, inputs: LayoffInput, result: LayoffRun, rules: RuleSet,
                 w: Words) -> list[str]:
         """Why it is refused, or the meld it makes and its points; a run's joker keeps
-        its card."""
+        its card, a joker laid off (or a set's, given its suit by the cards laid off)
+        says which card it stands for and why."""
         layoff = result.layoff
         out: list[str] = []
         if layoff.reason is not None:
@@ -137,6 +139,9 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
         if layoff.valid and layoff.meld is not None:
             out.append(w.code("explanation", "meld_becomes",
                               meld=meld_text(layoff.meld.placed)))
+            laid = joker_sentence(layoff.meld, w)  # none for a run's joker: it kept its card
+            if laid is not None:
+                out.append(laid)
             if layoff.points is not None:
                 out.append(points_sum(layoff.meld.placed, layoff.points, w))
         return out

@@ -473,13 +473,13 @@ def explain_step(step: Step, w: Words) -> list[str]:
 
 
 def refusal_reasons(step: Step, w: Words) -> list[str]:
-    """Why an action was refused: its reason and, for an invalid meld, the meld's own
-    reason (each a sentence of its own)."""
+    """Why an action was refused: its reason; for an invalid meld, the meld's own reason
+    in its place (the code's words, "One of the melds is not valid.", are a first meld's,
+    and an action lays one meld)."""
     outcome = step.outcome
-    out = [_reason(outcome.reason, w)] if outcome.reason else []
     if outcome.reason is PlayReason.INVALID_MELD and outcome.detail:
-        out.append(_reason(outcome.detail, w))
-    return out
+        return [_reason(outcome.detail, w)]
+    return [_reason(outcome.reason, w)] if outcome.reason else []
 
 
 def step_events(step: Step, w: Words) -> list[str]:
