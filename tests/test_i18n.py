@@ -302,25 +302,31 @@ def test_extract_collects_every_kind_of_message(tmp_path: Path) -> None:
     assert "queen of hearts" not in str(list(po.obsolete))
 
 
-def test_new_and_changed_messages_arrive_empty(
+def test_a_changed_message_arrives_as_a_fuzzy_guess_shown_in_english(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """No fuzzy guesses (README, "Update a language"): Babel's fuzzy matching would
-    pre-fill "Plain paragraphs." with the translation of "Plain paragraph."."""
+    """As msgmerge does (README, "Update a language"): "Plain paragraphs." gets the
+    translation of "Plain paragraph." marked fuzzy, the old msgid kept as ``#| msgid``;
+    a fuzzy translation is not shown: the page shows the English, marked, until a
+    translator confirms it, and --strict fails on it. A new message arrives empty."""
     body = 'msgid "Plain paragraph."\nmsgstr "Obyčajný odsek."\n'
     project = _tiny(tmp_path, body)
     page = project / "content" / "tiny.md"
     page.write_text(page.read_text("utf-8").replace("Plain paragraph.", "Plain paragraphs."),
                     encoding="utf-8")
     assert main(["i18n", "update", "--project", str(project)]) == 0
-    assert "locales/sk/LC_MESSAGES/messages.po: updated, 0 fuzzy" in capsys.readouterr().err
-    with (project / "locales/sk/LC_MESSAGES/messages.po").open("rb") as fh:
+    assert "locales/sk/LC_MESSAGES/messages.po: updated, 1 fuzzy" in capsys.readouterr().err
+    po_file = project / "locales/sk/LC_MESSAGES/messages.po"
+    text = po_file.read_text("utf-8")
+    assert ('#, fuzzy\n#| msgid "Plain paragraph."\nmsgid "Plain paragraphs."\n'
+            'msgstr "Obyčajný odsek."\n') in text
+    with po_file.open("rb") as fh:
         po = read_po(fh, locale="sk")
-    msg = po.get("Plain paragraphs.")
-    assert msg is not None and not msg.fuzzy and msg.string == ""
-    assert [m for m in po if m.fuzzy and m.id] == []
-    # the old translation stays in the file, obsolete, for the translator to reuse
-    assert po.obsolete["Plain paragraph."].string == "Obyčajný odsek."
+    assert [m.id for m in po if m.fuzzy and m.id] == ["Plain paragraphs."]
+    new = po.get("Tiny")
+    assert new is not None and new.string == "" and not new.fuzzy
+    # the guess took the old translation's place: no obsolete copy of it is left
+    assert "Plain paragraph." not in po.obsolete
     assert main(["build", "--project", str(project)]) == 0
     soup = BeautifulSoup((project / "site/sk/tiny/index.html").read_text("utf-8"),
                          "html.parser")

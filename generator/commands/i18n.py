@@ -45,6 +45,8 @@ from generator.i18n.catalog import locale_error
 from generator.i18n.catalog import read_catalog_file
 from generator.i18n.catalog import read_for_update
 from generator.i18n.catalog import restore_previous_lines
+from generator.i18n.merge import merge
+from generator.i18n.merge import with_previous_lines
 from generator.i18n.stats import format_stats
 from generator.i18n.stats import stats
 from generator.i18n.templates import TEMPLATE_EXTRACTOR
@@ -232,9 +234,8 @@ def catalog_bytes(catalog: Catalog) -> bytes:
     churn; a translator's ``#~|`` lines (previous msgids of obsolete messages, read
     through :func:`generator.i18n.catalog.read_for_update`) written back as they were."""
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=0, sort_output=False, include_lineno=True,
-             include_previous=True)
-    return restore_previous_lines(buffer.getvalue())
+    write_po(buffer, catalog, width=0, sort_output=False, include_lineno=True)
+    return with_previous_lines(restore_previous_lines(buffer.getvalue()), catalog)
 
 
 def write_catalog(catalog: Catalog, state: FileState) -> None:
@@ -269,10 +270,11 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
            overrides: AbstractSet[tuple[str | None, str]] = frozenset(), *,
            read: Mapping[str, FileState] | None = None,
            changed: list[str] | None = None) -> dict[str, int]:
-    """Merge ``template`` into each locale's ``.po``: new messages added, empty (no
-    fuzzy guesses), removed ones made obsolete (``#~``), so the translation of a
-    changed English source stays in the file as an obsolete entry, not as a guess;
-    every line of the old catalog kept that Babel's merge keeps (``#~|`` lines
+    """Merge ``template`` into each locale's ``.po`` as GNU ``msgmerge --previous``
+    does (:func:`generator.i18n.merge.merge`): an obsolete entry whose English is back
+    revived, a changed English given the old translation marked fuzzy with its old
+    msgid (``#| msgid``), a new message added empty, a removed one made obsolete
+    (``#~``); every line of the old catalog kept that Babel's merge keeps (``#~|`` lines
     included). Each catalog is replaced atomically (:func:`write_catalog`), and only
     while it is as it was read: a translator's save meanwhile is kept.
 
@@ -311,12 +313,10 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
             catalog = Catalog(locale=locale, project="Rummy rules", version="1",
                               creation_date=FIXED_DATE, revision_date=FIXED_DATE,
                               fuzzy=False)
-        # no fuzzy matching: Babel's guesses for new messages were wrong in practice;
-        # a new or changed message arrives empty (README, "Update a language")
         kept = [m for m in catalog if m.id and m.string and not m.fuzzy
                 and (m.context, _msgid(m)) in overrides
                 and template.get(m.id, m.context) is None]
-        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        merge(catalog, template)  # as msgmerge: revived, exact, fuzzy with #| msgid
         for message in kept:  # a translation that overrides a built-in one stays
             catalog.obsolete.pop(_obsolete_key(message), None)
             catalog[message.id] = message

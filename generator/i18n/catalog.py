@@ -44,6 +44,7 @@ from generator.i18n.header import Header
 from generator.i18n.header import LocaleForms
 from generator.i18n.header import header_errors
 from generator.i18n.header import read_header
+from generator.i18n.merge import read_previous
 from generator.i18n.templates import template_messages
 from generator.layout import BUILTIN_LABEL
 from generator.layout import LOCALES
@@ -598,7 +599,8 @@ def restore_previous_lines(data: bytes) -> bytes:
 def read_for_update(data: bytes, rel: str, locale: str) -> Catalog:
     """A catalog read for ``i18n update``: as :func:`check_catalog_syntax` reads it, so
     that nothing it accepts is dropped (``#~|`` lines become comments that
-    :func:`restore_previous_lines` turns back), and only when it passes that check (a
+    :func:`restore_previous_lines` turns back; ``#|`` lines a fuzzy message's previous
+    msgid: :func:`generator.i18n.merge.read_previous`), and only when it passes that check (a
     header Babel would read otherwise than gettext, e.g. with a million plural forms or
     another charset, would be written back so).
 
@@ -612,7 +614,7 @@ def read_for_update(data: bytes, rel: str, locale: str) -> Catalog:
     catalog, errors = _read_catalog(data, rel, locale)
     if catalog is None:
         raise NotAnInput(errors[0])
-    return catalog
+    return read_previous(catalog)
 
 
 def check_catalog_syntax(path: Path, rel: str, data: bytes | None = None,

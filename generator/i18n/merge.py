@@ -1,0 +1,194 @@
+"""Merging a catalog with a new template catalog, as GNU ``msgmerge --previous`` does.
+
+``i18n update`` keeps a translator's work through an English edit:
+
+- a message of the template the catalog holds (by msgid and msgctxt) keeps its
+  translation and flags;
+- one the catalog holds only as obsolete (``#~``), because its English was edited and
+  then set back, is revived with its translation;
+- one it holds neither way gets, from the closest translated message (current or
+  obsolete, of any msgctxt) whose msgid is similar enough (:data:`SIMILAR`, as
+  msgmerge's fuzzy threshold), that message's translation marked fuzzy, with the old
+  msgid kept as ``#| msgid`` for the translator to compare (where it differs); a fuzzy
+  translation is not shown (the English is, marked) until a translator confirms it;
+- the catalog's other translated messages become obsolete, but those whose
+  translation now stands in a fuzzy entry; an untranslated one is dropped (msgmerge
+  keeps nothing of either).
+
+Babel's own ``Catalog.update`` does the first and the fourth, but revives no obsolete
+message; the candidates are found here and Babel merges exact keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from difflib import SequenceMatcher
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.catalog import Message
+from babel.messages.pofile import denormalize
+from babel.messages.pofile import normalize
+
+SIMILAR = 0.6
+"""How alike two msgids must be for a fuzzy match (difflib's ratio, 0 to 1): GNU
+gettext's ``FUZZY_THRESHOLD``, over the same measure (twice the matching characters over
+both lengths)."""
+
+
+def _key(message: Message) -> Any:
+    """The key Babel files ``message`` under: its msgid (the singular of a plural
+    message), or (msgid, msgctxt) with a context."""
+    msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+    return (msgid, message.context) if message.context is not None else msgid
+
+
+def _text(message: Message) -> str:
+    return str(message.id[0] if isinstance(message.id, (list, tuple)) else message.id)
+
+
+def _translated(message: Message) -> bool:
+    strings = message.string if isinstance(message.string, (list, tuple)) \
+        else (message.string,)
+    return any(strings)
+
+
+def _closest(message: Message, candidates: Iterable[Message]) -> Message | None:
+    """The translated candidate whose msgid is most like ``message``'s, at least
+    :data:`SIMILAR`; the first of equals in ``candidates``' order."""
+    text = _text(message)
+    matcher = SequenceMatcher(None, b=text, autojunk=False)
+    best: Message | None = None
+    best_ratio = SIMILAR
+    for candidate in candidates:
+        if not _translated(candidate):
+            continue
+        matcher.set_seq1(_text(candidate))
+        if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+            continue
+        ratio = matcher.ratio()
+        if ratio > best_ratio or (best is None and ratio >= best_ratio):
+            best, best_ratio = candidate, ratio
+    return best
+
+
+def _without_previous(comments: Iterable[str]) -> list[str]:
+    """A message's translator comments but its previous msgid's lines (``#| msgid …``,
+    which Babel reads as comments starting with ``|``)."""
+    return [c for c in comments if not c.startswith("|")]
+
+
+_PREVIOUS_FIELD = re.compile(r'(msgctxt|msgid_plural|msgid)\s+(".*)')
+
+
+def read_previous(catalog: Catalog) -> Catalog:
+    """``catalog`` (as Babel read it) with each message's ``#|`` lines, which Babel
+    keeps as comments starting with ``|``, read into its ``previous_id`` (msgid, and
+    msgid_plural where given) and taken out of its comments; returned."""
+    for message in catalog:
+        lines = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if not message.id or not lines:
+            continue
+        fields: dict[str, list[str]] = {}
+        field = ""
+        for line in lines:
+            found = _PREVIOUS_FIELD.match(line)
+            if found:
+                field = found.group(1)
+                fields[field] = [found.group(2)]
+            elif field and line.startswith('"'):
+                fields[field].append(line)
+        previous = [denormalize("\n".join(fields[f])) for f in ("msgid", "msgid_plural")
+                    if f in fields]
+        message.previous_id = previous
+        message.user_comments = _without_previous(message.user_comments)
+    return catalog
+
+
+def with_previous_lines(data: bytes, catalog: Catalog) -> bytes:
+    """The catalog ``catalog`` written as ``data`` (Babel's ``write_po`` without its
+    previous msgids, in catalog order, no wrapping) with each message's ``#| msgid``
+    (and ``#| msgid_plural``) lines put before its msgctxt or msgid, as GNU gettext
+    writes them: quoted and continued as the msgid is (Babel's own ``include_previous``
+    wraps them as prose at 76 characters, which breaks the quoted text)."""
+    text = data.decode("utf-8")
+    out: list[str] = []
+    at = 0
+    for message in catalog:
+        if not message.id or not message.previous_id:
+            continue
+        first = (f"msgctxt {normalize(message.context, width=0)}\n"
+                 if message.context is not None else
+                 f"msgid {normalize(_text(message), width=0)}\n")
+        found = text.find(f"\n{first}", at)
+        if found < 0:  # (not written as expected: left without its previous msgid)
+            continue
+        lines = [f"#| msgid {normalize(message.previous_id[0], prefix='#| ', width=0)}"]
+        if len(message.previous_id) > 1:
+            lines.append("#| msgid_plural "
+                         f"{normalize(message.previous_id[1], prefix='#| ', width=0)}")
+        out.append(text[at:found + 1])
+        out.append("".join(f"{line}\n" for line in lines))
+        at = found + 1
+    out.append(text[at:])
+    return "".join(out).encode("utf-8")
+
+
+def merge(catalog: Catalog, template: Catalog) -> Catalog:
+    """Merge ``template`` into ``catalog`` (changed in place, and returned), as GNU
+    ``msgmerge --previous`` does (see the module's docstring).
+
+    Args:
+        catalog: a locale's catalog as read (its obsolete messages included).
+        template: the template catalog (``messages.pot``).
+
+    Returns:
+        ``catalog``, its messages those of ``template`` in its order, each translated as
+        above; what ``template`` no longer holds obsolete.
+    """
+    current = {_key(m): m for m in catalog if m.id}
+    obsolete = dict(catalog.obsolete)
+    candidates = [*current.values(), *(m for k, m in obsolete.items() if k not in current)]
+    guesses: list[tuple[Message, Message]] = []  # (template message, translated from)
+    for message in template:
+        if not message.id:
+            continue
+        key = _key(message)
+        if key in current:
+            continue
+        if key in obsolete:  # English set back: the obsolete entry is the message again
+            revived = obsolete.pop(key)
+            catalog[revived.id] = revived
+            current[key] = revived
+            continue
+        source = _closest(message, candidates)
+        if source is not None:
+            guesses.append((message, source))
+    for message, source in guesses:  # filed under the new msgid: Babel keeps them
+        guess = message.clone()
+        guess.string = source.string
+        guess.flags = set(source.flags) | {"fuzzy"}
+        guess.user_comments = list(source.user_comments)
+        catalog[guess.id] = guess
+    for message in catalog:  # an old "#| msgid" stands only over a guess still fuzzy
+        if message.id and not message.fuzzy:
+            message.previous_id = []
+    catalog.obsolete.clear()
+    catalog.obsolete.update(obsolete)
+    previous = {_key(m): list(m.previous_id) for m in catalog  # (Babel's merge drops them)
+                if m.id and m.fuzzy and m.previous_id}
+    catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    for key, ids in previous.items():  # a guess not yet confirmed keeps its old msgid
+        kept = catalog.get(key[0], key[1]) if isinstance(key, tuple) else catalog.get(key)
+        if kept is not None and kept.fuzzy:
+            kept.previous_id = ids
+    for message, source in guesses:
+        catalog.obsolete.pop(_key(source), None)  # its translation stands in a guess now
+        merged = catalog.get(message.id, message.context)
+        if merged is not None and _text(source) != _text(message):
+            merged.previous_id = list(source.id) if isinstance(source.id, (list, tuple)) \
+                else [source.id]
+    for key in [k for k, m in catalog.obsolete.items() if not _translated(m)]:
+        del catalog.obsolete[key]  # nothing to keep
+    return catalog
