@@ -3,10 +3,12 @@ a good file of tests/fixtures/mutations/ and says who should catch it: ``check``
 editor schema both, neither (a change that leaves the file valid), or ``check`` only,
 for one of the reasons in :data:`EXCEPTIONS` (what a JSON Schema cannot express).
 
-The first group is the authors' review of the editing loop: its 42 case-file mutations
-and the changes it found valid by design; the second provokes each error message of the
-loader (generator/cases/loader.py, generator/cases/schema.py, generator/kinds/,
-generator/yamlpos.py) once.
+The first group holds the slips an author makes while writing cases (a misspelt or
+missing field, a dedent, a wrong code, a comma string, a wrong count, ``opened: no``, a
+field that does not apply, ...) and changes that keep a file valid; the second
+provokes each error message of the loader (generator/cases/loader.py,
+generator/cases/schema.py, generator/kinds/, generator/yamlpos.py) once. A case file's
+name (``*.yml``) and size are the loader's too, and no content.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ _CV_LAYOFF = "    cards: 9S\n    title: The nine of spades laid off\n"
 _ACTIONS = "      - draw: discard\n      - meld: 5C 6C 7C\n      - layoff: 9S\n        onto: 1\n"
 _CV_ACTIONS = "      - draw: stock\n      - discard: 9D\n"
 
-REVIEW: tuple[Mutation, ...] = (
+AUTHORING: tuple[Mutation, ...] = (
     _m("typo-in-a-field-name", "rami", "    title: Queen, king", "    titel: Queen, king"),
     _m("missing-title", "rami", "    title: A joker left in the hand\n", ""),
     _m("missing-expect", "rami", _DECK, ""),
@@ -155,7 +157,7 @@ REVIEW: tuple[Mutation, ...] = (
     _m("joker-in-cardverse", "cardverse", _CV_MELD, _CV_MELD.replace("AH", "JK")),
     _m("opened-in-cardverse", "cardverse", _CV_LAYOFF, "    opened: true\n" + _CV_LAYOFF),
 )
-"""The review's mutations of a case file (and the changes it found valid by design)."""
+"""An author's slips in a case file, and changes that keep it valid."""
 
 _DEEP = "[" * 101 + "]" * 101
 _MANY = " ".join(["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC",
@@ -282,4 +284,4 @@ LOADER: tuple[Mutation, ...] = (
 )
 """One mutation per error message of the loader."""
 
-MUTATIONS: tuple[Mutation, ...] = REVIEW + LOADER
+MUTATIONS: tuple[Mutation, ...] = AUTHORING + LOADER

@@ -108,15 +108,22 @@ def _card_keywords(out: Schema, cards: str, game: str | None, jokers: bool) -> N
     most = min(out.get("maxItems", most_cards()), most_cards())
     out["maxItems"] = most
     out["items"] = {**out.get("items", {}), **code}
-    count = _count_text(least, most)
+    if most < most_cards():  # a kind's bound (best_opening: 13 or 14)
+        count = _count_text(least, most)
+        wrong, codes = f"unknown card, or not {count} cards", f"{count} card codes"
+    else:  # the loader's bound of every card list, too large to be worth a mention
+        wrong, codes = ("unknown card", "card codes") if least else \
+            ("unknown card", "no card, or card codes")
+        if least:
+            wrong += ", or no card"
     out.setdefault("allOf", []).append({
         "if": {"pattern": ","},
         "then": {"pattern": "^[^,]*$", "patternErrorMessage": (
             "a card list written with commas in one string; expected the codes separated "
             "by spaces (QH KH AH) or a YAML list ([QH, KH, AH])")},
         "else": {"pattern": card_codes_pattern(least, most, joker=not natural),
-                 "patternErrorMessage": f"unknown card, or not {count} cards; expected "
-                 f"{count} card codes separated by spaces, each {expected}"},
+                 "patternErrorMessage": f"{wrong}; expected {codes} separated by spaces, "
+                 f"each {expected}"},
     })
 
 
@@ -260,7 +267,7 @@ def _expect(kind_name: str | None, game: str | None) -> Schema:
             properties.setdefault(name, True)  # another kind's: _elsewhere() says so
     generic.update({
         "title": "expect",
-        "x-expected": f"the documented values: {expect_example(kind, game)[1:-1]}",
+        "x-expected": f"a mapping of the documented values: {expect_example(kind, game)[1:-1]}",
         "properties": properties,
         "additionalProperties": False,
         "required": list(kind.required_expect),
