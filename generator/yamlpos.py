@@ -17,6 +17,13 @@ and ``3_1`` both 31, ``51.0``, ``.inf``) or that only looks like one (``09``, ``
 stays its text, as a :class:`NumberText`, so a field that wants an integer reports it
 as written and says what to write (:func:`decimal_digits`) instead of checking a
 silently different number.
+
+Booleans likewise, where the caller asks (``bool_words``: the case files): an unquoted
+``yes``, ``no``, ``on`` or ``off`` (in any of YAML 1.1's spellings) is a boolean to YAML
+1.1 and text to YAML 1.2, which editors speak (docs/site.md, "YAML 1.1 booleans"); it
+stays its text, as a :class:`BoolText`, so that a field that wants ``true`` or ``false``
+reports it and says which to write. Only ``true`` and ``false`` (``True``, ``TRUE``, ...),
+on which both versions agree, become a ``bool``.
 """
 
 from __future__ import annotations
@@ -77,6 +84,9 @@ _PLAIN_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _NUMBER_LIKE = re.compile(r"[-+]?(?:0[xXoObB][0-9a-fA-F_]+"
                           r"|\.?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)")
 _DIGITS = re.compile(r"([-+]?)([0-9][0-9_]*)(?:\.0*)?")
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_BOTH_VERSIONS_BOOLEANS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+"""The boolean spellings of YAML 1.2's core schema, which YAML 1.1 reads alike."""
 
 
 class NumberText(str):
@@ -85,6 +95,32 @@ class NumberText(str):
     author wrote; where an integer is expected it is an input error."""
 
     __slots__ = ()
+
+
+class BoolText(str):
+    """An unquoted scalar that YAML 1.1 reads as a boolean and YAML 1.2 as text (``yes``,
+    ``No``, ``ON``, ``off``, ...): kept as the text the author wrote, so that neither
+    reading is taken silently; where a boolean or a text is expected it is an input
+    error (:func:`boolean_hint`, :func:`string_hint`)."""
+
+    __slots__ = ()
+
+    @property
+    def boolean(self) -> bool:
+        """What YAML 1.1 reads: ``True`` for ``yes`` and ``on``, ``False`` for ``no`` and
+        ``off``."""
+        return self.lower() in ("yes", "on")
+
+
+def boolean_hint(value: object) -> str:
+    """What to write instead of ``value`` where ``true`` or ``false`` belongs, when it is a
+    :class:`BoolText`: ``" (YAML 1.1 reads a bare no as false, YAML 1.2 and editors as
+    text: write false)"``; ``""`` otherwise."""
+    if not isinstance(value, BoolText):
+        return ""
+    word = "true" if value.boolean else "false"
+    return (f" (YAML 1.1 reads a bare {value} as {word}, YAML 1.2 and editors as text: "
+            f"write {word})")
 
 
 def decimal_digits(text: str) -> str | None:
@@ -239,9 +275,10 @@ _LIBRARY_LIMIT = "maximum nesting depth"
 class _Builder:
     """Turns composed nodes into plain values, recording positions and problems."""
 
-    def __init__(self, file: str, doc: YamlDocument) -> None:
+    def __init__(self, file: str, doc: YamlDocument, *, bool_words: bool = False) -> None:
         self.file = file
         self.doc = doc
+        self.bool_words = bool_words
         self.errors: list[InputError] = []
         self.constructor = SafeConstructor()
         self.aliased = 0
@@ -253,7 +290,10 @@ class _Builder:
         self.errors.append(error)
         self.doc.error_paths.append((error, path))
 
-    def scalar(self, node: yaml.ScalarNode, path: YamlPath) -> Any:
+    def scalar(self, node: yaml.ScalarNode, path: YamlPath, *, key: bool = False) -> Any:
+        """The value of a scalar node: as YAML 1.1 resolves it, but a number other than a
+        plain decimal integer as a :class:`NumberText` and, with ``bool_words``, a value
+        (not a key) that only YAML 1.1 reads as a boolean as a :class:`BoolText`."""
         control = UNPRINTABLE.search(node.value)  # written as an escape ("\e"): YAML
         if control is not None:  # refuses the character itself
             self.error(_mark(node), control_character(control.group()), path)
@@ -263,6 +303,9 @@ class _Builder:
             return node.value
         if is_number_text(node):
             return NumberText(node.value)
+        if (self.bool_words and not key and node.tag == _BOOL_TAG
+                and node.value not in _BOTH_VERSIONS_BOOLEANS):
+            return BoolText(node.value)
         try:
             return self.constructor.construct_object(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError):
@@ -317,7 +360,7 @@ class _Builder:
                 kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping"
                 self.error(where, f"field name must be a string; got {kind}", path)
                 continue
-            key = self.scalar(key_node, path)
+            key = self.scalar(key_node, path, key=True)
             if not isinstance(key, str):
                 self.error(where, f"field name must be a string; got {describe(key)}"
                            f"{string_hint(key)}", path)
@@ -340,6 +383,8 @@ def describe(value: object) -> str:
         return "an empty value"
     if isinstance(value, NumberText):
         return str(value)
+    if isinstance(value, BoolText):  # as YAML 1.1 reads it, which string_hint explains
+        return f"boolean {'true' if value.boolean else 'false'}"
     if isinstance(value, bool):
         return f"boolean {'true' if value else 'false'}"
     if isinstance(value, int):
@@ -363,6 +408,8 @@ def describe(value: object) -> str:
 def string_hint(value: object) -> str:
     """Why YAML did not read ``value`` as text, where a string was expected:
     ``" (YAML reads a bare no/off/false as a boolean: quote it)"``, or ``""``."""
+    if isinstance(value, BoolText):
+        value = value.boolean
     if value is True:
         return " (YAML reads a bare yes/on/true as a boolean: quote it)"
     if value is False:
@@ -538,12 +585,16 @@ def _compose(text: str, loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]) 
     return node
 
 
-def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputError]]:
+def parse_yaml(text: str, file: str, *,
+               bool_words: bool = False) -> tuple[YamlDocument | None, list[InputError]]:
     """Parse one YAML document, keeping positions.
 
     Args:
         text: the file's text (already decoded, without a byte-order mark).
         file: the file's name as errors show it (relative to the project, POSIX).
+        bool_words: keep a value that only YAML 1.1 reads as a boolean (``yes``, ``no``,
+            ``on``, ``off``) as a :class:`BoolText` (otherwise a ``bool``, as YAML 1.1
+            reads it); a key stays a ``bool`` either way (a key must be text).
 
     Returns:
         ``(document, errors)``. The document is ``None`` when the text is not valid
@@ -578,7 +629,7 @@ def parse_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[InputErr
     doc = YamlDocument(value=None, lines=tuple(_LINE_BREAK.split(text)))
     if node is None:
         return doc, []
-    builder = _Builder(file, doc)
+    builder = _Builder(file, doc, bool_words=bool_words)
     try:
         doc.value = builder.build(node, ())
     except _TooLarge:

@@ -1,142 +1,152 @@
 """The editor schema: one JSON Schema (draft 2020-12) of a whole case file, for editors.
 
-``python -m generator schema`` prints it; the YAML language server (VS Code's YAML
-extension, JetBrains, Neovim) validates a case file against it while it is typed
-(README, "For authors"). It is derived from the loader's own schemas
-(:data:`~generator.cases.schema.FILE_SCHEMA` and
-:data:`~generator.cases.schema.CASE_SCHEMA`, built from :data:`generator.kinds.KINDS`), so
-a new kind or field reaches editors with nothing written here.
+``python -m generator schema`` prints it; ``init`` writes it into a new site; the YAML
+language server (VS Code's YAML extension, JetBrains, Neovim) validates a case file
+against it while it is typed (README, "In the editor"). It is made from what the loader
+checks: the fields of :data:`~generator.cases.schema.COMMON_FIELDS` and of each kind
+(:data:`generator.kinds.KINDS`, with the games each applies to), the loader's messages
+for a field that does not apply (:mod:`generator.cases.schema`), the card codes of
+:func:`generator.engine.cards.code_pattern`, and each kind's
+:meth:`~generator.kinds.base.Kind.editor_rules` (the bounds its ``check`` applies in
+code). A new kind or field reaches editors with nothing written here.
 
-Two things differ from what the loader checks:
+**One schema per kind and game.** A case is checked by the schema of its kind and game
+(``$defs``: ``meld-in-rami51``; ``meld`` where the game is missing, unknown or not one the
+kind applies to; ``case`` and ``case-in-G`` where the kind is missing or unknown), chosen
+by ``if``/``then`` on its own ``kind`` and ``game``, or else on the file's ``defaults``
+(the loader's order: a case's own values win). Each such schema lists exactly the
+fields that apply, closed with ``additionalProperties: false``, so that an editor names
+a misspelt field, a missing one and one that does not apply (the loader's message, and
+left out of completion: ``doNotSuggest``).
 
-- **The file form.** The loader fills each case from the file's ``defaults`` before it
-  checks the case; a schema cannot copy values. So for every value ``defaults`` may give
-  ``kind`` and ``game`` (or none), the case schema is *partially evaluated* with that
-  value (:func:`fixed`): a condition on the defaulted field is decided, a constraint on it
-  checked once, and the field is no longer required. A case that states its own ``kind``
-  or ``game`` is checked with its own, as the loader does.
-- **Annotations.** The ``x-`` annotations the loader turns into messages become the
-  keywords editors show: ``description`` (hover), ``errorMessage`` (a wrong type or
-  value), ``deprecationMessage`` (a field that does not apply: the YAML language server
-  shows it at the field), ``patternErrorMessage``. Draft 2020-12 validators ignore them.
+**Messages.** The ``x-`` annotations the loader turns into messages become the keywords
+editors show: ``errorMessage`` (a wrong type or value; the YAML language server shows it
+instead of every other message of the same node, so a mapping's own ``errorMessage``
+sits in an ``allOf`` beside it, where it cannot hide a missing or an unknown field),
+``patternErrorMessage``, ``description`` (hover). Draft 2020-12 validators ignore them.
 
-What only the loader can check stays there: card codes, how often a card is used,
-ids unique across files, plain decimal numbers (``51.0`` is an integer to JSON Schema).
+What a JSON Schema cannot say stays with ``check``: ids unique across files and keys
+unique in a mapping, what the engine says (a disagreement, a meld on the table that is
+not valid), how often a card is used across the lists of a case and how many jokers its
+preset deals, the size limits of a file, the number of ``results`` against the number of
+``actions``, and numbers or booleans that YAML 1.1 reads otherwise than YAML 1.2 (``051``,
+``25.0``, ``0x1F``; a bare ``no`` where text belongs). tests/test_editor_schema.py holds
+``check`` and this schema to agreeing on everything else.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
-from jsonschema import Draft202012Validator
-
+from generator.cases.loader import most_cards
 from generator.cases.schema import CASE_SCHEMA
+from generator.cases.schema import COMMON_FIELDS
 from generator.cases.schema import DIALECT
 from generator.cases.schema import FILE_SCHEMA
+from generator.cases.schema import INPUT_FIELDS
+from generator.cases.schema import REQUIRED
+from generator.cases.schema import STATUS_RULES
+from generator.cases.schema import common_field_elsewhere
+from generator.cases.schema import expect_elsewhere
+from generator.cases.schema import expect_example
+from generator.cases.schema import expect_in_game_elsewhere
+from generator.cases.schema import input_elsewhere
+from generator.cases.schema import input_in_game_elsewhere
+from generator.cases.schema import inputs_text
+from generator.cases.schema import kind_elsewhere
+from generator.engine.cards import CODE_EXPECTED
+from generator.engine.cards import NATURAL_EXPECTED
 from generator.engine.rules import GAMES
+from generator.engine.rules import rule_set
 from generator.kinds import KINDS
 from generator.kinds.fields import Schema
-
-DEFAULTED = ("kind", "game")
-"""The fields ``defaults`` may give that decide which rules a case follows."""
+from generator.kinds.fields import card_codes_pattern
+from generator.kinds.fields import card_pattern
+from generator.kinds.fields import not_here
+from generator.kinds.fields import text_pattern
 
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SUBSCHEMA_MAPS = ("properties", "$defs", "patternProperties")
+_SUBSCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
 _SUBSCHEMA_ONE = ("not", "if", "then", "else", "items", "additionalProperties", "contains")
 
 
-def _condition_fields(condition: object) -> set[str] | None:
-    """The fields an ``if`` of :func:`generator.cases.schema._when`'s form tests
-    (``{"properties": {F: {"const": v}}, "required": [F]}``); ``None`` for another form."""
-    if not isinstance(condition, dict) or set(condition) - {"properties", "required"}:
-        return None
-    properties = condition.get("properties", {})
-    if not all(isinstance(s, dict) and set(s) == {"const"} for s in properties.values()):
-        return None
-    return set(properties)
+# -- one node: the loader's annotations as editors' keywords ---------------------------
 
 
-def _at_level(node: Schema, values: Mapping[str, str]) -> Schema:
-    """``node`` (a schema of the case object itself) with the fields of ``values`` fixed.
-
-    Conditions on fixed fields are decided (the ``then`` or ``else`` taken in); a
-    ``properties`` constraint on a fixed field is checked against its value and dropped,
-    or, when the value breaks it, the node fails with its message; fixed fields are no
-    longer ``required``. Sub-schemas of the same object (``allOf``, a branch) are treated
-    alike; those of its fields (``properties``) are left as they are.
-    """
-    out: Schema = {k: v for k, v in node.items() if k not in ("if", "then", "else")}
-    parts: list[Schema] = []
-    if "if" in node:
-        tested = _condition_fields(node["if"])
-        if tested is not None and tested <= set(values):
-            taken = node.get("then") if Draft202012Validator(node["if"]).is_valid(
-                {name: values[name] for name in tested}) else node.get("else")
-            if isinstance(taken, dict):
-                parts.append(_at_level(taken, values))
-        else:
-            out["if"] = node["if"]
-            for branch in ("then", "else"):
-                if isinstance(node.get(branch), dict):
-                    out[branch] = _at_level(node[branch], values)
-    if "allOf" in node:
-        parts[:0] = [_at_level(part, values) for part in node["allOf"]]
-        del out["allOf"]
-    properties = out.get("properties")
-    if isinstance(properties, dict):
-        kept = dict(properties)
-        for name, value in values.items():
-            rule = kept.pop(name, None)
-            if isinstance(rule, dict) and not Draft202012Validator(rule).is_valid(value):
-                # the case as a whole fails (its field is in defaults, not in the case)
-                parts.append({"not": {}, "x-case-message": rule.get("x-message")
-                              or f"{name} {value!r} from defaults does not apply here"})
-        if kept:
-            out["properties"] = kept
-        else:
-            del out["properties"]
-    if "required" in out:
-        out["required"] = [name for name in out["required"] if name not in values]
-    parts = [part for part in parts if part]
-    if parts:
-        out["allOf"] = parts
-    return out
+def _count_text(least: int, most: int) -> str:
+    """``"13 or 14"``, ``"1 to 160"``, ``"at most 3"``."""
+    if least == most:
+        return str(least)
+    if most == least + 1:
+        return f"{least} or {most}"
+    return f"at most {most}" if least == 0 else f"{least} to {most}"
 
 
-def fixed(case_schema: Schema, values: Mapping[str, str]) -> Schema:
-    """The schema of a case that does not state the fields of ``values``, which the
-    file's ``defaults`` give it (``{"game": "cardverse"}``).
+def _card_keywords(out: Schema, cards: str, game: str | None, jokers: bool) -> None:
+    """Add to ``out`` (a card field's schema, ``x-cards`` ``cards``) the patterns the
+    loader's reading of card codes comes to: ``card`` and ``natural card`` one code,
+    ``list`` a list of codes or a string of codes separated by spaces (no commas), as
+    many as its ``minItems`` and ``maxItems`` say (at most :func:`most_cards`). The
+    messages do not name the field (the editor shows them at it), so that the fields
+    share these parts (:func:`_shared`)."""
+    natural = cards == "natural card" or not jokers
+    if cards == "natural card":
+        expected = f"{NATURAL_EXPECTED}, not JK"
+    elif not jokers:
+        expected = f"{NATURAL_EXPECTED} ({game} has no jokers)"
+    else:
+        expected = CODE_EXPECTED
+    code: Schema = {"pattern": card_pattern(joker=not natural),
+                    "patternErrorMessage": f"unknown card; expected {expected}"}
+    if cards != "list":
+        out.update(code)
+        return
+    least = out.get("minItems", 0)
+    most = min(out.get("maxItems", most_cards()), most_cards())
+    out["maxItems"] = most
+    out["items"] = {**out.get("items", {}), **code}
+    if most < most_cards():  # a kind's bound (best_opening: 13 or 14)
+        count = _count_text(least, most)
+        wrong, codes = f"unknown card, or not {count} cards", f"{count} card codes"
+    else:  # the loader's bound of every card list, too large to be worth a mention
+        wrong, codes = ("unknown card", "card codes") if least else \
+            ("unknown card", "no card, or card codes")
+        if least:
+            wrong += ", or no card"
+    out.setdefault("allOf", []).append({
+        "if": {"pattern": ","},
+        "then": {"pattern": "^[^,]*$", "patternErrorMessage": (
+            "a card list written with commas in one string; expected the codes separated "
+            "by spaces (QH KH AH) or a YAML list ([QH, KH, AH])")},
+        "else": {"pattern": card_codes_pattern(least, most, joker=not natural),
+                 "patternErrorMessage": f"{wrong}; expected {codes} separated by spaces, "
+                 f"each {expected}"},
+    })
 
-    Args:
-        case_schema: a schema of one case, its defaults filled in (the loader's
-            :data:`~generator.cases.schema.CASE_SCHEMA`).
-        values: the defaulted fields and their values.
 
-    Returns:
-        A schema without those fields' conditions: the rules of a case of that kind and
-        game. ``case_schema`` is not changed.
-    """
-    return _at_level(copy.deepcopy(case_schema), values)
-
-
-def _editor_node(node: object) -> object:
-    """``node`` with the ``x-`` annotations turned into the keywords editors show
-    (``description``, ``errorMessage``, ``deprecationMessage``), recursively."""
+def _editor_node(node: object, game: str | None = None, jokers: bool = True) -> object:
+    """``node`` with the loader's ``x-`` annotations turned into the keywords editors
+    show, recursively: a field that must not be there (``x-message``) into an ``enum``
+    of nothing with its message, left out of completion; ``x-what``/``x-expected`` into
+    ``errorMessage`` and ``description``; card fields (``x-cards``) into patterns (no
+    joker where ``jokers`` is false: ``game`` has none)."""
     if isinstance(node, list):
-        return [_editor_node(item) for item in node]
+        return [_editor_node(item, game, jokers) for item in node]
     if not isinstance(node, dict):
         return node
+    if node.get("x-message"):
+        return {"enum": [], "errorMessage": node["x-message"], "doNotSuggest": True}
     out: Schema = {}
     for key, value in node.items():
         if key.startswith("x-"):
             continue
         if key in _SUBSCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: _editor_node(sub) for name, sub in value.items()}
+            out[key] = {name: _editor_node(sub, game, jokers) for name, sub in value.items()}
         elif key in _SUBSCHEMA_LISTS or key in _SUBSCHEMA_ONE:
-            out[key] = _editor_node(value)
+            out[key] = _editor_node(value, game, jokers)
         elif key == "pattern" and isinstance(value, str):
             # ECMA-262 (the editors' regular expressions) has no \Z; without the m flag
             # its $ is the end of the text
@@ -144,30 +154,284 @@ def _editor_node(node: object) -> object:
         else:
             out[key] = value
     what, expected = node.get("x-what"), node.get("x-expected")
-    if node.get("x-case-message"):
-        # the YAML language server says "Matches a schema that is not allowed" and names
-        # the schema's title as the diagnostic's source
-        out["title"] = out["errorMessage"] = node["x-case-message"]
-    elif node.get("x-message"):
-        out["deprecationMessage"] = node["x-message"]
-        out["errorMessage"] = node["x-message"]
-    elif "enum" in node and what:
-        out["errorMessage"] = f"unknown {what}; expected one of: " + ", ".join(
-            map(str, node["enum"]))
+    if node.get("x-cards"):
+        _card_keywords(out, node["x-cards"], game, jokers)
+    if node.get("x-text"):
+        out["pattern"] = text_pattern()
+        out["patternErrorMessage"] = ("a control character or a noncharacter; expected "
+                                      "printable text (remove it)")
+    message = None
+    if "enum" in node and what:
+        message = f"unknown {what}; expected one of: " + ", ".join(map(str, node["enum"]))
     elif "type" in node and what and expected:
-        out["errorMessage"] = f"{what} must be {expected}"
-    message = node.get("x-messages", {}).get("pattern")
-    if message:
-        out["patternErrorMessage"] = message.replace(" {value!r}", "")
+        message = f"{what} must be {expected}"
+        if node["type"] == "boolean":
+            message += " (not yes, no, on or off)"
+    if message and node.get("type") == "object":
+        # the YAML language server shows a node's errorMessage instead of its messages
+        # of missing and unknown fields: the type's message goes beside, in an allOf
+        del out["type"]
+        out["allOf"] = [{"type": "object", "errorMessage": message}, *out.get("allOf", [])]
+    elif message:
+        out["errorMessage"] = message
+    pattern_message = node.get("x-messages", {}).get("pattern")
+    if pattern_message:
+        out["patternErrorMessage"] = pattern_message.replace(" {value!r}", "")
+    needs, required = node.get("x-needs"), node.get("required")
+    if needs and isinstance(required, list) and len(required) == 1:
+        # the missing field's message, on a node of its own (as an object's type's)
+        name = required[0]
+        example = node.get("properties", {}).get(name, {}).get("x-example", "<a value>")
+        del out["required"]
+        out["allOf"] = [*out.get("allOf", []), {"required": [name], "errorMessage": (
+            f"missing field {name!r}; expected {name}: {example} ({needs})")}]
     if expected and "description" not in out:
         out["description"] = f"{what}: {expected}" if what else str(expected)
     return out
 
 
+# -- a case of one kind and game ---------------------------------------------------------
+
+
+def _merged(base: Any, extra: Any) -> Any:
+    """``extra`` (a kind's :meth:`~generator.kinds.base.Kind.editor_rules`) merged into
+    ``base`` (a new value; neither changes): mappings key by key, lists one after the
+    other, a field that does not apply (``x-message``) in place of the other."""
+    if not isinstance(base, dict) or not isinstance(extra, dict):
+        if isinstance(base, list) and isinstance(extra, list):
+            return [*copy.deepcopy(base), *copy.deepcopy(extra)]
+        return copy.deepcopy(extra)
+    if "x-message" in extra or "x-message" in base:
+        return copy.deepcopy(extra if "x-message" in extra else base)
+    out = copy.deepcopy(base)
+    for key, value in extra.items():
+        out[key] = _merged(base[key], value) if key in base else copy.deepcopy(value)
+    return out
+
+
+def _def_name(kind: str | None, game: str | None) -> str:
+    """``meld-in-rami51``, ``meld``, ``case-in-cardverse``, ``case``."""
+    return (kind or "case") + (f"-in-{game}" if game else "")
+
+
+def _ref(name: str) -> Schema:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _kind_field() -> Schema:
+    """``kind``: one of the kinds, each described by its inputs and ``expect`` fields."""
+    schema = copy.deepcopy(COMMON_FIELDS["kind"].schema)
+    schema["enumDescriptions"] = [f"{inputs_text(kind)} → expect {expect_example(kind, None)}"
+                                  for kind in KINDS.values()]
+    return schema
+
+
+def _game_field(kind_name: str | None) -> Schema:
+    """``game``: one of the games; one the kind applies to, or the loader's message."""
+    schema = copy.deepcopy(COMMON_FIELDS["game"].schema)
+    if kind_name is not None:
+        other = [game for game in GAMES if game not in KINDS[kind_name].games]
+        if other:
+            schema["allOf"] = [{"if": {"const": game},
+                                "then": not_here(kind_elsewhere(kind_name, game))}
+                               for game in other]
+    return schema
+
+
+def _expect(kind_name: str | None, game: str | None) -> Schema:
+    """``expect`` of a case of ``kind_name`` in ``game`` (``None``: not known): the kind's
+    fields that apply, the others with the loader's message, and a field that the engine
+    gives with some verdicts only (:attr:`~generator.kinds.fields.FieldSpec.verdicts`)
+    refused with the others."""
+    generic: Schema = copy.deepcopy(CASE_SCHEMA["properties"]["expect"])
+    if kind_name is None:
+        return generic
+    kind = KINDS[kind_name]
+    properties: Schema = {}
+    rules: list[Schema] = []
+    verdicts = kind.expect["verdict"].schema.get("enum", []) if "verdict" in kind.expect else []
+    for name, spec in kind.expect.items():
+        if game is not None and game not in spec.games:
+            properties[name] = not_here(expect_in_game_elsewhere(name, kind_name, game))
+            continue
+        properties[name] = copy.deepcopy(spec.schema)
+        rules.extend({
+            "if": {"properties": {"verdict": {"const": verdict}}, "required": ["verdict"]},
+            "then": {"properties": {name: not_here(
+                f"field {name!r} in expect does not apply to verdict {verdict!r} (the "
+                f"engine gives {name} only with verdict {' or '.join(spec.verdicts)}); "
+                f"expected no {name} here")}},
+        } for verdict in verdicts if spec.verdicts and verdict not in spec.verdicts)
+    for other in KINDS.values():
+        for name in other.expect:
+            properties.setdefault(name, True)  # another kind's: _elsewhere() says so
+    generic.update({
+        "title": "expect",
+        "x-expected": f"a mapping of the documented values: {expect_example(kind, game)[1:-1]}",
+        "properties": properties,
+        "additionalProperties": False,
+        "required": list(kind.required_expect),
+    })
+    if rules:
+        generic["allOf"] = rules
+    return generic
+
+
+def _case_def(kind_name: str | None, game: str | None) -> Schema:
+    """The schema of a case of ``kind_name`` in ``game`` (either ``None``: missing,
+    unknown or, for the game, not one the kind applies to), for editors."""
+    kind = KINDS[kind_name] if kind_name is not None else None
+    properties: Schema = {}
+    for name, spec in COMMON_FIELDS.items():
+        if name == "kind":
+            properties[name] = _kind_field()
+        elif name == "game":
+            properties[name] = _game_field(kind_name)
+        elif game is not None and game not in spec.games:
+            properties[name] = not_here(common_field_elsewhere(name, game))
+        else:
+            properties[name] = copy.deepcopy(spec.schema)
+    required = [name for name in REQUIRED if name not in ("kind", "game")]
+    for name in INPUT_FIELDS:
+        if kind is None or kind_name is None:
+            properties[name] = True  # typed by the kind
+        elif name not in kind.inputs:
+            properties[name] = True  # another kind's: _elsewhere() says so
+        elif game is not None and game not in kind.inputs[name].games:
+            properties[name] = not_here(input_in_game_elsewhere(name, kind_name, game))
+        else:
+            properties[name] = copy.deepcopy(kind.inputs[name].schema)
+            if kind.inputs[name].required:
+                required.append(name)
+    properties["expect"] = _expect(kind_name, game)
+    title = f"{kind_name or 'a'} case" + (f" in {game}" if game else "")
+    what = (f"{kind_name}: {inputs_text(kind, game)}, and expect" if kind is not None
+            else "id, kind, game, title, expect, ...")
+    body: Schema = {
+        "title": title,
+        "description": f"{title}: {what}",
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "required": required,
+        "allOf": [*copy.deepcopy(STATUS_RULES),
+                  *([_ref(f"{kind_name}-elsewhere")] if kind_name is not None else [])],
+    }
+    rules = rule_set(game) if game is not None else None
+    if kind is not None and rules is not None:
+        body = _merged(body, kind.editor_rules(rules))
+    result = _editor_node(body, game, rules.has_jokers if rules is not None else True)
+    assert isinstance(result, dict)
+    return result
+
+
+def _elsewhere(kind_name: str) -> Schema:
+    """The fields of the other kinds in a case of ``kind_name``, each with the loader's
+    message (the case schemas of the kind list them as ``true`` and refer here: one
+    copy of the messages for every game)."""
+    kind = KINDS[kind_name]
+    expect = {name: not_here(expect_elsewhere(name, kind_name))
+              for other in KINDS.values() for name in other.expect if name not in kind.expect}
+    node = {"properties": {
+        **{name: not_here(input_elsewhere(name, kind_name))
+           for name in INPUT_FIELDS if name not in kind.inputs},
+        "expect": {"properties": expect}}}
+    result = _editor_node(node)
+    assert isinstance(result, dict)
+    return result
+
+
+# -- which case schema a case follows ----------------------------------------------------
+
+
+def _states(field: str, value: str | None) -> Schema:
+    """The condition "the case states ``field`` (``kind``, ``game``) as ``value``"
+    (``None``: as a value that is none of the known ones)."""
+    known = list(KINDS) if field == "kind" else list(GAMES)
+    test: Schema = {"const": value} if value is not None else {"not": {"enum": known}}
+    return {"properties": {field: test}, "required": [field]}
+
+
+def _missing(field: str) -> Schema:
+    """A case without ``field``, where ``defaults`` does not give it either."""
+    choices = list(KINDS) if field == "kind" else list(GAMES)
+    return {"required": [field], "errorMessage": f"missing field {field!r} in case (nor in "
+            f"defaults); expected {field}: {', '.join(choices)}"}
+
+
+def _route_name(kind: str | None, default_game: str | None) -> str:
+    return f"{kind or 'case'}-by-game-default-{default_game or 'none'}"
+
+
+def _by_game(kind: str | None, default_game: str | None) -> Schema:
+    """The case schema of a case of ``kind`` (``None``: unknown or missing) chosen by its
+    own game, else by ``default_game`` (``None``: none, or one that is not known)."""
+    parts: list[Schema] = []
+    for game in GAMES:
+        fits = kind is None or game in KINDS[kind].games
+        parts.append({"if": _states("game", game),
+                      "then": _ref(_def_name(kind, game if fits else None))})
+    parts.append({"if": _states("game", None), "then": _ref(_def_name(kind, None))})
+    absent: Schema
+    if default_game is None:
+        absent = {"allOf": [_ref(_def_name(kind, None)), _missing("game")]}
+    elif kind is None or default_game in KINDS[kind].games:
+        absent = _ref(_def_name(kind, default_game))
+    else:
+        what, _, expected = kind_elsewhere(kind, default_game).partition("; ")
+        absent = {"allOf": [_ref(_def_name(kind, None)), {
+            "required": ["game"],
+            "errorMessage": f"{what} (game from defaults); {expected}"}]}
+    parts.append({"if": {"not": {"required": ["game"]}}, "then": absent})
+    return {"allOf": parts}
+
+
+def _by_kind(default_game: str | None) -> Schema:
+    """The routes of a case that states its kind, by that kind."""
+    parts = [{"if": _states("kind", kind), "then": _ref(_route_name(kind, default_game))}
+             for kind in KINDS]
+    parts.append({"if": _states("kind", None), "then": _ref(_route_name(None, default_game))})
+    return {"allOf": parts}
+
+
+def _defaults_give(kind: str | None, game: str | None) -> Schema:
+    """The condition "the file's ``defaults`` give this kind and game" (``None``: none,
+    or a value that is none of the known ones)."""
+    defaults: Schema = {"type": "object", "properties": {}}
+    required: list[str] = []
+    unknown: list[Schema] = []
+    for field, value, known in (("kind", kind, list(KINDS)), ("game", game, list(GAMES))):
+        if value is not None:
+            defaults["properties"][field] = {"const": value}
+            required.append(field)
+        else:
+            unknown.append({"properties": {field: {"enum": known}}, "required": [field]})
+    if required:
+        defaults["required"] = required
+    if unknown:
+        defaults["not"] = {"anyOf": unknown}
+    condition: Schema = {"properties": {"defaults": defaults}}
+    if required:
+        condition["required"] = ["defaults"]
+    return condition
+
+
+def _case_item(kind: str | None, game: str | None) -> Schema:
+    """A case of a file whose ``defaults`` give ``kind`` and ``game``."""
+    without_kind = (_ref(_route_name(kind, game)) if kind is not None
+                    else {"allOf": [_ref(_route_name(None, game)), _missing("kind")]})
+    by_kind = _ref(f"by-kind-default-{game or 'none'}")
+    return {"if": {"type": "object"},
+            "then": {"if": {"required": ["kind"]}, "then": by_kind, "else": without_kind}}
+
+
+# -- the whole schema ----------------------------------------------------------------------
+
+
 SHARED_MIN_CHARS = 200
 """A sub-schema of at least this many characters (as compact JSON) that occurs again is
-written once: the later copies are ``$ref`` pointers to the first (the variants of the
-case schema share most of their fields)."""
+written once: the later copies are ``$ref`` pointers to the first (the case schemas of
+the kinds and games share most of their fields)."""
 
 
 def _pointer(path: tuple[str, ...]) -> str:
@@ -196,90 +460,54 @@ def _shared(schema: Schema) -> Schema:
     return result
 
 
-def _defaults_are(kind: str | None, game: str | None) -> Schema:
-    """The condition "the file's ``defaults`` give this kind and game" (``None``: none)."""
-    defaults: Schema = {}
-    required: list[str] = []
-    absent: list[Schema] = []
-    for name, value in (("kind", kind), ("game", game)):
-        if value is None:
-            absent.append({"required": [name]})
-        else:
-            defaults.setdefault("properties", {})[name] = {"const": value}
-            required.append(name)
-    if required:
-        defaults["required"] = required
-    if absent:
-        defaults["not"] = {"anyOf": absent}
-    condition: Schema = {"properties": {"defaults": defaults}}
-    if required:
-        condition["required"] = ["defaults"]
-    return condition
-
-
-def _ref(name: str) -> Schema:
-    return {"$ref": f"#/$defs/{name}"}
-
-
-def _name(kind: str | None, game: str | None) -> str:
-    parts = [f"kind={kind}" if kind else "", f"game={game}" if game else ""]
-    return "case-" + ",".join(p for p in parts if p) if kind or game else "case"
-
-
 def editor_schema() -> Schema:
     """The JSON Schema (draft 2020-12) of a whole case file, for editors.
 
     Returns:
         A new schema dict (JSON-serialisable, the same for the same kinds): the file's
-        frame (:data:`~generator.cases.schema.FILE_SCHEMA`), and each case checked by
-        :data:`~generator.cases.schema.CASE_SCHEMA` as the file's ``defaults`` fill it in
-        (``$defs``: ``case``, ``case-game=G``, ``case-kind=K``, ``case-kind=K,game=G``).
+        frame (:data:`~generator.cases.schema.FILE_SCHEMA`) and, in ``$defs``, one schema
+        of a case per kind and game (``meld-in-rami51``; ``meld`` for a case whose game
+        is missing, unknown or not one of the kind's; ``case``, ``case-in-G`` for one
+        whose kind is missing or unknown), each case led to its own by its ``kind`` and
+        ``game`` or else by the file's ``defaults``.
     """
     return copy.deepcopy(_editor_schema())
 
 
 @cache
 def _editor_schema() -> Schema:
-    kinds: list[str | None] = [None, *KINDS]
-    games: list[str | None] = [None, *GAMES]
+    kinds: list[str | None] = [*KINDS, None]
+    games: list[str | None] = [*GAMES, None]
     defs: Schema = {}
     for kind in kinds:
         for game in games:
-            values = {name: value for name, value in (("kind", kind), ("game", game))
-                      if value is not None}
-            body = fixed(CASE_SCHEMA, values)
-            body.pop("$schema", None)
-            body.pop("title", None)
-            defs[_name(kind, game)] = _editor_node(body)
-
-    def cases_under(kind: str | None, game: str | None) -> Schema:
-        # a case's own kind and game win over the defaults (the loader's order)
-        return {
-            "if": {"required": ["kind"]},
-            "then": {"if": {"required": ["game"]}, "then": _ref(_name(None, None)),
-                     "else": _ref(_name(None, game))},
-            "else": {"if": {"required": ["game"]}, "then": _ref(_name(kind, None)),
-                     "else": _ref(_name(kind, game))},
-        }
-
+            if kind is None or game is None or game in KINDS[kind].games:
+                defs[_def_name(kind, game)] = _case_def(kind, game)
+    for name in KINDS:
+        defs[f"{name}-elsewhere"] = _elsewhere(name)
+    for game in games:
+        defs[f"by-kind-default-{game or 'none'}"] = _by_kind(game)
+        for kind in kinds:
+            defs[_route_name(kind, game)] = _by_game(kind, game)
     frame = _editor_node(FILE_SCHEMA)
     assert isinstance(frame, dict)
-    frame["properties"]["cases"]["items"] = {"type": "object", "description": "a case"}
-    branches = [
-        {"if": _defaults_are(kind, game),
-         "then": {"properties": {"cases": {"items": cases_under(kind, game)}}}}
-        for kind in kinds for game in games
-    ]
+    items = frame["properties"]["cases"]["items"]
+    items.update({"title": "case", "description": "a case: id, kind, game, title, the kind's "
+                  "inputs and expect (the documented values)"})
+    branches = [{"if": _defaults_give(kind, game),
+                 "then": {"properties": {"cases": {"items": _case_item(kind, game)}}}}
+                for kind in kinds for game in games]
     return _shared({
         "$schema": DIALECT,
-        "title": "Rules-site case file (content/examples/*.yaml)",
-        "description": "Generated by `python -m generator schema` from the case kinds; "
-        "the generator's own check (`python -m generator check`) also checks card codes, "
-        "card counts and unique ids.",
-        **{k: v for k, v in frame.items() if k not in ("$schema", "title")},
-        "allOf": branches,
+        "title": "Rules-site case file",
+        "description": "A case file of a rules site (content/examples/*.yaml), generated by "
+        "`python -m generator schema` from the case kinds. The generator's own check "
+        "(`python -m generator check`) also checks what the engine says, ids unique across "
+        "files, how often a card is used and numbers as written.",
+        **{k: v for k, v in frame.items() if k not in ("$schema", "title", "description")},
+        "allOf": [*frame.get("allOf", []), *branches],
         "$defs": defs,
     })
 
 
-__all__ = ["DEFAULTED", "editor_schema", "fixed"]
+__all__ = ["editor_schema"]

@@ -61,6 +61,7 @@ from generator.kinds.fields import FieldSpec
 from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.yamlpos import BoolText
 from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import YamlPath
@@ -285,7 +286,7 @@ def load_case_text(data: bytes, rel: str, *,
     cases: list[Case] = []
     errors: list[InputError] = []
     _join(rel, _load_file(data, rel, frozenset(optional)), {}, cases, errors)
-    doc = parse_yaml(text, rel)[0] if text is not None and cases else None
+    doc = parse_yaml(text, rel, bool_words=True)[0] if text is not None and cases else None
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=(rel,)), doc
 
 
@@ -300,7 +301,7 @@ def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset(), *,
     text, read_error = _decode(data, rel)
     if text is None:
         return _FileCases(errors=(read_error,) if read_error else ())
-    doc, errors = parse_yaml(text, rel)
+    doc, errors = parse_yaml(text, rel, bool_words=True)  # yes/no: neither bool nor text
     if doc is None:
         return _FileCases(errors=tuple(errors))
     if doc.value is None:
@@ -434,7 +435,7 @@ class _CaseLoader:
 
     def _text(self, name: str) -> str | None:
         value = self.value.get(name)
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, str) and not isinstance(value, BoolText) else None
 
     def _known(self, name: str, choices: Collection[str]) -> str | None:
         value = self._text(name)

@@ -39,8 +39,11 @@ from generator.kinds.fields import RAMI_GAMES
 from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
 from generator.kinds.fields import enum
+from generator.kinds.fields import not_here
 from generator.kinds.fields import string
+from generator.yamlpos import BoolText
 from generator.yamlpos import YamlPath
+from generator.yamlpos import boolean_hint
 from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import string_hint
@@ -105,7 +108,7 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
 """The fields every case may have, before the kind's input fields and ``expect``
 (``status`` and ``because``: docs/site.md, "Case status")."""
 
-_STATUS_RULES: list[Schema] = [
+STATUS_RULES: list[Schema] = [
     {
         "if": {"properties": {"status": {"const": CaseStatus.KNOWN_DISAGREEMENT}},
                "required": ["status"]},
@@ -158,9 +161,7 @@ def field_applies(name: str, kind: str | None, game: str | None) -> bool:
     return game in spec.games
 
 
-def _na(message: str) -> Schema:
-    """A field that must not be there, with the message saying why."""
-    return {"not": {}, "x-message": message}
+_na = not_here
 
 
 def _when(conditions: Mapping[str, str], then: Schema) -> Schema:
@@ -210,7 +211,7 @@ def _expect_schema(kind_name: str, kind: AnyKind) -> Schema:
     }
 
 
-def _inputs_text(kind: AnyKind, game: str | None = None) -> str:
+def inputs_text(kind: AnyKind, game: str | None = None) -> str:
     """The kind's input fields (those that apply to ``game`` when given), as messages
     list them after ``expected``: ``meld, cards (optionally opened)``."""
     specs = {name: spec for name, spec in kind.inputs.items()
@@ -222,14 +223,56 @@ def _inputs_text(kind: AnyKind, game: str | None = None) -> str:
     return text
 
 
+# -- why a field does not apply (the loader's messages; the editor schema's too) --------
+
+
+def common_field_elsewhere(name: str, game: str) -> str:
+    """Why the common field ``name`` (``rules``, ``options``) does not apply to ``game``."""
+    spec = COMMON_FIELDS[name]
+    return (f"field {name!r} does not apply to game {game!r}{spec.note}; "
+            f"expected it only with {' or '.join(spec.games)}")
+
+
+def input_elsewhere(name: str, kind_name: str) -> str:
+    """Why the input field ``name`` of another kind does not apply to ``kind_name``."""
+    return (f"field {name!r} does not apply to kind {kind_name!r}; "
+            f"expected {inputs_text(KINDS[kind_name])}")
+
+
+def kind_elsewhere(kind_name: str, game: str) -> str:
+    """Why the kind ``kind_name`` does not apply to ``game``."""
+    return (f"kind {kind_name!r} does not apply to game {game!r}; "
+            f"expected game {' or '.join(KINDS[kind_name].games)}")
+
+
+def input_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
+    """Why the kind's input field ``name`` does not apply to ``game``."""
+    kind = KINDS[kind_name]
+    return (f"field {name!r} does not apply to game {game!r} for kind {kind_name!r}"
+            f"{kind.inputs[name].note}; expected {inputs_text(kind, game)}")
+
+
+def expect_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
+    """Why the kind's ``expect`` field ``name`` does not apply to ``game``."""
+    kind = KINDS[kind_name]
+    applicable = _listing([n for n, s in kind.expect.items() if game in s.games])
+    return (f"field {name!r} in expect does not apply to game {game!r} for kind "
+            f"{kind_name!r}{kind.expect[name].note}; expected one of: {applicable}")
+
+
+def expect_elsewhere(name: str, kind_name: str, game: str | None = None) -> str:
+    """Why the ``expect`` field ``name`` of another kind does not apply to ``kind_name``
+    (the fields it has listed: those that apply to ``game`` when given)."""
+    allowed = [n for n, s in KINDS[kind_name].expect.items() if game is None or game in s.games]
+    return (f"field {name!r} in expect does not apply to kind {kind_name!r}; "
+            f"expected one of: {_listing(allowed)}")
+
+
 def _kind_branch(kind_name: str, kind: AnyKind) -> Schema:
     properties: Schema = {name: spec.schema for name, spec in kind.inputs.items()}
-    expected = _inputs_text(kind)
     for name in INPUT_FIELDS:
         if name not in kind.inputs:
-            properties[name] = _na(
-                f"field {name!r} does not apply to kind {kind_name!r}; expected {expected}"
-            )
+            properties[name] = _na(input_elsewhere(name, kind_name))
     properties["expect"] = _expect_schema(kind_name, kind)
     then: Schema = {
         "x-name": f"{kind_name} case",
@@ -239,20 +282,16 @@ def _kind_branch(kind_name: str, kind: AnyKind) -> Schema:
     by_game: list[Schema] = []
     for game in GAMES:
         if game not in kind.games:
-            message = (f"kind {kind_name!r} does not apply to game {game!r}; "
-                       f"expected game {' or '.join(kind.games)}")
+            message = kind_elsewhere(kind_name, game)
             by_game.append(_when({"game": game}, {"properties": {"game": _na(message)}}))
             continue
         game_properties: Schema = {
-            name: _na(f"field {name!r} does not apply to game {game!r} for kind "
-                      f"{kind_name!r}{spec.note}; expected {_inputs_text(kind, game)}")
+            name: _na(input_in_game_elsewhere(name, kind_name, game))
             for name, spec in kind.inputs.items()
             if game not in spec.games
         }
-        applicable = _listing([n for n, s in kind.expect.items() if game in s.games])
         na_expect = {
-            name: _na(f"field {name!r} in expect does not apply to game {game!r} for kind "
-                      f"{kind_name!r}{spec.note}; expected one of: {applicable}")
+            name: _na(expect_in_game_elsewhere(name, kind_name, game))
             for name, spec in kind.expect.items()
             if game not in spec.games
         }
@@ -279,14 +318,13 @@ def _build_case_schema() -> Schema:
     branches: list[Schema] = []
     for game in GAMES:
         na = {
-            name: _na(f"field {name!r} does not apply to game {game!r}{spec.note}; "
-                      f"expected it only with {' or '.join(spec.games)}")
+            name: _na(common_field_elsewhere(name, game))
             for name, spec in COMMON_FIELDS.items()
             if game not in spec.games
         }
         if na:
             branches.append(_when({"game": game}, {"properties": na}))
-    branches.extend(_STATUS_RULES)
+    branches.extend(STATUS_RULES)
     branches.extend(_kind_branch(name, kind) for name, kind in KINDS.items())
     return {
         "$schema": DIALECT,
@@ -350,16 +388,24 @@ def _is_integer(_checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
+def _is_string(_checker: object, instance: object) -> bool:
+    # a bare yes/no is text to YAML 1.2 only: not a string here (nor a boolean)
+    return isinstance(instance, str) and not isinstance(instance, BoolText)
+
+
 @cache
 def _validator(which: Literal["file", "case"]) -> Validator:
     """The validator of :data:`FILE_SCHEMA` or :data:`CASE_SCHEMA`: draft 2020-12,
-    except that ``integer`` means a Python int that is not a bool."""
+    except that ``integer`` means a Python int that is not a bool, and ``string`` a str
+    that is not a :class:`~generator.yamlpos.BoolText` (a bare ``yes`` is neither a
+    string nor a boolean)."""
     from jsonschema import Draft202012Validator
     from jsonschema.validators import extend
 
     strict: type[Validator] = extend(  # type: ignore[no-untyped-call]
         Draft202012Validator,
-        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+            {"integer": _is_integer, "string": _is_string}),
     )
     schema = FILE_SCHEMA if which == "file" else CASE_SCHEMA
     validator: Validator = strict(schema)
@@ -401,7 +447,7 @@ def _example(name: str, schema: object, container: dict[str, Any]) -> str:
     if name == "expect":
         kind = container.get("kind")
         if isinstance(kind, str) and kind in KINDS:
-            return _expect_example(KINDS[kind], container.get("game"))
+            return expect_example(KINDS[kind], container.get("game"))
         return "<the documented values, e.g. verdict, points>"
     if not isinstance(schema, dict):
         return "<a value>"
@@ -412,7 +458,7 @@ def _example(name: str, schema: object, container: dict[str, Any]) -> str:
     return f"<{schema.get('x-expected', 'a value')}>"
 
 
-def _expect_example(kind: AnyKind, game: object) -> str:
+def expect_example(kind: AnyKind, game: object) -> str:
     """The ``expect`` fields of a kind (those that apply to ``game`` when it is known):
     ``<verdict (valid or invalid), optionally type, points, reason>``."""
     names = [name for name, spec in kind.expect.items()
@@ -464,17 +510,20 @@ def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
     elif keyword == "type":
         types = expected_value if isinstance(expected_value, list) else [expected_value]
         expected = schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
-        if "string" in types:
+        got = describe(value)
+        if "boolean" in types and isinstance(value, BoolText):
+            got, hint = value, boolean_hint(value)
+        elif "string" in types:
             hint = string_hint(value)
         elif "integer" in types:
             hint = integer_hint(value)
         else:
             hint = ""
-        yield SchemaProblem(path, f"{what} must be {expected}; got {describe(value)}{hint}")
+        yield SchemaProblem(path, f"{what} must be {expected}; got {got}{hint}")
     elif keyword == "enum":
         choices = [str(choice) for choice in expected_value]
         context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
-        if isinstance(value, str):
+        if isinstance(value, str) and not isinstance(value, BoolText):
             yield SchemaProblem(path, f"unknown {what} {value!r}{context}; expected one of: "
                                 f"{_listing(choices)}{did_you_mean(value, choices)}")
         else:

@@ -141,6 +141,13 @@ def card(rank: Rank, suit: Suit) -> Card:
     return Card(rank, suit)
 
 
+NATURAL_EXPECTED = "a rank (A 2-10 J Q K, T for 10) and a suit (C D H S or ♣ ♦ ♥ ♠)"
+"""What a natural card's code is, as messages say after "expected"."""
+
+CODE_EXPECTED = f"{NATURAL_EXPECTED}, or JK"
+"""What a card code is, as messages say after "expected"."""
+
+
 def parse_card(code: str) -> Card:
     """Read one card code.
 
@@ -158,19 +165,60 @@ def parse_card(code: str) -> Card:
     if upper == "JK":
         return JOKER
     if len(upper) < 2:
-        raise CardCodeError(
-            f"unknown card {code!r}; expected a rank (A 2-10 J Q K, T for 10) "
-            "and a suit (C D H S or ♣ ♦ ♥ ♠), or JK"
-        )
+        raise CardCodeError(f"unknown card {code!r}; expected {CODE_EXPECTED}")
     rank = _RANK_BY_CODE.get(upper[:-1])
     suit = _SUIT_BY_CODE.get(upper[-1])
     if rank is None or suit is None:
         what = "rank" if rank is None else "suit"
-        raise CardCodeError(
-            f"unknown card {code!r} (bad {what}); expected a rank (A 2-10 J Q K, T for 10) "
-            "and a suit (C D H S or ♣ ♦ ♥ ♠), or JK"
-        )
+        raise CardCodeError(f"unknown card {code!r} (bad {what}); expected {CODE_EXPECTED}")
     return Card(rank, suit)
+
+
+_PRESENTATION = "\ufe0e\ufe0f"
+"""The variation selectors a code may hold anywhere (text and emoji presentation: an
+author's ``♥️``); :func:`parse_card` drops them."""
+
+
+def _escaped(char: str) -> str:
+    """``char`` as a regular expression writes it in both Python and ECMA-262 syntax: a
+    letter or digit as it is, anything else as ``\\uXXXX`` (the suit symbols too, so that
+    the pattern is ASCII)."""
+    return char if char.isascii() and char.isalnum() else f"\\u{ord(char):04X}"
+
+
+def _code_expression(codes: list[str]) -> str:
+    """A regular expression matching exactly the texts :func:`parse_card` takes for the
+    canonical ``codes`` (each ASCII letter in either case, a variation selector before
+    and after every character), as an alternation; one-character codes share a class."""
+    selectors = "[" + "".join(map(_escaped, _PRESENTATION)) + "]*"
+    single = sorted({variant for code in codes if len(code) == 1
+                     for variant in ({code.upper(), code.lower()} if code.isascii() else {code})})
+    alternatives = ["[" + "".join(map(_escaped, single)) + "]"] if single else []
+    for code in sorted(c for c in codes if len(c) > 1):
+        alternatives.append(selectors.join(
+            f"[{ch.upper()}{ch.lower()}]" if ch.isascii() and ch.isalpha()
+            else _escaped(ch) for ch in code))
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def code_pattern(*, joker: bool = True) -> str:
+    """A regular expression of one card code, as :func:`parse_card` reads it: a rank code
+    and a suit code (ASCII letters in either case, ``♣ ♦ ♥ ♠`` as suits), or ``JK`` when
+    ``joker``; a variation selector (``♥️``) may stand before or after any character. It
+    is not anchored and holds no surrounding spaces, and its syntax means the same in
+    Python's :mod:`re` and in ECMA-262 (the JSON Schema ``pattern`` of editors).
+
+    Args:
+        joker: whether ``JK`` (the joker) is a code here.
+
+    Returns:
+        The expression's source, e.g. ``(?:[…]*(?:[23456789AJKQTajkqt]|1[…]*0)…)``.
+    """
+    selectors = "[" + "".join(map(_escaped, _PRESENTATION)) + "]*"
+    natural = (_code_expression(list(_RANK_BY_CODE)) + selectors
+               + _code_expression(list(_SUIT_BY_CODE)))
+    body = f"(?:{natural}|{_code_expression([JOKER.code])})" if joker else natural
+    return f"{selectors}{body}{selectors}"
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

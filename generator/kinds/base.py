@@ -10,6 +10,7 @@ parts; its template is ``generator/theme/kinds/<kind>.html`` (macros ``head(rows
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from generator.i18n.explain import Words
 from generator.i18n.numbers import format_decimal
 from generator.kinds.fields import Argument
 from generator.kinds.fields import FieldSpec
+from generator.kinds.fields import Schema
 
 Path = tuple[str | int, ...]
 """A place within a case: ``("expect", "points")``, ``("hands", 2)``."""
@@ -149,6 +151,24 @@ class Kind(Generic[I, R]):
             is reported elsewhere).
         """
         raise NotImplementedError
+
+    def editor_rules(self, rules: RuleSet) -> Schema:
+        """What the editor schema of a case of this kind in ``rules``' game adds to its
+        fields' own schemas: the bounds and rules :meth:`check` applies in code that a
+        JSON Schema can say (card and seat counts, the seats a number may name, which
+        keys go together), as keywords of the case. generator/cases/editor_schema.py
+        merges it into the case's schema (a node with ``x-message`` replaces the
+        field's). The loader does not read it: its messages come from :meth:`check`, and
+        tests/test_editor_schema.py holds the two to agreeing on every mutated case.
+
+        Args:
+            rules: the game's rule set (the same for every preset of the game: the
+                bounds here do not depend on the preset).
+
+        Returns:
+            A schema fragment (``properties``, ``allOf``, ...); empty by default.
+        """
+        return {}
 
     # -- verifying -----------------------------------------------------------------
 
@@ -314,6 +334,41 @@ def is_int(value: object) -> TypeGuard[int]:
 def count(n: int, noun: str) -> str:
     """``"1 seat"``, ``"3 seats"``."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def at(path: tuple[str, ...], schema: Schema, *, required: bool = False) -> Schema:
+    """``schema`` as the schema of the field at ``path`` within a case (nested
+    ``properties``; ``required``: every step of the path must be there)."""
+    for name in reversed(path):
+        schema = {"properties": {name: schema}, **({"required": [name]} if required else {})}
+    return schema
+
+
+def seat_rules(hands: tuple[str, ...], rules: RuleSet,
+               then: Callable[[int], Schema]) -> list[Schema]:
+    """For each seat count the game allows, ``if`` the hands at ``hands`` list that many
+    seats ``then`` what ``then(seats)`` says (the seats a documented value may name): an
+    editor schema's rules (:meth:`Kind.editor_rules`)."""
+    return [{"if": at(hands, {"type": "array", "minItems": seats, "maxItems": seats},
+                      required=True),
+             "then": then(seats)}
+            for seats in range(rules.min_players, rules.max_players + 1)]
+
+
+def seat_bounds(rules: RuleSet) -> Schema:
+    """The hands of a round or a start position: one per seat, as many seats as the game
+    allows players (:func:`check_seat_count`), as schema keywords."""
+    return {"minItems": rules.min_players, "maxItems": rules.max_players,
+            "description": f"one hand per seat, {rules.min_players} to {rules.max_players} "
+            f"seats ({rules.game} is played by {rules.min_players} to {rules.max_players} "
+            "players)"}
+
+
+def seat_value_rules(seats: int) -> Schema:
+    """A documented ``winner`` and ``scores`` that fit ``seats`` seats
+    (:func:`check_seat_values`), as schema keywords of the mapping that holds them."""
+    return {"properties": {"winner": {"maximum": seats},
+                           "scores": {"minItems": seats, "maxItems": seats}}}
 
 
 def check_seat_count(reader: Reader, rel: Path, seats: int, rules: RuleSet) -> None:

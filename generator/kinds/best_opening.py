@@ -22,6 +22,13 @@ from generator.kinds.meld import cards_input
 from generator.kinds.views import cards_view
 
 
+def hand_sizes(rules: RuleSet) -> tuple[int, int]:
+    """The cards a hand holds when its best opening is sought (Rami): as dealt, or after
+    drawing."""
+    dealt = rules.deck_for(rules.min_players).hand_size
+    return dealt, dealt + 1
+
+
 def _cards_left(best: BestOpening, w: Words) -> str:
     return w.code("explanation", "cards_left", cards=" ".join(c.label for c in best.left))
 
@@ -45,12 +52,19 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
         inputs = cards_input(reader)
         if inputs is None or rules is None or rules.opening_threshold is None:
             return inputs  # CardVerse has no opening: the schema has said so
-        dealt = rules.deck_for(rules.min_players).hand_size
-        if len(inputs.cards) not in (dealt, dealt + 1):
+        dealt, drawn = hand_sizes(rules)
+        if len(inputs.cards) not in (dealt, drawn):
             reader.error(("cards",), f"cards holds {count(len(inputs.cards), 'card')}; "
-                         f"expected {dealt} or {dealt + 1} (a hand as dealt, or after "
-                         "drawing)")
+                         f"expected {dealt} or {drawn} (a hand as dealt, or after drawing)")
         return inputs
+
+    def editor_rules(self, rules: RuleSet) -> fields.Schema:
+        """``cards``: 13 or 14 cards (:func:`hand_sizes`)."""
+        dealt, drawn = hand_sizes(rules)
+        return {"properties": {"cards": {
+            "minItems": dealt, "maxItems": drawn,
+            "description": f"cards: a hand of {dealt} or {drawn} cards (as dealt, or after "
+            "drawing), a list of card codes or one string of codes separated by spaces"}}}
 
     def run(self, inputs: CardsInput, rules: RuleSet) -> BestOpening:
         return best_opening(inputs.cards, rules)

@@ -47,6 +47,15 @@ def players_input(reader: Reader, rules: RuleSet | None) -> PlayersInput | None:
     return PlayersInput(players)
 
 
+def players_rules(rules: RuleSet) -> fields.Schema:
+    """``players``: a count the game allows (:func:`players_input`), as schema keywords of
+    the case (:meth:`~generator.kinds.base.Kind.editor_rules`)."""
+    return {"properties": {"players": {
+        "minimum": rules.min_players, "maximum": rules.max_players,
+        "description": f"players: {rules.min_players} to {rules.max_players} ({rules.game} "
+        f"is played by {rules.min_players} to {rules.max_players} players)"}}}
+
+
 PLAYERS = fields.FieldSpec(fields.integer("players", minimum=None,
                                           example="<number of players>"))
 """``players``: a player count (checked against the game by :func:`players_input`)."""
@@ -67,6 +76,9 @@ class DeckKind(Kind[PlayersInput, DeckResult]):
 
     def check(self, reader: Reader, rules: RuleSet | None) -> PlayersInput | None:
         return players_input(reader, rules)
+
+    def editor_rules(self, rules: RuleSet) -> fields.Schema:
+        return players_rules(rules)
 
     def run(self, inputs: PlayersInput, rules: RuleSet) -> DeckResult:
         return deck(rules, inputs.players)

@@ -9,18 +9,23 @@ the schema module turns into messages ``what is wrong; what was expected``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 from typing import Literal
 from typing import TypeAlias
 
+from generator.engine.cards import code_pattern
 from generator.engine.codes import Game
+from generator.engine.codes import Verdict
 from generator.engine.rules import GAMES
 from generator.engine.rules import GAMES_WITH_OPTIONS
 from generator.engine.rules import GAMES_WITH_PRESETS
 from generator.engine.rules import rule_set
+from generator.errors import UNPRINTABLE
 
 Schema: TypeAlias = dict[str, Any]
 """A JSON Schema (or a part of one) as a dict."""
@@ -53,6 +58,10 @@ class FieldSpec:
         note: added to the "does not apply to game" message, e.g.
             ``" (cardverse has options: ace_high, discard_to_win)"``.
         required: an input field the kind needs (``False``: optional, e.g. ``opened``).
+        verdicts: for an ``expect`` field, the verdicts with which the engine gives it
+            (a meld's ``reason`` only with ``invalid``); empty: any verdict. Documented
+            with another verdict it is a disagreement, which the editor schema
+            (generator/cases/editor_schema.py) marks as the author types.
     """
 
     schema: Schema
@@ -60,6 +69,7 @@ class FieldSpec:
     shape: Shape = "value"
     note: str = ""
     required: bool = True
+    verdicts: tuple[str, ...] = ()
 
 
 INTEGER = "a plain decimal integer"
@@ -67,8 +77,10 @@ INTEGER = "a plain decimal integer"
 
 
 def string(what: str, *, empty: str | None = None, example: str | None = None) -> Schema:
-    """A string; ``empty``: what to write instead of an empty one (then it must not be)."""
-    schema: Schema = {"type": "string", "x-what": what, "x-expected": "a string"}
+    """A string of text (``x-text``: printable, as every YAML scalar is checked to be);
+    ``empty``: what to write instead of an empty one (then it must not be)."""
+    schema: Schema = {"type": "string", "x-text": True, "x-what": what,
+                      "x-expected": "a string"}
     if example is not None:
         schema["x-example"] = example
     if empty is not None:
@@ -95,10 +107,17 @@ def integer(what: str, *, minimum: int | None = 0, example: str | None = None) -
     return schema
 
 
+def not_here(message: str) -> Schema:
+    """A field that must not be there, with the message saying why (``x-message``)."""
+    return {"not": {}, "x-message": message}
+
+
 def card_list(what: str, *, may_be_empty: bool = False) -> Schema:
-    """A list of card codes, or one string of codes separated by spaces."""
+    """A list of card codes, or one string of codes separated by spaces (``x-cards``:
+    the loader reads the codes; the editor schema matches them with patterns)."""
     schema: Schema = {
         "type": ["array", "string"],
+        "x-cards": "list",
         "x-what": what,
         "x-expected": "a list of card codes or one string of codes separated by spaces "
         "(e.g. \"QH KH AH\")",
@@ -111,10 +130,10 @@ def card_list(what: str, *, may_be_empty: bool = False) -> Schema:
     return schema
 
 
-def card(what: str, expected: str) -> Schema:
-    """One card code."""
-    return {"type": "string", "x-what": what, "x-expected": expected,
-            "x-example": "<a card code, e.g. 6S>"}
+def card(what: str, expected: str, *, natural: bool = False) -> Schema:
+    """One card code; ``natural``: not the joker (``x-cards``, as :func:`card_list`)."""
+    return {"type": "string", "x-cards": "natural card" if natural else "card",
+            "x-what": what, "x-expected": expected, "x-example": "<a card code, e.g. 6S>"}
 
 
 def hand_list(what: str) -> Schema:
@@ -168,7 +187,7 @@ OPENED = FieldSpec(boolean("opened"), games=RAMI_GAMES, note=" (cardverse has no
 """``opened`` (Rami: whether the player has opened; true when not given)."""
 
 RAMI_POINTS = FieldSpec(integer("points"), games=RAMI_GAMES,
-                        note=" (cardverse melds have no points)")
+                        note=" (cardverse melds have no points)", verdicts=(Verdict.VALID,))
 """``expect.points`` of a meld or a lay-off: Rami only."""
 
 POINTS = FieldSpec(integer("points"))
@@ -180,9 +199,10 @@ def verdict(kind: str, *codes: str) -> FieldSpec:
     return FieldSpec(enum("verdict", codes, context=kind))
 
 
-def reason(kind: str, codes: tuple[str, ...]) -> FieldSpec:
-    """``expect.reason`` of ``kind``: one of ``codes``."""
-    return FieldSpec(enum("reason", codes, context=kind))
+def reason(kind: str, codes: tuple[str, ...], *, verdict: str) -> FieldSpec:
+    """``expect.reason`` of ``kind``: one of ``codes``, given with ``verdict`` only (the
+    verdict that says no)."""
+    return FieldSpec(enum("reason", codes, context=kind), verdicts=(verdict,))
 
 
 ArgumentShape = Literal["cards", "card lists", "card", "integer", "boolean"]
@@ -251,3 +271,63 @@ HANDS_ARGUMENT = Argument("hands", "--hands", "card lists",
 def frozen(specs: dict[str, FieldSpec]) -> Mapping[str, FieldSpec]:
     """A kind's fields, read-only, in the order given (the order messages list them)."""
     return MappingProxyType(specs)
+
+
+# -- card lists as text, for patterns ---------------------------------------------------
+
+
+def _class(test: Callable[[str], object]) -> str:
+    """A regular expression's character class of the characters of the Basic
+    Multilingual Plane that pass ``test``, as ``\\uXXXX`` escapes and ranges (the same
+    in Python and ECMA-262 syntax)."""
+    ranges: list[list[int]] = []
+    for code in range(0x10000):
+        if not test(chr(code)):
+            continue
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "[" + "".join(f"\\u{low:04X}" + (f"-\\u{high:04X}" if high > low else "")
+                         for low, high in ranges) + "]"
+
+
+@cache
+def _space() -> str:
+    """The characters the loader takes as space between the codes of a card list
+    (Python's ``\\s``, which splits it) and strips around one code: a character class
+    (:func:`_class`; Unicode puts every such character in the Basic Multilingual Plane,
+    U+3000 the last)."""
+    return _class(str.isspace)
+
+
+@cache
+def text_pattern() -> str:
+    """The pattern of printable text: no character of
+    :data:`generator.errors.UNPRINTABLE`, which the loader refuses in every YAML scalar
+    (all of them lie in the Basic Multilingual Plane)."""
+    return f"^[^{_class(UNPRINTABLE.match)[1:-1]}]*$"
+
+
+def card_pattern(*, joker: bool = True) -> str:
+    """The pattern of a text that is one card code (spaces around it allowed), as the
+    loader reads a card field or an item of a card list; ``joker``: ``JK`` is one."""
+    space = _space()
+    return f"^{space}*{code_pattern(joker=joker)}{space}*$"
+
+
+def card_codes_pattern(least: int, most: int, *, joker: bool = True) -> str:
+    """The pattern of a text of ``least`` to ``most`` card codes separated by spaces, as
+    the loader reads a card list written as one string; ``joker``: ``JK`` is one."""
+    space, code = _space(), code_pattern(joker=joker)
+    if least == 0:
+        body = f"(?:{code}(?:{space}+{code}){{0,{most - 1}}})?" if most else ""
+    else:
+        body = f"{code}(?:{space}+{code}){{{least - 1},{most - 1}}}"
+    return f"^{space}*{body}{space}*$"
+
+
+def empty_card_list() -> Schema:
+    """An empty card list: ``[]`` or a string of spaces only (a seat that went out)."""
+    return {"anyOf": [{"type": "array", "maxItems": 0},
+                      {"type": "string", "pattern": f"^{_space()}*$"}]}

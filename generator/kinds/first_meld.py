@@ -46,7 +46,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
     expect = fields.frozen({
         "verdict": fields.verdict("first_meld", Verdict.ACCEPTED, Verdict.REJECTED),
         "points": fields.POINTS,
-        "reason": fields.reason("first_meld", OPENING_REASONS),
+        "reason": fields.reason("first_meld", OPENING_REASONS, verdict=Verdict.REJECTED),
     })
     required_expect = ("verdict",)
     arguments = (fields.MELDS_ARGUMENT,)

@@ -23,6 +23,7 @@ from generator.kinds.base import View
 from generator.kinds.deck import PLAYERS
 from generator.kinds.deck import PlayersInput
 from generator.kinds.deck import players_input
+from generator.kinds.deck import players_rules
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class HandSizeKind(Kind[PlayersInput, Deal]):
 
     def check(self, reader: Reader, rules: RuleSet | None) -> PlayersInput | None:
         return players_input(reader, rules)
+
+    def editor_rules(self, rules: RuleSet) -> fields.Schema:
+        return players_rules(rules)
 
     def run(self, inputs: PlayersInput, rules: RuleSet) -> Deal:
         """Deal once (the counts do not depend on the shuffle) and count."""

@@ -65,7 +65,7 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         "meld": fields.TABLE_MELD,
         "card": fields.FieldSpec(
             fields.card("card", "one card code such as 6S (the card put in the joker's "
-                        "place)"),
+                        "place)", natural=True),
             shape="card",
         ),
         "opened": fields.OPENED,
@@ -73,8 +73,9 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
     expect = fields.frozen({
         "verdict": fields.verdict("joker_swap", Verdict.ALLOWED, Verdict.REJECTED),
         "joker_stands_for": fields.FieldSpec(
-            fields.card("joker_stands_for", "a card code such as 6S"), shape="card"),
-        "reason": fields.reason("joker_swap", SWAP_REASONS),
+            fields.card("joker_stands_for", "a card code such as 6S", natural=True),
+            shape="card"),
+        "reason": fields.reason("joker_swap", SWAP_REASONS, verdict=Verdict.REJECTED),
     })
     required_expect = ("verdict",)
     arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARD_ARGUMENT,

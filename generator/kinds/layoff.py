@@ -98,7 +98,7 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
     expect = fields.frozen({
         "verdict": fields.verdict("layoff", Verdict.VALID, Verdict.INVALID),
         "points": fields.RAMI_POINTS,
-        "reason": fields.reason("layoff", LAYOFF_REASONS),
+        "reason": fields.reason("layoff", LAYOFF_REASONS, verdict=Verdict.INVALID),
     })
     required_expect = ("verdict",)
     arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARDS_ARGUMENT,

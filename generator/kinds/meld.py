@@ -62,7 +62,7 @@ class MeldKind(Kind[CardsInput, MeldResult]):
         "verdict": fields.verdict("meld", Verdict.VALID, Verdict.INVALID),
         "type": fields.FieldSpec(fields.enum("meld type", (MeldType.RUN, MeldType.SET))),
         "points": fields.RAMI_POINTS,
-        "reason": fields.reason("meld", MELD_REASONS),
+        "reason": fields.reason("meld", MELD_REASONS, verdict=Verdict.INVALID),
     })
     required_expect = ("verdict",)
     arguments = (fields.CARDS_ARGUMENT,)

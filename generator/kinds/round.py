@@ -17,8 +17,12 @@ from generator.kinds.base import Kind
 from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
+from generator.kinds.base import at
 from generator.kinds.base import check_seat_count
 from generator.kinds.base import check_seat_values
+from generator.kinds.base import seat_bounds
+from generator.kinds.base import seat_rules
+from generator.kinds.base import seat_value_rules
 from generator.kinds.hand import hand_rules_text
 from generator.kinds.views import round_view
 
@@ -74,6 +78,18 @@ class RoundKind(Kind[HandsInput, RoundResult]):
         if any(hand is None for hand in parsed):
             return None
         return HandsInput(tuple(hand for hand in parsed if hand is not None))
+
+    def editor_rules(self, rules: RuleSet) -> fields.Schema:
+        """``hands``: one per seat, at most one of them empty; ``winner`` and ``scores``
+        fit the seats."""
+        return {
+            "properties": {"hands": {**seat_bounds(rules), "allOf": [{
+                "contains": fields.empty_card_list(), "minContains": 0, "maxContains": 1,
+                "errorMessage": "hands holds more than one empty hand; expected at most "
+                "one (the seat that went out)"}]}},
+            "allOf": seat_rules(("hands",), rules,
+                                lambda seats: at(("expect",), seat_value_rules(seats))),
+        }
 
     def run(self, inputs: HandsInput, rules: RuleSet) -> RoundResult:
         return score_round(inputs.hands, rules)

@@ -47,12 +47,16 @@ from generator.kinds.base import Mismatch
 from generator.kinds.base import Reader
 from generator.kinds.base import Value
 from generator.kinds.base import View
+from generator.kinds.base import at
 from generator.kinds.base import check_seat_count
 from generator.kinds.base import check_seat_values
 from generator.kinds.base import count
 from generator.kinds.base import is_int
 from generator.kinds.base import leaf
 from generator.kinds.base import same
+from generator.kinds.base import seat_bounds
+from generator.kinds.base import seat_rules
+from generator.kinds.base import seat_value_rules
 from generator.kinds.views import cards_view
 from generator.kinds.views import round_view
 
@@ -65,6 +69,43 @@ END_REASONS: tuple[EndReason, ...] = tuple(EndReason)
 
 ACTION_KEYS = ("draw", "discard", "meld", "layoff", "take_joker")
 """The steps of an action, one per list item."""
+
+COMPANIONS = (("onto", "layoff"), ("card", "take_joker"))
+"""The fields that go with one step only, and that step (which needs them)."""
+
+_NO_STEP = f"action names no step; expected one of: {', '.join(ACTION_KEYS)}"
+
+
+def _both(first: str, second: str) -> str:
+    return (f"action has both {first!r} and {second!r}; expected one step per action (one "
+            "list item each)")
+
+
+def _missing(field: str, step: str) -> str:
+    example = ("<table meld number, 1-based>" if field == "onto"
+               else "<the card put in the joker's place, e.g. 6S>")
+    return f"missing field {field!r} in {step} action; expected {field}: {example}"
+
+
+def _no_opening(game: str) -> str:
+    return (f"field 'opened' in start does not apply to game {game!r} ({game} has no "
+            "opening); expected it only with " + " or ".join(fields.OPENING_GAMES))
+
+
+_ACTION_RULES: fields.Schema = {"allOf": [
+    {"anyOf": [{"required": [key], "errorMessage": _NO_STEP} for key in ACTION_KEYS]},
+    *({"if": {"required": [first]},
+       "then": {"properties": {second: fields.not_here(_both(first, second))
+                               for second in ACTION_KEYS[i + 1:]}}}
+      for i, first in enumerate(ACTION_KEYS[:-1])),
+    *({"if": {"required": [step]},
+       "then": {"required": [field], "errorMessage": _missing(field, step)},
+       "else": {"properties": {field: fields.not_here(
+           f"field {field!r} goes with {step}; expected it only in a {step} action")}}}
+      for field, step in COMPANIONS),
+]}
+"""What :func:`_actions` checks of an action, as an editor schema says it (one step,
+its companion fields with it only)."""
 
 _START_SCHEMA: fields.Schema = {
     "type": "object",
@@ -266,10 +307,7 @@ def _start(reader: Reader, start: dict[str, Any], seats: int,
     check_seat_count(reader, (*where, "hands"), seats, rules)
     opened = start.get("opened")
     if "opened" in start and rules.opening_threshold is None:
-        reader.error((*where, "opened"),
-                     f"field 'opened' in start does not apply to game {rules.game!r} "
-                     f"({rules.game} has no opening); expected it only with "
-                     + " or ".join(fields.OPENING_GAMES), at_key=True)
+        reader.error((*where, "opened"), _no_opening(rules.game), at_key=True)
     elif isinstance(opened, list) and len(opened) != seats:
         reader.error((*where, "opened"), f"opened lists {count(len(opened), 'flag')}; "
                      f"expected one per seat ({seats}, as in hands)")
@@ -351,24 +389,18 @@ def _actions(reader: Reader, actions: list[Any]) -> tuple[Action, ...] | None:
             continue  # the schema has said so
         rel = ("actions", index)
         keys = [key for key in item if key in ACTION_KEYS]
-        expected = ", ".join(ACTION_KEYS)
         if not keys:
-            reader.error(rel, f"action names no step; expected one of: {expected}")
+            reader.error(rel, _NO_STEP)
             continue
         for extra in keys[1:]:
-            reader.error((*rel, extra), f"action has both {keys[0]!r} and {extra!r}; "
-                         "expected one step per action (one list item each)", at_key=True)
+            reader.error((*rel, extra), _both(keys[0], extra), at_key=True)
         key = keys[0]
-        for field, owner in (("onto", "layoff"), ("card", "take_joker")):
+        for field, owner in COMPANIONS:
             if field in item and key != owner:
                 reader.error((*rel, field), f"field {field!r} goes with {owner}, not {key}; "
                              f"expected it only in a {owner} action", at_key=True)
-        if key == "layoff" and "onto" not in item:
-            reader.error(rel, "missing field 'onto' in layoff action; expected onto: "
-                         "<table meld number, 1-based>")
-        if key == "take_joker" and "card" not in item:
-            reader.error(rel, "missing field 'card' in take_joker action; expected card: "
-                         "<the card put in the joker's place, e.g. 6S>")
+            if key == owner and field not in item:
+                reader.error(rel, _missing(field, owner))
         action = _action(reader, key, item, rel)
         if action is not None:
             steps.append(action)
@@ -564,6 +596,31 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
 
     def read(self, reader: Reader) -> None:
         _read_cards(reader)
+
+    def editor_rules(self, rules: RuleSet) -> fields.Schema:
+        """``start``: one hand per seat; ``opened`` (Rami only), ``turn``, the table's
+        ``seat`` and ``expect.end`` fit the seats; ``reshuffles`` and ``turns_played``
+        within the game's limits; each action one step (:data:`_ACTION_RULES`)."""
+        limit = rules.turn_limit
+        start: fields.Schema = {
+            "hands": seat_bounds(rules),
+            "reshuffles": {"maximum": rules.max_reshuffles},
+            **({"turns_played": {"maximum": limit - 1}} if limit is not None else {}),
+            **({"opened": fields.not_here(_no_opening(rules.game))}
+               if rules.opening_threshold is None else {}),
+        }
+
+        def fits(seats: int) -> fields.Schema:
+            flags = {"opened": {"minItems": seats, "maxItems": seats}} \
+                if rules.opening_threshold is not None else {}
+            return {"properties": {
+                "start": {"properties": {
+                    **flags, "turn": {"maximum": seats},
+                    "table": {"items": {"properties": {"seat": {"maximum": seats}}}}}},
+                "expect": at(("end",), seat_value_rules(seats))}}
+
+        return {"properties": {"start": {"properties": start}, "actions": {"items": _ACTION_RULES}},
+                "allOf": seat_rules(("start", "hands"), rules, fits)}
 
     def check(self, reader: Reader, rules: RuleSet | None) -> ScenarioInput | None:
         """The start position (1-based seats and numbers, checked here with their
