@@ -1,6 +1,6 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
-    python -m generator build [--project DIR] [--out DIR] [--strict] [--no-cache]
+    python -m generator build [--project DIR] [--out DIR] [--strict] [--drafts] [--no-cache]
     python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
                               [--fix]
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
@@ -13,7 +13,7 @@
     python -m generator --version
 
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
-an untranslated or fuzzy message); 2 the input is wrong; 130 / 143 interrupted by
+an untranslated or fuzzy message, or a warning); 2 the input is wrong; 130 / 143 interrupted by
 SIGINT / SIGTERM; ``serve`` stopped with Ctrl-C exits 0.
 """
 
@@ -88,7 +88,9 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     b.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
     b.add_argument("--out", type=Path, default=None, help="output folder (default PROJECT/site)")
     b.add_argument("--strict", action="store_true",
-                   help="also fail on untranslated or fuzzy messages")
+                   help="also fail on untranslated or fuzzy messages and on warnings")
+    b.add_argument("--drafts", action="store_true",
+                   help="include the pages and cases marked draft: true, each marked Draft")
     b.add_argument("--no-cache", action="store_true",
                    help="build everything again, without reading or writing the build cache")
     c = sub.add_parser("check", help="check every case against the engine")
@@ -239,6 +241,7 @@ def _check_fix(project_dir: Path, fmt: str, output: str | None = None) -> int:
         return EXIT_INPUT
     from generator.commands.check import disagreement_lines  # only here: see _parser
     from generator.commands.check import summary_line
+    from generator.commands.check import warning_lines
     from generator.commands.fix import fix
     from generator.commands.project import format_errors
 
@@ -246,7 +249,8 @@ def _check_fix(project_dir: Path, fmt: str, output: str | None = None) -> int:
     _emit(["".join(report.diff).rstrip("\n")] if report.diff else [])
     project = report.project
     if project is not None:
-        _emit([*format_errors(project.errors), *disagreement_lines(project)])
+        _emit([*format_errors(project.errors), *disagreement_lines(project),
+               *warning_lines(project)])
     _emit(report.lines)
     if project is not None:
         _say(summary_line(project))
@@ -341,6 +345,7 @@ def _check(project_dir: Path, fmt: str, output: str | None = None) -> int:
     from generator.commands.check import disagreement_lines  # only here: see _parser
     from generator.commands.check import json_report
     from generator.commands.check import summary_line
+    from generator.commands.check import warning_lines
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
 
@@ -348,7 +353,8 @@ def _check(project_dir: Path, fmt: str, output: str | None = None) -> int:
     if fmt == "json":
         _emit([_json(json_report(project))])
         return project.exit_code
-    _emit([*format_errors(project.errors), *disagreement_lines(project)])
+    _emit([*format_errors(project.errors), *disagreement_lines(project),
+           *warning_lines(project)])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
         _say(summary_line(project))
     return project.exit_code
@@ -419,6 +425,7 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
     from generator.commands.check import disagreement_lines
     from generator.commands.check import json_report
     from generator.commands.check import summary_line
+    from generator.commands.check import warning_lines
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
     from generator.commands.report_formats import error_command
@@ -442,7 +449,8 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
             "status": dict.fromkeys(map(str, CaseStatus), 0)}
         data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     else:
-        lines = [*format_errors(errors), *(disagreement_lines(project) if project else [])]
+        lines = [*format_errors(errors), *(disagreement_lines(project) + warning_lines(project)
+                                           if project else [])]
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     fd = 1 if output is None else _descriptor_named(output)
     try:
@@ -503,13 +511,14 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
     return EXIT_OK
 
 
-def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True) -> int:
+def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True,
+           drafts: bool = False) -> int:
     missing = _project_error(project_dir)
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     start = time.perf_counter()
-    report = build(project_dir, out, strict=strict, cache=cache)
+    report = build(project_dir, out, strict=strict, cache=cache, drafts=drafts)
     try:
         return _build_summary(report, start)
     except KeyboardInterrupt as exc:  # the build is done: its site is in place
@@ -646,7 +655,7 @@ def _run(args: argparse.Namespace) -> int:
             return _schema(args.settings)
         if args.command == "init":
             return _init(args.dir, args.lang, args.title)
-        return _build(args.project, args.out, args.strict, not args.no_cache)
+        return _build(args.project, args.out, args.strict, not args.no_cache, args.drafts)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
     except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it

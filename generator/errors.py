@@ -3,7 +3,8 @@
 Every stage that reads input (case files, pages, catalogs, templates) collects
 :class:`InputError` values instead of stopping at the first problem; the command
 line prints them all (docs/site.md, "Command line") as ``FILE:LINE:COL: message`` and
-exits with status 2.
+exits with status 2. An :class:`InputWarning` (``FILE:LINE: warning: message``) is
+printed the same way and changes the exit status only under ``--strict``.
 """
 
 from __future__ import annotations
@@ -146,6 +147,37 @@ class InputError:
 
     def __str__(self) -> str:
         return self.format()
+
+
+@dataclass(frozen=True)
+class InputWarning:
+    """Something in the input that is probably not meant, where it is: reported with
+    ``warning:`` and never an error, except under ``--strict`` (docs/site.md,
+    "Warnings").
+
+    Attributes:
+        file: the file, relative to the project, with POSIX separators.
+        line: 1-based line.
+        message: what is probably not meant, in English (``case ID is shown on no
+            page``).
+    """
+
+    file: str
+    line: int
+    message: str
+
+    def format(self) -> str:
+        """The warning as one line: ``FILE:LINE: warning: message``."""
+        return f"{self.file}:{self.line}: warning: {self.message}"
+
+    def as_dict(self) -> dict[str, str | int]:
+        """The warning as the JSON object of ``check --format json``:
+        ``{"file", "line", "message"}``."""
+        return {"file": self.file, "line": self.line, "message": self.message}
+
+    def sort_key(self) -> tuple[str, int]:
+        """A key that orders warnings by file and line."""
+        return (self.file, self.line)
 
 
 def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputError | None:

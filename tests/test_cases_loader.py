@@ -633,8 +633,8 @@ def test_schemas_are_valid_draft_2020_12() -> None:
     Draft202012Validator.check_schema(FILE_SCHEMA)
     assert CASE_SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert CASE_FIELDS == ("id", "kind", "game", "rules", "options", "title", "note",
-                           "status", "because", "cards", "melds", "players", "meld", "opened",
-                           "card", "hands", "start", "actions", "expect")
+                           "status", "because", "draft", "cards", "melds", "players", "meld",
+                           "opened", "card", "hands", "start", "actions", "expect")
 
 
 def test_schema_codes_match_the_engine() -> None:

@@ -260,7 +260,7 @@ def test_completion_labels_read_as_words(schema: dict[str, Any]) -> None:
     offered = {name for name, field in
                schema["$defs"]["joker_swap-in-rami51"]["properties"].items()
                if isinstance(field, dict) and not _resolved(schema, field).get("doNotSuggest")}
-    assert offered == {"id", "kind", "game", "rules", "title", "note", "status", "because",
+    assert offered == {"id", "kind", "game", "rules", "title", "note", "status", "because", "draft",
                        "meld", "card", "opened", "expect"}
 
 

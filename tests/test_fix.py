@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -23,9 +24,14 @@ CASES = "content/examples/cases.yaml"
 
 
 def small_project(root: Path, cases: str) -> Path:
-    """A project of one page and one case file holding ``cases``."""
+    """A project of one page and one case file holding ``cases``; the page shows every
+    case (a table each, so that cases of several kinds may be shown), so that no case is
+    a warning of its own."""
     (root / "content" / "examples").mkdir(parents=True)
-    (root / "content" / "page.md").write_text("# Page\n\nText.\n", encoding="utf-8")
+    ids = dict.fromkeys(re.findall(r"^\s*- id: ([a-z0-9-]+)(?![^\s#])", cases, re.M))
+    tables = "".join(f"\n```cases\n{case_id}\n```\n" for case_id in ids)
+    (root / "content" / "page.md").write_text(f"# Page\n\nText.\n{tables}",
+                                             encoding="utf-8")
     (root / CASES).write_text(cases, encoding="utf-8")
     return root
 

@@ -964,7 +964,7 @@ def test_command_line_on_fuzzed_projects(files: dict[str, bytes], command: str) 
     assert "the generator failed" not in output, output  # an internal error, caught
     if command == "check-json":
         report = json.loads(result.stdout)
-        assert set(report) == {"cases", "disagreements", "errors", "status"}
+        assert set(report) == {"cases", "disagreements", "errors", "status", "warnings"}
         assert (result.returncode == 2) == bool(report["errors"])
         for error in report["errors"]:
             assert set(error) == {"file", "line", "column", "message"}

@@ -38,10 +38,13 @@ cases:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A new project (``init``) with a second case file: four cases, all agreeing."""
+    """A new project (``init``) with a second case file: four cases, all agreeing, each
+    shown on the page."""
     target = tmp_path / "project"
     assert run_cli("init", str(target)).returncode == 0
     (target / DECKS_FILE).write_text(DECKS, encoding="utf-8")
+    with (target / "content" / "melds.md").open("a", encoding="utf-8") as page:
+        page.write("\n```cases\nrami-deck-four-players\n```\n")
     return target
 COMMAND = re.compile(r"::(?P<command>\w+)(?: (?P<props>[^:]*))?::(?P<message>.*)")
 

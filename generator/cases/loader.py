@@ -646,6 +646,7 @@ class _CaseLoader:
             field_positions=frozen_mapping(field_positions),
             status=value.get("status"),
             because=value.get("because"),
+            draft=value.get("draft", False) is True,
         )
 
 

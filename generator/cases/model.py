@@ -82,6 +82,8 @@ class Case:
             status").
         because: English source text of why a ``known_disagreement`` disagrees, or
             ``None``.
+        draft: ``draft: true``: verified as any case, but left out of the built site
+            unless the build shows drafts (docs/site.md, "Drafts").
     """
 
     id: str
@@ -97,12 +99,13 @@ class Case:
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
     status: str | None = None
     because: str | None = None
+    draft: bool = False
 
     @cached_property
     def digest(self) -> str:
         """A digest of everything the engine and a case's row read of it: the case as
         loaded (kind, game, rules, options, title, note, inputs, documented values,
-        status), not where it is in its file (neither :attr:`position` nor
+        status, draft), not where it is in its file (neither :attr:`position` nor
         :attr:`field_positions`: a line added above it changes nothing a page shows, and
         nothing the engine reads), the same in every process (the build cache's key of a
         case)."""

@@ -38,6 +38,7 @@ from generator.kinds.fields import OPTION_GAMES
 from generator.kinds.fields import RAMI_GAMES
 from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
+from generator.kinds.fields import boolean
 from generator.kinds.fields import enum
 from generator.kinds.fields import not_here
 from generator.kinds.fields import string
@@ -104,9 +105,10 @@ COMMON_FIELDS: dict[str, FieldSpec] = {
     "because": FieldSpec(string(
         "because", empty="why the documented value differs from the engine's",
         example="<English text: why the documented value differs from the engine's>")),
+    "draft": FieldSpec(boolean("draft")),
 }
 """The fields every case may have, before the kind's input fields and ``expect``
-(``status`` and ``because``: docs/site.md, "Case status")."""
+(``status`` and ``because``: docs/site.md, "Case status"; ``draft``: "Drafts")."""
 
 STATUS_RULES: list[Schema] = [
     {

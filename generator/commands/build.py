@@ -72,13 +72,15 @@ class BuildReport:
 
 
 def build(root: Path, out: Path | None = None, *, strict: bool = False,
-          cache: bool = True, search_later: bool = False) -> BuildReport:
+          cache: bool = True, search_later: bool = False, drafts: bool = False
+          ) -> BuildReport:
     """Check every case, then render and write the site (docs/site.md, ``build``).
 
     The stages, in order: look the whole build up in the build cache (its inputs
     unchanged: the same outcome, the same files, taken from the cache: :func:`_replay`);
     load and verify the project (:func:`load_project`; a build with input errors or
-    disagreements stops there and writes nothing); open the output folder
+    disagreements, or with ``strict`` a warning, stops there and writes nothing); what it
+    publishes (:class:`generator.content.drafts.Publication`); open the output folder
     (:func:`_open_output`); render and write every locale, each page whose inputs did not
     change taken from the cache (:func:`generator.render.parallel.render_locales`); the
     shared files (:func:`generator.render.site.render_common`); with ``strict``, stop on
@@ -89,7 +91,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
     Args:
         root: the project folder.
         out: the output folder (default ``<root>/site``).
-        strict: also fail (exit 1) on any untranslated or fuzzy message.
+        strict: also fail (exit 1) on any untranslated or fuzzy message, and on any
+            warning (a case no page shows).
         cache: use and keep the build cache (:mod:`generator.cache`); ``False``
             (``--no-cache``) builds everything, and keeps nothing.
         search_later: with the cache, a locale whose pages need a new search index
@@ -97,6 +100,9 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
             are in place sooner; such a build is not kept whole, and the next build
             makes the index (``serve`` builds so, then again: docs/site.md, "serve").
             The first build of a locale makes its index all the same.
+        drafts: publish the draft pages and cases too, each marked (``build
+            --drafts``, ``serve``); without, they are left out of the site, and a
+            published page's link to one is an input error (docs/site.md, "Drafts").
 
     Returns:
         A :class:`BuildReport`; the site is replaced only when its exit code is 0. Its
@@ -108,20 +114,20 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
         whole = None
         if store.enabled and inputs is not None:
             whole = digest(generator_hash(), search_version(), str(layout.out), str(strict),
-                           *(x for item in sorted(inputs.items()) for x in item))
+                           str(drafts), *(x for item in sorted(inputs.items()) for x in item))
             replayed = _replay(store, whole, root, out)
             if replayed is not None:
                 return replayed
         with recorded_reads() as read:
             try:
                 report = _build(root, out, strict, store, inputs, whole, search_later,
-                                lambda: _changed_inputs(inputs, read))
+                                lambda: _changed_inputs(inputs, read), drafts)
             except SourceGone as exc:  # the cache's copies went away: none is trusted now
                 store.notes.append(f"{store.folder or 'the build cache'}: a file taken from "
                                    f"the build cache went away while the build ran ({exc});"
                                    " built again without it")
                 with BuildCache(None, layout.root) as bare:
-                    report = _build(root, out, strict, bare, None, None)
+                    report = _build(root, out, strict, bare, None, None, drafts=drafts)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
     return report
 
@@ -148,7 +154,7 @@ def _race_note(changed: list[str]) -> str:
 def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
            inputs: dict[str, str] | None, whole: str | None,
            search_later: bool = False,
-           changed: Callable[[], list[str]] = list) -> BuildReport:
+           changed: Callable[[], list[str]] = list, drafts: bool = False) -> BuildReport:
     """The stages after the cache of whole builds missed (see :func:`build`);
     ``changed`` gives the inputs saved while it ran (:func:`_changed_inputs`), asked
     before anything the build made is kept."""
@@ -156,8 +162,10 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     # of the loading or rendering, and importing them (Jinja, Babel, markdown-it, the
     # engine) is most of a no-change build's time (measured: python -X importtime).
     from generator.commands.check import disagreement_lines
+    from generator.commands.check import warning_lines
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
+    from generator.content.drafts import Publication
     from generator.render.errors import template_error
     from generator.render.incremental import RenderKeys
     from generator.render.search import SearchIndexError
@@ -170,27 +178,33 @@ def _build(root: Path, out: Path | None, strict: bool, store: BuildCache,
     known = store.load("cases", "agreeing") if inputs is not None else None
     agreeing = frozenset(str(d) for d in known) if isinstance(known, list) else frozenset()
     project = load_project(root, out=out, agreeing=agreeing,
-                           cache=store if store.enabled else None)
-    lines = format_errors(project.errors) + disagreement_lines(project)
-    if project.exit_code != EXIT_OK:
+                           cache=store if store.enabled else None, drafts=drafts)
+    lines = (format_errors(project.errors) + disagreement_lines(project)
+             + warning_lines(project))
+    code = project.exit_code
+    if code == EXIT_OK and strict and project.warnings:
+        code = EXIT_DISAGREE
+    if code != EXIT_OK:
         overtaken = changed() if store.enabled else []
         if overtaken:
             store.forget_stored()
             lines = [*lines, _race_note(overtaken)]
         elif whole is not None:
-            store.store("build", whole, {"exit": project.exit_code, "lines": lines})
-        return BuildReport(project.exit_code, lines)
+            store.store("build", whole, {"exit": code, "lines": lines})
+        return BuildReport(code, lines)
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
     try:  # from here on the fresh folder is removed whatever happens (writer.abort)
+        shown = Publication.of(project.pages, project.cases.cases, drafts=drafts)
         keys = None
         if inputs is not None and store.enabled:
-            keys = RenderKeys.of(inputs, project.pages, project.cases.cases,
-                                 project.locales, project.config.site_url)
-        site = SiteInput(Layout.of(root, out), project.pages, project.locales,
+            keys = RenderKeys.of(inputs, shown.pages, project.cases.cases,
+                                 project.locales, project.config.site_url, shown.hidden)
+        site = SiteInput(Layout.of(root, out), shown.pages, project.locales,
                          project.translators, project.results, project.config,
-                         cache=store if keys is not None else None, keys=keys)
+                         cache=store if keys is not None else None, keys=keys,
+                         hidden=shown.hidden)
         with _loaded_frozen():
             report, files, views = _render_and_write(site, writer, lines, strict,
                                                      search_later)

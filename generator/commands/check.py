@@ -59,16 +59,25 @@ def disagreement_lines(project: Project) -> list[str]:
     return lines
 
 
+def warning_lines(project: Project) -> list[str]:
+    """``FILE:LINE: warning: message`` for every warning (docs/site.md, "Warnings"), by
+    file and line, after the errors and disagreements of a report."""
+    return [w.format() for w in project.warnings]
+
+
 def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def summary_line(project: Project) -> str:
-    """``130 cases checked: 1 disagreement, 0 input errors``, and when any case has a
-    ``status``: ``; 2 pending, 1 known disagreement``."""
+    """``130 cases checked: 1 disagreement, 0 input errors``, then ``, 1 warning`` when
+    there are warnings and, when any case has a ``status``, ``; 2 pending, 1 known
+    disagreement``."""
     line = (f"{_plural(len(project.results), 'case')} checked: "
             f"{_plural(len(project.disagreements), 'disagreement')}, "
             f"{_plural(len(project.errors), 'input error')}")
+    if project.warnings:
+        line += f", {_plural(len(project.warnings), 'warning')}"
     counts = project.status_counts()
     if any(counts.values()):
         line += (f"; {counts[CaseStatus.PENDING]} pending, "
@@ -77,10 +86,11 @@ def summary_line(project: Project) -> str:
 
 
 def json_report(project: Project) -> dict[str, Any]:
-    """The ``--format json`` object: ``{"cases", "disagreements", "errors", "status"}``
-    (docs/site.md): every disagreement a report lists with its case's ``"status"``
-    (``null``, ``"pending"``, ``"known_disagreement"``) and whether it is ``"failing"``;
-    ``"status"``: how many cases have each status."""
+    """The ``--format json`` object: ``{"cases", "disagreements", "errors", "status",
+    "warnings"}`` (docs/site.md): every disagreement a report lists with its case's
+    ``"status"`` (``null``, ``"pending"``, ``"known_disagreement"``) and whether it is
+    ``"failing"``; ``"status"``: how many cases have each status; ``"warnings"``: each
+    warning's ``{"file", "line", "message"}``."""
     w = Words(source_translator())
     return {
         "cases": len(project.results),
@@ -102,4 +112,5 @@ def json_report(project: Project) -> dict[str, Any]:
             e.as_dict() for e in sorted(project.errors, key=InputError.sort_key)
         ],
         "status": project.status_counts(),
+        "warnings": [w.as_dict() for w in project.warnings],
     }

@@ -20,6 +20,7 @@ from generator.config import Config
 from generator.config import load_config
 from generator.content.checks import check_pages
 from generator.content.checks import template_ids
+from generator.content.checks import unshown_cases
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
 from generator.engine.codes import CaseStatus
@@ -27,6 +28,7 @@ from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
+from generator.errors import InputWarning
 from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.i18n.catalog import Translator
@@ -55,6 +57,10 @@ class Project:
         results: the engine's result for every case, by case id (each verified when
             first needed: :class:`generator.verify.Results`).
         errors: every input error (cases, pages, catalogs).
+        config: the settings (``site.yaml``).
+        warnings: what is probably not meant (a case no page shows: docs/site.md,
+            "Warnings"), by file and line, when every page loaded; only ``--strict``
+            fails on them.
     """
 
     root: Path
@@ -65,6 +71,7 @@ class Project:
     results: Results
     errors: list[InputError] = field(default_factory=list)
     config: Config = field(default_factory=Config)
+    warnings: list[InputWarning] = field(default_factory=list)
 
     @property
     def disagreements(self) -> list[Disagreement]:
@@ -102,7 +109,7 @@ SHA-256 digests: :func:`generator.cases.loader.clean_files`)."""
 
 def load_project(root: Path, *, out: Path | None = None,
                  agreeing: frozenset[str] = frozenset(),
-                 cache: BuildCache | None = None) -> Project:
+                 cache: BuildCache | None = None, drafts: bool = False) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -118,6 +125,8 @@ def load_project(root: Path, *, out: Path | None = None,
             :func:`generator.i18n.catalog.load_translators`): an input unchanged since
             a build that found no error in it is taken from there, not read again; and
             for the case files known valid (:func:`generator.cases.loader.load_cases`).
+        drafts: the build shows drafts (``build --drafts``, ``serve``): a published
+            page may link to a draft (else an input error; docs/site.md, "Drafts").
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -138,7 +147,7 @@ def load_project(root: Path, *, out: Path | None = None,
     errors.extend(catalog_errors)
     pages, page_errors = load_pages(layout, cache=cache)
     errors.extend(page_errors)
-    errors.extend(check_pages(pages, cases, template_ids(layout)))
+    errors.extend(check_pages(pages, cases, template_ids(layout), drafts=drafts))
     errors.extend(template_errors(layout))
     errors.extend(layout.publish_errors(generated_files(
         locales, (p.slug for p in pages), sitemap=config.site_url is not None),
@@ -148,7 +157,11 @@ def load_project(root: Path, *, out: Path | None = None,
     if not pages and not errors:
         errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
                                  "files content/<slug>.md"))
-    return Project(root, cases, pages, locales, translators, results, errors, config)
+    # (a page that did not load shows no case: no warning says its cases are shown nowhere)
+    warnings = [] if page_errors else sorted(unshown_cases(pages, cases),
+                                             key=InputWarning.sort_key)
+    return Project(root, cases, pages, locales, translators, results, errors, config,
+                   warnings)
 
 
 def nav_errors(config: Config, pages: Sequence[SourcePage]) -> list[InputError]:

@@ -1,8 +1,9 @@
 """The ``serve`` command: the authors' preview (docs/site.md, "serve").
 
-It builds the project into a temporary folder (never the project's ``site/``), serves
-that folder over HTTP on 127.0.0.1, watches the inputs (``content/``, ``locales/``,
-``templates/``, ``site.yaml``) with :mod:`watchfiles`, builds again in this process on
+It builds the project, drafts included and marked (``build --drafts``), into a temporary
+folder (never the project's ``site/``), serves that folder over HTTP on 127.0.0.1,
+watches the inputs (``content/``, ``locales/``, ``templates/``, ``site.yaml``) with
+:mod:`watchfiles`, builds again in this process on
 every change (the build cache, :mod:`generator.cache`, redoes only what changed; the
 imports stay loaded) and tells the open pages to reload: every HTML response gets one
 ``<script>`` (served by the preview itself, never written into a build) that listens to
@@ -249,7 +250,7 @@ class Preview:
         start = time.perf_counter()
         report: BuildReport | None = None
         try:
-            report = build(self.root, self.site, search_later=search_later)
+            report = build(self.root, self.site, search_later=search_later, drafts=True)
             code, lines = report.exit_code, list(report.lines)
             summary = (f"built {report.pages} files ({report.cached} from the cache)"
                        if code == EXIT_OK else "")

@@ -1,7 +1,9 @@
 """The checks of the pages as a whole, before anything is rendered (as mkdocs' pages
 validate their links): every ``cases`` table names existing cases of one kind, no id
 appears twice on a page or collides with the page template's own, every link to this
-site names an existing page and anchor, every ``deck-table`` a game."""
+site names an existing page and anchor (on a published page, not a draft, unless the
+build shows drafts), every ``deck-table`` a game; and the warnings: a case that no page
+shows."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from generator.cases.model import CaseSet
 from generator.content.pages import SourcePage
 from generator.engine.rules import GAMES
 from generator.errors import InputError
+from generator.errors import InputWarning
 from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.layout import Layout
@@ -74,14 +77,17 @@ _ID = re.compile(r"""(?<![\w-])id\s*=\s*(?:"([^"{}]+)"|'([^'{}]+)'|([^\s"'=<>`{}
 
 
 def check_pages(pages: list[SourcePage], cases: CaseSet,
-                 reserved: Mapping[str, str] | None = None) -> list[InputError]:
+                 reserved: Mapping[str, str] | None = None, *,
+                 drafts: bool = False) -> list[InputError]:
     """Fences name existing cases of one kind; ids on a page do not collide with each
     other or with the templates' (``reserved``: each id and where a template sets it,
-    :func:`template_ids`); every link to this site names an existing page and
-    anchor."""
+    :func:`template_ids`); every link to this site names an existing page and anchor,
+    and, unless the build shows ``drafts``, a link on a published page leads to no draft
+    (a draft page, a draft case's row: :func:`_draft_target`)."""
     reserved = {} if reserved is None else reserved
     errors: list[InputError] = []
     ids: dict[str, set[str]] = {}
+    by_slug = {page.slug: page for page in pages}
     for page in pages:
         page_errors, ids[page.slug] = _check_page(page, cases, reserved)
         errors.extend(page_errors)
@@ -114,7 +120,40 @@ def check_pages(pages: list[SourcePage], cases: CaseSet,
                                          f"or case {anchor!r} on page {slug}; expected "
                                          + one_of(anchor, ids[slug], noun="ids",
                                                   suggest=suggested <= MAX_SUGGESTED)))
+                continue
+            if not drafts and not page.draft:
+                draft = _draft_target(target, by_slug[slug], anchor, cases)
+                if draft is not None:
+                    errors.append(InputError(page.rel, line, None, draft))
     return errors
+
+
+def _draft_target(target: str, page: SourcePage, anchor: str, cases: CaseSet) -> str | None:
+    """The message for the link ``target`` of a published page when it leads to a draft:
+    ``page`` (the page it names) is one, or ``anchor`` names a draft case's row on it;
+    ``None`` when it leads to a published page and row."""
+    published = "(drafts are published by build --drafts only)"
+    if page.draft:
+        return (f"link {target!r} leads to page {page.slug}, a draft (draft: true in "
+                f"{page.rel}); expected a link to a published page {published}")
+    case = cases.get(anchor) if anchor else None
+    if case is None or not case.draft or not any(
+            anchor in fence.case_ids for fence in page.fences if fence.info == "cases"):
+        return None
+    return (f"link {target!r} leads to case {anchor}, a draft (draft: true at "
+            f"{case.position_of('draft')}); expected a link to a published case {published}")
+
+
+def unshown_cases(pages: list[SourcePage], cases: CaseSet) -> list[InputWarning]:
+    """A warning for each case that no page's ``cases`` table lists, at the case: ``case
+    ID is shown on no page`` (docs/site.md, "Warnings"). A draft case is expected to be
+    shown nowhere yet: no warning; a case that only a draft page shows is shown on that
+    page."""
+    shown = {case_id for page in pages for fence in page.fences if fence.info == "cases"
+             for case_id in fence.case_ids}
+    return [InputWarning(case.position.file, case.position.line,
+                         f"case {case.id} is shown on no page")
+            for case in cases.cases if case.id not in shown and not case.draft]
 
 
 MAX_SUGGESTED = 20

@@ -55,6 +55,9 @@ from generator.yamlpos import parse_yaml
 PLACEHOLDER = BRACE_PLACEHOLDER
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
 APP_CHOICE = "app-choice"
+FRONT_MATTER = ("order", "summary", "draft")
+"""The fields a page's front matter may hold: its place in the navigation, its summary
+(the home page's list) and whether it is a draft (docs/site.md, "Drafts")."""
 GENERATED_FENCES = ("cases", "deck-table", "presets-table")
 
 
@@ -137,6 +140,8 @@ class SourcePage:
         order: its place in the navigation (front matter ``order``; default 1000).
         title: the first ``#`` heading.
         summary: front matter ``summary``, if any.
+        draft: front matter ``draft: true``: the page is left out of the built site
+            unless the build shows drafts (docs/site.md, "Drafts").
         tokens: the block tokens, without the title heading (of a page from the build
             cache: decoded when first read, so that a build that renders the page from
             the cache never decodes them: :meth:`from_data`).
@@ -156,7 +161,7 @@ class SourcePage:
                  messages: list[Message] | None = None, fences: list[Fence] | None = None,
                  anchors: list[tuple[str, int]] | None = None,
                  links: list[tuple[str, int]] | None = None,
-                 env: dict[str, Any] | None = None) -> None:
+                 env: dict[str, Any] | None = None, *, draft: bool = False) -> None:
         self.slug = slug
         self.rel = rel
         self.order = order
@@ -170,6 +175,7 @@ class SourcePage:
         self.anchors = [] if anchors is None else anchors
         self.links = [] if links is None else links
         self.env = {} if env is None else env
+        self.draft = draft
 
     @property
     def tokens(self) -> list[Token]:
@@ -190,7 +196,7 @@ class SourcePage:
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.slug, self.rel, self.order, self.title, self.summary, self.tokens,
-                self.messages, self.fences, self.anchors, self.links, self.env)
+                self.messages, self.fences, self.anchors, self.links, self.env, self.draft)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SourcePage):
@@ -222,7 +228,7 @@ class SourcePage:
                 references is not None and not isinstance(references, dict)):
             return None
         return {
-            "slug": self.slug, "rel": self.rel, "order": self.order,
+            "slug": self.slug, "rel": self.rel, "order": self.order, "draft": self.draft,
             "title": self.title.as_data(),
             "summary": self.summary.as_data() if self.summary is not None else None,
             "tokens": json.dumps(tokens, ensure_ascii=False, separators=(",", ":")),
@@ -262,6 +268,7 @@ class SourcePage:
                     _str(label): {_str(k): v for k, v in (_shaped(p, 2)
                                                           for p in _list(ref))}
                     for label, ref in (_shaped(r, 2) for r in _list(references))}},
+                draft=_bool(data["draft"]),
             )
             page._tokens, page._packed = None, _str(data["tokens"])
         except (KeyError, TypeError, IndexError) as exc:
@@ -461,9 +468,10 @@ def parse_page(
             return None, [replace(e, message=f"bad front matter: {e.message}")
                           for e in problems]
         loaded = doc.value if doc.value is not None else {}
-        if not isinstance(loaded, dict) or set(loaded) - {"order", "summary"}:
+        if not isinstance(loaded, dict) or set(loaded) - set(FRONT_MATTER):
             return None, [InputError(rel, 2, None, "unknown front matter; expected the "
-                                     "fields order (a number) and summary (text)")]
+                                     "fields order (a number), summary (text) and draft "
+                                     "(true or false)")]
         meta = loaded
         tokens = tokens[1:]
     order = meta.get("order", 1000)
@@ -473,6 +481,13 @@ def parse_page(
                                  f"front matter order is {describe(order)}; expected a "
                                  f"whole number{integer_hint(order)}"))
         order = 1000
+    draft = meta.get("draft", False)
+    if not isinstance(draft, bool):
+        mark = doc.marks[("draft",)] if doc is not None else None
+        errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
+                                 f"front matter draft is {describe(draft)}; expected true "
+                                 "or false"))
+        draft = True  # (the error keeps anything from being built)
 
     title: Message | None = None
     body: list[Token] = []
@@ -538,7 +553,7 @@ def parse_page(
         where = ref.get("map") or [0]  # markdown-it records each definition's lines
         links.append((str(ref.get("href", "")), where[0] + 1))
     page = SourcePage(slug, rel, order, title, summary, body, all_messages, fences, anchors,
-                      links, {"references": references} if references else {})
+                      links, {"references": references} if references else {}, draft=draft)
     return page, errors
 
 
@@ -680,6 +695,12 @@ def _list(data: Any) -> list[Any]:
 
 def _str(data: Any) -> str:
     if not isinstance(data, str):
+        raise ValueError("not the shape of cached page data")
+    return data
+
+
+def _bool(data: Any) -> bool:
+    if not isinstance(data, bool):
         raise ValueError("not the shape of cached page data")
     return data
 

@@ -9,7 +9,10 @@ into one digest per page and locale: a page whose digest is unchanged is taken f
 cache, every other one is rendered.
 
 A case counts by its content, not by its file: editing one case re-renders only the
-pages that show it (:attr:`generator.cases.model.Case.digest`).
+pages that show it (:attr:`generator.cases.model.Case.digest`). A page counts only the
+cases whose rows it shows (:class:`generator.content.drafts.Publication`): a build that
+leaves the draft cases out and one that shows them never share a page or a table that
+differs, and the page list is the published pages'.
 
 A page's body (its Markdown and the tables it shows) and a table of cases depend on the
 locale's messages they look up, not on the whole catalog: their keys leave the catalog
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
 
@@ -57,17 +61,18 @@ class RenderKeys:
 
     @classmethod
     def of(cls, inputs: Mapping[str, str], pages: Iterable[SourcePage],
-           cases: Iterable[Case], locales: Iterable[str], site_url: str | None
-           ) -> RenderKeys:
+           cases: Iterable[Case], locales: Iterable[str], site_url: str | None,
+           hidden: AbstractSet[str] = frozenset()) -> RenderKeys:
         """The digests of a loaded project.
 
         Args:
             inputs: the SHA-256 of every input file, by project-relative path
                 (:func:`generator.cache.input_digests`).
-            pages: the parsed pages, in navigation order.
+            pages: the pages rendered, in navigation order.
             cases: every loaded case.
             locales: the locale codes, in the site's order.
             site_url: ``site.yaml``'s ``site_url``.
+            hidden: the ids of the cases whose rows the tables leave out (drafts).
         """
         pages = list(pages)
         locales = list(locales)
@@ -79,7 +84,8 @@ class RenderKeys:
         common = digest(generator_hash(), *(x for t in templates for x in t),
                         inputs.get(CONFIG, ""), site_url or "", *locales, "nav", *nav)
         own = {p.slug: digest(inputs.get(p.rel, ""), *(
-            by_id.get(i, "") for f in p.fences for i in f.case_ids)) for p in pages}
+            by_id.get(i, "") for f in p.fences for i in f.case_ids if i not in hidden))
+            for p in pages}
         return cls(common, {loc: inputs.get(catalog(loc), "") for loc in locales}, own, by_id)
 
     def page(self, lang: str, slug: str) -> str:
@@ -93,8 +99,8 @@ class RenderKeys:
         return digest(self.common, lang, "body", self.pages[slug])
 
     def table(self, lang: str, case_ids: Iterable[str], caption: str) -> str:
-        """The digest of a table of cases in locale ``lang``: its cases, its caption (its
-        catalog left out, as for :meth:`body`)."""
+        """The digest of a table of cases in locale ``lang``: the cases it shows, its
+        caption (its catalog left out, as for :meth:`body`)."""
         return digest(self.common, lang, "table", caption,
                       *(self.cases.get(i, "") for i in case_ids))
 

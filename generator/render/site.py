@@ -616,8 +616,11 @@ class LocaleRenderer:
 
     def __init__(self, env: Environment, words: Words,
                  results: Mapping[str, CaseResult], cache: BuildCache | None = None,
-                 keys: RenderKeys | None = None) -> None:
+                 keys: RenderKeys | None = None,
+                 hidden: AbstractSet[str] = frozenset()) -> None:
         self.cache = cache if keys is not None else None
+        self.hidden = hidden
+        """The ids of the cases whose rows the tables leave out (drafts)."""
         self.keys = keys
         self.words = words
         self.results = results
@@ -682,19 +685,23 @@ class LocaleRenderer:
 
     def fence(self, fence: Fence, caption: str = "") -> str:
         """The HTML of a generated block; ``caption``: the plain text of the heading it
-        stands under (the table's caption, for screen readers)."""
+        stands under (the table's caption, for screen readers). A table of cases shows
+        the rows of those not :attr:`hidden`; with none, it is left out whole (``""``)."""
         if fence.info == "cases":
-            key = (*fence.case_ids, caption)
-            self.table_slots.add(self._table_slot(fence.case_ids, caption))
-            hit = self._tables.get(key) or self._kept_table(fence.case_ids, caption)
+            ids = tuple(i for i in fence.case_ids if i not in self.hidden)
+            if not ids:
+                return ""
+            key = (*ids, caption)
+            self.table_slots.add(self._table_slot(ids, caption))
+            hit = self._tables.get(key) or self._kept_table(ids, caption)
             if hit is None:
                 with self.translator.record() as lookups:
-                    plain = [self.view(i) for i in fence.case_ids]
+                    plain = [self.view(i) for i in ids]
                     english = sorted({r[text] for r in plain for text in ("title", "note")
                                       if r[f"{text}_en"]})
-                    html = self._cases_table(fence.case_ids, plain, caption)
+                    html = self._cases_table(ids, plain, caption)
                 hit = (html, lookups, english)
-                self._keep_table(fence.case_ids, caption, hit)
+                self._keep_table(ids, caption, hit)
             else:
                 self.translator.replay(hit[1])
             self._tables[key] = hit
@@ -885,7 +892,8 @@ class SiteInput:
         root: the project folder (its ``templates/``), or its layout with the output
             folder of the build (then the templates are read, and compiled, in the one
             environment the loading checked them in: :func:`make_environment`).
-        pages: the parsed pages, in navigation order.
+        pages: the pages to render, in navigation order (the published ones:
+            :class:`generator.content.drafts.Publication`).
         locales: locale codes, the source first.
         translators: each locale's messages.
         results: the engine's result for every case, by id.
@@ -903,6 +911,9 @@ class SiteInput:
     taken from it."""
     keys: RenderKeys | None = None
     """Each page's input digest, for the cache."""
+    hidden: AbstractSet[str] = frozenset()
+    """The ids of the cases whose rows the tables leave out (drafts:
+    :class:`generator.content.drafts.Publication`)."""
 
     @property
     def site_url(self) -> str | None:
@@ -951,9 +962,10 @@ class SiteInput:
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
-        ``alternates``; the addresses are absolute, so this needs ``site_url``."""
+        ``alternates``, a draft page's excepted (one a build shows is no page to index);
+        the addresses are absolute, so this needs ``site_url``."""
         urls = []
-        for slug in ["", *(p.slug for p in self.pages)]:
+        for slug in ["", *(p.slug for p in self.pages if not p.draft)]:
             links = self.alternates(slug, "")
             urls += [{"loc": own["url"], "alternates": links} for own in links[:-1]]
         return urls
@@ -1151,7 +1163,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     _install(env, w)
     with translator.record() as chrome_lookups:
         chrome = site.chrome(w)
-    blocks = LocaleRenderer(env, w, site.results, cache, site.keys)
+    blocks = LocaleRenderer(env, w, site.results, cache, site.keys, site.hidden)
     renderer = PageRenderer(md, translator, facts(), blocks.fence, w.text)
     rendered: dict[str, LocalePage] = {}
     lookups: dict[str, Lookups] = {}  # by page rendered now: what it looked up
@@ -1209,7 +1221,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
                 site=chrome,
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
-                      "slug": page.slug, "html": Markup(lp.html),
+                      "slug": page.slug, "html": Markup(lp.html), "draft": page.draft,
                       "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
                 languages=[{"code": o, "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",

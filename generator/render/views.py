@@ -36,7 +36,8 @@ def case_row(result: CaseResult, w: Words) -> View:
     note with ``*_en`` flags,
     ``melds``, ``verdict_text``, ``points_text``, ``context_text``,
     ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes,
-    ``points_column``: the table shows points), then the kind's own
+    ``points_column``: the table shows points, ``draft``: the case is a draft, shown by a
+    build that shows drafts), then the kind's own
     (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``, ``points``,
     ``verdict_text`` and ``data``, and add ``table_note`` (a sentence the table says
     once above its rows) and ``no_points_text`` (what the points cell says instead of
@@ -74,6 +75,7 @@ def case_row(result: CaseResult, w: Words) -> View:
         "reasoning": [r for r in explain_case(result, w) if r not in shown],
         "data": {},
         **status_view(result, w),
+        "draft": case.draft,
         "points_column": True,
         **extra,
     }
