@@ -1,10 +1,12 @@
 """The command line (docs/site.md, "Command line"; fixed, scripts call it).
 
     python -m generator build [--project DIR] [--out DIR] [--strict] [--drafts] [--no-cache]
-    python -m generator check [--project DIR] [--format text|json|github|junit] [--output FILE]
-                              [--fix]
+    python -m generator check [--project DIR] [--strict] [--format text|json|github|junit]
+                              [--output FILE] [--fix [--diff]] [PATH... | --id ID...]
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
-                                [--case FILE|-] [--id ID] [--title TEXT] [--lang LANG]
+                                [--id ID] [--title TEXT] [--lang LANG] [--append FILE]
+    python -m generator explain --case FILE|- [--id ID] [--new-id ID] [--title TEXT]
+                                [--lang LANG] [--append FILE]
     python -m generator i18n extract|update|stats [--project DIR] [--builtin]
     python -m generator serve [--project DIR] [--port 8000] [--host 127.0.0.1]
                               [--allow-host NAME]...
@@ -12,9 +14,14 @@
     python -m generator init DIR [--lang LIST] [--title TEXT]
     python -m generator --version
 
+Without ``--project``, the project is the nearest folder holding ``site.yaml``, the
+current one or one above it (the search goes no higher than the home folder, a
+file-system boundary or a folder of another user), else the current folder
+(:func:`generator.layout.find_project`).
+
 Exit status: 0 all documented values agree; 1 a disagreement (with ``--strict``, also
-an untranslated or fuzzy message, or a warning); 2 the input is wrong; 130 / 143 interrupted by
-SIGINT / SIGTERM; ``serve`` stopped with Ctrl-C exits 0.
+an untranslated or fuzzy message, and for ``check`` a warning); 2 the input is wrong;
+130 / 143 interrupted by SIGINT / SIGTERM; ``serve`` stopped with Ctrl-C exits 0.
 """
 
 from __future__ import annotations
@@ -43,9 +50,12 @@ from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.errors import interruption
 from generator.errors import shown
+from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
+from generator.layout import FoundProject
 from generator.layout import Layout
+from generator.layout import find_project
 from generator.layout import output_path
 from generator.layout import replace_file
 from generator.layout import write_all
@@ -57,6 +67,10 @@ if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
 
 CI_FORMATS = ("github", "junit")
 """The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
+
+
+PROJECT_HELP = ("project folder (default: the nearest folder holding site.yaml, the current "
+                "one or one above it; else the current folder)")
 
 
 def _plural(n: int, noun: str) -> str:
@@ -85,7 +99,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rules-site {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="check every case, then render the site")
-    b.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    b.add_argument("--project", type=Path, default=None, help=PROJECT_HELP)
     b.add_argument("--out", type=Path, default=None, help="output folder (default PROJECT/site)")
     b.add_argument("--strict", action="store_true",
                    help="also fail on untranslated or fuzzy messages and on warnings")
@@ -93,14 +107,25 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="include the pages and cases marked draft: true, each marked Draft")
     b.add_argument("--no-cache", action="store_true",
                    help="build everything again, without reading or writing the build cache")
-    c = sub.add_parser("check", help="check every case against the engine")
-    c.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    c = sub.add_parser("check", help="check every case against the engine (or those of "
+                       "PATH..., or --id ID...)")
+    c.add_argument("--project", type=Path, default=None, help=PROJECT_HELP)
+    c.add_argument("--strict", action="store_true",
+                   help="also fail on warnings and on the site's own messages (pages, "
+                   "cases, site.yaml) untranslated or fuzzy in a catalog")
     c.add_argument("--format", choices=("text", "json", *CI_FORMATS), default="text",
                    help="text (default), json, github (GitHub Actions annotations) or "
                    "junit (JUnit XML)")
     c.add_argument("--output", type=_output_path, default=None, metavar="FILE",
                    help="write the report to FILE instead of standard output")
     _add_fix_argument(c)
+    c.add_argument("--id", dest="ids", action="extend", nargs="+", default=[], metavar="ID",
+                   help="verify only the cases of these ids (pages and catalogs are still "
+                   "validated)")
+    c.add_argument("paths", nargs="*", metavar="PATH",
+                   help="verify only the cases of these case files (a folder: every case "
+                   "file below it), relative to the current folder; pages and catalogs are "
+                   "still validated")
     if command == "explain":
         _add_explain_parser(sub)
     else:
@@ -110,7 +135,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="extract: write locales/messages.pot; update: also merge it into "
                    "every locales/<lang>/LC_MESSAGES/messages.po; stats: translated, fuzzy "
                    "and untranslated messages per locale and page")
-    i.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    i.add_argument("--project", type=Path, default=None, help=PROJECT_HELP)
     i.add_argument("--builtin", action="store_true",
                    help="the generator's own built-in catalogs (generator/locales/: the "
                    "theme's and the engine's messages) instead of the site's; for the "
@@ -124,7 +149,7 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     """``serve`` (docs/site.md, "serve"): the authors' preview."""
     s = sub.add_parser("serve", help="build, serve the site on 127.0.0.1 and rebuild and "
                        "reload the page on every change (never writes site/)")
-    s.add_argument("--project", type=Path, default=Path("."), help="project folder (default .)")
+    s.add_argument("--project", type=Path, default=None, help=PROJECT_HELP)
     s.add_argument("--port", type=int, default=8000,
                    help="TCP port (default 8000; 0 for any free port)")
     s.add_argument("--host", default="127.0.0.1",
@@ -168,12 +193,23 @@ def _add_explain_parser(sub: Any) -> None:
             e.add_argument(f"input_{argument.field}", nargs="*", metavar=argument.metavar,
                            help=argument.help)
     e.add_argument("--case", default=None, metavar="FILE",
-                   help="read the case (expect left out) from FILE, or - for standard input")
-    e.add_argument("--id", dest="case_id", default=None, help="the case's id")
+                   help="read the case (expect left out) from FILE, or - for standard "
+                   "input; a case file is printed whole, each case completed, its "
+                   "comments, defaults and status kept")
+    e.add_argument("--id", dest="case_id", default=None,
+                   help="the case's id; with --case, the case of that id in the file "
+                   "(a file of one case without it: the id it gets)")
+    e.add_argument("--new-id", default=None, metavar="ID",
+                   help="with --case: the new id of the case read (or chosen with --id)")
     e.add_argument("--title", default=None, help="the case's title (English)")
+    e.add_argument("--append", default=None, metavar="FILE",
+                   help="also add the case to the case file FILE (made when missing), "
+                   "every other byte of it kept; an id the file or the project has is "
+                   "refused")
     e.add_argument("--lang", default="en", help="the language of the reasoning (default en)")
-    e.add_argument("--project", type=Path, default=Path("."),
-                   help="project folder whose catalogs give the words (default .)")
+    e.add_argument("--project", type=Path, default=None,
+                   help="project folder whose catalogs give the words and whose case ids "
+                   "--append keeps unique (default: as for check)")
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -189,14 +225,16 @@ def _explain(args: argparse.Namespace) -> int:
             given[argument.field] = [words] if isinstance(words, str) else list(words)
     request = ExplainRequest(
         kind=args.kind, game=args.game, rules=args.rules, options=args.option, given=given,
-        case=args.case, case_id=args.case_id, title=args.title, lang=args.lang,
-        project=args.project,
+        case=args.case, case_id=args.case_id, new_id=args.new_id, title=args.title,
+        lang=args.lang, project=args.project, append=args.append,
         stdin=sys.stdin.buffer if args.case == "-" else b"")  # read there, bounded
     report = explain(request)
     if report.exit_code != EXIT_OK:
         _emit(report.errors)
         return report.exit_code
     _write(report.text)
+    for note in report.notes:
+        _say(note)
     return EXIT_OK
 
 
@@ -220,41 +258,65 @@ def _output_path(text: str) -> str:
 
 
 def _add_fix_argument(check: argparse.ArgumentParser) -> None:
-    """``check --fix`` (docs/site.md, "check --fix")."""
+    """``check --fix [--diff]`` (docs/site.md, "check --fix")."""
     check.add_argument("--fix", action="store_true",
                        help="rewrite each disagreeing case's documented values to the "
                        "engine's (exact edits, every other byte kept) and print the diff")
+    check.add_argument("--diff", action="store_true",
+                       help="with --fix: print the diff --fix would apply and write "
+                       "nothing (exit as check)")
 
 
-def _check_fix(project_dir: Path, fmt: str, output: str | None = None) -> int:
-    """``check --fix``: the diff of what it rewrote, what it could not fix, then the
-    report of the check run again on the fixed files."""
-    missing = _project_error(project_dir)
-    if missing is None and fmt != "text":
-        missing = InputError("--format", 1, None, f"--fix prints a diff, not {fmt}; "
+def _check_fix(args: argparse.Namespace) -> int:
+    """``check --fix``: the diff of what it rewrote, the report of the check run again on
+    the fixed files, what it could not fix; ``--diff``: the diff it would apply and the
+    report of the check of the files as they are, nothing written."""
+    project_dir: Path = args.project
+    missing = _project_error(project_dir) or _selection_error(args)
+    if missing is None and args.format != "text":
+        missing = InputError("--format", 1, None, f"--fix prints a diff, not {args.format}; "
                              "expected --fix without --format")
-    if missing is None and output is not None:
+    if missing is None and args.output is not None:
         missing = InputError("--output", 1, None, "--fix prints its diff on standard "
                              "output; expected --fix without --output")
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
     from generator.commands.check import disagreement_lines  # only here: see _parser
+    from generator.commands.check import exit_code
     from generator.commands.check import summary_line
+    from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
     from generator.commands.fix import fix
+    from generator.commands.project import Selection
     from generator.commands.project import format_errors
 
-    report = fix(project_dir, _say)
+    told: list[str] = []  # (said after the diff and the report, before the summary)
+    report = fix(project_dir, told.append, selection=Selection.of(args.paths, args.ids),
+                 write=not args.diff)
     _emit(["".join(report.diff).rstrip("\n")] if report.diff else [])
     project = report.project
+    strict = None
     if project is not None:
+        strict = untranslated(project) if args.strict and not project.errors else None
         _emit([*format_errors(project.errors), *disagreement_lines(project),
-               *warning_lines(project)])
+               *warning_lines(project), *(strict.lines() if strict else [])])
     _emit(report.lines)
+    for line in told:
+        _say(line)
     if project is not None:
-        _say(summary_line(project))
+        _say(summary_line(project, strict))
+        if report.exit_code == project.exit_code:  # (no file failed to be written)
+            return exit_code(project, strict)
     return report.exit_code
+
+
+def _selection_error(args: argparse.Namespace) -> InputError | None:
+    """``check PATH... --id ID...``: a usage error (one or the other)."""
+    if args.paths and args.ids:
+        return InputError("--id", 1, None, "case ids with paths; expected case files or "
+                          "folders (PATH...) or case ids (--id ID...), not both")
+    return None
 
 
 def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -317,47 +379,77 @@ def _write(text: str) -> None:
         _Report.lost = True
 
 
+class _Found:
+    """How this run's project was found: :func:`generator.layout.find_project`'s answer
+    when no ``--project`` was given, else ``None`` (set by :func:`main`)."""
+
+    search: FoundProject | None = None
+
+
 def _project_error(project_dir: Path) -> InputError | None:
     """The project folder must exist and hold ``content/``: a typo in a CI script must
-    not pass as "0 cases checked"."""
+    not pass as "0 cases checked". A folder named with ``--project`` is named as given;
+    a project found (or not) by its ``site.yaml`` is named by its ``content`` folder,
+    the message saying where the search looked."""
     if not project_dir.is_dir():
         return InputError(str(project_dir), 1, None, "project folder not found; expected a "
                           "folder holding content/ (see --project)")
-    if not (project_dir / CONTENT).is_dir():
+    if (project_dir / CONTENT).is_dir():
+        return None
+    search = _Found.search
+    if search is None:
         return InputError(str(project_dir), 1, None, "no content/ folder; expected a project "
                           "folder holding content/ and content/examples/ (see --project)")
-    return None
+    if search.found:
+        return InputError(CONTENT, 1, None, f"no content/ folder in the project "
+                          f"{shown(os.path.abspath(project_dir))} (the folder of its "
+                          f"{CONFIG}); expected content/ and content/examples/ there")
+    article = "the" if search.stopped == "home folder" else "a"
+    stop = f" (the search goes no higher than {article} {search.stopped})" \
+        if search.stopped else ""
+    return InputError(CONTENT, 1, None, f"no content/ folder in {shown(os.getcwd())}, "
+                      f"and no {CONFIG} there or in a folder above it{stop}; expected to "
+                      f"run in a project (a folder holding {CONFIG} or content/, or one "
+                      "below it), or --project DIR")
 
 
-def _check(project_dir: Path, fmt: str, output: str | None = None) -> int:
-    if fmt in CI_FORMATS or output is not None:
-        return _check_to(project_dir, fmt, output)
-    missing = _project_error(project_dir)
+def _check(args: argparse.Namespace) -> int:
+    """``check`` (text or JSON on standard output; CI formats and ``--output``:
+    :func:`_check_to`)."""
+    if args.format in CI_FORMATS or args.output is not None:
+        return _check_to(args)
+    project_dir: Path = args.project
+    missing = _project_error(project_dir) or _selection_error(args)
     if missing is not None:
-        if fmt == "json":
+        if args.format == "json":
             from generator.engine.codes import CaseStatus  # only here: see _parser
 
             _emit([_json({"cases": 0, "disagreements": [], "errors": [missing.as_dict()],
-                          "status": dict.fromkeys(map(str, CaseStatus), 0)})])
+                          "status": dict.fromkeys(map(str, CaseStatus), 0),
+                          "warnings": []})])
         else:
             _emit([missing.format()])
         return EXIT_INPUT
     from generator.commands.check import disagreement_lines  # only here: see _parser
+    from generator.commands.check import exit_code
     from generator.commands.check import json_report
     from generator.commands.check import summary_line
+    from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
 
-    project = load_project(project_dir)
-    if fmt == "json":
-        _emit([_json(json_report(project))])
-        return project.exit_code
+    project = load_project(project_dir, selection=Selection.of(args.paths, args.ids))
+    strict = untranslated(project) if args.strict and not project.errors else None
+    if args.format == "json":
+        _emit([_json(json_report(project, strict))])
+        return exit_code(project, strict)
     _emit([*format_errors(project.errors), *disagreement_lines(project),
-           *warning_lines(project)])
+           *warning_lines(project), *(strict.lines() if strict else [])])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
-        _say(summary_line(project))
-    return project.exit_code
+        _say(summary_line(project, strict))
+    return exit_code(project, strict)
 
 
 _DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
@@ -418,14 +510,18 @@ FOREIGN = -1
 """:func:`_descriptor_named` of another process's descriptor (or an impossible one)."""
 
 
-def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
-    """``check`` in any format, written to ``output`` (standard output when ``None``;
-    a file is replaced whole); the summary on standard error."""
+def _check_to(args: argparse.Namespace) -> int:
+    """``check`` in any format, written to ``--output`` (standard output when ``None``;
+    a file is replaced whole); the summary on standard error, and for the CI formats,
+    which have no place for them, the warnings and ``--strict``'s findings too."""
     # only here: see _check
     from generator.commands.check import disagreement_lines
+    from generator.commands.check import exit_code
     from generator.commands.check import json_report
     from generator.commands.check import summary_line
+    from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
     from generator.commands.report_formats import error_command
@@ -433,9 +529,16 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
     from generator.commands.report_formats import junit_xml
     from generator.engine.codes import CaseStatus
 
-    missing = _project_error(project_dir)
-    project = None if missing is not None else load_project(project_dir)
+    project_dir: Path = args.project
+    fmt: str = args.format
+    output: str | None = args.output
+    missing = _project_error(project_dir) or _selection_error(args)
+    project = None if missing is not None else load_project(
+        project_dir, selection=Selection.of(args.paths, args.ids))
     errors = [missing] if missing is not None else project.errors if project else []
+    strict = untranslated(project) if project and args.strict and not project.errors \
+        else None
+    aside = [*warning_lines(project), *(strict.lines() if strict else [])] if project else []
     prefix = os.path.relpath(project_dir) if project_dir.is_absolute() else str(project_dir)
     if fmt == "junit":
         data = junit_xml(project.results.values() if project else (), errors)
@@ -444,13 +547,13 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
                  else [error_command(e) for e in errors])  # already the folder's path
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     elif fmt == "json":
-        report = json_report(project) if project else {
+        report = json_report(project, strict) if project else {
             "cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors],
-            "status": dict.fromkeys(map(str, CaseStatus), 0)}
+            "status": dict.fromkeys(map(str, CaseStatus), 0), "warnings": []}
         data = (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     else:
-        lines = [*format_errors(errors), *(disagreement_lines(project) + warning_lines(project)
-                                           if project else [])]
+        lines = [*format_errors(errors), *(disagreement_lines(project) if project else []),
+                 *aside]
         data = "".join(f"{line}\n" for line in lines).encode("utf-8")
     fd = 1 if output is None else _descriptor_named(output)
     try:
@@ -469,8 +572,11 @@ def _check_to(project_dir: Path, fmt: str, output: str | None) -> int:
              "was written")
         return EXIT_INPUT
     if project is not None and fmt != "json" and not _Report.lost:  # (a lost report:
-        _say(summary_line(project))  # its one line says it all, exit 2)
-    return project.exit_code if project is not None else EXIT_INPUT
+        if fmt in CI_FORMATS:  # its one line says it all, exit 2)
+            for line in aside:
+                _say(line)
+        _say(summary_line(project, strict))
+    return exit_code(project, strict) if project is not None else EXIT_INPUT
 
 
 def _schema(settings: bool) -> int:
@@ -630,6 +736,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_what_cannot_be_shown()
     given = list(sys.argv[1:] if argv is None else argv)
     args = _parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
+    _Found.search = None
+    if getattr(args, "project", False) is None:  # not given: found as git finds a repository
+        _Found.search = find_project()
+        args.project = _Found.search.root
     _Report.lost = False
     STOPPING.clear()  # a signal of an earlier run in this process says nothing of this one
     status = _run(args)
@@ -641,10 +751,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` name; returns its exit status (docs/site.md)."""
     try:
-        if args.command == "check" and args.fix:
-            return _check_fix(args.project, args.format, args.output)
+        if args.command == "check" and (args.fix or args.diff):
+            return _check_fix(args)
         if args.command == "check":
-            return _check(args.project, args.format, args.output)
+            return _check(args)
         if args.command == "explain":
             return _explain(args)
         if args.command == "i18n":

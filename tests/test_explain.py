@@ -135,7 +135,9 @@ def test_the_reasoning_in_czech_from_the_command_line() -> None:
      "command line: --players 'x' is not a number"),
     (("--game", "cardverse", "--kind", "deck", "--players", "9"),
      "command line: cardverse does not allow 9 players"),
-    (("--game", "rami51", "--lang", "xx", "QH", "KH", "AH"), "--lang: no catalog for 'xx'"),
+    (("--game", "rami51", "--lang", "xx", "QH", "KH", "AH"),
+     "--lang: 'xx' is not a locale Babel knows; expected a locale identifier such as cs or "
+     "pt_BR (with a catalog: en, cs, de, et, hu, pl, sk)\n"),
     (("--game", "rami51", "--id", "Bad ID!", "QH", "KH", "AH"),
      "command line: id 'Bad ID!' has characters outside [a-z0-9-]; expected lowercase "
      "letters, digits and hyphens\n"),

@@ -467,3 +467,46 @@ def test_fix_keeps_a_byte_order_mark_and_crlf(tmp_path: Path) -> None:
     assert (root / CASES).read_bytes() == b"\xef\xbb\xbf" + text.replace(
         "verdict: invalid\n      reason: not_consecutive", "verdict: valid\n      points: 31"
     ).replace("\n", "\r\n").encode()
+
+
+# -- --diff --------------------------------------------------------------------------------
+
+
+def _diff_part(stdout: str) -> str:
+    """The unified diff at the start of ``check --fix``'s output (before the report)."""
+    lines = stdout.splitlines(keepends=True)
+    end = next((i for i, line in enumerate(lines) if line.startswith("content/")), len(lines))
+    return "".join(lines[:end])
+
+
+@pytest.mark.parametrize("flags", [("--fix", "--diff"), ("--diff",)])
+def test_fix_diff_prints_what_fix_writes_and_writes_nothing(
+        tmp_path: Path, flags: tuple[str, ...]) -> None:
+    root = small_project(tmp_path, BEFORE)
+    stamp = (root / CASES).stat().st_mtime_ns
+    shown = run_cli("check", *flags, "--project", str(root))
+    assert shown.returncode == 1  # as check: the files still disagree
+    assert (root / CASES).read_text(encoding="utf-8") == BEFORE
+    assert (root / CASES).stat().st_mtime_ns == stamp
+    assert [p.name for p in (root / "content/examples").iterdir()] == ["cases.yaml"]
+    assert shown.stderr.splitlines() == [
+        "--diff: 2 cases in 1 file would be fixed; nothing written",
+        "3 cases checked: 3 disagreements, 0 input errors"]
+    report = shown.stdout[len(_diff_part(shown.stdout)):]
+    assert report.startswith(f"{CASES}:8: case joker-run: points documented 24, engine 21\n")
+    written = run_cli("check", "--fix", "--project", str(root))
+    assert written.returncode == 0
+    assert _diff_part(shown.stdout) == written.stdout
+    assert (root / CASES).read_text(encoding="utf-8") == AFTER
+
+
+def test_fix_diff_with_nothing_to_fix_or_an_input_error(tmp_path: Path) -> None:
+    root = small_project(tmp_path, AFTER)
+    nothing = run_cli("check", "--fix", "--diff", "--project", str(root))
+    assert (nothing.returncode, nothing.stdout) == (0, "")
+    (root / CASES).write_text(BEFORE.replace("JK 7S 8S", "JK 7S 8X"), encoding="utf-8")
+    broken = run_cli("check", "--fix", "--diff", "--project", str(root))
+    assert broken.returncode == 2
+    assert broken.stdout.splitlines()[-1] == \
+        "check --fix: no diff: the input has errors (fix them first)"
+    assert broken.stdout.startswith(f"{CASES}:6:19: unknown card '8X'")

@@ -294,6 +294,109 @@ class TextEditor:
             entry += self.newline
         self.edits.append(Edit(at, at, entry))
 
+    def add_lines(self, path: YamlPath, lines: Sequence[str], *,
+                  before: str | None = None) -> None:
+        """Add ``lines`` to the block mapping at ``path``: fields, comments or a key and
+        its block, each line written without the mapping's indentation (its own
+        indentation relative to the keys kept) and without its line end. They go before
+        the entry ``before`` (at the start of its line), or after the mapping's last
+        entry, indented to its keys' column, ending in the text's own line ends.
+
+        Raises:
+            CannotEdit: ``path`` is not a block mapping with fields, or ``before``'s key
+                shares its line with another field.
+        """
+        parent = self._node(path)
+        if not isinstance(parent, yaml.MappingNode) or parent.flow_style or not parent.value:
+            raise CannotEdit(f"{_dotted(path)} is not a block mapping with fields")
+        first_key = (*path, parent.value[0][0].value)
+        if first_key not in self.doc.key_marks:
+            raise CannotEdit(f"{_dotted(path)} has no key to align with")
+        indent = " " * (self.doc.key_marks[first_key].column - 1)
+        if before is not None:
+            key_start = self._key_start((*path, before))
+            at = self._starts[self._line_of(key_start)]
+            if self.text[at:key_start].strip(" ") not in ("", "-"):
+                raise CannotEdit(f"{_dotted((*path, before))} shares its line with another "
+                                 "field")
+            if self.text[at:key_start].strip(" ") == "-":  # the item's first line: the
+                at = key_start  # lines go after its "- ", the key after them
+                entry = "".join(f"{line}{self.newline}{indent}" if line else self.newline
+                                for line in lines)
+                self.edits.append(Edit(at, at, entry))
+                return
+        else:
+            at = self._after_line(self._end(parent.value[-1][1]))
+        entry = "".join(f"{indent}{line}{self.newline}" if line else self.newline
+                        for line in lines)
+        if at == len(self.text) and not self.text.endswith(("\n", "\r")):
+            entry = self.newline + entry.removesuffix(self.newline)
+        self.edits.append(Edit(at, at, entry))
+
+    def append_item(self, path: YamlPath, lines: Sequence[str]) -> None:
+        """Add an item at the end of the block sequence at ``path``: ``lines`` (its text,
+        its first line where ``- `` goes, the others indented relative to it, without
+        line ends), placed as the sequence's items are (the column of their ``-`` and
+        of their text after it), ending in the text's own line ends.
+
+        Raises:
+            CannotEdit: ``path`` is not a block sequence with items.
+        """
+        node = self._node(path)
+        if isinstance(node, yaml.SequenceNode) and node.flow_style and not node.value:
+            self._first_item(path, node, lines)
+            return
+        if not isinstance(node, yaml.SequenceNode) or node.flow_style or not node.value:
+            raise CannotEdit(f"{_dotted(path)} is not a block list")
+        first = self._start(node.value[0])
+        dash = self.text.rfind("-", 0, first)
+        line_start = self._starts[self._line_of(dash)]
+        if dash < 0 or self.text[dash + 1:first].strip(" \t\r\n") or \
+                self.text[line_start:dash].strip(" "):
+            raise CannotEdit(f"{_dotted(path)}'s items start in a way it cannot copy")
+        dash_column = dash - line_start
+        gap = first - dash if self._line_of(first) == self._line_of(dash) else 2
+        head = " " * dash_column + "-" + " " * (gap - 1)
+        rest = " " * (dash_column + gap)
+        entry = "".join((head if i == 0 else rest if line else "") + line + self.newline
+                        for i, line in enumerate(lines))
+        at = self._after_line(self._end(node.value[-1]))
+        if at == len(self.text) and not self.text.endswith(("\n", "\r")):
+            entry = self.newline + entry.removesuffix(self.newline)
+        self.edits.append(Edit(at, at, entry))
+
+    def _first_item(self, path: YamlPath, node: yaml.SequenceNode, lines: Sequence[str]
+                    ) -> None:
+        """An empty flow list (``cases: []``) made a block list of one item: the ``[]``
+        removed, the item on the lines after its key's, two columns in from the key."""
+        key = self.doc.key_marks.get(path)
+        if key is None:
+            raise CannotEdit(f"{_dotted(path)} is not a mapping's entry")
+        start, end = self._content_start(node), self._end(node)
+        while start > 0 and self.text[start - 1] in " \t":
+            start -= 1  # (the space after the colon too: "cases:" is left)
+        self.edits.append(Edit(start, end, ""))
+        indent = " " * (key.column - 1 + 2)
+        entry = "".join((indent[:-2] + "  - " if i == 0 else indent + "  " if line else "")
+                        + line + self.newline for i, line in enumerate(lines))
+        at = self._after_line(end)
+        if at == len(self.text) and not self.text.endswith(("\n", "\r")):
+            entry = self.newline + entry.removesuffix(self.newline)
+        self.edits.append(Edit(at, at, entry))
+
+    def indent_step(self) -> int | None:
+        """How many columns the document indents a block mapping under its key (the
+        first such mapping's; ``None`` when it holds none)."""
+        for node_path, node in self.doc.nodes.items():
+            if not node_path or not isinstance(node_path[-1], str):
+                continue
+            if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+                child = self.doc.key_marks.get((*node_path, node.value[0][0].value))
+                key = self.doc.key_marks.get(node_path)
+                if child is not None and key is not None and child.line > key.line:
+                    return child.column - key.column
+        return None
+
     def apply(self) -> str:
         """The text with every planned edit made.
 

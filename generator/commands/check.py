@@ -1,15 +1,33 @@
 """The ``check`` command's reports: text lines (docs/site.md format) and the JSON object, of
-what loading and verifying the project found (:func:`generator.commands.project.load_project`)."""
+what loading and verifying the project found (:func:`generator.commands.project.load_project`),
+and what ``--strict`` adds to them (:func:`untranslated`).
+
+``check`` renders nothing, so ``check --strict`` cannot see every message a build shows
+in English: it counts the site's own messages, those ``i18n extract`` writes to the
+site's catalog and a build looks up (every page's blocks, the verified cases' titles,
+notes and ``because``, the texts of ``site.yaml``), in every language of the site, each
+looked up as the build does (the site's catalog over the built-in one). The theme's and
+the engine's words, which only rendering picks, are ``build --strict``'s to count.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.commands.project import Project
 from generator.engine.codes import CaseStatus
+from generator.errors import EXIT_DISAGREE
+from generator.errors import EXIT_OK
 from generator.errors import InputError
+from generator.errors import InputWarning
+from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Key
 from generator.i18n.catalog import source_translator
+from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
+from generator.layout import catalog
+from generator.render.site import strict_lines
 from generator.verify import STATUS_FIELD
 from generator.verify import Disagreement
 from generator.verify import explain_disagreement
@@ -18,15 +36,15 @@ NONE = "—"
 """How a value the engine does not give is shown."""
 
 
-def _shown(value: object) -> str:
-    """A value as the report shows it: ``—`` for none, a list as YAML writes it
+def shown_value(value: object) -> str:
+    """A documented or engine value as the report shows it: ``—`` for none, a list as YAML writes it
     (``[0, 35]``), booleans as ``true``/``false``."""
     if value is None:
         return NONE
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (tuple, list)):
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
+        return "[" + ", ".join(shown_value(v) for v in value) + "]"
     return str(value)
 
 
@@ -54,7 +72,8 @@ def disagreement_lines(project: Project) -> list[str]:
     for d in project.reported:
         pos = d.position
         lines.append(f"{pos.file}:{pos.line}: case {d.case.id}: {d.field} documented "
-                     f"{_shown(d.documented)}, engine {_shown(d.engine)}{_status_note(d)}")
+                     f"{shown_value(d.documented)}, engine {shown_value(d.engine)}"
+                     f"{_status_note(d)}")
         lines.extend(f"    {text}" for text in _reasoning(d, project, w))
     return lines
 
@@ -69,10 +88,89 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def summary_line(project: Project) -> str:
-    """``130 cases checked: 1 disagreement, 0 input errors``, then ``, 1 warning`` when
-    there are warnings and, when any case has a ``status``, ``; 2 pending, 1 known
-    disagreement``."""
+@dataclass(frozen=True)
+class Strict:
+    """What ``check --strict`` finds besides disagreements (module docstring).
+
+    Attributes:
+        coverage: by locale (English left out), the site's own messages it uses and
+            those shown in English (untranslated, empty or fuzzy), each with the
+            ``.po`` line to fix (:class:`generator.i18n.coverage.Coverage`).
+        warnings: the project's warnings.
+    """
+
+    coverage: dict[str, Coverage]
+    warnings: tuple[InputWarning, ...]
+
+    @property
+    def untranslated(self) -> int:
+        """How many (locale, message) pairs are shown in English."""
+        return sum(c.untranslated for c in self.coverage.values())
+
+    def failing(self) -> bool:
+        """Whether it fails the check (exit 1): a message shown in English, a warning."""
+        return bool(self.untranslated or self.warnings)
+
+    def lines(self) -> list[str]:
+        """The untranslated messages as ``build --strict`` names them: one line per
+        message at the ``.po`` line to fix, at most 20 per locale
+        (:func:`generator.render.site.strict_lines`)."""
+        return [line for loc, c in self.coverage.items() if c.untranslated
+                for line in strict_lines(loc, c)]
+
+    def warnings_of_untranslated(self) -> list[InputWarning]:
+        """Every untranslated message as a finding at the ``.po`` line to fix (for
+        ``--format json``'s ``"warnings"``)."""
+        return [InputWarning(catalog(loc), line or 1, f"{what} of {msgid[:60]!r} "
+                             "(--strict); expected it translated")
+                for loc, c in self.coverage.items() for msgid, line, what in c.missing]
+
+
+def site_messages(project: Project) -> set[Key]:
+    """The site's own messages a build of ``project`` looks up: every page's blocks
+    (title and summary too), the titles, notes and ``because`` of the cases the run
+    verifies, and the texts of ``site.yaml`` (its title and description, defaults
+    included)."""
+    keys: set[Key] = {(None, m.msgid) for page in project.pages for m in page.messages}
+    for case in project.results.cases():
+        keys.update((None, text) for text in (case.title, case.note, case.because) if text)
+    config = project.config
+    keys.update((None, text.msgid) for text in config.messages())
+    keys.update((None, text) for text in (config.title_msgid, config.description_msgid)
+                if text)
+    return keys
+
+
+def untranslated(project: Project) -> Strict:
+    """What ``check --strict`` fails on: each locale's site messages
+    (:func:`site_messages`) that fall back to English, and the project's warnings."""
+    keys = site_messages(project)
+    coverage: dict[str, Coverage] = {}
+    for loc in project.locales:
+        translator = project.translators.get(loc)
+        if loc == SOURCE_LOCALE or translator is None:
+            continue
+        missing = tuple(sorted(
+            ((msgid, *translator.unused.get((ctx, msgid), (0, "missing translation")))
+             for ctx, msgid in keys if (ctx, msgid) not in translator.messages),
+            key=lambda m: (m[1] == 0, m[1], m[0])))
+        coverage[loc] = Coverage(len(keys), len(missing), missing)
+    return Strict(coverage, tuple(project.warnings))
+
+
+def exit_code(project: Project, strict: Strict | None) -> int:
+    """The check's exit status: the project's (2 with an input error, 1 with a failing
+    disagreement), else 1 when ``strict`` (``--strict``'s findings) fails, else 0."""
+    if project.exit_code != EXIT_OK:
+        return project.exit_code
+    return EXIT_DISAGREE if strict is not None and strict.failing() else EXIT_OK
+
+
+def summary_line(project: Project, strict: Strict | None = None) -> str:
+    """``130 cases checked: 1 disagreement, 0 input errors``, and when any case has a
+    ``status``: ``; 2 pending, 1 known disagreement``; with ``--strict`` (``strict``),
+    ``; 3 untranslated or fuzzy (--strict)``; with warnings, ``, 1 warning`` after the
+    input errors."""
     line = (f"{_plural(len(project.results), 'case')} checked: "
             f"{_plural(len(project.disagreements), 'disagreement')}, "
             f"{_plural(len(project.errors), 'input error')}")
@@ -82,15 +180,18 @@ def summary_line(project: Project) -> str:
     if any(counts.values()):
         line += (f"; {counts[CaseStatus.PENDING]} pending, "
                  f"{_plural(counts[CaseStatus.KNOWN_DISAGREEMENT], 'known disagreement')}")
+    if strict is not None:
+        line += f"; {strict.untranslated} untranslated or fuzzy (--strict)"
     return line
 
 
-def json_report(project: Project) -> dict[str, Any]:
+def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any]:
     """The ``--format json`` object: ``{"cases", "disagreements", "errors", "status",
     "warnings"}`` (docs/site.md): every disagreement a report lists with its case's
     ``"status"`` (``null``, ``"pending"``, ``"known_disagreement"``) and whether it is
-    ``"failing"``; ``"status"``: how many cases have each status; ``"warnings"``: each
-    warning's ``{"file", "line", "message"}``."""
+    ``"failing"``; ``"status"``: how many cases have each status; ``"warnings"``: the
+    project's warnings and, with ``--strict`` (``strict``), every message shown in
+    English, each ``{"file", "line", "message"}``."""
     w = Words(source_translator())
     return {
         "cases": len(project.results),
@@ -112,5 +213,7 @@ def json_report(project: Project) -> dict[str, Any]:
             e.as_dict() for e in sorted(project.errors, key=InputError.sort_key)
         ],
         "status": project.status_counts(),
-        "warnings": [w.as_dict() for w in project.warnings],
+        "warnings": [w.as_dict() for w in sorted(
+            [*project.warnings, *(strict.warnings_of_untranslated() if strict is not None
+                                  else [])], key=InputWarning.sort_key)],
     }

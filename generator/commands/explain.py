@@ -10,6 +10,12 @@ file or standard input (``--case FILE``, ``--case -``): one case mapping or a ca
 reported as ``check`` reports it) and the engine; what is printed loads again and
 agrees, so ``check`` passes it unchanged.
 
+A case file given whole is printed as it is, each case completed with exact text edits
+(:func:`_completed_file`): its comments, ``defaults``, layout, ``status`` and
+``because`` stay. ``--id`` chooses one case of a file, ``--new-id`` renames it, and
+``--append FILE`` adds the printed case to a case file through the safe writer, in that
+file's own form (:func:`_append`).
+
 A case read from a file or standard input is read as ``check`` reads case files: at
 most :data:`~generator.cases.loader.MAX_CASE_FILE_BYTES` (a larger one is refused
 after reading one byte more, never read whole), UTF-8 (a byte that is not is an error
@@ -27,6 +33,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Collection
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
@@ -36,21 +43,35 @@ from typing import BinaryIO
 
 import yaml
 
+from generator.cases.edit import CannotEdit
+from generator.cases.edit import TextEditor
+from generator.cases.edit import apply_edits
+from generator.cases.edit import in_order
 from generator.cases.loader import MAX_CASE_FILE_BYTES
+from generator.cases.loader import SUFFIX
 from generator.cases.loader import load_case_text
+from generator.cases.loader import load_cases
 from generator.cases.model import Case
+from generator.cases.schema import DEFAULTABLE
+from generator.commands.check import shown_value
+from generator.commands.fix import case_indices
+from generator.commands.fix import is_target
+from generator.commands.fix import plan_case
 from generator.engine.codes import CaseStatus
 from generator.engine.rules import DEFAULT_PRESET
 from generator.engine.rules import is_rami
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
+from generator.errors import did_you_mean
+from generator.errors import one_of
 from generator.errors import shown
 from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
 from generator.i18n.catalog import load_translators
+from generator.i18n.catalog import locale_error
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 from generator.kinds import KINDS
@@ -58,11 +79,21 @@ from generator.kinds import REGISTRY
 from generator.kinds import AnyKind
 from generator.kinds.base import with_reason
 from generator.kinds.fields import Argument
+from generator.layout import CONTENT
+from generator.layout import EXAMPLES
+from generator.layout import FileChanged
+from generator.layout import FileState
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import builtin_locales
+from generator.layout import catalog
+from generator.layout import read_regular
+from generator.layout import real_path
+from generator.layout import rewrite_file
 from generator.verify import explain_case
 from generator.verify import verify_case
+from generator.yamlpos import YamlDocument
+from generator.yamlpos import YamlPath
 from generator.yamlpos import parse_yaml
 
 COMMAND_LINE = "command line"
@@ -104,9 +135,14 @@ class ExplainRequest:
         given: the words of each kind argument given, by field (``{"cards": ["QH",
             "KH", "AH"]}``).
         case: ``--case`` (a file, or ``"-"`` for standard input), or ``None``.
-        case_id, title: ``--id``, ``--title``.
+        case_id: ``--id``: the case's id; with ``case``, the id of the case to explain
+            (:func:`_chosen`).
+        new_id: ``--new-id``: the new id of the case read with ``case``.
+        title: ``--title``.
         lang: ``--lang``: the locale of the reasoning.
-        project: the project whose catalogs give the reasoning's words.
+        project: the project whose catalogs give the reasoning's words, and whose case
+            ids ``append`` keeps unique.
+        append: ``--append``: the case file the case is added to (:func:`_append`).
         stdin: standard input (a binary stream, read only when ``case`` is ``"-"``,
             at most one byte past the limit), or its bytes.
     """
@@ -118,9 +154,11 @@ class ExplainRequest:
     given: dict[str, list[str]] = field(default_factory=dict)
     case: str | None = None
     case_id: str | None = None
+    new_id: str | None = None
     title: str | None = None
     lang: str = SOURCE_LOCALE
     project: Path = Path(".")
+    append: str | None = None
     stdin: BinaryIO | bytes = b""
 
 
@@ -130,13 +168,17 @@ class ExplainReport:
 
     Attributes:
         exit_code: 0, or 2 when the input is wrong (nothing printed then).
-        text: the case file (``cases:`` and each case), for standard output.
+        text: the case file (``cases:`` and each case; or the case file read, each
+            case completed), for standard output.
         errors: every input error, as lines.
+        notes: what standard error says besides (the reasoning shown in English, the
+            case appended).
     """
 
     exit_code: int
     text: str = ""
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _fail(*messages: str) -> ExplainReport:
@@ -145,39 +187,124 @@ def _fail(*messages: str) -> ExplainReport:
 
 def explain(request: ExplainRequest) -> ExplainReport:
     """Build the case, run it through the loader and the engine, and write it out in the
-    case-file form (module docstring).
+    case-file form (module docstring); with ``--append``, add it to a case file too.
+
+    A case file read with ``--case`` and neither ``--id``, ``--new-id``, ``--title`` nor
+    ``--append`` is printed as it is, every case completed (:func:`_completed_file`);
+    otherwise the one case chosen (:func:`_chosen`), or the one case mapping read, is
+    printed in the case-file form (:class:`_CaseItem`).
 
     Returns:
         An :class:`ExplainReport`; with an input error, its ``errors`` and exit code 2.
     """
-    translator, problem = _translator(request)
+    translator, problem, note = _translator(request)
     if translator is None:
         return _fail(problem)
+    if request.new_id is not None and request.case is None:
+        return _fail(f"{COMMAND_LINE}: --new-id renames a case read with --case; expected "
+                     "--id to name a case made from the command line")
     loaded = (_from_case_file(request) if request.case is not None
               else _from_command_line(request))
     if isinstance(loaded, ExplainReport):
         return loaded
-    cases, raws, generated = loaded
-    if (request.case_id or request.title) and len(cases) != 1:
-        return _fail(f"{request.case}:1: --id and --title name one case, and the file "
-                     f"holds {len(cases)}; expected a file with one case")
     w = Words(translator)
-    blocks = [_case_text(case, raw, w, request, generated) for case, raw in
-              zip(cases, raws, strict=True)]
-    text = "cases:\n" + "".join(blocks)
+    if loaded.text is not None and not (request.case_id or request.new_id or request.title
+                                        or request.append):
+        report = _completed_file(loaded, w)
+    else:
+        chosen = _chosen(request, loaded)
+        if isinstance(chosen, ExplainReport):
+            return chosen
+        report = _printed(request, loaded, chosen, w)
+    if report.exit_code != EXIT_OK:
+        return report
+    if note:
+        report.notes.insert(0, note)
+    elif translator.fallbacks:
+        n = len(translator.fallbacks)
+        report.notes.insert(0, f"note: --lang {request.lang}: {n} message{'s' if n != 1 else ''}"
+                            f" of the reasoning {'are' if n != 1 else 'is'} not translated "
+                            f"into {request.lang!r}: shown in English")
+    return report
+
+
+def _chosen(request: ExplainRequest, loaded: Loaded) -> list[tuple[int, str | None]] | \
+        ExplainReport:
+    """The cases to print, each by its index in ``loaded`` with the id it gets (``None``:
+    its own, or one made up): from the command line, the case, its id ``--id``; from
+    ``--case``, the case whose id is ``--id`` (a file of one case whose id is another:
+    that case, named ``--id``, as it always was), renamed ``--new-id``; with neither,
+    the one case (``--title``, ``--new-id`` and ``--append`` name one) or every case."""
+    cases = loaded.cases
+    if loaded.generated:
+        return [(0, request.case_id)]
+    rel = loaded.rel
+    if request.case_id is not None:
+        found = [i for i, case in enumerate(cases) if case.id == request.case_id]
+        if found:
+            return [(found[0], request.new_id)]
+        if len(cases) == 1 and request.new_id is None:
+            return [(0, request.case_id)]
+        ids = [case.id for case in cases if case.id]
+        return _fail(f"{rel}:1: no case has the id {request.case_id!r}"
+                     f"{did_you_mean(request.case_id, ids)}; expected "
+                     f"{one_of(request.case_id, ids, noun='case ids', suggest=False)}")
+    named = [flag for flag, value in (("--new-id", request.new_id),
+                                      ("--title", request.title),
+                                      ("--append", request.append)) if value is not None]
+    if named and len(cases) != 1:
+        return _fail(f"{rel}:1: {' and '.join(named)} {'take' if len(named) > 1 else 'takes'}"
+                     f" one case, and the file holds {len(cases)}; expected --id to "
+                     "choose one")
+    return [(i, request.new_id) for i in range(len(cases))]
+
+
+def _printed(request: ExplainRequest, loaded: Loaded, chosen: list[tuple[int, str | None]],
+             w: Words) -> ExplainReport:
+    """The chosen cases in the case-file form (``cases:`` and each), loaded again as
+    ``check`` would load them; with ``--append``, the one case added to that file."""
+    items = [_CaseItem.of(loaded.cases[i], loaded.raws[i], w, request, loaded.generated,
+                          case_id) for i, case_id in chosen]
+    text = "cases:\n" + "".join(_as_item(item.lines()) for item in items)
     # what --id and --title add is checked as check would: the printed case passes it
     printed, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE)
     if printed.errors:
         return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in printed.errors))
-    return ExplainReport(EXIT_OK, text)
+    report = ExplainReport(EXIT_OK, text)
+    if request.append is not None:
+        appended = _append(request, items[0])
+        if isinstance(appended, ExplainReport):
+            return appended
+        report.notes.extend(appended)
+    return report
 
 
 # -- the case ------------------------------------------------------------------------------
 
 
-Loaded = tuple[list[Case], list[dict[str, Any]], bool]
-"""The cases, each as written (a mapping of plain values), and whether they came from
-the command line (their id and title then made up from the words given)."""
+@dataclass
+class Loaded:
+    """The cases ``explain`` was given.
+
+    Attributes:
+        cases: the cases, loaded (``id``, ``title`` and ``expect`` may be missing).
+        raws: each case as written (a mapping of plain values), the file's defaults that
+            apply to it filled in.
+        generated: whether they came from the command line (their id and title then
+            made up from the words given).
+        rel: the name their errors show (``command line``, ``<stdin>``, the file).
+        text: a case file's text (``cases:`` and its items, ``defaults``, comments),
+            without a byte-order mark; ``None`` for the command line or one case
+            mapping read.
+        doc: ``text`` parsed.
+    """
+
+    cases: list[Case]
+    raws: list[dict[str, Any]]
+    generated: bool
+    rel: str = COMMAND_LINE
+    text: str | None = None
+    doc: YamlDocument | None = None
 
 
 def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
@@ -217,7 +344,7 @@ def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
     cases, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE, optional=OPTIONAL)
     if cases.errors:
         return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in cases.errors))
-    return list(cases.cases), [raw], True
+    return Loaded(list(cases.cases), [raw], True)
 
 
 def _listing(arguments: tuple[Argument, ...]) -> str:
@@ -251,7 +378,8 @@ def _from_case_file(request: ExplainRequest) -> Loaded | ExplainReport:
     if given:
         return _fail(f"{COMMAND_LINE}: {', '.join(given)} with --case; expected the case "
                      "file to hold every field (the command line holds no input then)")
-    rel = STDIN if request.case == "-" else shown(str(request.case))
+    rel = STDIN if request.case == "-" else _named(Path(str(request.case)),
+                                                   Layout.of(request.project))
     try:
         data = (_read_stdin(request.stdin) if request.case == "-"
                 else _read_named(Path(str(request.case)), rel))
@@ -265,7 +393,10 @@ def _from_case_file(request: ExplainRequest) -> Loaded | ExplainReport:
         return _fail(f"{rel}:1: no case; expected a case (a mapping with kind, game and "
                      "the kind's inputs) or a case file")
     raws = _raw_cases(doc.value, cases.cases)
-    return list(cases.cases), raws, False
+    if shift:
+        return Loaded(list(cases.cases), raws, False, rel)
+    return Loaded(list(cases.cases), raws, False, rel, data.decode("utf-8").removeprefix(
+        "\ufeff"), doc)
 
 
 CASE_ADVICE = "explain one case, or a few"
@@ -417,40 +548,91 @@ def _raw_cases(value: Any, cases: tuple[Case, ...]) -> list[dict[str, Any]]:
 # -- writing ---------------------------------------------------------------------------
 
 
-def _case_text(case: Case, raw: Mapping[str, Any], w: Words, request: ExplainRequest,
-               generated: bool) -> str:
-    """One case as a list item of ``cases:``: its fields, the reasoning as a comment,
-    ``expect`` with the engine's values."""
-    kind = case.spec
-    result = verify_case(case)
-    expect = kind.documented(case.inputs, result.engine_result, result.values)
-    title = request.title or case.title or None
-    made_up_title = title is None
-    item: dict[str, Any] = {
-        "id": request.case_id or case.id or _made_up_id(case, raw, kind),
-        "kind": case.kind,
-        "game": case.game,
-    }
-    if is_rami(case.game) and ("rules" in raw or case.rules != DEFAULT_PRESET):
-        item["rules"] = case.rules
-    if any(case.options.values()):
-        item["options"] = {name: True for name, on in case.options.items() if on}
-    for name in kind.inputs:
-        if name in raw:
-            item[name] = raw[name]
-    item["title"] = title or _made_up_title(case, raw, kind, generated)
-    if case.note:
-        item["note"] = case.note
-    if case.status == CaseStatus.PENDING:
-        item["status"] = case.status
-    head = dump_case(item)
-    if made_up_title:
-        head = re.sub(r"^(    title: .*)$", lambda m: m.group(1) + TITLE_COMMENT, head,
-                      count=1, flags=re.MULTILINE)
-    reasoning = with_reason(explain_case(result, w), result.values, w)
-    comment = "".join(f"    # {line}\n" for text in reasoning for line in text.splitlines())
-    body = _dump({"expect": expect})
-    return head + comment + _indent(body, "    ")
+@dataclass
+class _CaseItem:
+    """One case as ``explain`` writes it: its fields, the engine's reasoning (a comment
+    before ``expect``) and ``expect``.
+
+    Attributes:
+        case: the case as loaded.
+        fields: the fields before ``expect``, in order.
+        reasoning: the engine's reasoning, one line each.
+        expect: the engine's values; a ``known_disagreement`` still disagreeing keeps
+            its documented ones.
+        made_up_title: the title was made up (marked ``# a title to edit``).
+    """
+
+    case: Case
+    fields: dict[str, Any]
+    reasoning: list[str]
+    expect: Any
+    made_up_title: bool
+
+    @classmethod
+    def of(cls, case: Case, raw: Mapping[str, Any], w: Words, request: ExplainRequest,
+           generated: bool, case_id: str | None) -> _CaseItem:
+        """The item of ``case`` (``raw``: as written), named ``case_id`` (``None``: its
+        own id, or one made up), titled ``--title`` (else its own, or one made up). A
+        ``pending`` case keeps its status; a ``known_disagreement`` still disagreeing
+        keeps its status, ``because`` and documented ``expect`` (one that agrees now
+        loses them, as ``check --fix`` does); ``note`` stays."""
+        kind = case.spec
+        result = verify_case(case)
+        expect: Any = kind.documented(case.inputs, result.engine_result, result.values)
+        known = case.status == CaseStatus.KNOWN_DISAGREEMENT and not result.stale
+        if known and "expect" in raw:
+            expect = raw["expect"]
+        title = request.title or case.title or None
+        fields: dict[str, Any] = {
+            "id": case_id or case.id or _made_up_id(case, raw, kind),
+            "kind": case.kind,
+            "game": case.game,
+        }
+        if is_rami(case.game) and ("rules" in raw or case.rules != DEFAULT_PRESET):
+            fields["rules"] = case.rules
+        if any(case.options.values()):
+            fields["options"] = {name: True for name, on in case.options.items() if on}
+        for name in kind.inputs:
+            if name in raw:
+                fields[name] = raw[name]
+        fields["title"] = title or _made_up_title(case, raw, kind, generated)
+        if case.note:
+            fields["note"] = case.note
+        if case.status == CaseStatus.PENDING or known:
+            fields["status"] = case.status
+        if known:
+            fields["because"] = case.because
+        reasoning = with_reason(explain_case(result, w), result.values, w)
+        return cls(case, fields, [line for text in reasoning for line in text.splitlines()],
+                   expect, title is None)
+
+    def lines(self, step: int = 2, explicit: Collection[str] = ()) -> list[str]:
+        """The item's lines, without indentation or line ends (its fields at column 0),
+        nested mappings indented ``step`` columns; the fields of ``explicit`` that apply
+        to the case (``rules``, ``options``: a file's ``defaults`` would fill them in
+        otherwise) written out even where they hold the default."""
+        fields = dict(self.fields)
+        case = self.case
+        if "rules" in explicit and is_rami(case.game):
+            fields.setdefault("rules", case.rules)
+        if "options" in explicit and not is_rami(case.game):
+            fields["options"] = dict(case.options)
+        order = ["id", "kind", "game", "rules", "options"]
+        fields = {**{k: fields[k] for k in order if k in fields},
+                  **{k: v for k, v in fields.items() if k not in order}}
+        head = _dump(fields, step).splitlines()
+        if self.made_up_title:
+            head = [line + TITLE_COMMENT if line.startswith("title: ") else line
+                    for line in head]
+        comment = [f"# {line}" for line in self.reasoning]
+        return [*head, *comment, *_dump({"expect": self.expect}, step).splitlines()]
+
+
+def _as_item(lines: list[str]) -> str:
+    """An item's lines (:meth:`_CaseItem.lines`) as an item of ``cases:``: ``  - `` and
+    its fields four columns in."""
+    return "".join(("  - " if i == 0 else "    ") + line + "\n" if line.strip() else "\n"
+                   for i, line in enumerate(lines))
 
 
 def _made_up_id(case: Case, raw: Mapping[str, Any], kind: AnyKind) -> str:
@@ -495,21 +677,251 @@ def _made_up_title(case: Case, raw: Mapping[str, Any], kind: AnyKind, generated:
     return words or f"A {case.kind.replace('_', ' ')} case"
 
 
-def _translator(request: ExplainRequest) -> tuple[Translator | None, str]:
-    """The translator of ``--lang``: the project's catalog over the built-in one, or
-    the problem (a locale with neither)."""
+def _translator(request: ExplainRequest) -> tuple[Translator | None, str, str]:
+    """The translator of ``--lang`` (the project's catalog over the built-in one) and a
+    note for standard error: for a locale that neither translates, English and a note
+    saying so; or the problem (``--lang`` names no locale).
+
+    Returns:
+        ``(translator, problem, note)``: the translator ``None`` with a problem.
+    """
     if request.lang == SOURCE_LOCALE:
-        return source_translator(), ""
+        return source_translator(), "", ""
     layout = Layout.of(request.project)
     locales = sorted({*discover_locales(layout), *builtin_locales()} - {SOURCE_LOCALE})
+    if locale_error(request.lang) is not None:
+        return None, (f"--lang: {shown(request.lang)!r} is not a locale Babel knows"
+                      f"{did_you_mean(request.lang, [SOURCE_LOCALE, *locales])}; expected "
+                      "a locale identifier such as cs or pt_BR (with a catalog: "
+                      f"{', '.join([SOURCE_LOCALE, *locales])})"), ""
     if request.lang not in locales:
-        return None, (f"--lang: no catalog for {request.lang!r} in "
-                      f"{request.project / 'locales'} or in the generator; expected one of: "
-                      f"{', '.join([SOURCE_LOCALE, *locales])}")
+        return source_translator(), "", (
+            f"note: --lang {request.lang}: no catalog translates {request.lang!r} (neither "
+            f"{catalog(request.lang)} in the project nor the generator's built-in ones, "
+            f"which translate {', '.join(builtin_locales()) or 'none'}): the reasoning is "
+            "in English")
     translators, errors = load_translators(layout, [request.lang])
     if errors:
-        return None, errors[0].format()
-    return translators[request.lang], ""
+        return None, errors[0].format(), ""
+    return translators[request.lang], "", ""
+
+
+# -- a case file, completed ----------------------------------------------------------------
+
+
+def _completed_file(loaded: Loaded, w: Words) -> ExplainReport:
+    """The case file ``loaded`` read, as it is (its comments, ``defaults``, key order,
+    quotes and styles, ``status`` and ``because``), each case completed: a case without
+    ``id`` or ``title`` gets one made up (the title marked ``# a title to edit``), one
+    without ``expect`` gets the engine's, after a comment with the reasoning, and a
+    documented value the engine disagrees with is brought in line as ``check --fix``
+    brings it (a ``known_disagreement`` still disagreeing is left as it is). What is
+    printed loads and agrees, as ``check`` reads it.
+    """
+    assert loaded.text is not None and loaded.doc is not None  # (a case file was read)
+    text, doc, rel = loaded.text, loaded.doc, loaded.rel
+    editor = TextEditor(text, doc)
+    step = editor.indent_step() or 2
+    indices = case_indices(doc)
+    taken = {case.id for case in loaded.cases if case.id}
+    notes: list[str] = []
+    for case, raw in zip(loaded.cases, loaded.raws, strict=True):
+        index = indices.get((case.position.line, case.position.column))
+        if index is None:  # pragma: no cover - every case loaded from the file is there
+            continue
+        before = len(editor.edits)
+        try:
+            notes += _complete(editor, index, case, raw, w, step, taken, loaded.generated)
+            in_order(editor.edits[before:])  # (raises for edits that overlap)
+        except CannotEdit as exc:
+            return _fail(f"{case.position}: case {case.id or '(no id)'}: cannot be completed "
+                         f"exactly: {exc}; complete it by hand")
+    new = apply_edits(text, editor.edits)
+    done, _doc = load_case_text(new.encode("utf-8"), rel)
+    wrong = [f"{rel}: the completed file would not load ({e.format()}); complete it by "
+             "hand" for e in done.errors]
+    wrong += [f"{c.position}: case {c.id}: the completed case would not agree; complete it "
+              "by hand" for c in done.cases if verify_case(c).failing]
+    if wrong:  # pragma: no cover - what explain writes loads and agrees
+        return _fail(*wrong)
+    return ExplainReport(EXIT_OK, new, notes=notes)
+
+
+def _complete(editor: TextEditor, index: int, case: Case, raw: Mapping[str, Any],
+              w: Words, step: int, taken: set[str], generated: bool) -> list[str]:
+    """Plan the edits that complete the case at ``index`` in a case file's ``cases``
+    (:func:`_completed_file`); returns a note for each documented value it changes.
+
+    Raises:
+        CannotEdit: an edit cannot be made exactly.
+    """
+    kind = case.spec
+    base: YamlPath = ("cases", index)
+    node = editor.doc.nodes[base]
+    flow = isinstance(node, yaml.MappingNode) and node.flow_style
+    has_expect = (*base, "expect") in editor.doc.nodes
+    first_key = node.value[0][0].value if isinstance(node, yaml.MappingNode) and \
+        node.value else None
+    if not case.id:
+        made = _made_up_id(case, raw, kind)
+        case_id, n = made, 1
+        while case_id in taken:
+            n += 1
+            case_id = f"{made}-{n}"
+        taken.add(case_id)
+        if flow:
+            editor.add((*base, "id"), case_id)
+        else:
+            editor.add_lines(base, [f"id: {case_id}"], before=first_key)
+    if not case.title:
+        title = _made_up_title(case, raw, kind, generated)
+        if flow:
+            editor.add((*base, "title"), title)
+        else:
+            line = _dump({"title": title}).rstrip("\n") + TITLE_COMMENT
+            editor.add_lines(base, [line], before="expect" if has_expect else None)
+    result = verify_case(case)
+    if has_expect:
+        if not is_target(result):
+            return []
+        plan_case(editor, index, result)
+        if result.stale:
+            return [f"note: {case.position}: case {case.id}: status known_disagreement and "
+                    "because left out: every documented value agrees now"]
+        return [f"note: {d.position}: case {case.id}: {d.field} documented "
+                f"{shown_value(d.documented)}, engine {shown_value(d.engine)}: printed with "
+                "the engine's value" for d in result.disagreements]
+    expect = kind.documented(case.inputs, result.engine_result, result.values)
+    if flow:
+        editor.add((*base, "expect"), expect)
+        return []
+    reasoning = with_reason(explain_case(result, w), result.values, w)
+    editor.add_lines(base, [*(f"# {line}" for text in reasoning for line in text.splitlines()),
+                            *_dump({"expect": expect}, step).splitlines()])
+    return []
+
+
+# -- --append ------------------------------------------------------------------------------
+
+
+def _append(request: ExplainRequest, item: _CaseItem) -> list[str] | ExplainReport:
+    """Add ``item`` to the case file ``--append`` names, every other byte of it kept:
+    as the last item of its ``cases:`` block list, placed and indented as its items are
+    (its ``defaults``' fields that would change the case written out); a file that does
+    not exist, or holds nothing but comments, gets ``cases:`` and the item. Nothing is
+    written when the file has an input error, when the case's id is one the file or the
+    project (``--project``) already has, or when the file changed since it was read
+    (the safe writer, :func:`generator.layout.rewrite_file`, as ``check --fix``).
+
+    Returns:
+        The notes for standard error (where the case went), or the report of why
+        nothing was written (exit 2).
+    """
+    assert request.append is not None
+    layout = Layout.of(request.project)
+    path = Path(request.append)
+    real = real_path(path.parent) / path.name
+    rel = real.relative_to(layout.root).as_posix() if real.is_relative_to(layout.root) \
+        else None
+    name = shown(rel if rel else request.append)
+    case_id = item.fields["id"]
+    try:
+        state = _append_state(layout, path, rel, name)
+    except NotAnInput as exc:
+        return _fail(exc.error.format())
+    text = "" if state.data is None else state.data.decode("utf-8", errors="replace") \
+        .removeprefix("\ufeff")
+    doc, parse_errors = parse_yaml(text, name) if text.strip() else (None, [])
+    fresh = state.data is None or (not parse_errors and (doc is None or doc.value is None))
+    found = re.search(r"\r\n|[\r\n]", text)
+    newline = found.group() if found else "\n"
+    own: dict[str, str] = {}
+    if fresh:
+        new = text + (newline if text and not text.endswith(("\n", "\r")) else "") + \
+            f"cases:{newline}" + _as_item(item.lines()).replace("\n", newline)
+    else:
+        assert state.data is not None
+        cases, _doc = load_case_text(state.data, name)
+        if cases.errors or doc is None:
+            return _fail(*(e.format() for e in cases.errors),
+                         f"{name}:1: --append: nothing written: the file has input errors; "
+                         "expected a case file that check passes (fix them first)")
+        own = {case.id: str(case.position) for case in cases.cases}
+        editor = TextEditor(text, doc)
+        defaults = doc.value.get("defaults") if isinstance(doc.value, dict) else None
+        explicit = [n for n in DEFAULTABLE if isinstance(defaults, dict) and n in defaults]
+        try:
+            editor.append_item(("cases",), item.lines(editor.indent_step() or 2, explicit))
+        except CannotEdit as exc:
+            line = doc.key_mark(("cases",)).line
+            return _fail(f"{name}:{line}: --append: cannot add the case: {exc}; expected "
+                         "cases: as a block list (- items) to add it to")
+        new = editor.apply()
+    first = _project_ids(layout).get(case_id) or own.get(case_id)
+    if first is not None:
+        return _fail(f"{COMMAND_LINE}: duplicate case id {case_id!r} (first defined at "
+                     f"{first}); expected an id no case has: give one with "
+                     f"{'--new-id' if request.case is not None else '--id'}; nothing "
+                     f"written to {name}")
+    done, _doc = load_case_text(new.encode("utf-8"), name)
+    added = done.get(case_id)
+    if done.errors or added is None or verify_case(added).failing:  # pragma: no cover
+        return _fail(f"{name}:1: --append: the case would not load or agree there; add it "
+                     "by hand")
+    try:
+        rewrite_file(state, new)
+    except FileChanged:
+        return _fail(f"{name}:1: the file changed since it was read; nothing written to it "
+                     "(run explain again)")
+    except OSError as exc:
+        return _fail(f"{name}:1: cannot be written: {exc.strerror or exc}; the file is "
+                     "unchanged")
+    notes = [f"appended case {case_id} to {name} (line {added.position.line})"]
+    if rel is None or not rel.startswith(f"{EXAMPLES}/") or not rel.endswith(SUFFIX):
+        notes.append(f"note: {name} is no case file of the project {shown(str(layout.root))}"
+                     f" (a {SUFFIX} file under {EXAMPLES}/): check does not read it")
+    return notes
+
+
+def _named(path: Path, layout: Layout) -> str:
+    """How messages name the file ``path``: relative to the project where it lies inside
+    it (as ``check`` names it), else as given."""
+    real = real_path(path.parent) / path.name
+    if real != layout.root and real.is_relative_to(layout.root):
+        return shown(real.relative_to(layout.root).as_posix())
+    return shown(str(path))
+
+
+def _append_state(layout: Layout, path: Path, rel: str | None, name: str) -> FileState:
+    """The case file ``--append`` names, read to be rewritten: through the project's
+    layout inside the project (a link out of it, a FIFO, a folder are refused), as a
+    regular file outside it; a state of no file where there is none.
+
+    Raises:
+        NotAnInput: it cannot be appended to (at ``name:1``).
+    """
+    if rel is not None:
+        where = layout.inside(real_path(path) if os.path.lexists(path) else
+                              real_path(path.parent) / path.name)
+        if where is not None:
+            raise NotAnInput(InputError(name, 1, None, f"leads {where}; expected a case "
+                                        "file of the project"))
+    if not os.path.lexists(path):
+        return FileState.after_read(path, None)
+    if rel is not None:
+        return layout.read_state(rel, limit=MAX_CASE_FILE_BYTES, what="case file",
+                                 advice=CASE_ADVICE)
+    data = read_regular(path, name, limit=MAX_CASE_FILE_BYTES, what="case file",
+                        advice=CASE_ADVICE)
+    return FileState.after_read(path, data)
+
+
+def _project_ids(layout: Layout) -> dict[str, str]:
+    """Where each case id of the project is first defined (``FILE:LINE:COL``); none for
+    a folder without ``content/``."""
+    if not (layout.root / CONTENT).is_dir():
+        return {}
+    return {case.id: str(case.position) for case in load_cases(layout).cases}
 
 
 class _Dumper(yaml.SafeDumper):
@@ -535,21 +947,13 @@ _Dumper.add_representer(list, _represent_list)
 _Dumper.add_multi_representer(str, yaml.representer.SafeRepresenter.represent_str)  # codes
 
 
-def _dump(value: Any) -> str:
+def _dump(value: Any, step: int = 2) -> str:
     text: str = yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                          width=100)
+                          width=100, indent=step)
     return text
 
 
 def dump_case(item: Mapping[str, Any]) -> str:
     """A case (a mapping of plain values) as the item of a ``cases:`` list: ``  - id:
     …`` and its fields four columns in."""
-    body = _dump(dict(item))
-    lines = body.splitlines(keepends=True)
-    return "".join(("  - " if i == 0 else "    ") + line if line.strip() else line
-                   for i, line in enumerate(lines))
-
-
-def _indent(text: str, prefix: str) -> str:
-    return "".join(prefix + line if line.strip() else line
-                   for line in text.splitlines(keepends=True))
+    return _as_item(_dump(dict(item)).splitlines())

@@ -13,6 +13,10 @@ ends, byte-order mark, permissions) by :func:`generator.layout.rewrite_file`, an
 after its new text was loaded again and found to agree. The time is linear in the
 files' size: each file is parsed once, its edits made in one pass, their diff computed
 from the lines they touch (:func:`generator.cases.edit.edit_diff`).
+
+``check --fix --diff`` plans the same rewrites and gives their diff, writing nothing
+(``fix(..., write=False)``); ``check --fix PATH...`` and ``--id ID...`` fix only the
+cases they name (:class:`generator.commands.project.Selection`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from generator.cases.loader import MAX_CASE_FILE_BYTES
 from generator.cases.loader import load_case_text
 from generator.cases.model import CaseSet
 from generator.commands.project import Project
+from generator.commands.project import Selection
 from generator.commands.project import load_project
 from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
@@ -97,7 +102,7 @@ def _lookup(values: Any, path: YamlPath) -> Any:
     return values
 
 
-def _case_indices(doc: YamlDocument) -> dict[tuple[int, int | None], int]:
+def case_indices(doc: YamlDocument) -> dict[tuple[int, int | None], int]:
     """The index in ``cases`` of each case, by where its mapping starts (line, column)."""
     cases = doc.value.get("cases") if isinstance(doc.value, dict) else None
     found: dict[tuple[int, int | None], int] = {}
@@ -146,11 +151,16 @@ def plan_case(editor: TextEditor, index: int, result: CaseResult) -> int:
     return changed
 
 
+def is_target(result: CaseResult) -> bool:
+    """Whether ``--fix`` changes the case: a disagreeing case without a status or
+    ``pending``, or a stale ``known_disagreement``."""
+    return result.stale or bool(result.disagreements
+                                and result.status != CaseStatus.KNOWN_DISAGREEMENT)
+
+
 def _targets(project: Project) -> list[CaseResult]:
-    """The cases ``--fix`` changes: a disagreeing case without a status or ``pending``,
-    and a stale ``known_disagreement``."""
-    return [r for r in project.results.values()
-            if r.stale or (r.disagreements and r.status != CaseStatus.KNOWN_DISAGREEMENT)]
+    """The cases ``--fix`` changes (:func:`is_target`)."""
+    return [r for r in project.results.values() if is_target(r)]
 
 
 @dataclass(frozen=True)
@@ -209,7 +219,8 @@ def plan_fix(project: Project, root: Path, lines: list[str]
     return planned
 
 
-def fix(root: Path, say: Callable[[str], None]) -> FixReport:
+def fix(root: Path, say: Callable[[str], None], *, selection: Selection | None = None,
+        write: bool = True) -> FixReport:
     """Load and verify the project, then fix its case files (module docstring).
 
     Every file is read and planned before any is written (:func:`plan_fix`); then each
@@ -222,25 +233,43 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
     Args:
         root: the project folder.
         say: prints a progress line to standard error.
+        selection: the cases to fix (``check --fix PATH...``, ``--id ID...``; default
+            every case); the others are neither verified nor changed.
+        write: ``False`` (``check --fix --diff``): plan the same rewrites and give their
+            diff, writing nothing; the exit code is then the check's of the files as
+            they are.
 
     Returns:
-        A :class:`FixReport`; its ``project`` is the project loaded again after writing.
+        A :class:`FixReport`; its ``project`` is the project loaded again after writing
+        (as loaded, when nothing was written).
     """
-    project = load_project(root)
+    project = load_project(root, selection=selection)
     if project.errors:
+        what = "nothing written" if write else "no diff"
         return FixReport(EXIT_INPUT, lines=[
-            "check --fix: nothing written: the input has errors (fix them first)"],
+            f"check --fix: {what}: the input has errors (fix them first)"],
             project=project)
     layout = Layout.of(root)
-    for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
-                          for rel in project.cases.files}):
-        sweep_temporary_copies(folder)  # what a killed --fix left, whatever it fixes now
+    if write:
+        for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
+                              for rel in project.cases.files}):
+            sweep_temporary_copies(folder)  # what a killed --fix left, whatever it fixes now
     if not _targets(project):
         return FixReport(project.exit_code, project=project)
     report = FixReport(EXIT_DISAGREE)
     planned = plan_fix(project, root, report.lines)
     if isinstance(planned, FixReport):
         return planned
+    if not write:
+        for plan in planned:
+            report.files.append(plan.rel)
+            report.diff.extend(plan.diff)
+            report.fixed += plan.fixed
+        say(f"--diff: {_cases_in_files(report.fixed, len(report.files))} would be fixed; "
+            "nothing written")
+        report.project = project
+        report.exit_code = project.exit_code
+        return report
     for at, plan in enumerate(planned):
         try:
             rewrite_file(plan.state, plan.new)
@@ -256,12 +285,16 @@ def fix(root: Path, say: Callable[[str], None]) -> FixReport:
         report.files.append(plan.rel)
         report.diff.extend(plan.diff)
         report.fixed += plan.fixed
-    say(f"fixed {report.fixed} case{'s' if report.fixed != 1 else ''} in "
-        f"{len(report.files)} file{'s' if len(report.files) != 1 else ''}")
-    report.project = load_project(root)
+    say(f"fixed {_cases_in_files(report.fixed, len(report.files))}")
+    report.project = load_project(root, selection=selection)
     if report.exit_code != EXIT_INPUT:
         report.exit_code = report.project.exit_code
     return report
+
+
+def _cases_in_files(cases: int, files: int) -> str:
+    """``3 cases in 2 files``."""
+    return f"{cases} case{'s' if cases != 1 else ''} in {files} file{'s' if files != 1 else ''}"
 
 
 def _changed(rel: str) -> str:
@@ -288,7 +321,7 @@ def _fix_file(rel: str, data: bytes, results: list[CaseResult], lines: list[str]
     doc, _errors = parse_yaml(text, rel)
     if doc is None:
         return None
-    indices = _case_indices(doc)
+    indices = case_indices(doc)
     editor = TextEditor(text, doc)
     planned: list[tuple[CaseResult, list[Edit]]] = []
     for result in results:

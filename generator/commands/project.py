@@ -5,16 +5,19 @@ renders and writes the site when they find nothing wrong.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from pathlib import PurePosixPath
 
 from generator.cache import BuildCache
 from generator.cases.loader import clean_files
 from generator.cases.loader import load_cases
+from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.config import Config
 from generator.config import load_config
@@ -31,13 +34,16 @@ from generator.errors import InputError
 from generator.errors import InputWarning
 from generator.errors import did_you_mean
 from generator.errors import one_of
+from generator.errors import shown
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translators
 from generator.i18n.catalog import site_locales
 from generator.layout import CONFIG
 from generator.layout import CONTENT
+from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import generated_files
+from generator.layout import real_path
 from generator.layout import search_output
 from generator.render.site import template_errors
 from generator.verify import Disagreement
@@ -54,13 +60,14 @@ class Project:
         pages: the content pages, parsed once, in navigation order.
         locales: the locale codes, the source (en) first.
         translators: each locale's messages.
-        results: the engine's result for every case, by case id (each verified when
-            first needed: :class:`generator.verify.Results`).
+        results: the engine's result for every case the run verifies (every case, or
+            those a :class:`Selection` names), by case id (each verified when first
+            needed: :class:`generator.verify.Results`).
         errors: every input error (cases, pages, catalogs).
         config: the settings (``site.yaml``).
         warnings: what is probably not meant (a case no page shows: docs/site.md,
-            "Warnings"), by file and line, when every page loaded; only ``--strict``
-            fails on them.
+            "Warnings"), by file and line, when every page loaded; it changes no exit
+            status but under ``--strict`` (exit 1).
     """
 
     root: Path
@@ -107,9 +114,100 @@ VALID_SLOT = "case-files"
 SHA-256 digests: :func:`generator.cases.loader.clean_files`)."""
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The cases a run verifies (``check PATH...``, ``check --id ID...``): those of the
+    case files ``paths`` name, a folder naming every case file below it, and those
+    ``ids`` name. Pages, catalogs, templates, ``site.yaml`` and every case file are
+    still loaded and validated: a page shows cases of any file.
+
+    Attributes:
+        paths: the paths as given (relative to ``cwd``, or absolute).
+        ids: case ids.
+        cwd: the folder relative paths start from (the current folder).
+    """
+
+    paths: tuple[str, ...] = ()
+    ids: tuple[str, ...] = ()
+    cwd: Path = Path(".")
+
+    def __bool__(self) -> bool:
+        return bool(self.paths or self.ids)
+
+    @classmethod
+    def of(cls, paths: Sequence[str], ids: Sequence[str]) -> Selection | None:
+        """The selection of ``check PATH...`` or ``check --id ID...`` (paths relative to
+        the current folder), or ``None`` (every case) when neither is given."""
+        if not paths and not ids:
+            return None
+        return cls(tuple(paths), tuple(ids), Path(os.getcwd()))
+
+
+def select_cases(selection: Selection, layout: Layout, cases: CaseSet
+                 ) -> tuple[list[Case], list[InputError]]:
+    """The cases of ``cases`` that ``selection`` names, in case-file order, and an
+    input error for each path that is no case file of the project (nor a folder holding
+    one) and each id that no case has, with a did-you-mean.
+
+    A path's folders are resolved (links followed) but not its last part, so a case
+    file that is a symbolic link is named by its own name, as the project lists it.
+    The errors are at the path relative to the project where it lies inside it (the
+    path as given where not), line 1; an id's at ``--id:1``.
+    """
+    files: set[str] = set()
+    errors: list[InputError] = []
+    for given in selection.paths:
+        chosen, error = _files_named(given, selection.cwd, layout, cases)
+        files.update(chosen)
+        if error is not None:
+            errors.append(error)
+    ids = set(selection.ids)
+    known = {case.id for case in cases.cases}
+    for case_id in dict.fromkeys(selection.ids):
+        if case_id not in known:
+            hidden = " (or its case has an input error)" if cases.errors else ""
+            errors.append(InputError("--id", 1, None, f"no case has the id {case_id!r}"
+                                     f"{hidden}{did_you_mean(case_id, known)}; expected "
+                                     f"{one_of(case_id, known, noun='case ids', suggest=False)}"))
+    chosen_cases = [case for case in cases.cases
+                    if case.position.file in files or case.id in ids]
+    return chosen_cases, errors
+
+
+def _files_named(given: str, cwd: Path, layout: Layout, cases: CaseSet
+                 ) -> tuple[list[str], InputError | None]:
+    """The case files ``given`` names (a case file, or a folder: the case files below
+    it), relative to the project, or the error saying why it names none."""
+    full = Path(os.path.join(cwd, given))
+    folder = full.is_dir()
+    real = real_path(full) if folder else real_path(full.parent) / full.name
+    inside = real == layout.root or real.is_relative_to(layout.root)
+    rel = (real.relative_to(layout.root).as_posix() if real != layout.root else "") \
+        if inside else None
+    where = shown(given if rel is None else rel or EXAMPLES)
+    expected = f"expected a case file of the project (a .yaml file under {EXAMPLES}/)"
+    if rel is None:
+        return [], InputError(where, 1, None, f"outside the project ({shown(str(layout.root))}"
+                              f"); {expected}")
+    if folder:
+        below = [f for f in cases.files if not rel or f.startswith(f"{rel}/")]
+        if below:
+            return below, None
+        return [], InputError(where, 1, None, f"a folder that holds no case file; "
+                              f"{expected}, or a folder holding some")
+    if rel in cases.files:
+        return [rel], None
+    name = PurePosixPath(rel).name  # a file name close to the one given, in any folder
+    close = [f for f in cases.files if did_you_mean(name, [PurePosixPath(f).name])]
+    hint = did_you_mean(rel, close, cutoff=0.0) if close else ""
+    what = "no case file of the project" if os.path.lexists(full) else "no such file"
+    return [], InputError(where, 1, None, f"{what}{hint}; {expected}")
+
+
 def load_project(root: Path, *, out: Path | None = None,
                  agreeing: frozenset[str] = frozenset(),
-                 cache: BuildCache | None = None, drafts: bool = False) -> Project:
+                 cache: BuildCache | None = None, drafts: bool = False,
+                 selection: Selection | None = None) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
     their links and case tables, templates (their syntax, without rendering) and
@@ -127,6 +225,9 @@ def load_project(root: Path, *, out: Path | None = None,
             for the case files known valid (:func:`generator.cases.loader.load_cases`).
         drafts: the build shows drafts (``build --drafts``, ``serve``): a published
             page may link to a draft (else an input error; docs/site.md, "Drafts").
+        selection: the cases to verify (default: every case); a path or id it names
+            that the project does not have is an input error
+            (:func:`select_cases`).
 
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
@@ -139,7 +240,11 @@ def load_project(root: Path, *, out: Path | None = None,
     if cache is not None and clean != known:
         cache.store(VALID_SLOT, "sha256", clean)
     errors: list[InputError] = list(cases.errors)
-    results = Results(cases.cases, agreeing)
+    chosen: Iterable[Case] = cases.cases
+    if selection:
+        chosen, selection_errors = select_cases(selection, layout, cases)
+        errors.extend(selection_errors)
+    results = Results(chosen, agreeing)
     config, config_errors = load_config(layout)
     errors.extend(config_errors)
     locales = site_locales(layout, config.languages)
