@@ -246,8 +246,7 @@ def template_errors(root: Path | Layout) -> list[InputError]:
             errors.append(InputError(rel, exc.lineno or 1, None, f"template syntax error: "
                                      f"{problem}; expected a template Jinja can parse"))
             continue
-        for node in tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
-                                   nodes.FromImport)):
+        for node in _references(tree):
             if isinstance(node, (nodes.FromImport, nodes.Import)):
                 imports.append((name, node))
             target = getattr(node, "template", None)
@@ -440,8 +439,20 @@ class _Uses:
         return name in self.rebound or self.imported.get(name, 0) > 1
 
 
+@lru_cache(maxsize=256)
+def _references(tree: nodes.Template) -> tuple[nodes.Node, ...]:
+    """The ``extends``, ``include``, ``import`` and ``from`` nodes of ``tree``, in the
+    tree's order, found once per tree in a process, as :func:`_uses` is (a tree is
+    :func:`_parsed`'s, one per template text): checking the templates of another
+    project with the same theme walks no tree again."""
+    return tuple(tree.find_all((nodes.Extends, nodes.Include, nodes.Import,
+                                nodes.FromImport)))
+
+
+@lru_cache(maxsize=256)
 def _uses(tree: nodes.Template) -> _Uses:
-    """What ``tree`` does with names (:class:`_Uses`), in one walk."""
+    """What ``tree`` does with names (:class:`_Uses`), in one walk, once per tree in a
+    process (:func:`_references`); the result is shared: read it, never change it."""
     found = _Uses()
     for node in tree.find_all((nodes.Name, nodes.Import, nodes.FromImport, nodes.Test,
                                nodes.Filter, nodes.Getattr, nodes.Getitem, nodes.Call)):
