@@ -58,6 +58,32 @@ def test_the_repository_keeps_no_copy_of_the_theme() -> None:
         if p.is_file())
 
 
+def test_every_theme_template_compiles(tmp_path: Path) -> None:
+    """The check parses the theme's templates and compiles a project's own only (what
+    compiling finds, an unknown filter, a block defined twice, cannot be in a theme
+    that compiles): each of the theme's compiles, in the environment the site renders
+    with."""
+    used = Layout.of(tmp_path).templates([])
+    assert "kinds/meld.html" in used and "sitemap.xml" in used
+    env = make_environment(tmp_path)
+    for name, rel in used.items():
+        assert rel == f"generator/theme/{name}"
+        assert env.get_template(name).name == name
+
+
+def test_what_only_compiling_finds_in_a_projects_template_is_a_check_error(
+        tmp_path: Path) -> None:
+    project = _tiny(tmp_path, "")
+    (project / "templates").mkdir()
+    (project / "templates" / "footer.html").write_text("<p>\n{{ 1 | no_such_filter }}</p>\n",
+                                                         encoding="utf-8")
+    result = run_cli("check", "--project", str(project))
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == [
+        "templates/footer.html:2: template syntax error: No filter named 'no_such_filter'; "
+        "expected a template Jinja can parse"]
+
+
 def test_an_overriding_template_is_used_and_the_theme_gives_the_others(
         tmp_path: Path) -> None:
     project = _tiny(tmp_path, "")
