@@ -8,11 +8,14 @@ for :mod:`generator.i18n.explain`) and the disagreements with the documented val
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 
 from generator.cases.model import Case
 from generator.cases.model import Position
@@ -113,8 +116,21 @@ class CaseResult:
         return v if isinstance(v, int) else None
 
 
+MEMO_CASES = 4096
+"""The most cases whose results :func:`verify_case` keeps in a process (the last
+verified)."""
+
+_RESULTS: OrderedDict[Case, CaseResult] = OrderedDict()
+_RESULTS_LOCK = threading.Lock()
+
+
 def verify_case(case: Case) -> CaseResult:
     """Run one case through the engine and compare every documented field.
+
+    A case equal to one verified before in this process (every field, its positions
+    too: a build again with the case file unchanged, ``serve``'s next build, another
+    copy of the same project) takes that one's result, made its own: the engine is
+    pure, so the result is the same (the last :data:`MEMO_CASES` are kept).
 
     Args:
         case: a loaded case (its inputs already checked by the loader).
@@ -122,6 +138,25 @@ def verify_case(case: Case) -> CaseResult:
     Returns:
         A :class:`CaseResult` with the engine's values and the disagreements.
     """
+    with _RESULTS_LOCK:
+        found = _RESULTS.get(case)
+        if found is not None:
+            _RESULTS.move_to_end(case)
+    if found is not None:
+        if found.case is case:
+            return found
+        return replace(found, case=case, disagreements=tuple(
+            replace(d, case=case) for d in found.disagreements))
+    result = _verified(case)
+    with _RESULTS_LOCK:
+        _RESULTS[case] = result
+        while len(_RESULTS) > MEMO_CASES:
+            _RESULTS.popitem(last=False)
+    return result
+
+
+def _verified(case: Case) -> CaseResult:
+    """:func:`verify_case`'s result, the engine run."""
     kind = case.spec
     result = kind.run(case.inputs, case.rule_set())
     values = kind.values(case.inputs, result)

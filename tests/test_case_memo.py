@@ -221,3 +221,51 @@ def test_builds_in_one_process_report_an_unchanged_files_error_each_time(
         assert (again.exit_code, again.lines) == (first.exit_code, first.lines)
     _write(root, "a.yaml", _file(("a1", "QH KH AH", "One")))
     assert build(root).exit_code == 0
+
+
+def test_an_equal_case_is_run_through_the_engine_once_and_each_gets_its_own_result(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify_case`` keeps the results of the cases it verified: an equal case loaded
+    again (another copy of the project, the memo of files emptied) is not run through
+    the engine again, and its result, disagreements too, is about it; a case that
+    differs in anything, its line too, is run again; only the last ``MEMO_CASES`` are
+    kept."""
+    from generator import verify
+
+    monkeypatch.setattr(verify, "_RESULTS", verify.OrderedDict())
+    runs: list[str] = []
+    real = verify._verified
+
+    def counted(case: Any) -> Any:
+        runs.append(case.id)
+        return real(case)
+
+    monkeypatch.setattr(verify, "_verified", counted)
+    text = _file(("a1", "QH KH AH", "One"), ("a2", "2S 3S 4S", "Two")).replace(
+        "verdict: valid", "verdict: invalid", 1)
+    for copy in ("one", "two"):
+        _write(tmp_path / copy, "a.yaml", text)
+    loader._MEMO.clear()
+    first = load_cases(tmp_path / "one").cases
+    loader._MEMO.clear()
+    second = load_cases(tmp_path / "two").cases
+    assert first == second and first[0] is not second[0]
+    results = [verify.verify_case(c) for c in (*first, *second)]
+    assert runs == ["a1", "a2"]
+    for case, result in zip((*first, *second), results, strict=True):
+        assert result.case is case
+        assert all(d.case is case for d in result.disagreements)
+    assert [(d.field, d.documented, d.engine, str(d.position)) for d in results[2].disagreements
+            ] == [("verdict", "invalid", "valid", "content/examples/a.yaml:8:7")]
+    assert results[2].values == results[0].values
+    _write(tmp_path / "two", "a.yaml", "\n" + text)  # every line one lower
+    loader._MEMO.clear()
+    verify.verify_all(load_cases(tmp_path / "two").cases)
+    assert runs == ["a1", "a2", "a1", "a2"]
+    monkeypatch.setattr(verify, "MEMO_CASES", 2)
+    _write(tmp_path / "two", "a.yaml", "\n\n" + text)
+    loader._MEMO.clear()
+    last = load_cases(tmp_path / "two").cases
+    verify.verify_all(last)
+    assert list(verify._RESULTS) == list(last)
+    loader._MEMO.clear()
