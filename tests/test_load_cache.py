@@ -6,10 +6,12 @@ file with errors is never kept, a damaged entry is noted and rebuilt."""
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import json
 import shutil
 import subprocess
 import sys
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,13 @@ def _through_json(data: Any) -> Any:
     """``data`` written and read as the build cache does."""
     return json.loads(json.dumps(data, ensure_ascii=False, sort_keys=True,
                                  separators=(",", ":")))
+
+
+@pytest.fixture(autouse=True)
+def _no_page_parsed_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's loads start as a new process's: no page parsed in it yet (what
+    comes from the build cache is what these tests count)."""
+    monkeypatch.setattr(generator.content.pages, "_PAGES", OrderedDict())
 
 
 def _store(root: Path, tmp_path: Path) -> BuildCache:
@@ -156,6 +165,41 @@ def test_a_page_with_errors_is_never_kept_and_its_errors_are_found_again(
     _pages, errors = load_pages(project, cache=_store(project, tmp_path))
     assert parsed == ["content/rules.md"]  # parsed again: never kept
     assert [e.format() for e in errors] == found
+
+
+def test_a_page_parsed_before_in_the_process_is_not_parsed_again(
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the build cache, a page this process parsed without an error from the
+    same path and bytes (another copy of the project, ``serve``'s next build) is made
+    from that parse: equal to a parse, a page of its own; a page with an error, or read
+    with a parser of the caller's, is parsed each time; the build cache still gets
+    every page."""
+    parsed = _count_calls(monkeypatch, generator.content.pages, "parse_page")
+    first, errors = load_pages(project)
+    assert errors == [] and sorted(parsed) == [p.rel for p in first]
+    parsed.clear()
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy)
+    again, errors = load_pages(copy)
+    assert (parsed, errors) == ([], [])
+    assert again == first
+    assert all(a is not b and a.tokens is not b.tokens
+               for a, b in zip(again, first, strict=True))
+    cache = _store(copy, tmp_path)
+    load_pages(copy, cache=cache)
+    assert parsed == []
+    assert all(cache.load(PAGE_SLOT + p.rel, hashlib.sha256(
+        (copy / p.rel).read_bytes()).hexdigest()) is not None for p in first)
+    load_pages(copy, md=generator.content.pages.make_parser())
+    assert sorted(parsed) == [p.rel for p in first]
+    parsed.clear()
+    page = copy / "content" / "rules.md"
+    page.write_text(page.read_text(encoding="utf-8").replace(
+        "\n## ", "\nSee {no.such_number}.\n\n## ", 1), encoding="utf-8")
+    for _ in range(2):
+        _pages, errors = load_pages(copy)
+        assert len(errors) == 1
+    assert parsed == ["content/rules.md", "content/rules.md"]
 
 
 def _catalog_fields(t: Translator) -> tuple[Any, ...]:

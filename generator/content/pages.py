@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 import unicodedata
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -560,6 +562,15 @@ def parse_page(
 PAGE_SLOT = "page:"
 """The build cache's slot of a parsed page: this and its path (``page:content/a.md``)."""
 
+MEMO_PAGES = 256
+"""The most pages :func:`load_pages` keeps parsed in a process (the last parsed)."""
+
+_PAGES: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+"""The pages parsed in this process without an error, by path and SHA-256 of their
+bytes, as :meth:`SourcePage.as_data` gives them (each load makes its own page of
+one: :meth:`SourcePage.from_data`)."""
+_PAGES_LOCK = threading.Lock()
+
 
 def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
                cache: BuildCache | None = None
@@ -578,8 +589,13 @@ def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
 
     Returns:
         (the pages that could be read, every input error found in them).
+
+    A page this process parsed before, with the default parser, from the same path and
+    bytes without an error is not parsed again: it is made from what that parse gave
+    (as the build cache's is; the last :data:`MEMO_PAGES` are kept).
     """
     layout = Layout.of(project)
+    remember = md is None  # (the default parser's pages only)
     known: Mapping[str, int] | None = None
     pages: list[SourcePage] = []
     errors: list[InputError] = []
@@ -602,17 +618,42 @@ def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
         key = hashlib.sha256(data).hexdigest()
         page = _cached_page(cache, rel, key)
         if page is None:
-            md = md or make_parser()
-            known = known if known is not None else facts()
-            page, page_errors = parse_page(layout.path(rel), rel, md, known, data)
-            errors.extend(page_errors)
-            if cache is not None and page is not None and not page_errors:
-                kept = page.as_data()
-                if kept is not None:
-                    cache.store(PAGE_SLOT + rel, key, kept)
+            kept = _remembered(rel, key) if remember else None
+            if kept is not None:
+                page = SourcePage.from_data(kept)
+            else:
+                md = md or make_parser()
+                known = known if known is not None else facts()
+                page, page_errors = parse_page(layout.path(rel), rel, md, known, data)
+                errors.extend(page_errors)
+                kept = page.as_data() if page is not None and not page_errors and (
+                    cache is not None or remember) else None
+                if kept is not None and remember:
+                    _remember(rel, key, kept)
+            if kept is not None and cache is not None:
+                cache.store(PAGE_SLOT + rel, key, kept)
         if page is not None:
             pages.append(page)
     return pages, errors
+
+
+def _remembered(rel: str, key: str) -> dict[str, Any] | None:
+    """The page ``rel`` of bytes of SHA-256 ``key`` as this process parsed it before
+    (:data:`_PAGES`, as :meth:`SourcePage.as_data` gives it), or ``None``."""
+    with _PAGES_LOCK:
+        found = _PAGES.get((rel, key))
+        if found is not None:
+            _PAGES.move_to_end((rel, key))
+    return found
+
+
+def _remember(rel: str, key: str, kept: dict[str, Any]) -> None:
+    """Keep the page ``rel`` of bytes of SHA-256 ``key`` (as :meth:`SourcePage.as_data`
+    gives it) in :data:`_PAGES`, forgetting the oldest beyond :data:`MEMO_PAGES`."""
+    with _PAGES_LOCK:
+        _PAGES[(rel, key)] = kept
+        while len(_PAGES) > MEMO_PAGES:
+            _PAGES.popitem(last=False)
 
 
 def _cached_page(cache: BuildCache | None, rel: str, key: str) -> SourcePage | None:
