@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -37,11 +38,11 @@ cases:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A new project (``init``) with a second case file: four cases, all agreeing, each
-    shown on the page."""
+def project(tmp_path: Path, initialised: Path) -> Path:
+    """A new project (``init``, conftest's ``initialised``) with a second case file: four
+    cases, all agreeing, each shown on the page."""
     target = tmp_path / "project"
-    assert run_cli("init", str(target)).returncode == 0
+    shutil.copytree(initialised, target, symlinks=True)
     (target / DECKS_FILE).write_text(DECKS, encoding="utf-8")
     with (target / "content" / "melds.md").open("a", encoding="utf-8") as page:
         page.write("\n```cases\nrami-deck-four-players\n```\n")
