@@ -365,21 +365,34 @@ def start_tags(html: str) -> list[tuple[str, dict[str, str]]]:
     return parser.tags
 
 
-@functools.cache
 def parsed_page(path: Path) -> BeautifulSoup:
     """The built page at ``path`` parsed by BeautifulSoup (``html.parser``), once per
     test module: for the tests that only read a page, several tests each (do not change
     the page after)."""
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    soup = _PARSED.get(path)
+    if soup is None:
+        soup = _PARSED[path] = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    return soup
+
+
+_PARSED: dict[Path, BeautifulSoup] = {}
+""":func:`parsed_page`'s pages of the module whose tests run."""
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _pages_parsed_for_one_module() -> Iterator[None]:
-    """Forgets :func:`parsed_page`'s pages when a module's tests end. A page's tree is
-    about 1,000 elements; kept for the whole run, a test worker held 100 of them (a
-    million objects), and its garbage collections at the end took seconds."""
+    """Forgets :func:`parsed_page`'s pages when a module's tests end, each taken apart
+    (``decompose``). A page's tree is about 1,000 elements; kept for the whole run, a
+    test worker held 100 of them (a million objects), and its garbage collections at the
+    end took seconds. Its elements point at one another (parent, siblings): forgotten
+    whole, a tree waits for Python's full garbage collection, which then goes through
+    all of them (1.5 s of a worker's last collection); taken apart, each element is
+    freed as soon as it is forgotten."""
     yield
-    parsed_page.cache_clear()
+    for soup in _PARSED.values():
+        for element in list(soup.contents):  # (the soup's own decompose leaves them)
+            element.decompose()
+    _PARSED.clear()
 
 
 def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
