@@ -182,8 +182,10 @@ def test_a_duplicate_in_a_later_file_names_the_first_file_each_time(
 
 def test_what_is_kept_is_bounded(tmp_path: Path, parsed: list[str],
                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The memo keeps the files of the last load only, as many as fit in its limit:
-    a file too large for what is left is parsed on every load, still correctly."""
+    """The memo keeps the files of the last load first, then those of the loads before
+    it, newest first, as many as fit in its limit: a file too large for what is left is
+    parsed on every load, still correctly; another project's load keeps this one's files
+    while there is room, and pushes them out when there is none."""
     _write(tmp_path, "a.yaml", _file(("a1", "QH KH AH", "One")))
     _write(tmp_path, "b.yaml", _file(("b1", "KH KS KD", "Three kings")))
     size = (tmp_path / "content" / "examples" / "a.yaml").stat().st_size
@@ -194,10 +196,18 @@ def test_what_is_kept_is_bounded(tmp_path: Path, parsed: list[str],
     assert parsed == ["content/examples/b.yaml"]
     other = tmp_path / "other"
     _write(other, "c.yaml", _file(("c1", "2S 3S 4S", "Two")))
-    load_cases(other)  # another project's load replaces what was kept
+    load_cases(other)  # the same size as a.yaml: no room left for it
     parsed.clear()
     assert load_cases(tmp_path) == first
     assert parsed == ["content/examples/a.yaml", "content/examples/b.yaml"]
+    every = sum(f.stat().st_size for f in tmp_path.rglob("*.yaml"))  # a, b and c
+    monkeypatch.setattr(loader._MEMO, "limit", every)
+    load_cases(tmp_path)  # both kept
+    load_cases(other)  # c.yaml first, then both of the load before
+    parsed.clear()
+    assert load_cases(tmp_path) == first
+    assert load_cases(other).cases[0].id == "c1"
+    assert parsed == []
 
 
 def test_builds_in_one_process_report_an_unchanged_files_error_each_time(

@@ -114,11 +114,13 @@ class _FileCases:
 
 
 class _Memo:
-    """What the last :func:`load_cases` of this process loaded: each file's
-    :class:`_FileCases` by its path and the SHA-256 of its bytes, for the next load (a
-    process that loads the project again: ``serve``). It holds the files of the last load
-    only (in path order, each that still fits in ``limit`` bytes of files): another
-    project's load, or a file changed, replaces what was kept.
+    """What the last :func:`load_cases` calls of this process loaded: each file's
+    :class:`_FileCases` by its path and the SHA-256 of its bytes, for the next loads (a
+    process that loads the project again: ``serve``; one that loads copies of a project,
+    as the tests do). It holds the files of the last load (in path order, each that
+    still fits in ``limit`` bytes of files), then, in the room left, those of the loads
+    before it, the newest first: a file changed, or other projects' loads, push the
+    oldest out.
 
     Args:
         limit: the most bytes of files whose cases are kept.
@@ -126,20 +128,26 @@ class _Memo:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._kept: dict[tuple[str, str], _FileCases] = {}
+        self._kept: dict[tuple[str, str], tuple[int, _FileCases]] = {}
 
     def get(self, rel: str, sha: str) -> _FileCases | None:
         """What file ``rel`` with bytes of SHA-256 hex digest ``sha`` gave, or ``None``."""
-        return self._kept.get((rel, sha))
+        found = self._kept.get((rel, sha))
+        return None if found is None else found[1]
 
     def keep(self, files: Iterable[tuple[str, str, int, _FileCases]]) -> None:
-        """Keep these files instead of those kept: ``(rel, sha, size in bytes, what it
-        gave)`` each, while their sizes add up to at most :attr:`limit`."""
-        kept: dict[tuple[str, str], _FileCases] = {}
+        """Keep these files first: ``(rel, sha, size in bytes, what it gave)`` each, then
+        those kept before, the newest first, while their sizes add up to at most
+        :attr:`limit`."""
+        kept: dict[tuple[str, str], tuple[int, _FileCases]] = {}
         budget = self.limit
         for rel, sha, size, loaded in files:
             if size <= budget:
-                kept[(rel, sha)] = loaded
+                kept[(rel, sha)] = (size, loaded)
+                budget -= size
+        for key, (size, loaded) in self._kept.items():
+            if key not in kept and size <= budget:
+                kept[key] = (size, loaded)
                 budget -= size
         self._kept = kept  # one assignment: a load in another thread sees either
 
@@ -149,7 +157,7 @@ class _Memo:
 
 
 _MEMO = _Memo(MEMO_BYTES)
-"""The case files the last :func:`load_cases` of this process loaded."""
+"""The case files the last :func:`load_cases` calls of this process loaded."""
 
 
 def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) -> CaseSet:
