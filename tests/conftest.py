@@ -121,23 +121,21 @@ def _scratch_on_a_ram_disk(config: pytest.Config) -> None:
 def _own_build_cache(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
                      tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each test's builds keep their cache in a folder of the test's own (never the user's
-    ``~/.cache``), so no test finds another's cache: ``xdg-cache`` in its ``tmp_path``
-    where it has one; else a folder named after the test in the run's temporary folder,
-    made only when something is written there (a ``tmp_path`` made for each of the 700
-    tests that need none cost 1 ms of CPU each)."""
+    ``~/.cache``), so no test finds another's cache, and the build cache's key
+    (generator.cache.cache_key) in a configuration folder of its own: no test reads or
+    makes the user's real key. ``xdg-cache`` and ``xdg-config`` in its ``tmp_path`` where
+    it has one; else folders named after the test in the run's temporary folder, made
+    only when something is written there (a ``tmp_path`` made for each of the 700 tests
+    that need none cost 1 ms of CPU each)."""
     if "tmp_path" in request.fixturenames:
-        home = request.getfixturevalue("tmp_path") / "xdg-cache"
+        home = request.getfixturevalue("tmp_path")
+        cache, config = home / "xdg-cache", home / "xdg-config"
     else:
         name = hashlib.sha256(request.node.nodeid.encode("utf-8")).hexdigest()[:16]
-        home = tmp_path_factory.getbasetemp() / "xdg-caches" / name
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
-
-
-@pytest.fixture(autouse=True)
-def _own_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test's builds keep the build cache's key (generator.cache.cache_key) in the
-    test's own configuration folder: no test reads or makes the user's real key."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+        base = tmp_path_factory.getbasetemp()
+        cache, config = base / "xdg-caches" / name, base / "xdg-configs" / name
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
 
 
 @pytest.fixture(autouse=True)
