@@ -327,9 +327,12 @@ def test_fields_given_with_some_verdicts_only_are_so_in_the_engine() -> None:
 
 # -- check and the schema on the same mutated files ---------------------------------------
 
-SAMPLE_EVERY = 1 if EXTENDED else 4
-"""The default run compares every fourth mutation (about 1.5 s of CPU time, most of it
-check-jsonschema starting); the extended round all of them."""
+EDITOR_ROUND = pytest.mark.skipif(
+    not EXTENDED, reason="check-jsonschema against check: RULES_EXTENDED=1 (the extended "
+    "round)")
+"""The comparison with check-jsonschema, every mutation (a conformance sweep through
+another program: 2 s of CPU time, most of it check-jsonschema starting), runs in the
+extended round only."""
 
 
 @dataclass(frozen=True)
@@ -402,13 +405,13 @@ _WRONG_KIND = ("cases:\n  - {id: a, kind: meldd, game: rami51, cards: QH, title:
 @pytest.fixture(scope="module")
 def compared(tmp_path_factory: pytest.TempPathFactory) -> tuple[
         list[Verdicts], dict[str, list[dict[str, str]]]]:
-    """The mutations (a sample by default) and the good files through ``check`` and
+    """The mutations and the good files through ``check`` and
     check-jsonschema; and check-jsonschema's errors of the shipped case files and of a
     file with a wrong kind (the last file), given to it in the same run."""
     folder = tmp_path_factory.mktemp("mutations")
     goods = [Mutation(f"good-{base}", base, "", (BASES / f"{base}.yaml").read_text(),
                       NEITHER) for base in ("rami", "cardverse", "scenario")]
-    chosen = goods + list(MUTATIONS[::SAMPLE_EVERY])
+    chosen = goods + list(MUTATIONS)
     files = {}
     for mutation in chosen:
         if mutation.schema:
@@ -423,6 +426,8 @@ def compared(tmp_path_factory: pytest.TempPathFactory) -> tuple[
     return verdicts, said
 
 
+@pytest.mark.extended
+@EDITOR_ROUND
 def test_check_jsonschema_reads_it_as_an_editor_does(
         compared: tuple[list[Verdicts], dict[str, list[dict[str, str]]]]) -> None:
     """check-jsonschema parses YAML 1.2 and matches patterns as ECMA-262 (regress), as
@@ -434,6 +439,8 @@ def test_check_jsonschema_reads_it_as_an_editor_does(
         ("$.cases[0].kind", f"'meldd' is not one of {list(KINDS)}")]
 
 
+@pytest.mark.extended
+@EDITOR_ROUND
 def test_check_and_the_editor_schema_catch_the_same_mutations(
         compared: tuple[list[Verdicts], dict[str, list[dict[str, str]]]]) -> None:
     """Each mutated file is caught by both, by neither (a change that leaves it valid),
