@@ -196,6 +196,25 @@ def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputE
                       f"{limit:,} bytes ({shown}); expected a smaller file: {advice}")
 
 
+def joined(names: Iterable[str], word: str) -> str:
+    """``names`` as a message lists them, the last two joined by ``word``: ``"a, b or
+    c"``, ``"a and b"``, ``"a"``."""
+    items = list(names)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def or_list(names: Iterable[str]) -> str:
+    """The choices a message expects: ``"rami40, rami51 or cardverse"``."""
+    return joined(names, "or")
+
+
+def and_list(names: Iterable[str]) -> str:
+    """Everything a message names: ``"id, kind and game"``."""
+    return joined(names, "and")
+
+
 def one_of(word: str, names: Collection[str], *, noun: str = "names",
            suggest: bool = True) -> str:
     """What an error expects instead of ``word``, bounded whatever the number of names:
@@ -226,8 +245,7 @@ def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
                                                                cutoff=cutoff)]
     if not close:
         return ""
-    listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
-    return f" (did you mean {listed}?)"
+    return f" (did you mean {or_list(close)}?)"
 
 
 class Interrupted(KeyboardInterrupt):

@@ -25,6 +25,11 @@ from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 
 from generator.cli import main
+from generator.engine.rules import GAMES
+from generator.engine.rules import GameSpec
+from generator.engine.rules import rami_variant
+from generator.engine.rules import register_game
+from generator.engine.rules import unregister_game
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translators
 from generator.layout import builtin_catalog
@@ -199,6 +204,55 @@ def translate_in(po: Path, msgid: str, msgstr: str, context: str | None = None) 
     at = text.index(head) + len(head)
     end = text.index("\n", at)
     po.write_text(text[:at] + quoted(msgstr) + text[end:], encoding="utf-8")
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def game_lists() -> dict[str, str]:
+    """The lists of games that expected messages spell, by the name an expected message
+    writes in their place (``expected one of: {GAMES}``), from the game registry as it is
+    now: a test never types the games again, and a new game changes none.
+
+    ``{GAMES}``: every game, as an enum's choices are listed (``rami40, rami51,
+    cardverse``); ``{GAMES or}``: the same as a choice (``rami40, rami51 or cardverse``);
+    ``{RAMI_GAMES or}``, ``{OPENING_GAMES or}``, ``{OPTION_GAMES or}``: the games with
+    presets, with an opening, with options (``generator/kinds/fields.py``)."""
+    from generator.kinds import fields
+
+    return {
+        "{GAMES}": ", ".join(GAMES),
+        "{GAMES or}": _or(list(GAMES)),
+        "{RAMI_GAMES or}": _or(list(fields.RAMI_GAMES)),
+        "{OPENING_GAMES or}": _or(list(fields.OPENING_GAMES)),
+        "{OPTION_GAMES or}": _or(list(fields.OPTION_GAMES)),
+    }
+
+
+def with_game_lists(text: str) -> str:
+    """``text`` with each list name of :func:`game_lists` replaced by its list."""
+    for name, listed in game_lists().items():
+        text = text.replace(name, listed)
+    return text
+
+
+RAMI60_THRESHOLD = 60
+"""The first meld of :func:`rami60`, the game a test registers (points)."""
+
+
+@pytest.fixture
+def rami60() -> Iterator[GameSpec]:
+    """A game registered for one test and unregistered after it: ``rami60``, Rami with a
+    first meld of 60 points that holds a pure run, made as the registry's Rami games are
+    (``generator.engine.rules.rami_variant``)."""
+    spec = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD,
+                        opening_needs_pure_run=True)
+    register_game(spec)
+    try:
+        yield spec
+    finally:
+        unregister_game(spec.id)
 
 
 LEAN_LOCALES = ("en", "cs")

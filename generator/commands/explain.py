@@ -58,13 +58,16 @@ from generator.commands.fix import case_indices
 from generator.commands.fix import is_target
 from generator.commands.fix import plan_case
 from generator.engine.codes import CaseStatus
-from generator.engine.rules import DEFAULT_PRESET
-from generator.engine.rules import is_rami
+from generator.engine.rules import GAMES
+from generator.engine.rules import default_preset
+from generator.engine.rules import options_of
+from generator.engine.rules import presets_of
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
+from generator.errors import or_list
 from generator.errors import shown
 from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
@@ -131,7 +134,7 @@ class ExplainRequest:
     Attributes:
         kind: ``--kind`` (``None``: ``meld``, or the case's own with ``--case``).
         game, rules: ``--game``, ``--rules``.
-        options: ``--option`` names (CardVerse: each one on).
+        options: ``--option`` names (each one on).
         given: the words of each kind argument given, by field (``{"cards": ["QH",
             "KH", "AH"]}``).
         case: ``--case`` (a file, or ``"-"`` for standard input), or ``None``.
@@ -318,7 +321,7 @@ def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
                      "without expect")
     if request.game is None:
         return _fail(f"{COMMAND_LINE}: missing --game; expected --game and the game's id "
-                     "(rami40, rami51 or cardverse)")
+                     f"({or_list(GAMES)})")
     own = {a.field for a in kind.arguments}
     errors = [f"{COMMAND_LINE}: {a.name} does not apply to kind {kind_name!r}; expected "
               f"{_listing(kind.arguments)}"
@@ -539,7 +542,7 @@ def _raw_cases(value: Any, cases: tuple[Case, ...]) -> list[dict[str, Any]]:
         merged = dict(raw)
         for name in ("rules", "options"):
             if name not in merged and name in defaults and (
-                    name != "rules" or is_rami(case.game)):
+                    name != "rules" or presets_of(case.game)):
                 merged[name] = defaults[name]
         out.append(merged)
     return out
@@ -588,7 +591,8 @@ class _CaseItem:
             "kind": case.kind,
             "game": case.game,
         }
-        if is_rami(case.game) and ("rules" in raw or case.rules != DEFAULT_PRESET):
+        default = default_preset(case.game)
+        if default is not None and ("rules" in raw or case.rules != default):
             fields["rules"] = case.rules
         if any(case.options.values()):
             fields["options"] = {name: True for name, on in case.options.items() if on}
@@ -613,9 +617,9 @@ class _CaseItem:
         otherwise) written out even where they hold the default."""
         fields = dict(self.fields)
         case = self.case
-        if "rules" in explicit and is_rami(case.game):
+        if "rules" in explicit and presets_of(case.game):
             fields.setdefault("rules", case.rules)
-        if "options" in explicit and not is_rami(case.game):
+        if "options" in explicit and options_of(case.game):
             fields["options"] = dict(case.options)
         order = ["id", "kind", "game", "rules", "options"]
         fields = {**{k: fields[k] for k in order if k in fields},
@@ -639,7 +643,7 @@ def _made_up_id(case: Case, raw: Mapping[str, Any], kind: AnyKind) -> str:
     """An id from the game, the preset, the kind and the inputs' words
     (``rami51-meld-qh-kh-ah``); for inputs that are no short words, a digest of them."""
     parts = [case.game]
-    if case.rules and case.rules != DEFAULT_PRESET:
+    if case.rules and case.rules != default_preset(case.game):
         parts.append(case.rules)
     parts.append(case.kind.replace("_", "-"))
     words = _words(raw, kind)
