@@ -722,3 +722,36 @@ def test_number_like_text_stays_the_text_written(tmp_path: Path) -> None:
     assert found == [(6, "0x1F"), (7, "1:48")]
 
 
+
+
+# -- every card-shaped field, expect's too, read by the loader ------------------------
+
+KINDS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "kinds" / "content" / \
+    "examples" / "kinds.yaml"
+
+CARD_EXPECT_FIELDS = [(kind.name, name) for kind in KINDS.values()
+                      for name, spec in kind.expect.items() if spec.shape != "value"]
+"""Every ``expect`` field a kind declares card-shaped (``FieldSpec.shape``)."""
+
+
+def test_some_kind_documents_a_card() -> None:
+    assert ("joker_swap", "joker_stands_for") in CARD_EXPECT_FIELDS
+
+
+@pytest.mark.parametrize(("kind", "field"), CARD_EXPECT_FIELDS)
+def test_a_card_field_of_expect_that_names_no_card_is_an_input_error(
+        tmp_path: Path, kind: str, field: str) -> None:
+    """``expect: {<field>: ZZ}`` is an input error at the value, for each kind whose
+    ``expect`` field holds a card (the kind's declaration, not code of the kind's own),
+    and the case is dropped: not a disagreement with the engine."""
+    fixture = yaml.safe_load(KINDS_FIXTURE.read_text(encoding="utf-8"))
+    case = next(c for c in fixture["cases"] if c["kind"] == kind)
+    case["expect"][field] = "ZZ"
+    text = yaml.safe_dump({"defaults": fixture["defaults"], "cases": [case]},
+                          sort_keys=False, default_flow_style=False)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.endswith(f"{field}: ZZ"))
+    column = text.splitlines()[line - 1].index("ZZ") + 1
+    result = load_one(tmp_path, text)
+    assert formatted(result) == [f"content/examples/x.yaml:{line}:{column}: {field}: "
+                                 f"unknown card 'ZZ' (bad rank); {CARD_HELP}"]
+    assert result.cases == ()
