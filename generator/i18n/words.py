@@ -182,6 +182,7 @@ SEAT_WITHIN_CONTEXT = "seat, within a sentence"
 """msgctxt of a seat's name as a subject after the start of a sentence ("…: seat 2 holds
 the lowest hand value")."""
 
+
 def max_seats() -> int:
     """The most seats a game has (Rami: 6)."""
     return max(spec.rules.max_players for spec in games())
