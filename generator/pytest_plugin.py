@@ -11,9 +11,13 @@ project::
 
 Each case is one item, ``content/examples/melds-rami.yaml::queen-king-ace-hearts``; a
 disagreement fails it with what ``check`` prints (``FILE:LINE: case ID: FIELD documented
-X, engine Y`` and the engine's reasoning). A file's input errors (bad YAML, an unknown
-field) fail one item of that file, ``FILE::input_errors`` (``_`` is never in a case id),
-with ``check``'s ``FILE:LINE:COL`` lines; its good cases still run.
+X, engine Y`` and the engine's reasoning). A case's ``status`` counts as in ``check``: a
+``pending`` case is skipped (the reason lists its disagreements), a
+``known_disagreement`` is ``xfail(strict=True)`` (XFAIL while it disagrees; once it
+agrees it fails, with ``check``'s line saying to remove the status). A file's input
+errors (bad YAML, an unknown field) fail one item of that file, ``FILE::input_errors``
+(``_`` is never in a case id), with ``check``'s ``FILE:LINE:COL`` lines; its good cases
+still run.
 
 Case files are collected only where asked: under a folder given on the command line that
 is, or is inside, a project's ``content/examples/`` (never another YAML file, such as a
@@ -233,31 +237,67 @@ class CaseFailed(Exception):
         self.lines = lines
 
 
+class StaleStatus(Exception):
+    """A ``known_disagreement`` whose documented values all agree now: it fails as
+    ``check`` fails it, with ``check``'s lines (not a :class:`CaseFailed`, which the
+    case's ``xfail`` expects)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
 class _Reported(pytest.Item):
     """An item whose failure is shown as ``check`` shows it."""
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
-        """The ``check`` lines of a :class:`CaseFailed`; pytest's report otherwise."""
-        if isinstance(excinfo.value, CaseFailed):
+        """The ``check`` lines of a :class:`CaseFailed` or :class:`StaleStatus`;
+        pytest's report otherwise."""
+        if isinstance(excinfo.value, (CaseFailed, StaleStatus)):
             return "\n".join(excinfo.value.lines)
         return str(super().repr_failure(excinfo, style=style))
 
 
+PENDING = "pending"
+"""The ``status`` of a case that is skipped (:class:`generator.engine.codes.CaseStatus`)."""
+
+KNOWN_DISAGREEMENT = "known_disagreement"
+"""The ``status`` of a case marked ``xfail``."""
+
+
 class CaseItem(_Reported):
-    """One case: passes when every documented value agrees with the engine."""
+    """One case: passes when every documented value agrees with the engine. A
+    ``pending`` case is marked ``skip``, the reason ``check``'s (the case verified when
+    it is collected, for the disagreements ``check`` lists); a ``known_disagreement``
+    is marked ``xfail(strict=True)``: it fails as ``check`` does once it agrees."""
 
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
+        if case.status == PENDING:
+            from generator.commands.check import status_message  # see _load
+            from generator.commands.report_formats import case_lines  # see _load
+            from generator.verify import verify_case  # see _load
+
+            result = verify_case(case)
+            self.add_marker(pytest.mark.skip(
+                reason="\n".join([status_message(result) or "", *case_lines(result)])))
+        elif case.status == KNOWN_DISAGREEMENT:
+            self.add_marker(pytest.mark.xfail(
+                reason=f"known disagreement: {case.because}", strict=True, raises=CaseFailed))
 
     def runtest(self) -> None:
-        """Run the case through the engine; raises :class:`CaseFailed` on a disagreement."""
+        """Run the case through the engine: raises :class:`CaseFailed` on a
+        disagreement (that of a ``known_disagreement`` is its expected failure),
+        :class:`StaleStatus` for a ``known_disagreement`` that agrees."""
         from generator.commands.report_formats import case_lines  # see _load
         from generator.verify import verify_case  # see _load
 
         result = verify_case(self.case)
-        if result.failing:  # a pending or still-disagreeing known case passes, as in check
+        if result.stale:
+            raise StaleStatus(case_lines(result))
+        if result.disagreements:
             raise CaseFailed(case_lines(result))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -222,7 +222,8 @@ echo step 2
     replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
     expected = run_cli("check", "--project", str(project), "--format", "github",
                        cwd=tmp_path).stdout
-    summary = "4 cases checked: 1 disagreement, 0 input errors\n"
+    summary = ("4 cases checked: 1 disagreement, 0 input errors; check --fix would settle "
+               "the disagreement\n")
     subprocess.run(["bash", str(script)], check=True, timeout=120, cwd=tmp_path)  # (a
     # regression writes its file "-" there, never in the repository)
     assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
