@@ -63,7 +63,7 @@ from generator.layout import write_in_place
 from generator.output import MARKER
 
 if TYPE_CHECKING:  # for the annotations only; imported where used (see _check)
-    from generator.commands.project import Project
+    pass
 
 CI_FORMATS = ("github", "junit")
 """The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
@@ -436,6 +436,7 @@ def _check(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -448,18 +449,8 @@ def _check(args: argparse.Namespace) -> int:
     _emit([*format_errors(project.errors), *disagreement_lines(project),
            *warning_lines(project), *(strict.lines() if strict else [])])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
-        _say(summary_line(project, strict, fixable=_fixable(project)))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict)
-
-
-def _fixable(project: Project) -> bool:
-    """Whether ``check --fix`` would settle every failing disagreement of ``project``
-    (planned only when one fails: :func:`generator.commands.fix.settles_all`)."""
-    if project.errors or not project.disagreements:
-        return False
-    from generator.commands.fix import settles_all  # only here: see _parser
-
-    return settles_all(project)
 
 
 _DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<fd>[0-9]+)|std(?P<std>in|out|err))"
@@ -531,6 +522,7 @@ def _check_to(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -585,7 +577,7 @@ def _check_to(args: argparse.Namespace) -> int:
         if fmt in CI_FORMATS:  # its one line says it all, exit 2)
             for line in aside:
                 _say(line)
-        _say(summary_line(project, strict, fixable=_fixable(project)))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict) if project is not None else EXIT_INPUT
 
 

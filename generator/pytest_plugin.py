@@ -259,46 +259,64 @@ class _Reported(pytest.Item):
         return str(super().repr_failure(excinfo, style=style))
 
 
-PENDING = "pending"
-"""The ``status`` of a case that is skipped (:class:`generator.engine.codes.CaseStatus`)."""
+def _verified(case: Case) -> tuple[bool, list[str], str | None]:
+    """The case run through the engine: whether it is a stale ``known_disagreement``,
+    what ``check`` prints for it (its disagreements' lines, or the stale one's) and what
+    a report says of its ``status``
+    (:func:`generator.commands.check.status_message`)."""
+    from generator.commands.check import status_message  # see _load
+    from generator.commands.report_formats import case_lines  # see _load
+    from generator.verify import verify_case  # see _load
 
-KNOWN_DISAGREEMENT = "known_disagreement"
-"""The ``status`` of a case marked ``xfail``."""
+    result = verify_case(case)
+    return result.stale, case_lines(result), status_message(result)
+
+
+def _status_mark(case: Case) -> pytest.MarkDecorator | None:
+    """The mark of a case's ``status``: ``skip`` for a ``pending`` case, the reason
+    ``check``'s (the case verified for it); ``xfail(strict=True)`` for a
+    ``known_disagreement``, the reason its ``because``."""
+    from generator.engine.codes import CaseStatus  # see _load
+
+    if case.status == CaseStatus.PENDING:
+        _stale, lines, note = _verified(case)
+        return pytest.mark.skip(reason="\n".join([note or "", *lines]))
+    if case.status == CaseStatus.KNOWN_DISAGREEMENT:
+        return pytest.mark.xfail(reason=f"known disagreement: {case.because}", strict=True,
+                                 raises=CaseFailed)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Mark a case with a ``status`` (:func:`_status_mark`) before pytest's own setup
+    reads the marks: a case is verified for its reason only when it runs (a case left
+    out by ``-k`` never is)."""
+    if isinstance(item, CaseItem) and item.case.status is not None:
+        mark = _status_mark(item.case)
+        if mark is not None:
+            item.add_marker(mark)
 
 
 class CaseItem(_Reported):
     """One case: passes when every documented value agrees with the engine. A
-    ``pending`` case is marked ``skip``, the reason ``check``'s (the case verified when
-    it is collected, for the disagreements ``check`` lists); a ``known_disagreement``
-    is marked ``xfail(strict=True)``: it fails as ``check`` does once it agrees."""
+    ``pending`` case is skipped, the reason ``check``'s; a ``known_disagreement`` is
+    ``xfail(strict=True)``: it fails as ``check`` does once it agrees
+    (:func:`pytest_runtest_setup`)."""
 
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
-        if case.status == PENDING:
-            from generator.commands.check import status_message  # see _load
-            from generator.commands.report_formats import case_lines  # see _load
-            from generator.verify import verify_case  # see _load
-
-            result = verify_case(case)
-            self.add_marker(pytest.mark.skip(
-                reason="\n".join([status_message(result) or "", *case_lines(result)])))
-        elif case.status == KNOWN_DISAGREEMENT:
-            self.add_marker(pytest.mark.xfail(
-                reason=f"known disagreement: {case.because}", strict=True, raises=CaseFailed))
 
     def runtest(self) -> None:
         """Run the case through the engine: raises :class:`CaseFailed` on a
         disagreement (that of a ``known_disagreement`` is its expected failure),
         :class:`StaleStatus` for a ``known_disagreement`` that agrees."""
-        from generator.commands.report_formats import case_lines  # see _load
-        from generator.verify import verify_case  # see _load
-
-        result = verify_case(self.case)
-        if result.stale:
-            raise StaleStatus(case_lines(result))
-        if result.disagreements:
-            raise CaseFailed(case_lines(result))
+        stale, lines, _note = _verified(self.case)
+        if stale:
+            raise StaleStatus(lines)
+        if lines:
+            raise CaseFailed(lines)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         """Where the case is: its file, its line (0-based, as pytest counts) and id."""
