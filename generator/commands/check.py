@@ -12,6 +12,7 @@ the engine's words, which only rendering picks, are ``build --strict``'s to coun
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,13 @@ from generator.verify import explain_disagreement
 NONE = "—"
 """How a value the engine does not give is shown."""
 
+PENDING_NOTE = " (pending: listed, not failing)"
+"""What ends the report's line of a ``pending`` case's disagreement."""
+KNOWN_NOTE = " (known disagreement, not failing: "
+"""What follows the values on the report's line of a ``known_disagreement`` case that
+still disagrees; its ``because`` and ``)`` end the line."""
+_DISAGREEMENT_LINE = re.compile(r"[^\n]+?:[0-9]+: case [^\s:]+: \S+ documented ")
+
 
 def shown_value(value: object) -> str:
     """A documented or engine value as the report shows it: ``—`` for none, a list as YAML writes it
@@ -57,10 +65,25 @@ def _status_note(d: Disagreement) -> str:
     when it fails the check (no status, or a stale ``known_disagreement``)."""
     status = d.case.status
     if status == CaseStatus.PENDING:
-        return " (pending: listed, not failing)"
+        return PENDING_NOTE
     if status == CaseStatus.KNOWN_DISAGREEMENT and d.field != STATUS_FIELD:
-        return f" (known disagreement, not failing: {d.case.because})"
+        return f"{KNOWN_NOTE}{d.case.because})"
     return ""
+
+
+def is_disagreement_line(line: str) -> bool:
+    """Whether ``line`` is a report's line of a disagreement (:func:`disagreement_lines`:
+    ``FILE:LINE: case ID: FIELD documented X, engine Y``), failing or not."""
+    return _DISAGREEMENT_LINE.match(line) is not None
+
+
+def is_status_line(line: str) -> bool:
+    """Whether ``line`` is the report's line of a disagreement that its case's ``status``
+    lists without failing (a ``pending`` case's, a ``known_disagreement`` still
+    disagreeing: docs/site.md, "Case status")."""
+    if not is_disagreement_line(line):
+        return False
+    return line.endswith(PENDING_NOTE) or (KNOWN_NOTE in line and line.endswith(")"))
 
 
 def disagreement_lines(project: Project) -> list[str]:
