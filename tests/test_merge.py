@@ -131,8 +131,9 @@ def test_a_near_match_is_fuzzy_with_its_old_msgid() -> None:
 
 
 def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> None:
-    """A new plural message whose closest old one is singular (and the other way
-    round) failed the whole update with Babel's "Expected sequence but got str"."""
+    """A new plural message whose closest old one is singular gets the singular
+    translation in each of its forms; a singular message whose closest old one is plural
+    gets its first form (Babel refuses a plural message with one string)."""
     data = _ours(*SCENARIOS["singular-source-for-a-plural"]).decode("utf-8")
     assert ('#, fuzzy, python-format\n#| msgid "%(num)s input errors here"\n'
             'msgid "%(num)s input error"\nmsgid_plural "%(num)s input errors"\n'

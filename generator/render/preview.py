@@ -94,17 +94,14 @@ _POSITION = re.compile(r"(?P<file>[^\n]+?):(?P<line>[1-9][0-9]*)(?::(?P<column>[
 
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _VISIBLE = {
-    **{code: 0x2400 + code for code in range(0x20) if code != 0x09},  # ␀ … ␟
-    0x7F: 0x2421,  # ␡
-    **{code: 0xFFFD for code in range(0x80, 0xA0)},
-    **{ord(char): 0xFFFD for char in _BIDI},
-    **{code: 0xFFFD for code in range(0xFDD0, 0xFDF0)},
-    0x2028: 0x2424, 0x2029: 0x2424,  # ␤
+    **{code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)] if code != 0x09},
+    **{ord(char): f"\\u{ord(char):04x}" for char in _BIDI},
+    **{code: f"\\u{code:04x}" for code in [*range(0xFDD0, 0xFDF0), 0x2028, 0x2029]},
 }
-"""Characters an excerpt shows as a visible mark: the control characters but tab (C0 as
-their Control Pictures, DEL, C1), the bidirectional controls (which would reorder what
-is shown around them), the noncharacters the pages' rendering uses as marks, the line and
-paragraph separators."""
+"""Characters an excerpt shows escaped, as ``\\x1b`` or ``\\u202e`` (as messages show
+such a character in a name): the control characters but tab (C0, DEL, C1), the
+bidirectional controls (which would reorder what is shown around them), the
+noncharacters the pages' rendering uses as marks, the line and paragraph separators."""
 
 
 @dataclass(frozen=True)
@@ -211,8 +208,10 @@ def read_excerpt(layout: Layout, position: Position,
         return Excerpt((), lines)
     if position.line > len(lines):
         return Excerpt((), NO_LINE)
-    first = max(1, position.line - CONTEXT_LINES)
-    last = min(len(lines), position.line + CONTEXT_LINES)
+    shown = len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
+    first = max(1, position.line - CONTEXT_LINES)  # (the empty "line" after the last
+    last = max(position.line, min(shown, position.line + CONTEXT_LINES))  # line break
+    # is shown only where the position is: the end of the file)
     return Excerpt(tuple((n, lines[n - 1]) for n in range(first, last + 1)))
 
 
@@ -337,21 +336,32 @@ pre { margin: 0; font: 14px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, 
 pre.lines { white-space: pre-wrap; overflow-wrap: anywhere; padding: .5rem .75rem;
             background: #fff4f4; border: 1px solid #e0b4b4; border-radius: 4px 4px 0 0; }
 .listed pre.lines { background: #f6f6f6; border-color: #d4d4d4; border-radius: 4px; }
-pre.excerpt { overflow-x: auto; padding: .4rem 0; background: #fafafa;
+pre.excerpt { position: relative; overflow-x: auto; padding: .4rem 0; background: #fafafa;
               border: 1px solid #e0b4b4; border-top: 0; border-radius: 0 0 4px 4px; }
 pre.excerpt code { display: inline-block; min-width: 100%; font: inherit; }
 .row { display: block; padding: 0 .75rem 0 0; white-space: pre; }
-.no { display: inline-block; min-width: 3.5em; padding: 0 .75em 0 .5em; margin-right: .5em;
-      text-align: right; color: #767676; border-right: 1px solid #ddd;
+.no { display: inline-block; position: sticky; left: 0; padding: 0 .6em; margin-right: .6em;
+      text-align: right; color: #767676; background: #fafafa; border-right: 1px solid #ddd;
       -webkit-user-select: none; user-select: none; }
 .row.at { background: #ffe3e3; }
-.row.at .no { color: #a00; font-weight: bold; }
+.row.at .no { color: #a00; font-weight: bold; background: #ffe3e3; }
 .row.pointer { color: #a00; font-weight: bold; }
 mark { background: #e33; color: #fff; border-radius: 2px; }
 p.missing { margin: 0; padding: .4rem .75rem; font-size: .9rem; color: #555;
             border: 1px solid #e0b4b4; border-top: 0; border-radius: 0 0 4px 4px; }
 """
 """The error page's style sheet (inline: the page needs no file of the site)."""
+
+SCROLL_TO_MARK = """\
+document.querySelectorAll("pre.excerpt").forEach(function (pre) {
+  var mark = pre.querySelector("mark");
+  if (mark && mark.offsetLeft + mark.offsetWidth > pre.clientWidth) {
+    pre.scrollLeft = mark.offsetLeft - pre.clientWidth / 3;
+  }
+});
+"""
+"""The error page's script: an excerpt whose marked column is out of its view (a narrow
+screen, a long line) is scrolled to show it."""
 
 
 def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: int) -> str:
@@ -402,6 +412,8 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
 <body>
 <main>
 {"".join(parts)}</main>
+<script>
+{SCROLL_TO_MARK}</script>
 </body>
 </html>
 """
@@ -446,26 +458,25 @@ def _excerpt_html(excerpt: Excerpt, position: Position, w: Words) -> str:
 
 
 def _shown_line(source: str, column: int | None) -> tuple[str, int | None]:
-    """One line of an excerpt as HTML: visible marks for control characters, tabs
-    expanded, cut to :data:`MAX_LINE_CHARS` around ``column``, the character at
+    """One line of an excerpt as HTML: cut to :data:`MAX_LINE_CHARS` around ``column``,
+    control characters escaped (:data:`_VISIBLE`), tabs expanded, the character at
     ``column`` marked. Returns it and, with a column, how many columns its pointer
     (``^``) stands after."""
-    source = source.translate(_VISIBLE)
     index = None if column is None else column - 1
     start = 0
     if len(source) > MAX_LINE_CHARS and index is not None and index >= MAX_LINE_CHARS - 20:
-        start = min(index - MAX_LINE_CHARS // 2, len(source) - MAX_LINE_CHARS)
+        start = max(0, min(index - MAX_LINE_CHARS // 2, len(source) - MAX_LINE_CHARS))
     cut = source[start:start + MAX_LINE_CHARS]
     head = "…" if start > 0 else ""
     tail = "…" if start + MAX_LINE_CHARS < len(source) else ""
     if index is None:
-        shown, _ = _expand(head + cut + tail, 0)
+        shown, _ = _expand(head + cut.translate(_VISIBLE) + tail, 0)
         return _text(shown), None
     at = index - start
-    before, col = _expand(head + cut[:at], 0)
-    char = cut[at:at + 1]
+    before, col = _expand(head + cut[:at].translate(_VISIBLE), 0)
+    char = cut[at:at + 1].translate(_VISIBLE)
     marked, after_col = _expand(char, col) if char else (" ", col + 1)
-    after, _ = _expand(cut[at + 1:] + tail, after_col)
+    after, _ = _expand(cut[at + 1:].translate(_VISIBLE) + tail, after_col)
     return (f"{_text(before)}<mark>{_text(marked)}</mark>{_text(after)}", col)
 
 
