@@ -208,10 +208,11 @@ def read_excerpt(layout: Layout, position: Position,
         return Excerpt((), lines)
     if position.line > len(lines):
         return Excerpt((), NO_LINE)
+    # the empty "line" after the last line break is shown only where the position is
+    # (the end of the file, where YAML places an unfinished document's error)
     shown = len(lines) - 1 if len(lines) > 1 and lines[-1] == "" else len(lines)
-    first = max(1, position.line - CONTEXT_LINES)  # (the empty "line" after the last
-    last = max(position.line, min(shown, position.line + CONTEXT_LINES))  # line break
-    # is shown only where the position is: the end of the file)
+    first = max(1, position.line - CONTEXT_LINES)
+    last = max(position.line, min(shown, position.line + CONTEXT_LINES))
     return Excerpt(tuple((n, lines[n - 1]) for n in range(first, last + 1)))
 
 
@@ -453,7 +454,7 @@ def _excerpt_html(excerpt: Excerpt, position: Position, w: Words) -> str:
         if pointer is not None:
             rows.append(f'<span class="row pointer" aria-hidden="true"><span class="no">'
                         f'{" " * width}</span>{" " * pointer}^</span>')
-    return (f'<pre class="excerpt" translate="no" aria-label="{_attr(where)}">'
+    return (f'<pre class="excerpt" translate="no" role="figure" aria-label="{_attr(where)}">'
             f'<code>{"".join(rows)}</code></pre>\n')
 
 
