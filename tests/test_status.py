@@ -10,8 +10,11 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from generator.commands.serve import report_entries
 from generator.i18n import words
 from generator.kinds import REGISTRY
+from generator.render.preview import DISAGREEMENT
+from generator.render.preview import STATUS
 from tests.conftest import REPO
 from tests.conftest import run_cli
 from tests.test_fix import CASES
@@ -80,6 +83,17 @@ def test_a_known_disagreement_that_agrees_fails_with_a_sentence(tmp_path: Path) 
         "file": CASES, "line": 13, "column": 5, "case": "app-counts-nine", "field": "status",
         "documented": "known_disagreement", "engine": None, "reasoning": reasoning,
         "message": sentence, "status": "known_disagreement", "failing": True}]
+
+
+def test_serve_lists_a_stale_known_disagreement_with_the_disagreements() -> None:
+    """``serve``'s error page sorts the report's lines by their form: the stale sentence
+    is a failing disagreement's, as ``status documented ..., engine —`` was."""
+    lines = [f"{CASES}:13: case app-counts-nine is marked as a known disagreement, but the "
+             "engine now agrees: remove status and because", "    JK→6♠ 6 + 7♠ 7 + 8♠ 8 = 21",
+             f"{CASES}:8: case being-written: points documented 24, engine 21 (pending: "
+             "listed, not failing)"]
+    assert [(e.kind, len(e.lines)) for e in report_entries(lines)] == [
+        (DISAGREEMENT, 2), (STATUS, 1)]
 
 
 def test_status_and_because_go_together(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ the engine's words, which only rendering picks, are ``build --strict``'s to coun
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,18 @@ from generator.verify import explain_disagreement
 NONE = "—"
 """How a value the engine does not give is shown."""
 
+PENDING_NOTE = " (pending: listed, not failing)"
+"""What ends the report's line of a ``pending`` case's disagreement."""
+KNOWN_NOTE = " (known disagreement, not failing: "
+"""What follows the values on the report's line of a ``known_disagreement`` case that
+still disagrees; its ``because`` and ``)`` end the line."""
+STALE_TEXT = (" is marked as a known disagreement, but the engine now agrees: remove status "
+              "and because")
+"""What follows ``case ID`` on the report's line of a ``known_disagreement`` that agrees
+now (:func:`stale_message`)."""
+_DISAGREEMENT_LINE = re.compile(r"[^\n]+?:[0-9]+: case (?:[^\s:]+: \S+ documented |\S+"
+                                + re.escape(STALE_TEXT) + r"\Z)")
+
 
 def shown_value(value: object) -> str:
     """A documented or engine value as the report shows it: ``—`` for none, a list as YAML writes it
@@ -58,17 +71,16 @@ def _status_note(d: Disagreement) -> str:
     when it fails the check (no status, or a stale ``known_disagreement``)."""
     status = d.case.status
     if status == CaseStatus.PENDING:
-        return " (pending: listed, not failing)"
+        return PENDING_NOTE
     if status == CaseStatus.KNOWN_DISAGREEMENT and d.field != STATUS_FIELD:
-        return f" (known disagreement, not failing: {d.case.because})"
+        return f"{KNOWN_NOTE}{d.case.because})"
     return ""
 
 
 def stale_message(case_id: str) -> str:
     """What a report says of a ``known_disagreement`` whose documented values all agree
     with the engine now (docs/site.md, "Reports")."""
-    return (f"case {case_id} is marked as a known disagreement, but the engine now agrees: "
-            "remove status and because")
+    return f"case {case_id}{STALE_TEXT}"
 
 
 def disagreement_message(d: Disagreement) -> str:
@@ -99,6 +111,22 @@ def status_message(result: CaseResult) -> str | None:
     if case.status == CaseStatus.KNOWN_DISAGREEMENT and not result.stale:
         return f"case {case.id} is a known disagreement, not failing: {case.because}"
     return None
+
+
+def is_disagreement_line(line: str) -> bool:
+    """Whether ``line`` is a report's line of a disagreement (:func:`disagreement_lines`:
+    ``FILE:LINE: case ID: FIELD documented X, engine Y``, or a stale
+    ``known_disagreement``'s ``FILE:LINE:`` and :func:`stale_message`), failing or not."""
+    return _DISAGREEMENT_LINE.match(line) is not None
+
+
+def is_status_line(line: str) -> bool:
+    """Whether ``line`` is the report's line of a disagreement that its case's ``status``
+    lists without failing (a ``pending`` case's, a ``known_disagreement`` still
+    disagreeing: docs/site.md, "Case status")."""
+    if not is_disagreement_line(line):
+        return False
+    return line.endswith(PENDING_NOTE) or (KNOWN_NOTE in line and line.endswith(")"))
 
 
 def disagreement_lines(project: Project) -> list[str]:
