@@ -443,6 +443,7 @@ def _check(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -455,7 +456,7 @@ def _check(args: argparse.Namespace) -> int:
     _emit([*format_errors(project.errors), *disagreement_lines(project),
            *warning_lines(project), *(strict.lines() if strict else [])])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
-        _say(summary_line(project, strict))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict)
 
 
@@ -528,6 +529,7 @@ def _check_to(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -582,7 +584,7 @@ def _check_to(args: argparse.Namespace) -> int:
         if fmt in CI_FORMATS:  # its one line says it all, exit 2)
             for line in aside:
                 _say(line)
-        _say(summary_line(project, strict))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict) if project is not None else EXIT_INPUT
 
 

@@ -206,9 +206,11 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
 
 def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[str]:
     """The reasoning ``check`` shows under one disagreement: for a scenario, the action
-    it is about or the end; otherwise the case's reasoning and its reason."""
+    it is about or the end; otherwise the case's reasoning and its reason; under a
+    stale ``known_disagreement`` (on :data:`STATUS_FIELD`), the case's reasoning
+    (:func:`explain_case`): what the engine now gives."""
     case = result.case
     if d.field == STATUS_FIELD:
-        return [w.code("explanation", "status_stale")]
+        return explain_case(result, w)
     return case.spec.explain_mismatch(d.field, case.inputs, result.engine_result, result.values,
                                       case.rule_set(), w)

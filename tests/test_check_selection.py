@@ -73,7 +73,8 @@ def test_every_case_without_a_selection(two_files: Path) -> None:
     result = run_cli("check", cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == [A_WRONG, B_WRONG]
-    assert result.stderr == "3 cases checked: 2 disagreements, 0 input errors\n"
+    assert result.stderr == ("3 cases checked: 2 disagreements, 0 input errors; check --fix "
+                             "would settle the 2 disagreements\n")
 
 
 @pytest.mark.parametrize(("paths", "found", "cases"), [
@@ -89,8 +90,10 @@ def test_paths_verify_only_their_case_files(two_files: Path, paths: list[str],
     result = run_cli("check", *paths, cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == found
+    settle = "the 2 disagreements" if len(found) > 1 else "the disagreement"
     assert result.stderr == (f"{cases} case{'s' * (cases > 1)} checked: {len(found)} "
-                             f"disagreement{'s' * (len(found) > 1)}, 0 input errors\n")
+                             f"disagreement{'s' * (len(found) > 1)}, 0 input errors; check "
+                             f"--fix would settle {settle}\n")
 
 
 def test_paths_start_from_the_current_folder_and_positions_from_the_project(
@@ -118,7 +121,8 @@ def test_ids_verify_only_those_cases(two_files: Path, ids: list[str]) -> None:
     result = run_cli("check", *ids, cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == [B_WRONG]
-    assert result.stderr == "2 cases checked: 1 disagreement, 0 input errors\n"
+    assert result.stderr == ("2 cases checked: 1 disagreement, 0 input errors; check --fix "
+                             "would settle the disagreement\n")
     agreeing = run_cli("check", "--id", "a-good", cwd=two_files)
     assert (agreeing.returncode, agreeing.stdout) == (0, "")
 

@@ -510,3 +510,17 @@ def test_fix_diff_with_nothing_to_fix_or_an_input_error(tmp_path: Path) -> None:
     assert broken.stdout.splitlines()[-1] == \
         "check --fix: no diff: the input has errors (fix them first)"
     assert broken.stdout.startswith(f"{CASES}:6:19: unknown card '8X'")
+
+
+def test_the_summary_offers_fix_only_when_it_settles_every_failing_disagreement(
+        tmp_path: Path) -> None:
+    """``b``'s points are reached through an alias: ``--fix`` cannot edit them, so it
+    would not settle every disagreement; without ``b`` it would."""
+    text = ("defaults: {game: rami51}\ncases:\n"
+            "  - {id: a, kind: hand, cards: AH JK, title: A, expect: {points: &p 30}}\n"
+            "  - {id: b, kind: hand, cards: AH JK, title: B, expect: {points: *p}}\n")
+    root = small_project(tmp_path, text)
+    assert len(load_project(root).disagreements) == 2
+    assert not fix_module.settles_all(load_project(root))
+    (root / CASES).write_text(text.rsplit("  - ", 1)[0], encoding="utf-8")
+    assert fix_module.settles_all(load_project(root))

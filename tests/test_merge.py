@@ -64,6 +64,14 @@ SCENARIOS = {
         'msgctxt "card"\nmsgid "queen of hearts"\nmsgstr "srdcová dáma"\n',
         'msgctxt "card, object of a verb"\nmsgid "queen of hearts"\nmsgstr ""\n\n'
         'msgctxt "card"\nmsgid "queen of hearts"\nmsgstr ""\n'),
+    "singular-source-for-a-plural": (
+        'msgid "%(num)s input errors here"\nmsgstr "%(num)s chyb zde"\n',
+        'msgid "%(num)s input error"\nmsgid_plural "%(num)s input errors"\n'
+        'msgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n'),
+    "plural-source-for-a-singular": (
+        'msgid "One card per player"\nmsgid_plural "Cards per player"\n'
+        'msgstr[0] "Jedna karta"\nmsgstr[1] "Karty"\nmsgstr[2] "Karet"\n',
+        'msgid "One card per player!"\nmsgstr ""\n'),
     "fuzzy-stays-fuzzy": (
         '#, fuzzy\nmsgid "Melds"\nmsgstr "Kombinace"\n',
         'msgid "Melds"\nmsgstr ""\n'),
@@ -120,6 +128,20 @@ def test_a_near_match_is_fuzzy_with_its_old_msgid() -> None:
     assert ('#, fuzzy\n#| msgid "The joker is allowed in the second run."\n'
             'msgid "The joker is allowed in the second run"\n'
             'msgstr "Žolík je povolen ve druhé postupce."') in data
+
+
+def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> None:
+    """A new plural message whose closest old one is singular gets the singular
+    translation in each of its forms; a singular message whose closest old one is plural
+    gets its first form (Babel refuses a plural message with one string)."""
+    data = _ours(*SCENARIOS["singular-source-for-a-plural"]).decode("utf-8")
+    assert ('#, fuzzy, python-format\n#| msgid "%(num)s input errors here"\n'
+            'msgid "%(num)s input error"\nmsgid_plural "%(num)s input errors"\n'
+            'msgstr[0] "%(num)s chyb zde"\nmsgstr[1] "%(num)s chyb zde"\n'
+            'msgstr[2] "%(num)s chyb zde"\n') in data
+    data = _ours(*SCENARIOS["plural-source-for-a-singular"]).decode("utf-8")
+    assert ('#, fuzzy\n#| msgid "One card per player"\n#| msgid_plural "Cards per player"\n'
+            'msgid "One card per player!"\nmsgstr "Jedna karta"\n') in data
 
 
 def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:

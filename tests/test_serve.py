@@ -385,7 +385,8 @@ def test_a_search_index_that_cannot_be_made_is_not_called_wrong_input(
         assert shown.exit_code == 2 and shown.errors is not None
         assert any("pagefind[bin]" in line for line in shown.errors)
         page = serve_module.error_page(shown, preview.session).decode("utf-8")
-        assert "the input is wrong, or the site cannot be made (exit 2)" in page
+        assert "<title>Build failed: 1 error</title>" in page
+        assert "input error" not in page
     finally:
         preview.close()
 

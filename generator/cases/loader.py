@@ -41,8 +41,15 @@ from generator.cases.model import frozen_mapping
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import case_problems
+from generator.cases.schema import common_fields
 from generator.cases.schema import field_applies
 from generator.cases.schema import file_problems
+from generator.cases.slips import colon_keys
+from generator.cases.slips import colon_message
+from generator.cases.slips import defaults_misspelt
+from generator.cases.slips import meant_defaults
+from generator.cases.slips import merged_cases
+from generator.cases.slips import misplaced_expect
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -67,6 +74,7 @@ from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import YamlPath
 from generator.yamlpos import parse_yaml
+from generator.yamlpos import value_at
 from generator.yamlpos import walk
 
 SUFFIX = ".yaml"
@@ -319,7 +327,7 @@ def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset(), *,
             rel, 1, None, "the file is empty; expected a mapping with 'cases' (a list of "
             "cases)")))
     loader = _FileLoader(rel, doc, optional, schema=schema)
-    loader.errors.extend(errors)
+    loader.errors.extend(loader.merged_cases(errors))
     for _, where in doc.error_paths:
         # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
         if len(where) >= 2 and where[0] == "cases" and isinstance(where[1], int):
@@ -341,6 +349,8 @@ class _FileLoader:
             its cases is kept.
         bad_cases: the indexes (in ``cases``) of the cases with an error found before
             :meth:`load` (by the YAML parser, or because the item is not a mapping).
+        merged: the indexes of the items that hold two cases run together (a missing
+            ``- ``): said once (:meth:`merged_cases`), and not checked further.
     """
 
     def __init__(self, rel: str, doc: YamlDocument,
@@ -352,6 +362,24 @@ class _FileLoader:
         self.errors: list[InputError] = []
         self.file_failed = False
         self.bad_cases: set[int] = set()
+        self.merged: set[int] = set()
+
+    def merged_cases(self, errors: list[InputError]) -> list[InputError]:
+        """``errors`` (the parser's) with the duplicate keys of each item that holds two
+        cases run together (:func:`generator.cases.slips.merged_cases`) replaced by the
+        one error that says so; those items go to :attr:`merged`."""
+        replaced: set[int] = set()
+        said: list[InputError] = []
+        for path, duplicates in self.doc.duplicates.items():
+            if len(path) != 2 or path[0] != "cases" or not isinstance(path[1], int):
+                continue
+            found = merged_cases(self.doc, path, [d[:3] for d in duplicates])
+            if found is not None and path[1] not in self.merged:
+                mark, message = found
+                self.merged.add(path[1])
+                replaced.update(id(d[3]) for d in duplicates)
+                said.append(InputError(self.rel, mark.line, mark.column, message))
+        return [e for e in errors if id(e) not in replaced] + said
 
     def error(self, mark: Mark, message: str) -> None:
         self.errors.append(InputError(self.rel, mark.line, mark.column, message))
@@ -364,16 +392,32 @@ class _FileLoader:
         it has no error (the caller drops them all when :attr:`file_failed` is set)."""
         value = self.doc.value
         bad_defaults: set[str] = set()
+        misspelt = defaults_misspelt(value) if isinstance(value, dict) else None
+        if misspelt is not None and isinstance(value[misspelt], dict):
+            # what the misspelt defaults would give: its cases miss it quietly
+            bad_defaults.update(meant_defaults(value[misspelt], DEFAULTABLE))
+        defaults_value = value.get("defaults") if isinstance(value, dict) else None
+        colons = {rel: found for rel in walk(defaults_value, ("defaults",))
+                  if isinstance(mapping := value_at(value, rel), dict)
+                  and (found := colon_keys(mapping))} if self.schema else {}
+        slipped = {(*rel, key) for rel, found in colons.items() for key in found.values()}
         for problem in file_problems(value) if self.schema else ():
             full = problem.path
             if len(full) >= 2 and full[0] == "defaults":
-                bad_defaults.add(str(full[1]))
+                bad_defaults.update(meant_defaults({str(full[1]): None}, DEFAULTABLE))
             if len(full) == 2 and full[0] == "cases" and isinstance(full[1], int):
                 self.bad_cases.add(full[1])  # an item that is not a mapping
             else:
                 self.file_failed = True
+            if full in slipped:
+                continue  # said below, once for its mapping
             mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
             self.error(mark, problem.message)
+        for rel, found in colons.items():
+            self.file_failed = True
+            bad_defaults.update(found)
+            self.error(self.doc.key_mark((*rel, next(iter(found.values())))),
+                       colon_message(found.values()))
         if not isinstance(value, dict):
             return []
         defaults = value.get("defaults")
@@ -387,7 +431,7 @@ class _FileLoader:
         for index, raw in enumerate(raw_cases):
             if isinstance(raw, dict):
                 loader = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults)
-                case = loader.load()
+                case = loader.load() if index not in self.merged else None
                 entries.append(_Entry(*loader.id_at(),
                                       None if index in self.bad_cases else case))
         return entries
@@ -471,11 +515,26 @@ class _CaseLoader:
         return self.build(kind, game, inputs)
 
     def check_schema(self) -> None:
+        colons = {rel: found for rel in walk(self.value)
+                  if not (rel and rel[0] in self.from_defaults)
+                  and isinstance(mapping := value_at(self.value, rel), dict)
+                  and (found := colon_keys(mapping))}
+        misplaced = self._misplaced()
+        slipped = [*((*rel, key) for rel, found in colons.items() for key in found.values()),
+                   *((name,) for name in misplaced)]
+        missed = {(rel, name) for rel, found in colons.items() for name in found}
+        missed.update((("expect",), name) for name in misplaced)
+        if misplaced:
+            missed.add(((), "expect"))
         for problem in case_problems(self.value):
             if problem.missing is not None and problem.missing in self.file.optional:
                 continue
-            if problem.missing in self.bad_defaults:
-                # the default is wrong, and that was said at the default: fail quietly
+            if (problem.missing in self.bad_defaults
+                    or (problem.path, problem.missing) in missed
+                    or any(problem.path[:len(s)] == s for s in slipped)
+                    or (misplaced and problem.path == ("expect",)
+                        and not self.value.get("expect"))):
+                # said at the default, or by the slip's message below: fail quietly
                 self.failed = True
                 continue
             rel = problem.path
@@ -490,6 +549,34 @@ class _CaseLoader:
             else:
                 mark = self.locate(rel, problem.at_key)
             self.report(mark, message)
+        for rel, found in colons.items():
+            self.error((*rel, next(iter(found.values()))), colon_message(found.values()),
+                       at_key=True)
+        if misplaced:
+            self.error((misplaced[0],), misplaced_expect(self.doc, self.path, misplaced),
+                       at_key=True)
+
+    def _misplaced(self) -> list[str]:
+        """The fields of the case that belong in its ``expect``: fields of its kind's
+        ``expect`` and not of the case itself, written after ``expect`` (dedented out of
+        it), or, when no kind takes them as an input either (``cards`` is an input of a
+        meld and an ``expect`` field of a deck), before it or without it
+        (:func:`generator.cases.slips.misplaced_expect`)."""
+        name = self._known("kind", KINDS)
+        if name is None:
+            return []
+        kind = KINDS[name]
+        expect = self.doc.key_marks.get((*self.path, "expect"))
+        found = []
+        for key in self.value:
+            if (key not in kind.expect or key in kind.inputs or key in common_fields()
+                    or key in self.from_defaults):
+                continue
+            mark = self.doc.key_marks.get((*self.path, key))
+            after = expect is not None and mark is not None and mark.line > expect.line
+            if after or key not in INPUT_FIELDS:
+                found.append(key)
+        return found
 
     def _rule_set(self, game: str | None) -> RuleSet | None:
         if game is None:

@@ -73,6 +73,17 @@ def _closest(message: Message, candidates: Iterable[Message]) -> Message | None:
     return best
 
 
+def _strings_as(message: Message, source: Message, forms: int) -> str | tuple[str, ...]:
+    """``source``'s translation as a guess for ``message``, as msgmerge makes it: a
+    singular translation for a plural message in each of the ``forms`` plural forms, a
+    plural one for a singular message its first form."""
+    plural = isinstance(message.id, (list, tuple))
+    strings = source.string
+    if isinstance(strings, (list, tuple)):
+        return tuple(strings) if plural else str(strings[0] if strings else "")
+    return (str(strings),) * forms if plural else str(strings)
+
+
 def _without_previous(comments: Iterable[str]) -> list[str]:
     """A message's translator comments but its previous msgid's lines (``#| msgid …``,
     which Babel reads as comments starting with ``|``)."""
@@ -167,7 +178,7 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
             guesses.append((message, source))
     for message, source in guesses:  # filed under the new msgid: Babel keeps them
         guess = message.clone()
-        guess.string = source.string
+        guess.string = _strings_as(message, source, catalog.num_plurals)
         guess.flags = set(source.flags) | {"fuzzy"}
         guess.user_comments = list(source.user_comments)
         catalog[guess.id] = guess

@@ -270,8 +270,6 @@ EXPLANATIONS = {
     "step_not_allowed": "Action %(num)s: %(action)s — not allowed.",
     "round_goes_on": "The round goes on: %(seat)s is to play.",
     "rules_with_option": "%(rules)s, %(option)s",
-    "status_stale": "Every documented value now agrees with the engine: remove status and "
-    "because.",
     "status_differs": "%(field)s: the page documents %(documented)s, the engine gives "
     "%(engine)s.",
     "status_because": "Why: %(because)s",
