@@ -125,7 +125,7 @@ def _code_words() -> set[str]:
 
 def test_no_game_id_is_typed_outside_its_record() -> None:
     """A game's id is typed once, in its record (``engine/rules.py``): nowhere else in
-    ``generator/`` is a string constant a game's id."""
+    ``generator/`` is a string constant a game's id, nor a quoted word of a template."""
     ids = set(GAMES)
     found = []
     for path in sorted((ROOT / "generator").rglob("*.py")):
@@ -135,6 +135,10 @@ def test_no_game_id_is_typed_outside_its_record() -> None:
         found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
                   for node in ast.walk(tree)
                   if isinstance(node, ast.Constant) and node.value in ids]
+    for path in sorted((ROOT / "generator" / "theme").rglob("*.html")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{number}: {word!r}"
+                      for word in re.findall(r"[\"']([a-z0-9_]+)[\"']", line) if word in ids]
     assert found == []
 
 

@@ -333,11 +333,18 @@ def _replace(registry: tuple[GameSpec, ...]) -> None:
     _registry = registry
 
 
+KEPT_STATES = 8
+"""How many values a :func:`per_registry` function keeps (states of the registry and
+arguments together)."""
+
+
 def per_registry(function: Callable[_P, _T]) -> Callable[_P, _T]:
     """``function`` (of hashable arguments) computed once for each state of the registry
     and each set of arguments: a value derived from the games (a schema, the rule
-    numbers) that is made again once a game is registered or unregistered."""
-    @functools.cache
+    numbers) that is made again once a game is registered or unregistered. The values of
+    the last :data:`KEPT_STATES` states and arguments are kept (a test that registers a
+    game makes one more state each time)."""
+    @functools.lru_cache(maxsize=KEPT_STATES)
     def keyed(registry: tuple[GameSpec, ...], args: tuple[Any, ...],
               kwargs: tuple[tuple[str, Any], ...]) -> _T:
         return function(*args, **dict(kwargs))
