@@ -38,6 +38,8 @@ class Disagreement:
         documented: the value the case file states.
         engine: the engine's value; ``None`` when the engine gives none.
         position: where the field is documented (the case, when the field is missing).
+        column: the 1-based column where the documented value starts, when it starts on
+            the line of :attr:`position`; else :attr:`position`'s column.
     """
 
     case: Case
@@ -45,6 +47,7 @@ class Disagreement:
     documented: Value
     engine: Value
     position: Position
+    column: int | None = None
 
     @property
     def failing(self) -> bool:
@@ -91,7 +94,8 @@ class CaseResult:
         if self.stale:
             case = self.case
             return (Disagreement(case, STATUS_FIELD, case.status, None,
-                                 case.position_of(STATUS_FIELD)),)
+                                 case.position_of(STATUS_FIELD),
+                                 case.value_column_of(STATUS_FIELD)),)
         return () if self.status is not None else self.disagreements
 
     @property
@@ -126,7 +130,8 @@ def verify_case(case: Case) -> CaseResult:
     result = kind.run(case.inputs, case.rule_set())
     values = kind.values(case.inputs, result)
     disagreements = tuple(
-        Disagreement(case, m.field, m.documented, m.engine, case.position_of(m.where))
+        Disagreement(case, m.field, m.documented, m.engine, case.position_of(m.where),
+                     case.value_column_of(m.where))
         for m in kind.mismatches(case.expect, result, values)
     )
     return CaseResult(case, values, result, disagreements)

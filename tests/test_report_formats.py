@@ -375,8 +375,8 @@ def test_junit_skips_a_case_with_a_status_and_fails_a_stale_one(project: Path) -
     stale = cases["app-fixed"].find("failure")
     assert stale is not None
     assert (stale.get("type"), stale.get("message"), stale.get("line"), stale.get("column")) \
-        == ("stale status", STALE, "11", "6")
+        == ("stale status", STALE, "11", "14")
     points = next(c for c in root.iter("testcase") if c.get("name") == "queen-king-ace-hearts")
     failure = points.find("failure")
     assert failure is not None
-    assert (failure.get("line"), failure.get("column")) == ("16", "7")
+    assert (failure.get("line"), failure.get("column")) == ("16", "15")  # 30's column

@@ -80,7 +80,7 @@ def test_a_known_disagreement_that_agrees_fails_with_a_sentence(tmp_path: Path) 
                                      "the disagreement")
     report = json.loads(run_cli("check", "--format", "json", "--project", str(root)).stdout)
     assert report["disagreements"] == [{
-        "file": CASES, "line": 13, "column": 5, "case": "app-counts-nine", "field": "status",
+        "file": CASES, "line": 13, "column": 13, "case": "app-counts-nine", "field": "status",
         "documented": "known_disagreement", "engine": None, "reasoning": reasoning,
         "message": sentence, "status": "known_disagreement", "failing": True}]
 

@@ -744,11 +744,14 @@ class _CaseLoader:
     def build(self, kind: AnyKind, game: str, inputs: object) -> Case:
         value = self.value
         field_positions: dict[str, Position] = {}
+        value_positions: dict[str, Position] = {}
         for rel in walk(value):
             if rel:  # a field: where its key is; a list item: where it starts
                 at_key = isinstance(rel[-1], str)
-                field_positions[".".join(map(str, rel))] = self.file.position(
-                    self.locate(rel, at_key))
+                dotted = ".".join(map(str, rel))
+                field_positions[dotted] = self.file.position(self.locate(rel, at_key))
+                if at_key:
+                    value_positions[dotted] = self.file.position(self.locate(rel))
         for dotted, mark in self.positions.items():
             field_positions[dotted] = self.file.position(mark)
         options = value.get("options", {})
@@ -766,6 +769,7 @@ class _CaseLoader:
             expect=frozen_mapping({k: _frozen(v) for k, v in value.get("expect", {}).items()}),
             position=self.file.position(self.mark),
             field_positions=frozen_mapping(field_positions),
+            value_positions=frozen_mapping(value_positions),
             status=value.get("status"),
             because=value.get("because"),
             draft=value.get("draft", False) is True,

@@ -259,7 +259,7 @@ def summary_line(project: Project, strict: Strict | None = None, *,
 def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any]:
     """The ``--format json`` object: ``{"cases", "disagreements", "errors", "status",
     "warnings"}`` (docs/site.md): every disagreement a report lists, at its ``"file"``,
-    ``"line"`` and ``"column"`` (the documented field's), with the text report's
+    ``"line"`` (the documented field's) and ``"column"`` (its value's), with the text report's
     ``"message"`` (:func:`disagreement_message`), its case's ``"status"`` (``null``,
     ``"pending"``, ``"known_disagreement"``) and whether it is ``"failing"``;
     ``"status"``: how many cases have each status; ``"warnings"``: the project's
@@ -272,7 +272,7 @@ def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any
             {
                 "file": d.position.file,
                 "line": d.position.line,
-                "column": d.position.column,
+                "column": d.column,
                 "case": d.case.id,
                 "field": d.field,
                 "documented": d.documented,

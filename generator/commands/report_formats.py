@@ -204,8 +204,8 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
                 failure = ET.SubElement(testcase, "failure", {
                     "type": _title(d), "message": _xml(_message(d, text[:1])),
                     "line": str(d.position.line),
-                    **({"column": str(d.position.column)}
-                       if d.position.column is not None else {})})
+                    **({"column": str(d.column)}
+                       if d.column is not None else {})})
                 failure.text = _xml("\n".join(text))
             note = status_message(result)
             if note is not None:  # listed, as check lists them
