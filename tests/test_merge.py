@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from generator.commands.i18n import catalog_bytes
 from generator.i18n.merge import merge
+from generator.i18n.merge import read_previous
 from tests.conftest import run_cli
 
 HEADER = '''msgid ""
@@ -72,6 +73,10 @@ SCENARIOS = {
         'msgid "One card per player"\nmsgid_plural "Cards per player"\n'
         'msgstr[0] "Jedna karta"\nmsgstr[1] "Karty"\nmsgstr[2] "Karet"\n',
         'msgid "One card per player!"\nmsgstr ""\n'),
+    "a-guess-beside-a-message-of-its-context": (
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr "Rami 40"\n',
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr ""\n\n'
+        'msgctxt "game"\nmsgid "Rami 60"\nmsgstr ""\n'),
     "fuzzy-stays-fuzzy": (
         '#, fuzzy\nmsgid "Melds"\nmsgstr "Kombinace"\n',
         'msgid "Melds"\nmsgstr ""\n'),
@@ -82,7 +87,7 @@ def _state(data: bytes) -> tuple[dict[object, tuple[object, bool, object]],
                                    dict[object, object]]:
     """A catalog's messages as (translation, fuzzy, previous msgid) by key, and its
     obsolete messages' translations by key."""
-    catalog = read_po(io.BytesIO(data), locale="cs")
+    catalog = read_previous(read_po(io.BytesIO(data), locale="cs"))
 
     def key(m: object) -> object:
         msgid = m.id[0] if isinstance(m.id, (list, tuple)) else m.id  # type: ignore[attr-defined]

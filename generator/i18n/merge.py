@@ -129,9 +129,9 @@ def with_previous_lines(data: bytes, catalog: Catalog) -> bytes:
     for message in catalog:
         if not message.id or not message.previous_id:
             continue
-        first = (f"msgctxt {normalize(message.context, width=0)}\n"
-                 if message.context is not None else
-                 f"msgid {normalize(_text(message), width=0)}\n")
+        first = ((f"msgctxt {normalize(message.context, width=0)}\n"
+                  if message.context is not None else "")
+                 + f"msgid {normalize(_text(message), width=0)}\n")
         found = text.find(f"\n{first}", at)
         if found < 0:  # (not written as expected: left without its previous msgid)
             continue
@@ -197,7 +197,7 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
     for message, source in guesses:
         catalog.obsolete.pop(_key(source), None)  # its translation stands in a guess now
         merged = catalog.get(message.id, message.context)
-        if merged is not None and _text(source) != _text(message):
+        if merged is not None and _key(source) != _key(message):
             merged.previous_id = list(source.id) if isinstance(source.id, (list, tuple)) \
                 else [source.id]
     for key in [k for k, m in catalog.obsolete.items() if not _translated(m)]:
