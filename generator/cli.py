@@ -604,7 +604,7 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
         return EXIT_INPUT
     try:
         made = init_project(target, languages=languages, title=title)
-    except Refused as exc:  # a folder that is not empty, a file in the way
+    except Refused as exc:  # a file init would write, or a file where the folder goes
         _emit([exc.error.format()])
         return EXIT_INPUT
     except OSError as exc:
@@ -612,7 +612,9 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
                "written"])
         return EXIT_INPUT
     here = os.path.abspath(target) == os.getcwd()
-    _say(f"created {target} ({_plural(len(made), 'file')}); next: "
+    added = f"; {_plural(len(made.ignored), 'line')} added to .gitignore" \
+        if made.ignored else ""
+    _say(f"created {target} ({_plural(len(made.files), 'file')}{added}); next: "
          + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
 

@@ -1348,7 +1348,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     )
 
 
-SERVE_COMMAND = "python3 -m generator serve"
+SERVE_COMMAND = "rules-site serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 
