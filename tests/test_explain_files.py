@@ -368,3 +368,22 @@ def test_a_catalog_without_the_reasoning_s_messages_says_they_are_english(
     assert re.fullmatch(r"note: --lang fr: [1-9][0-9]* messages? of the reasoning (are|is) "
                         r"not translated into 'fr': shown in English\n", result.stderr), \
         result.stderr
+
+
+def test_append_names_the_editor_schema_in_a_new_case_file(init_project: Path) -> None:
+    """A case file ``--append`` makes in a project made by ``init`` starts, as init's own
+    case file does, with the line naming the editor schema (relative to its folder)."""
+    header = (init_project / "content/examples/melds.yaml").read_text("utf-8").splitlines()[0]
+    for rel, schema in (("content/examples/kings.yaml", "../../case-file.schema.json"),
+                        ("content/examples/sub/queens.yaml",
+                         "../../../case-file.schema.json")):
+        result = run_cli("explain", "--game", "rami51", "KH", "KS", "KD", "--title",
+                         "Three kings", "--id", rel.rpartition("/")[2][:-5], "--append",
+                         rel, cwd=init_project)
+        assert result.returncode == 0, result.stdout + result.stderr
+        text = (init_project / rel).read_text(encoding="utf-8")
+        assert text == f"# yaml-language-server: $schema={schema}\n" + result.stdout
+        assert (init_project / rel).parent.joinpath(schema).resolve() == \
+            (init_project / "case-file.schema.json").resolve()
+    assert header == "# yaml-language-server: $schema=../../case-file.schema.json"
+    assert run_cli("check", cwd=init_project).returncode == 0

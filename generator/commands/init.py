@@ -50,6 +50,7 @@ from generator.i18n.catalog import locale_error
 from generator.layout import CONFIG
 from generator.layout import POT
 from generator.layout import SCAFFOLD
+from generator.layout import SCHEMA_COMMENT
 from generator.layout import SCHEMA_FILE
 from generator.layout import Layout
 from generator.layout import catalog
@@ -147,7 +148,7 @@ def site_languages(chosen: Sequence[str] | None) -> tuple[str, ...]:
 
 def _settings(title: str, languages: Sequence[str]) -> str:
     """The text of a new ``site.yaml``."""
-    return (f"# yaml-language-server: $schema={SETTINGS_SCHEMA_FILE}\n"
+    return (f"{SCHEMA_COMMENT}{SETTINGS_SCHEMA_FILE}\n"
             "# The site's settings; the generator's README lists them all (logo, favicon,\n"
             "# footer, nav, site_url).\n"
             f"title: {json.dumps(title, ensure_ascii=False)}\n"
