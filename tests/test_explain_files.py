@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from generator import layout
+from tests.conftest import REPO
 from tests.conftest import run_cli
 
 FILE = """\
@@ -387,3 +388,15 @@ def test_append_names_the_editor_schema_in_a_new_case_file(init_project: Path) -
             (init_project / "case-file.schema.json").resolve()
     assert header == "# yaml-language-server: $schema=../../case-file.schema.json"
     assert run_cli("check", cwd=init_project).returncode == 0
+
+
+def test_the_readme_says_which_of_explains_lines_to_paste(tmp_path: Path) -> None:
+    """``explain`` prints a whole case file, its ``cases:`` line first: the quickstart
+    says to add the case with ``--append``, or to paste the lines after ``cases:`` (the
+    whole output pasted into a case file is a duplicate key)."""
+    printed = run_cli("explain", "--game", "rami51", "JK", "7S", "8S", cwd=tmp_path)
+    assert printed.stdout.startswith("cases:\n  - id: ")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    step = readme.partition("\n3. **Write a case**")[2].partition("\n4. ")[0]
+    assert "`--append\n   content/examples/melds.yaml` adds the case" in step
+    assert "paste the printed lines\n   after `cases:`" in step
