@@ -343,8 +343,41 @@ def test_init_fills_a_new_repositorys_folder_keeping_its_files(tmp_path: Path) -
     shutil.copyfile(target / ".gitignore", other / ".gitignore")
     again = run_cli("init", str(other))
     assert again.returncode == 0
-    assert f"created {other} ({len(scaffold_files())} files); next: " in again.stderr
+    assert f"created {other} ({len(scaffold_files()) - 1} files); next: " in again.stderr
     assert (other / ".gitignore").read_bytes() == (target / ".gitignore").read_bytes()
+
+
+def test_a_failed_init_into_a_folder_takes_back_what_it_moved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move that fails halfway (a full disk, a file put there meanwhile) leaves the
+    folder as it was: the entries moved before are taken back, nothing is left."""
+    import generator.commands.init as init
+
+    target = tmp_path / "repo"
+    (target / "content").mkdir(parents=True)
+    (target / "content" / "other.md").write_text("# Other\n", encoding="utf-8")
+    (target / ".gitignore").write_bytes(b"*.pyc\n")
+    before = {p.relative_to(target).as_posix(): p.read_bytes() if p.is_file() else None
+              for p in target.rglob("*")}
+    rename = os.rename
+    calls: list[str] = []
+
+    def failing(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        calls.append(os.fspath(dst))
+        if len(calls) == 4:
+            raise OSError(28, "No space left on device")
+        rename(src, dst)
+
+    monkeypatch.setattr(init.os, "rename", failing)
+    result = run_cli("init", str(target))
+    monkeypatch.undo()
+    assert (result.returncode, result.stdout) == (
+        2, f"{target}:1: cannot create the project: No space left on device; nothing was "
+        "written\n")
+    assert ".init-" not in calls[3] and ".init-" in calls[4]  # the fourth move failed,
+    assert len(calls) == 7  # and the three before it were taken back
+    assert {p.relative_to(target).as_posix(): p.read_bytes() if p.is_file() else None
+            for p in target.rglob("*")} == before
 
 
 def test_init_refuses_naming_every_file_it_would_write_over(tmp_path: Path) -> None:

@@ -84,7 +84,8 @@ class Made:
 
     Attributes:
         files: the files written, relative to the target (:func:`scaffold_files` but a
-            :data:`KEPT` file the folder had), ``.gitignore`` included.
+            :data:`KEPT` file the folder had, and a ``.gitignore`` it had that lacked
+            none of the lines).
         ignored: the lines added to a ``.gitignore`` that was there before (empty when
             ``init`` wrote the file, or the file had every line).
     """
@@ -314,8 +315,9 @@ def _move_into(fresh: Path, target: Path, files: Sequence[str]
     was moved is taken back, the ``.gitignore`` cut back to its own bytes.
 
     Returns:
-        The lines added to an existing ``.gitignore`` (``""``: none), and the
-        :data:`KEPT` files ``target`` had.
+        The lines added to an existing ``.gitignore`` (``""``: none), and the files of
+        ``target`` left as they were (a :data:`KEPT` file it had, a ``.gitignore`` that
+        had every line).
     """
     if _refusal(target, files) is not None:
         raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target))
@@ -344,7 +346,7 @@ def _move_into(fresh: Path, target: Path, files: Sequence[str]
                 os.rename(target / rel, fresh / rel)
         raise
     shutil.rmtree(fresh)
-    return added, kept
+    return added, kept | ({GITIGNORE} if appended and not added else set())
 
 
 def _merge(source: Path, target: Path, rel: str, moved: list[str], *,
