@@ -328,8 +328,9 @@ def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     n = sub.add_parser("init", help="start a new rules site repository in DIR: a page with "
                        "cases, site.yaml, catalogs, a GitHub workflow and pre-commit hooks")
     n.add_argument("dir", type=Path, metavar="DIR",
-                   help="the new project's folder (created; must be empty if it exists; "
-                   "'.' for the current folder)")
+                   help="the new project's folder (created, or filled where it holds none "
+                   "of the files init writes, e.g. a cloned repository; '.' for the current "
+                   "folder)")
     n.add_argument("--lang", type=_language_list, default=None, metavar="LIST",
                    help="the site's languages, comma-separated, the first the default "
                    "(e.g. cs,sk,et; English, the pages' language, is added last if "
