@@ -335,8 +335,9 @@ def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     n = sub.add_parser("init", help="start a new rules site repository in DIR: a page with "
                        "cases, site.yaml, catalogs, a GitHub workflow and pre-commit hooks")
     n.add_argument("dir", type=Path, metavar="DIR",
-                   help="the new project's folder (created; must be empty if it exists; "
-                   "'.' for the current folder)")
+                   help="the new project's folder (created, or filled where it holds none "
+                   "of the files init writes, e.g. a cloned repository; '.' for the current "
+                   "folder)")
     n.add_argument("--lang", type=_language_list, default=None, metavar="LIST",
                    help="the site's languages, comma-separated, the first the default "
                    "(e.g. cs,sk,et; English, the pages' language, is added last if "
@@ -613,7 +614,7 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
         return EXIT_INPUT
     try:
         made = init_project(target, languages=languages, title=title)
-    except Refused as exc:  # a folder that is not empty, a file in the way
+    except Refused as exc:  # a file init would write, or a file where the folder goes
         _emit([exc.error.format()])
         return EXIT_INPUT
     except OSError as exc:
@@ -621,7 +622,9 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
                "written"])
         return EXIT_INPUT
     here = os.path.abspath(target) == os.getcwd()
-    _say(f"created {target} ({_plural(len(made), 'file')}); next: "
+    added = f"; {_plural(len(made.ignored), 'line')} added to .gitignore" \
+        if made.ignored else ""
+    _say(f"created {target} ({_plural(len(made.files), 'file')}{added}); next: "
          + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
 

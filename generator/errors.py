@@ -91,6 +91,13 @@ def shown(name: str) -> str:
     return CONTROL_CHARACTERS.sub(escape, name)
 
 
+def quoted(text: str, width: int = 60) -> str:
+    """``text`` quoted for a message as Python quotes it (``repr``: quotes and control
+    characters escaped), cut to its first ``width - 1`` characters and ``…`` where it
+    is longer than ``width``."""
+    return repr(text if len(text) <= width else f"{text[:width - 1]}…")
+
+
 EXIT_OK = 0
 """Exit status: every documented value agrees with the engine (docs/site.md)."""
 EXIT_DISAGREE = 1

@@ -14,6 +14,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import traceback
+from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
@@ -417,6 +419,44 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
 class Hang(BaseException):
     """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
     catches those must not swallow it)."""
+
+
+def in_child(body: Callable[[], object]) -> None:
+    """Run ``body`` in a process forked from this one, its garbage collector off, and
+    fail with its traceback where it fails: for a test that signals its own process
+    (``os.kill(os.getpid(), SIGINT)``, an alarm). A handler runs wherever Python next
+    checks for signals, inside another library's callback too (a garbage collector
+    callback, where its exception cannot propagate and is printed as "Exception ignored
+    in"); a signal sent to the test worker itself could reach the callbacks and tests
+    that share the worker. In the child, the signal reaches ``body``'s code alone, and
+    the child ends with ``os._exit`` (none of the worker's clean-up runs there).
+
+    Raises:
+        pytest.fail.Exception: ``body`` raised (its traceback), or the child ended
+            otherwise than returning from it (its exit status).
+    """
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: body, its outcome, and nothing else
+        status = 1
+        try:
+            os.close(read)
+            gc.disable()
+            body()
+            status = 0
+        except BaseException:
+            report = traceback.format_exc().encode("utf-8", "replace")
+            with contextlib.suppress(BaseException):
+                while report:
+                    report = report[os.write(write, report):]
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        report = fh.read().decode("utf-8", "replace")
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if status != 0:
+        pytest.fail(f"the test's child process ended with {status}:\n{report}", pytrace=False)
 
 
 @contextmanager

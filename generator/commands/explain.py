@@ -84,6 +84,8 @@ from generator.kinds.base import with_reason
 from generator.kinds.fields import Argument
 from generator.layout import CONTENT
 from generator.layout import EXAMPLES
+from generator.layout import SCHEMA_COMMENT
+from generator.layout import SCHEMA_FILE
 from generator.layout import FileChanged
 from generator.layout import FileState
 from generator.layout import Layout
@@ -812,7 +814,9 @@ def _append(request: ExplainRequest, item: _CaseItem) -> list[str] | ExplainRepo
     """Add ``item`` to the case file ``--append`` names, every other byte of it kept:
     as the last item of its ``cases:`` block list, placed and indented as its items are
     (its ``defaults``' fields that would change the case written out); a file that does
-    not exist, or holds nothing but comments, gets ``cases:`` and the item. Nothing is
+    not exist, or holds nothing but comments, gets ``cases:`` and the item (a new file
+    of a project that has the editor schema, :data:`~generator.layout.SCHEMA_FILE`, a
+    first line naming it, as ``init``'s case file has). Nothing is
     written when the file has an input error, when the case's id is one the file or the
     project (``--project``) already has, or when the file changed since it was read
     (the safe writer, :func:`generator.layout.rewrite_file`, as ``check --fix``).
@@ -841,6 +845,9 @@ def _append(request: ExplainRequest, item: _CaseItem) -> list[str] | ExplainRepo
     newline = found.group() if found else "\n"
     own: dict[str, str] = {}
     if fresh:
+        schema = layout.root / SCHEMA_FILE
+        if state.data is None and rel is not None and schema.is_file():
+            text = f"{SCHEMA_COMMENT}{Path(os.path.relpath(schema, real.parent)).as_posix()}\n"
         new = text + (newline if text and not text.endswith(("\n", "\r")) else "") + \
             f"cases:{newline}" + _as_item(item.lines()).replace("\n", newline)
     else:
