@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -45,6 +46,27 @@ form feed (it would reach the HTML as it is, where a browser shows nothing or ga
 for it), or one of Unicode's noncharacters U+FDD0-U+FDEF, which are no text by
 definition (the pages' rendering uses two of them as marks of its own:
 :data:`generator.i18n.explain.ENGLISH_OPEN`)."""
+
+
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters of a visible category that show nothing: the Hangul fillers (Unicode's
+Default_Ignorable_Code_Point letters) and the blank Braille pattern."""
+
+
+def visible(char: str) -> bool:
+    """Whether ``char`` shows: a letter, digit, punctuation mark or symbol (not a space,
+    control, format or combining character) that is not blank (:data:`BLANK_LETTERS`)."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS
+
+
+def invisible_only(text: str) -> str | None:
+    """For a ``text`` that holds characters but none that shows (:func:`visible`): what
+    it holds, as ``only U+200B, U+2060`` (the first five kinds); ``None`` for a text
+    that shows something, or one that is empty or only white space."""
+    if any(visible(char) for char in text):
+        return None
+    chars = sorted({f"U+{ord(c):04X}" for c in text if not c.isspace()})
+    return f"only {', '.join(chars[:5])}" if chars else None
 
 
 def control_character(char: str, where: str = "") -> str:
