@@ -152,8 +152,9 @@ def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> N
 def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     """The review's steps on a site: an English title edited and updated (the new title
     gets no guess: too far from the old one), then set back and updated again: the Czech
-    title is the same as before, not empty. A near edit of a sentence comes back as a
-    fuzzy guess. ("Melds" is a built-in message too: the site's translation of it stays
+    title is the same as before, not empty. A near edit of a sentence is a fuzzy guess,
+    and once set back its translation again, not fuzzy (its ``#| msgid`` is the English
+    it was made for). ("Melds" is a built-in message too: the site's translation of it stays
     meanwhile, as a site's translation of a built-in message does.)"""
     page = init_project / "content" / "melds.md"
     po = init_project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
@@ -189,6 +190,10 @@ def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     reverted = after.get("Melds")
     assert reverted is not None and not reverted.fuzzy and reverted.string == "Kombinace"
     assert "Melds" not in after.obsolete and "Melds of cards" not in after.obsolete
+    sentence = next(m for m in after if m.id and str(m.id).startswith("A meld is")
+                    and "at least three cards." in str(m.id))
+    assert (sentence.string, sentence.fuzzy, sentence.previous_id) == (
+        guess.string, False, [])  # the near edit set back: its translation, confirmed
 
 
 def test_previous_msgids_survive_another_update(init_project: Path) -> None:
