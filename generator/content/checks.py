@@ -198,7 +198,8 @@ def _check_page(page: SourcePage, cases: CaseSet, reserved: Mapping[str, str]
             if len(kinds) > 1:
                 errors.append(InputError(page.rel, fence.line, None,
                                          "cases of different kinds in one table ("
-                                         + ", ".join(sorted(kinds)) + "); expected one kind"))
+                                         + ", ".join(sorted(kinds)) + "); expected one kind a "
+                                         "table: a cases fence for each kind"))
         elif fence.info == "deck-table":
             game = fence.body.strip().removeprefix("game:").strip()
             if game not in GAMES:
