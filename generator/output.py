@@ -60,8 +60,62 @@ class OutputError(Exception):
 
 class SourceGone(OutputError):
     """A file to publish as it is (:meth:`SiteWriter.link`, such as a copy in the build
-    cache) cannot be read any more: removed (a cache emptied while the build ran) or
-    unreadable. The output is not at fault; the message names the file."""
+    cache) is not the file the build checked any more: removed (a cache emptied while the
+    build ran), unreadable, replaced by a symbolic link or by something else than a
+    regular file, or holding other bytes than its digest. The output is not at fault;
+    the message names the file."""
+
+
+CHUNK = 1024 * 1024
+"""The bytes copied at a time by :func:`copy_into` (a file is never read whole)."""
+
+_SOURCE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+"""Opens a file to publish, never through a link, without waiting at a FIFO."""
+_TARGET = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+"""Opens a file of the new site to write (never through a link)."""
+
+
+class ReadFailed(Exception):
+    """Reading the source of :func:`copy_into` failed (its ``OSError`` is the cause); an
+    ``OSError`` that :func:`copy_into` raises is the target's."""
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write all of ``data`` to ``fd``. Raises OSError."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def copy_into(source: int, target: Path) -> str:
+    """Copy the open file ``source``, from its start, into a new file ``target`` (made or
+    emptied, never through a link), :data:`CHUNK` bytes at a time, hashing what it
+    copies: memory stays bounded whatever the file's size, and the digest returned is
+    that of the bytes written.
+
+    Returns:
+        The SHA-256 hex digest of the bytes copied.
+
+    Raises:
+        ReadFailed: ``source`` could not be read.
+        OSError: ``target`` could not be written.
+    """
+    h = hashlib.sha256()
+    out = os.open(target, _TARGET, 0o666)
+    try:
+        at = 0
+        while True:
+            try:
+                chunk = os.pread(source, CHUNK, at)
+            except OSError as exc:
+                raise ReadFailed(exc) from exc
+            if not chunk:
+                return h.hexdigest()
+            h.update(chunk)
+            _write_all(out, chunk)
+            at += len(chunk)
+    finally:
+        os.close(out)
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -585,32 +639,60 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
-    def link(self, files: Mapping[str, Path]) -> None:
+    def link(self, files: Mapping[str, tuple[Path, str]]) -> None:
         """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
-        a copy in the build cache) into the fresh folder, copied (never a hard link: a
-        site file edited in place must change no other site, nor the cache).
+        a copy in the build cache, and the SHA-256 hex digest its bytes must have) into
+        the fresh folder, copied (never a hard link: a site file edited in place must
+        change no other site, nor the cache). Each source is opened without following a
+        link and checked while it is copied: the bytes published are the bytes whose
+        digest is checked, whatever happens to the source's name meanwhile.
 
         Raises:
-            SourceGone: a file of ``files`` cannot be read.
+            SourceGone: a file of ``files`` cannot be read, is a link or not a regular
+                file, or holds other bytes than its digest (its copy is removed).
             OutputError: a file cannot be written.
         """
-        tmp = self.tmp
         bad = next((rel for rel in files if _CONTROL.search(rel)), None)
         if bad is not None:
             raise OutputError(f"{self.out}: a file name holds a control character "
                               f"({bad!r}); expected plain names")
         for rel in sorted(files):
-            path = tmp / rel
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(files[rel], path)
-            except OSError as exc:
-                # (copyfile names the source in a write's error too: ENOSPC is the site's)
-                if not os.access(files[rel], os.R_OK):
-                    raise SourceGone(f"{files[rel]}: cannot read it to publish it as "
-                                     f"{rel}: {exc.strerror or exc}; expected it to stay "
-                                     "while the build runs") from exc
-                raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+            source, sha = files[rel]
+            self._copy_checked(rel, source, sha)
+
+    def _copy_checked(self, rel: str, source: Path, sha: str) -> None:
+        """Copy ``source`` into the fresh folder as ``rel``, checked against ``sha``
+        (:meth:`link`)."""
+        expected = "expected it to stay as the build checked it while the build runs"
+        try:
+            fd = os.open(source, _SOURCE)
+        except OSError as exc:
+            why = ("a symbolic link, never followed" if exc.errno == errno.ELOOP
+                   else exc.strerror or str(exc))
+            raise SourceGone(f"{source}: cannot read it to publish it as {rel}: {why}; "
+                             f"{expected}") from exc
+        path = self.tmp / rel
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SourceGone(f"{source}: not a regular file any more, so it is not "
+                                 f"published as {rel}; {expected}")
+            os.set_blocking(fd, True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            got = copy_into(fd, path)
+        except ReadFailed as exc:
+            cause = exc.__cause__
+            reason = cause.strerror if isinstance(cause, OSError) else None
+            raise SourceGone(f"{source}: cannot read it to publish it as {rel}: "
+                             f"{reason or cause}; {expected}") from exc
+        except OSError as exc:
+            raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+        finally:
+            os.close(fd)
+        if got != sha:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise SourceGone(f"{source}: holds other bytes than the copy the build checked, "
+                             f"so it is not published as {rel}; {expected}")
 
     def commit(self) -> None:
         """List the written files in the marker, put the fresh folder in the place of

@@ -405,29 +405,57 @@ def test_a_name_with_a_newline_never_reaches_the_marker(tmp_path: Path) -> None:
 
 def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``shutil.copyfile`` names the source in the error of a failed write (its fast
-    copy), so a full output disk was taken for a source gone (``SourceGone``: the build
-    was made again without its cache, then failed; review, on a 60 MB tmpfs). A source
-    that is there and readable: the site's error; one gone: ``SourceGone``."""
+    """A write that fails while a file is copied into the site (a full output disk) is
+    the site's error; a source that is gone is ``SourceGone`` (the build is made again
+    without its cache)."""
     import errno
-    import shutil
 
     from generator import output
     from generator.output import SourceGone
 
     source = tmp_path / "kept.html"
     source.write_bytes(b"kept")
+    sha = hashlib.sha256(b"kept").hexdigest()
 
-    def full(src: str, dst: str) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device", src)
+    def full(fd: int, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(output.shutil, "copyfile", full)
+    monkeypatch.setattr(output, "_write_all", full)
     writer = SiteWriter(tmp_path / "site")
     with pytest.raises(OutputError, match=r"cannot write the site: .*No space left") as caught:
-        writer.link({"index.html": source})
+        writer.link({"index.html": (source, sha)})
     assert not isinstance(caught.value, SourceGone)
-    monkeypatch.setattr(output.shutil, "copyfile", shutil.copyfile)
+    monkeypatch.undo()
     source.unlink()
     with pytest.raises(SourceGone, match=r"kept\.html: cannot read it to publish it as "):
-        writer.link({"index.html": source})
+        writer.link({"index.html": (source, sha)})
     writer.abort()
+
+
+def test_a_copy_is_published_only_with_the_bytes_of_its_digest(tmp_path: Path) -> None:
+    """``link`` opens each source without following a link and checks the bytes it
+    copies against their digest: a source replaced by a link (to a private file) or by
+    other bytes after the build checked it is refused, and nothing of it is published."""
+    from generator.output import SourceGone
+
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"TOP-SECRET")
+    kept = tmp_path / "kept.html"
+    kept.write_bytes(b"<p>kept</p>")
+    sha = hashlib.sha256(b"<p>kept</p>").hexdigest()
+    writer = SiteWriter(tmp_path / "site")
+    writer.link({"ok.html": (kept, sha)})
+    assert (writer.tmp / "ok.html").read_bytes() == b"<p>kept</p>"
+    kept.unlink()
+    kept.symlink_to(secret)
+    with pytest.raises(SourceGone, match=r"kept\.html: cannot read it to publish it as "
+                       r"index\.html: a symbolic link, never followed"):
+        writer.link({"index.html": (kept, sha)})
+    assert not (writer.tmp / "index.html").exists()
+    kept.unlink()
+    kept.write_bytes(b"TOP-SECRET")
+    with pytest.raises(SourceGone, match=r"kept\.html: holds other bytes than the copy"):
+        writer.link({"index.html": (kept, sha)})
+    assert not (writer.tmp / "index.html").exists()
+    writer.abort()
+    assert not (tmp_path / "site").exists()

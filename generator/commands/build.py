@@ -124,8 +124,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
                                 lambda: _changed_inputs(inputs, read), drafts)
             except SourceGone as exc:  # the cache's copies went away: none is trusted now
                 store.notes.append(f"{store.folder or 'the build cache'}: a file taken from "
-                                   f"the build cache went away while the build ran ({exc});"
-                                   " built again without it")
+                                   "the build cache changed or went away while the build "
+                                   f"ran ({exc}); built again without it")
                 with BuildCache(None, layout.root) as bare:
                     report = _build(root, out, strict, bare, None, None, drafts=drafts)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
@@ -285,19 +285,19 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
     if holds_exactly(target, names):  # the site in place is this build's: nothing to do
         return BuildReport(EXIT_OK, lines, coverage, len(names), cases, cached=len(names),
                            files=names)
-    files: dict[str, Path] = {}
+    files: dict[str, tuple[Path, str]] = {}
     for rel, sha in names.items():
         path = store.blob(sha)
         if path is None:
             return None
-        files[rel] = path
+        files[rel] = (path, sha)  # checked again as it is copied (SiteWriter.link)
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
     try:
         writer.link(files)
         writer.commit()
-    except SourceGone:  # a copy went away after it was checked: built as if none were kept
+    except SourceGone:  # a copy changed or went away after its check: built as if none were kept
         writer.abort()
         return None
     except OutputError as exc:
