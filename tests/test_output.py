@@ -459,3 +459,79 @@ def test_a_copy_is_published_only_with_the_bytes_of_its_digest(tmp_path: Path) -
     assert not (writer.tmp / "index.html").exists()
     writer.abort()
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("spare", [False, True], ids=["no-cache", "spare"])
+def test_what_is_put_into_the_site_while_the_build_runs_is_kept(tmp_path: Path,
+                                                                 spare: bool) -> None:
+    """The output folder is checked for files the build did not write as the build
+    starts; what is put into it after that check (a file, a folder of files, an empty
+    folder) is not deleted with the replaced site: it is moved to its place in the new
+    site, with a warning naming it, and the next build refuses the folder."""
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"old", "en/index.html": b"old"})
+    writer = SiteWriter(out, spare=tmp_path / "cache" / "spare-site" if spare else None)
+    writer.write({"index.html": b"new", "en/index.html": b"new", "cs/index.html": b"new"})
+    (out / "NOTES.txt").write_text("the only copy of my notes", encoding="utf-8")
+    (out / "en" / "drafts").mkdir()
+    (out / "en" / "drafts" / "a.md").write_text("draft", encoding="utf-8")
+    (out / "empty").mkdir()
+    writer.commit()
+    assert (out / "NOTES.txt").read_text("utf-8") == "the only copy of my notes"
+    assert (out / "en" / "drafts" / "a.md").read_text("utf-8") == "draft"
+    assert (out / "empty").is_dir()
+    assert (out / "cs" / "index.html").read_bytes() == b"new"
+    assert _listed(out) == {"index.html", "en/index.html", "cs/index.html"}
+    assert writer.warnings == [
+        f"{out}: NOTES.txt, empty, en/drafts put into the output folder while the build "
+        "ran, so not written by this generator: kept in the new site, but the next build "
+        "refuses the folder until they are moved away (files to publish belong in "
+        "templates/root/)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (
+        [".site.lock", "cache", "site"] if spare else [".site.lock", "site"])
+    if spare:
+        assert not [p for p in (tmp_path / "cache").rglob("*") if not p.is_dir()]
+    with pytest.raises(OutputError, match=r"did not write \(empty, NOTES.txt, en/drafts, "):
+        write_site(out, {"index.html": b"newer"})
+
+
+def test_what_cannot_join_the_new_site_is_set_aside_with_a_warning(tmp_path: Path) -> None:
+    """A file put into the output folder while the build runs, at a name the new site
+    writes too: the replaced site's own files are removed and the folder, holding that
+    file alone, is kept beside the output as ``site.kept-1``."""
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"old"})
+    writer = SiteWriter(out)
+    writer.write({"index.html": b"new", "rules.html": b"new"})
+    (out / "rules.html").write_text("mine", encoding="utf-8")
+    writer.commit()
+    aside = tmp_path / "site.kept-1"
+    assert (out / "rules.html").read_bytes() == b"new"
+    assert sorted(p.name for p in aside.iterdir()) == ["rules.html"]
+    assert (aside / "rules.html").read_text("utf-8") == "mine"
+    assert writer.warnings == [
+        f"{aside}: holds rules.html, put into the output folder {out} while a build ran; "
+        "this generator did not write them and keeps them here for you to move"]
+    write_site(out, {"index.html": b"newer"})
+    assert (aside / "rules.html").read_text("utf-8") == "mine"
+
+
+def test_a_killed_builds_old_site_loses_only_its_own_files(tmp_path: Path) -> None:
+    """A build killed after the swap leaves the replaced site beside the output; the next
+    build removes the files its marker lists and sets aside anything else."""
+    out = tmp_path / "site"
+    write_site(tmp_path / "earlier", {"index.html": b"old", "en/index.html": b"old"})
+    left = tmp_path / ".site.old-424242"
+    (tmp_path / "earlier").rename(left)
+    (left / "en" / "mine.txt").write_text("keep", encoding="utf-8")
+    write_site(out, {"index.html": b"now"})
+    (tmp_path / ".site.lock").write_text("424242\n", encoding="ascii")
+    writer = SiteWriter(out)
+    aside = tmp_path / "site.kept-1"
+    assert writer.warnings == [
+        f"{aside}: holds en, en/mine.txt, put into the output folder {out} while a build "
+        "ran; this generator did not write them and keeps them here for you to move"]
+    writer.abort()
+    assert not left.exists()
+    assert sorted(p.relative_to(aside).as_posix() for p in aside.rglob("*")) == [
+        "en", "en/mine.txt"]

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -51,20 +52,20 @@ def test_old_site_that_cannot_be_removed_only_warns(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "site"
     write_site(out, {"index.html": b"old"})
-    real_remove = output._remove
+    real_retire = output._retire
 
-    def refuse(folder: Path) -> None:
-        if ".old-" in folder.name:
-            raise PermissionError(13, "Permission denied", str(folder))
-        real_remove(folder)
+    def refuse(old: Path, *args: Any) -> list[str]:
+        if ".old-" in old.name:
+            raise PermissionError(13, "Permission denied", str(old))
+        return real_retire(old, *args)
 
-    monkeypatch.setattr(output, "_remove", refuse)
+    monkeypatch.setattr(output, "_retire", refuse)
     writer = SiteWriter(out)
     writer.write({"index.html": b"new"})
     writer.commit()
     assert (out / "index.html").read_bytes() == b"new"
     assert writer.warnings and "could not remove the previous site" in writer.warnings[0]
-    monkeypatch.setattr(output, "_remove", real_remove)
+    monkeypatch.setattr(output, "_retire", real_retire)
     write_site(out, {"index.html": b"newer"})  # the next build clears what was left
     assert not list(tmp_path.glob(".site.old-*"))
 
