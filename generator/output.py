@@ -495,10 +495,11 @@ def _retire(old: Path, out: Path, new: Path | None, spare: Path | None) -> list[
         stay = [left for rel in foreign for left in _move_into(old, new, rel)]
         moved = [rel for rel in foreign if rel not in stay]
         if moved:
+            them = "it" if len(moved) == 1 else "them"
             warnings.append(
-                f"{out}: {_names(moved)} put into the output folder while the build ran, "
-                "so not written by this generator: kept in the new site, but the next build "
-                "refuses the folder until they are moved away (files to publish belong in "
+                f"{out}: {_names(moved)}: put into the output folder while the build ran, "
+                "so not written by this generator; kept in the new site, but the next build "
+                f"refuses the folder until you move {them} away (files to publish belong in "
                 "templates/root/)")
     for rel in own:
         with contextlib.suppress(FileNotFoundError):
@@ -515,7 +516,7 @@ def _retire(old: Path, out: Path, new: Path | None, spare: Path | None) -> list[
         aside = _set_aside(old, out)
         warnings.append(
             f"{aside}: holds {_names(left)}, put into the output folder {out} while a build "
-            "ran; this generator did not write them and keeps them here for you to move")
+            "ran: not written by this generator, so kept here for you to move")
     return warnings
 
 

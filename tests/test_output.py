@@ -483,9 +483,9 @@ def test_what_is_put_into_the_site_while_the_build_runs_is_kept(tmp_path: Path,
     assert (out / "cs" / "index.html").read_bytes() == b"new"
     assert _listed(out) == {"index.html", "en/index.html", "cs/index.html"}
     assert writer.warnings == [
-        f"{out}: NOTES.txt, empty, en/drafts put into the output folder while the build "
-        "ran, so not written by this generator: kept in the new site, but the next build "
-        "refuses the folder until they are moved away (files to publish belong in "
+        f"{out}: NOTES.txt, empty, en/drafts: put into the output folder while the build "
+        "ran, so not written by this generator; kept in the new site, but the next build "
+        "refuses the folder until you move them away (files to publish belong in "
         "templates/root/)"]
     assert sorted(p.name for p in tmp_path.iterdir()) == (
         [".site.lock", "cache", "site"] if spare else [".site.lock", "site"])
@@ -510,8 +510,8 @@ def test_what_cannot_join_the_new_site_is_set_aside_with_a_warning(tmp_path: Pat
     assert sorted(p.name for p in aside.iterdir()) == ["rules.html"]
     assert (aside / "rules.html").read_text("utf-8") == "mine"
     assert writer.warnings == [
-        f"{aside}: holds rules.html, put into the output folder {out} while a build ran; "
-        "this generator did not write them and keeps them here for you to move"]
+        f"{aside}: holds rules.html, put into the output folder {out} while a build ran: "
+        "not written by this generator, so kept here for you to move"]
     write_site(out, {"index.html": b"newer"})
     assert (aside / "rules.html").read_text("utf-8") == "mine"
 
@@ -530,7 +530,7 @@ def test_a_killed_builds_old_site_loses_only_its_own_files(tmp_path: Path) -> No
     aside = tmp_path / "site.kept-1"
     assert writer.warnings == [
         f"{aside}: holds en, en/mine.txt, put into the output folder {out} while a build "
-        "ran; this generator did not write them and keeps them here for you to move"]
+        "ran: not written by this generator, so kept here for you to move"]
     writer.abort()
     assert not left.exists()
     assert sorted(p.relative_to(aside).as_posix() for p in aside.rglob("*")) == [
