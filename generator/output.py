@@ -796,6 +796,33 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
+    def copy(self, rel: str, fill: Callable[[Path], str]) -> str:
+        """Write the file ``rel`` (a site-relative POSIX path) of the fresh folder with
+        ``fill``, which is given its path, writes it and returns the SHA-256 hex digest of
+        its bytes: a file copied in pieces (:func:`copy_into`), never held whole in
+        memory. A file that ``fill`` does not finish is removed.
+
+        Returns:
+            What ``fill`` returns.
+
+        Raises:
+            OutputError: the file cannot be written (an ``OSError`` of ``fill``).
+            Whatever else ``fill`` raises.
+        """
+        if _CONTROL.search(rel):
+            raise OutputError(f"{self.out}: a file name holds a control character "
+                              f"({rel!r}); expected plain names")
+        path = self.tmp / rel
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return fill(path)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            if isinstance(exc, OSError):
+                raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+            raise
+
     def link(self, files: Mapping[str, tuple[Path, str]]) -> None:
         """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
         a copy in the build cache, and the SHA-256 hex digest its bytes must have) into

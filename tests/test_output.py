@@ -535,3 +535,29 @@ def test_a_killed_builds_old_site_loses_only_its_own_files(tmp_path: Path) -> No
     assert not left.exists()
     assert sorted(p.relative_to(aside).as_posix() for p in aside.rglob("*")) == [
         "en", "en/mine.txt"]
+
+
+def test_a_copy_that_fails_half_way_leaves_no_part_in_the_site(tmp_path: Path) -> None:
+    """``SiteWriter.copy``: a file whose copy fails on the way (its source unreadable) is
+    removed, so that no part of it is published; a write that fails is the site's
+    error."""
+    import errno
+
+    writer = SiteWriter(tmp_path / "site")
+
+    def half(path: Path) -> str:
+        path.write_bytes(b"half")
+        raise ValueError("the source went away")
+
+    with pytest.raises(ValueError, match="went away"):
+        writer.copy("static/big.bin", half)
+    assert not (writer.tmp / "static" / "big.bin").exists()
+
+    def full(path: Path) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OutputError, match=r"cannot write the site: .*No space left"):
+        writer.copy("static/big.bin", full)
+    assert writer.copy("static/ok.txt", lambda path: path.write_bytes(b"ok") and "sha") == "sha"
+    writer.commit()
+    assert _listed(tmp_path / "site") == {"static/ok.txt"}

@@ -360,6 +360,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     from generator.render.parallel import render_locales
     from generator.render.search import Indexer
     from generator.render.search import scratch_folder
+    from generator.render.site import publish_files
     from generator.render.site import render_common
     from generator.render.site import strict_lines
 
@@ -382,6 +383,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))]), None, set()
         common = render_common(site)
         writer.write(common)
+        published = publish_files(site, writer, common.keys())
         outputs = [r.output for r in results if r.output is not None]
         coverage = {r.lang: r.output.coverage for r in results if r.output is not None}
         if site.cache is not None:
@@ -402,7 +404,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             indexer.close()
             shutil.rmtree(scratch, ignore_errors=True)
     writer.commit()
-    files = sum(r.files for r in results) + len(common) + len(index)
+    files = sum(r.files for r in results) + len(common) + len(published) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
                          cached=sum(o.cached for o in outputs),
@@ -410,7 +412,8 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
                                               if plan.behind))
     if site.cache is None:
         return report, None, set()
-    shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
+    shared = {**{rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()},
+              **published}
     site.cache.adopt(shared, writer.out)  # the indexes made: kept as they were made
     views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
     return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
