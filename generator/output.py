@@ -7,8 +7,10 @@ anything it did not write (an output folder it did not create is refused).
 How: the output folder holds a marker file listing every file the build wrote. A build
 takes a lock beside the output (so two builds never write at once), writes the new
 site into ``.<name>.new-<pid>``, and exchanges it with the old folder in one atomic
-step (Linux ``renameat2``; elsewhere two renames). The old folder is then removed,
-its marker last. The lock file records the pid of every build of that output that has
+step (Linux ``renameat2``; elsewhere two renames). The old folder then loses the files
+its marker lists, its marker last (:func:`_retire`); anything else in it, put there
+while the build ran, is moved into the new site or kept beside it, never deleted. The
+lock file records the pid of every build of that output that has
 not finished (``.<name>.lock``, :class:`_Lock`): a build killed on the way leaves its
 pid there beside its folders, and the next build removes the folders of those pids
 alone, and only when they hold its marker or folders alone; a folder that merely has
