@@ -6,6 +6,7 @@ each case row and case table rendered once and reused on every page that shows i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import Counter
@@ -70,6 +71,7 @@ from generator.layout import home_output
 from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
+from generator.output import SiteWriter
 from generator.render.errors import call_macro
 from generator.render.fallbacks import mark_english
 from generator.render.incremental import RenderKeys
@@ -1363,13 +1365,10 @@ def _search_box(lang: str, root: str) -> dict[str, str]:
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages), ``404.html`` (the
-    languages, each saying "Page not found" in its own words), ``sitemap.xml``
-    (its template, with ``site_url``), ``static/`` (the theme's ``static/``, each file
-    replaced by the project's ``templates/static/`` file of its name) and the
-    files of ``templates/root/`` at the site's root
-    (:func:`generator.layout.Layout.published_files`; one that clashes with a generated
-    file is an input error the loading reports, never published).
+    """The files every locale shares that the build makes: ``index.html`` (the
+    languages), ``404.html`` (the languages, each saying "Page not found" in its own
+    words) and ``sitemap.xml`` (its template, with ``site_url``). The files published
+    as they are: :func:`publish_files`.
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
@@ -1398,12 +1397,33 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")
+    return files
+
+
+def publish_files(site: SiteInput, writer: SiteWriter,
+                  generated: AbstractSet[str]) -> dict[str, str]:
+    """Copy the files published as they are into ``writer``'s fresh folder: ``static/``
+    (the theme's ``static/``, each file replaced by the project's ``templates/static/``
+    file of its name) and the files of ``templates/root/`` at the site's root
+    (:func:`generator.layout.Layout.published_files`), each copied in pieces
+    (:meth:`generator.layout.Layout.copy_to`), so that a large image or font takes no
+    more memory than a small one. One that clashes with a ``generated`` file (site
+    paths) is an input error the loading reports, never published.
+
+    Returns:
+        Each file copied, by site path: the SHA-256 hex digest of its bytes.
+
+    Raises:
+        generator.output.OutputError: a file cannot be written.
+    """
     layout = Layout.of(site.root)
     errors: list[InputError] = []  # reported by the loading (commands.project.load_project)
+    copied: dict[str, str] = {}
     for name, rel in layout.published_files(errors).items():
-        if name not in files:
-            try:
-                files[name] = layout.read(rel)
-            except NotAnInput:
-                continue  # reported by the loading
-    return files
+        if name in generated:
+            continue
+        try:
+            copied[name] = writer.copy(name, functools.partial(layout.copy_to, rel))
+        except NotAnInput:
+            continue  # reported by the loading
+    return copied
