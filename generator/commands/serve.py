@@ -711,11 +711,13 @@ def changed_names(found: set[tuple[watchfiles.Change, str]], root: Path) -> list
     """The files of one batch of changes, relative to ``root``, sorted, for the line
     ``changed: ...``: a file both made and removed within the batch counts only if it
     is there now (``git checkout`` removes a file and writes it again; an editor's
-    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left."""
+    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left.
+    Each name is shown as :func:`generator.errors.shown` shows it (control characters
+    escaped): a file's name never sends a terminal control sequence."""
     added = {path for change, path in found if change == watchfiles.Change.added}
     gone = {path for change, path in found if change == watchfiles.Change.deleted}
     passing = {path for path in added & gone if not os.path.lexists(path)}
-    return sorted({os.path.relpath(path, root) for _, path in found
+    return sorted({shown_name(os.path.relpath(path, root)) for _, path in found
                    if path not in passing} or {"(a file made and removed)"})
 
 
