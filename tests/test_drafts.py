@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 from generator.cases.editor_schema import editor_schema
 from generator.cases.loader import load_cases
 from generator.commands.build import build
+from generator.commands.project import load_project
 from generator.commands.serve import Preview
 from generator.content.pages import load_pages
 from generator.layout import search_output
@@ -255,6 +256,28 @@ def test_a_case_no_page_shows_is_a_warning(drafts: Path) -> None:
     strict = run_cli("build", "--strict", "--project", str(drafts))
     assert (strict.returncode, strict.stdout.splitlines()) == (1, [warning])
     assert not (drafts / "site").exists()
+
+
+def test_a_site_whose_every_page_is_a_draft_builds_its_home_pages(drafts: Path) -> None:
+    """Every page a draft: check and build agree (exit 0) and warn that the site has no
+    page; the build writes the home and "not found" pages without a search box, and
+    runs no search index (Pagefind refuses a site without pages)."""
+    replace_in(drafts / "content" / "runs.md", "order: 1", "order: 1\ndraft: true")
+    warning = ("content:1: warning: every page is a draft; the site has no page but its "
+               "home pages (build --drafts shows the drafts)")
+    assert [w.format() for w in load_project(drafts).warnings] == [warning]
+    assert load_project(drafts, drafts=True).warnings == []
+    report = build(drafts)
+    assert (report.exit_code, report.lines) == (0, [warning])
+    site = drafts / "site"
+    assert sorted(p.relative_to(site).as_posix() for p in (site / "en").rglob("*")) == [
+        "en/404.html", "en/index.html"]
+    for lang in ("en", "cs"):
+        for page in ("index.html", "404.html"):
+            soup = BeautifulSoup((site / lang / page).read_text(encoding="utf-8"),
+                                 "html.parser")
+            assert soup.select("form.site-search") == [], (lang, page)
+            assert soup.select(".page-list a") == []
 
 
 def test_a_cached_build_is_a_clean_one_with_and_without_drafts(drafts: Path,

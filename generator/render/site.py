@@ -1227,7 +1227,7 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
-                search=_search_box(lang, "../../"),
+                **_search_box(site, lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
             ), own, framed, shown)
@@ -1323,7 +1323,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
@@ -1344,7 +1344,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
         nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
@@ -1352,12 +1352,15 @@ SERVE_COMMAND = "python3 -m generator serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 
-def _search_box(lang: str, root: str) -> dict[str, str]:
-    """What ``search.html`` needs on a page ``root`` below the site's root: the locale's
-    index (``bundle``), the locale's folder its results are relative to (``base``), and
-    :data:`SERVE_COMMAND`."""
-    return {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
-            "command": SERVE_COMMAND}
+def _search_box(site: SiteInput, lang: str, root: str) -> dict[str, dict[str, str]]:
+    """The ``search`` a page ``root`` below the site's root passes its template, for
+    ``search.html``: the locale's index (``bundle``), the locale's folder its results
+    are relative to (``base``), and :data:`SERVE_COMMAND`. Nothing (no search box) when
+    the site publishes no page: it has no index."""
+    if not site.pages:
+        return {}
+    return {"search": {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
+                       "command": SERVE_COMMAND}}
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
