@@ -168,6 +168,24 @@ def test_a_pages_draft_is_its_front_matters_boolean(drafts: Path) -> None:
         "content/sets.md:3:8: front matter draft is string 'maybe'; expected true or false"]
 
 
+@pytest.mark.parametrize(("word", "reading"), [("yes", "true"), ("No", "false"),
+                                             ("on", "true"), ("OFF", "false")])
+def test_a_pages_draft_refuses_yaml_1_1_booleans(drafts: Path, word: str,
+                                                 reading: str) -> None:
+    """``draft: yes/no/on/off`` in a page's front matter is refused as in a case file
+    (YAML 1.1 reads a boolean where YAML 1.2 and editors read text), at its position,
+    saying which to write; so is a summary YAML reads as no text."""
+    replace_in(drafts / "content" / "sets.md", "draft: true", f"draft: {word}")
+    replace_in(drafts / "content" / "runs.md", "summary: The first page.", "summary: off")
+    pages, errors = load_pages(drafts)
+    assert [e.format() for e in errors] == [
+        "content/runs.md:3:10: front matter summary is boolean false; expected text (YAML "
+        "reads a bare no/off/false as a boolean: quote it)",
+        f"content/sets.md:3:8: front matter draft is {word}; expected true or false (YAML "
+        f"1.1 reads a bare {word} as {reading}, YAML 1.2 and editors as text: write "
+        f"{reading})"]
+
+
 def test_a_build_leaves_every_draft_out(drafts: Path) -> None:
     report = build(drafts)
     assert (report.exit_code, report.lines) == (0, [])

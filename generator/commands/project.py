@@ -266,7 +266,7 @@ def load_project(root: Path, *, out: Path | None = None,
     # (a page that did not load shows no case: no warning says its cases are shown nowhere)
     warnings = [] if page_errors else sorted(unshown_cases(pages, cases),
                                              key=InputWarning.sort_key)
-    if pages and not drafts and all(page.draft for page in pages):
+    if pages and not drafts and not page_errors and all(page.draft for page in pages):
         warnings.insert(0, InputWarning(CONTENT, 1, "every page is a draft; the site has "
                                         "no page but its home pages (build --drafts "
                                         "shows the drafts)"))
