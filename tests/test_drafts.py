@@ -177,7 +177,7 @@ def test_a_pages_draft_refuses_yaml_1_1_booleans(drafts: Path, word: str,
     saying which to write; so is a summary YAML reads as no text."""
     replace_in(drafts / "content" / "sets.md", "draft: true", f"draft: {word}")
     replace_in(drafts / "content" / "runs.md", "summary: The first page.", "summary: off")
-    pages, errors = load_pages(drafts)
+    _pages, errors = load_pages(drafts)
     assert [e.format() for e in errors] == [
         "content/runs.md:3:10: front matter summary is boolean false; expected text (YAML "
         "reads a bare no/off/false as a boolean: quote it)",

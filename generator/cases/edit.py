@@ -491,7 +491,7 @@ def _lines(text: str) -> list[str]:
     last one without, when the text does not end with one)."""
     lines = text.split("\n")
     out = [line + "\n" for line in lines[:-1]]
-    return out + [lines[-1]] if lines[-1] else out
+    return [*out, lines[-1]] if lines[-1] else out
 
 
 def _marked(diff: Iterable[str]) -> Iterator[str]:

@@ -38,6 +38,7 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import builtin_bytes
 from generator.i18n.catalog import builtin_label
+from generator.i18n.catalog import language_tag
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
@@ -401,7 +402,7 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
             parts += [_entry_html(e, w) for e in listed]
             parts.append("</ul>\n</section>\n")
     return f"""<!DOCTYPE html>
-<html lang="{_attr(locale)}">
+<html lang="{_attr(language_tag(locale))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -53,6 +53,7 @@ from generator.errors import InputError
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
+from generator.i18n.catalog import language_tag
 from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
@@ -950,7 +951,8 @@ class SiteInput:
         base = self.site_url or root
         path = f"{slug}/" if slug else ""
         tail = "" if self.site_url else "index.html"
-        links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
+        links = [{"code": language_tag(loc), "url": f"{base}{loc}/{path}{tail}"}
+                 for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
 
     def canonical(self, alternates: Sequence[Mapping[str, str]], lang: str) -> str | None:
@@ -958,7 +960,7 @@ class SiteInput:
         rel=canonical>``: only with ``site_url`` (a canonical address is absolute)."""
         if self.site_url is None:
             return None
-        return next(link["url"] for link in alternates if link["code"] == lang)
+        return next(link["url"] for link in alternates if link["code"] == language_tag(lang))
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
@@ -1218,12 +1220,13 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 page_tpl.render,
                 alternates=alternates, canonical=site.canonical(alternates, lang),
                 description=Markup(lp.summary).striptags(),
-                lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
+                lang=language_tag(lang), lang_name=names[lang], root="../../",
+                home_url="../index.html",
                 site=chrome,
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
                       "slug": page.slug, "html": Markup(lp.html), "draft": page.draft,
                       "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
-                languages=[{"code": o, "name": names[o],
+                languages=[{"code": language_tag(o), "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
@@ -1310,12 +1313,13 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
     return home_tpl.render(
         alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
@@ -1334,12 +1338,13 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
         base_href=f"{site.site_url}{lang}/" if site.site_url else None,
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang} for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
@@ -1385,13 +1390,13 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     names = site.names()
     chrome = site.chrome(w)
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
-                   for loc in site.locales])
+        not_found=False, base_href=None, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc],
+                    "url": f"{loc}/index.html"} for loc in site.locales])
     # The root 404: each language's "Page not found", linking to its home.
     root_404 = env.get_template("root.html").render(
-        not_found=True, base_href=site.site_url, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
+        not_found=True, base_href=site.site_url, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc], "url": f"{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
     files = {ROOT_INDEX: mark_english(root_html).encode("utf-8"),
