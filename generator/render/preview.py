@@ -32,6 +32,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from generator.errors import CONTROL_CHARACTERS
 from generator.errors import LINE_BREAK
 from generator.errors import InputError
 from generator.i18n.catalog import SOURCE_LOCALE
@@ -222,7 +223,8 @@ def _file_lines(layout: Layout, rel: str) -> list[str] | str:
     counts them), or why it is not shown."""
     parts = rel.split("/")
     if not (rel == CONFIG or (len(parts) > 1 and parts[0] in _WATCHED)) \
-            or any(part in ("", ".", "..") for part in parts) or "\\" in rel:
+            or any(part in ("", ".", "..") for part in parts) or "\\" in rel \
+            or CONTROL_CHARACTERS.search(rel):  # (a report shows such a name escaped)
         return NOT_AN_INPUT
     try:
         data = _read_input(layout, rel)
@@ -239,15 +241,23 @@ def _file_lines(layout: Layout, rel: str) -> list[str] | str:
 def _read_input(layout: Layout, rel: str) -> bytes:
     """The bytes of ``rel``, checked again on the opened file: its real path (every link
     followed) inside the project, a regular file, at most :data:`MAX_EXCERPT_BYTES`.
+    A folder on the way swapped for a link while it is opened (the path's check and the
+    opening are two steps) is found on the opened file itself: where the system names
+    an open file's path (Linux's ``/proc/self/fd``), that path must be inside the
+    project; elsewhere the file opened must be the one the path leads to after it.
 
     Raises:
-        NotAnInput: it is not a regular file inside the project, or cannot be read.
+        NotAnInput: it is not a regular file inside the project, or cannot be read
+            (also when the files on its path change while it is checked).
         OverflowError: it is larger.
     """
-    problem = layout.problem(rel)  # missing, a link leading out, not a regular file, …
+    try:
+        problem = layout.problem(rel)  # missing, a link leading out, not a regular file…
+        real = Path(os.path.realpath(layout.root / rel))
+    except (OSError, ValueError) as exc:  # a link made or removed while it is followed
+        raise _not_an_input(rel) from exc
     if problem is not None:
         raise NotAnInput(problem)
-    real = Path(os.path.realpath(layout.root / rel))
     if layout.inside(real) is not None:  # a link changed since
         raise _not_an_input(rel)
     try:
@@ -257,7 +267,7 @@ def _read_input(layout: Layout, rel: str) -> bytes:
         raise _not_an_input(rel) from exc
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
+        if not stat.S_ISREG(status.st_mode) or not _opened_inside(layout, fd, real, status):
             raise _not_an_input(rel)
         if status.st_size > MAX_EXCERPT_BYTES:
             raise OverflowError(rel)
@@ -273,6 +283,23 @@ def _read_input(layout: Layout, rel: str) -> bytes:
     if len(data) > MAX_EXCERPT_BYTES:  # grown since fstat
         raise OverflowError(rel)
     return data
+
+
+def _opened_inside(layout: Layout, fd: int, real: Path, status: os.stat_result) -> bool:
+    """Whether the file open as ``fd`` (opened at ``real``; ``status`` its
+    :func:`os.fstat`) is inside the project: the path the system gives the open file
+    (``/proc/self/fd/N``) where it gives one, else ``real`` still leads to it."""
+    try:
+        opened = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        opened = None
+    if opened is not None and opened.startswith("/"):
+        return layout.inside(Path(opened)) is None
+    try:
+        now = os.stat(real)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _not_an_input(rel: str) -> NotAnInput:
