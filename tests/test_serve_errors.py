@@ -346,3 +346,18 @@ def test_a_file_swapped_or_named_oddly_while_its_excerpt_is_read(
     monkeypatch.undo()
     nul = preview_page.Position("content/examples/a.yaml\0", 1, 1)
     assert preview_page.read_excerpt(layout, nul).missing == preview_page.NOT_AN_INPUT
+
+
+def test_a_bidirectional_control_in_a_files_name_is_shown_escaped() -> None:
+    """A file's name may hold a bidirectional control (U+202E shows what follows it
+    backwards: ``evil\\u202egnp.yaml`` reads as ``evillmay.png``): in the error's lines
+    and the page's title it is shown as ``\\u202e``, as in an excerpt."""
+    line = "content/examples/evil\u202egnp.yaml:3:1: an error\u2066"
+    entries = serve_module.report_entries([line])
+    page = preview_page.error_page(entries, locale="en", kept=False, exit_code=2)
+    assert "\u202e" not in page and "\u2066" not in page
+    soup = BeautifulSoup(page, "html.parser")
+    assert soup.select_one("pre.lines").get_text() == (  # type: ignore[union-attr]
+        "content/examples/evil\\u202egnp.yaml:3:1: an error\\u2066")
+    assert soup.title is not None
+    assert soup.title.get_text().endswith(" — content/examples/evil\\u202egnp.yaml")

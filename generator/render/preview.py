@@ -9,8 +9,8 @@ language of the page asked for (the built-in catalogs, :func:`page_locale`); the
 lines are English, as the terminal prints them.
 
 The files are the project's and may be hostile: everything taken from them, or from the
-build's lines, is HTML-escaped, a control character or a bidirectional control is shown
-as a visible mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a
+build's lines (which name files: a name may hold any character but ``/``), is
+HTML-escaped, a control character or a bidirectional control is shown as a visible mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a
 file's lines are shown only when the position's file is one of the project's inputs
 (:func:`read_excerpt`): a regular file under ``content/``, ``locales/``, ``templates/``
 or ``site.yaml`` whose real path, every symbolic link followed, is inside the project;
@@ -434,7 +434,7 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>{_text(title)}</title>
+<title>{_text(title.translate(_VISIBLE))}</title>
 <style>
 {STYLE}</style>
 </head>
@@ -449,7 +449,7 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
 
 
 def _entry_html(entry: Entry, w: Words) -> str:
-    lines = "\n".join(_text(line) for line in entry.lines)
+    lines = "\n".join(_text(line.translate(_VISIBLE)) for line in entry.lines)
     out = [f'<li class="entry {entry.kind}">\n<pre class="lines" lang="en">{lines}</pre>\n']
     excerpt, position = entry.excerpt, entry.position
     if excerpt is not None and position is not None:
