@@ -10,11 +10,13 @@ lines are English, as the terminal prints them.
 
 The files are the project's and may be hostile: everything taken from them, or from the
 build's lines (which name files: a name may hold any character but ``/``), is
-HTML-escaped, a control character or a bidirectional control is shown as a visible mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a
-file's lines are shown only when the position's file is one of the project's inputs
+HTML-escaped, a control character or a bidirectional control is shown as a visible
+mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a file's lines are
+shown only when the position's file is one of the project's inputs
 (:func:`read_excerpt`): a regular file under ``content/``, ``locales/``, ``templates/``
-or ``site.yaml`` whose real path, every symbolic link followed, is inside the project;
-one over :data:`MAX_EXCERPT_BYTES` or holding a NUL byte (not text) is named, not shown.
+or ``site.yaml`` whose real path, every symbolic link followed, is inside the project
+(the file opened, too); one over :data:`MAX_EXCERPT_BYTES` or holding a NUL byte (not
+text) is named, not shown.
 """
 
 from __future__ import annotations
