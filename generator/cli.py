@@ -49,6 +49,7 @@ from generator.errors import STOPPING
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.errors import interruption
+from generator.errors import or_list
 from generator.errors import shown
 from generator.layout import CONFIG
 from generator.layout import CONTENT
@@ -171,19 +172,25 @@ def _add_explain_parser(sub: Any) -> None:
     inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
     # Only for explain (see _parser): the registry imports the engine.
     from generator.commands.explain import command_line_arguments
-    from generator.engine.rules import CARDVERSE_OPTIONS
     from generator.engine.rules import GAMES
+    from generator.engine.rules import GAMES_WITH_OPTIONS
+    from generator.engine.rules import GAMES_WITH_PRESETS
+    from generator.engine.rules import OPTIONS
     from generator.engine.rules import PRESETS
+    from generator.engine.rules import default_preset
     from generator.kinds import KINDS
 
     e = sub.add_parser("explain", help=EXPLAIN_HELP)
     e.add_argument("--kind", choices=list(KINDS), default=None,
                    help=f"the kind of case (default {next(iter(KINDS))})")
-    e.add_argument("--game", choices=list(GAMES), default=None)
+    e.add_argument("--game", choices=list(GAMES), default=None,
+                   help=f"the game: {or_list(GAMES)}")
+    defaults = sorted({str(default_preset(game)) for game in GAMES_WITH_PRESETS})
     e.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="the Rami preset (default reference)")
-    e.add_argument("--option", action="append", default=[], choices=list(CARDVERSE_OPTIONS),
-                   help="a CardVerse option to turn on (repeatable)")
+                   help=f"the preset of {or_list(GAMES_WITH_PRESETS)} (default "
+                   f"{or_list(defaults)})")
+    e.add_argument("--option", action="append", default=[], choices=list(OPTIONS),
+                   help=f"an option of {or_list(GAMES_WITH_OPTIONS)} to turn on (repeatable)")
     for argument in command_line_arguments():
         nargs = "+" if argument.shape == "card lists" else None
         if argument.flag:
@@ -328,8 +335,9 @@ def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     n = sub.add_parser("init", help="start a new rules site repository in DIR: a page with "
                        "cases, site.yaml, catalogs, a GitHub workflow and pre-commit hooks")
     n.add_argument("dir", type=Path, metavar="DIR",
-                   help="the new project's folder (created; must be empty if it exists; "
-                   "'.' for the current folder)")
+                   help="the new project's folder (created, or filled where it holds none "
+                   "of the files init writes, e.g. a cloned repository; '.' for the current "
+                   "folder)")
     n.add_argument("--lang", type=_language_list, default=None, metavar="LIST",
                    help="the site's languages, comma-separated, the first the default "
                    "(e.g. cs,sk,et; English, the pages' language, is added last if "
@@ -609,7 +617,7 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
         return EXIT_INPUT
     try:
         made = init_project(target, languages=languages, title=title)
-    except Refused as exc:  # a folder that is not empty, a file in the way
+    except Refused as exc:  # a file init would write, or a file where the folder goes
         _emit([exc.error.format()])
         return EXIT_INPUT
     except OSError as exc:
@@ -617,7 +625,9 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
                "written"])
         return EXIT_INPUT
     here = os.path.abspath(target) == os.getcwd()
-    _say(f"created {target} ({_plural(len(made), 'file')}); next: "
+    added = f"; {_plural(len(made.ignored), 'line')} added to .gitignore" \
+        if made.ignored else ""
+    _say(f"created {target} ({_plural(len(made.files), 'file')}{added}); next: "
          + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
 

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from generator.commands.i18n import catalog_bytes
 from generator.i18n.merge import merge
+from generator.i18n.merge import read_previous
 from tests.conftest import run_cli
 
 HEADER = '''msgid ""
@@ -72,6 +73,10 @@ SCENARIOS = {
         'msgid "One card per player"\nmsgid_plural "Cards per player"\n'
         'msgstr[0] "Jedna karta"\nmsgstr[1] "Karty"\nmsgstr[2] "Karet"\n',
         'msgid "One card per player!"\nmsgstr ""\n'),
+    "a-guess-beside-a-message-of-its-context": (
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr "Rami 40"\n',
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr ""\n\n'
+        'msgctxt "game"\nmsgid "Rami 60"\nmsgstr ""\n'),
     "fuzzy-stays-fuzzy": (
         '#, fuzzy\nmsgid "Melds"\nmsgstr "Kombinace"\n',
         'msgid "Melds"\nmsgstr ""\n'),
@@ -82,7 +87,7 @@ def _state(data: bytes) -> tuple[dict[object, tuple[object, bool, object]],
                                    dict[object, object]]:
     """A catalog's messages as (translation, fuzzy, previous msgid) by key, and its
     obsolete messages' translations by key."""
-    catalog = read_po(io.BytesIO(data), locale="cs")
+    catalog = read_previous(read_po(io.BytesIO(data), locale="cs"))
 
     def key(m: object) -> object:
         msgid = m.id[0] if isinstance(m.id, (list, tuple)) else m.id  # type: ignore[attr-defined]
@@ -147,8 +152,9 @@ def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> N
 def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     """The review's steps on a site: an English title edited and updated (the new title
     gets no guess: too far from the old one), then set back and updated again: the Czech
-    title is the same as before, not empty. A near edit of a sentence comes back as a
-    fuzzy guess. ("Melds" is a built-in message too: the site's translation of it stays
+    title is the same as before, not empty. A near edit of a sentence is a fuzzy guess,
+    and once set back its translation again, not fuzzy (its ``#| msgid`` is the English
+    it was made for). ("Melds" is a built-in message too: the site's translation of it stays
     meanwhile, as a site's translation of a built-in message does.)"""
     page = init_project / "content" / "melds.md"
     po = init_project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
@@ -184,6 +190,10 @@ def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     reverted = after.get("Melds")
     assert reverted is not None and not reverted.fuzzy and reverted.string == "Kombinace"
     assert "Melds" not in after.obsolete and "Melds of cards" not in after.obsolete
+    sentence = next(m for m in after if m.id and str(m.id).startswith("A meld is")
+                    and "at least three cards." in str(m.id))
+    assert (sentence.string, sentence.fuzzy, sentence.previous_id) == (
+        guess.string, False, [])  # the near edit set back: its translation, confirmed
 
 
 def test_previous_msgids_survive_another_update(init_project: Path) -> None:

@@ -18,6 +18,7 @@ from generator.output import SiteWriter
 from generator.output import write_site
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
+from tests.conftest import in_child
 from tests.conftest import run_cli
 
 LEAN_PROJECT = True
@@ -150,35 +151,39 @@ def test_abort_leaves_the_previous_site(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int) -> None:
+        tmp_path: Path, number: int) -> None:
     """Review 2, finding B: a second Ctrl-C while a build removed its half-written site
     cut the removal short, and ``.site.new-N`` stayed (2 runs in 10). The signal now
-    comes once the folder is gone: the same interruption, nothing left behind."""
+    comes once the folder is gone: the same interruption, nothing left behind. (In a
+    child process: :func:`tests.conftest.in_child`.)"""
     import generator.output as output
     from generator.errors import Interrupted
 
-    out = tmp_path / "site"
-    write_site(out, {"index.html": b"old"})
-    writer = SiteWriter(out)
-    writer.write({f"{n}/index.html": b"new" for n in range(50)})
-    remove = output._remove
+    def body() -> None:
+        out = tmp_path / "site"
+        write_site(out, {"index.html": b"old"})
+        writer = SiteWriter(out)
+        writer.write({f"{n}/index.html": b"new" for n in range(50)})
+        remove = output._remove
 
-    def signalled(folder: Path) -> None:
-        os.kill(os.getpid(), number)  # as the removal starts
-        remove(folder)
+        def signalled(folder: Path) -> None:
+            os.kill(os.getpid(), number)  # as the removal starts
+            remove(folder)
 
-    monkeypatch.setattr(output, "_remove", signalled)
-    signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)  # as the command line does
-    with pytest.raises(KeyboardInterrupt) as stopped:  # (Interrupted is one)
-        writer.abort()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
-    assert isinstance(stopped.value, Interrupted)
-    assert (stopped.value.signum, stopped.value.new_site) == (number, False)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
-    assert (out / "index.html").read_bytes() == b"old"
-    monkeypatch.undo()
-    write_site(out, {"index.html": b"next"})  # the lock was given back
-    assert (out / "index.html").read_bytes() == b"next"
+        output._remove = signalled
+        signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)  # as the command line does
+        with pytest.raises(KeyboardInterrupt) as stopped:  # (Interrupted is one)
+            writer.abort()
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
+        assert isinstance(stopped.value, Interrupted)
+        assert (stopped.value.signum, stopped.value.new_site) == (number, False)
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
+        assert (out / "index.html").read_bytes() == b"old"
+        output._remove = remove
+        write_site(out, {"index.html": b"next"})  # the lock was given back
+        assert (out / "index.html").read_bytes() == b"next"
+
+    in_child(body)
 
 
 @pytest.mark.extended

@@ -154,6 +154,17 @@ def test_the_package_declares_the_plugin_as_an_entry_point() -> None:
     assert Path(str(plugin.__file__)).resolve().parent == REPO / "generator"
 
 
+def test_the_readme_says_the_site_installs_pytest_itself() -> None:
+    """pytest is no dependency of the package (a site that never runs it does not get
+    it): the README's section on the plugin says to install it."""
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert not [d for d in pyproject["project"]["dependencies"] if d.startswith("pytest")]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.partition("\n### Cases as pytest items\n")[2].partition("\n### ")[0]
+    assert "`pip install pytest`" in section
+    assert section.index("pip install pytest") < section.index("pytest content/examples")
+
+
 def _hostile(root: Path, outside: Path) -> None:
     """Beside the good case files: a FIFO, a dangling link, a name with a control
     character, a linked folder leading out of the project, a self-loop link, a folder

@@ -2,10 +2,11 @@
 
 For each file, in sorted path order: read and decode it, parse the YAML with
 positions (:mod:`generator.yamlpos`), check its frame against
-:data:`~generator.cases.schema.FILE_SCHEMA`, fill each case in from the file's
+:func:`~generator.cases.schema.file_schema`, fill each case in from the file's
 ``defaults`` (only the fields that apply to the case's kind and game), check the case
-against :data:`~generator.cases.schema.CASE_SCHEMA`, then what a schema cannot say:
-card codes, how often a card is used, jokers in CardVerse, the player count, ids
+against :func:`~generator.cases.schema.case_schema`, then what a schema cannot say:
+card codes (in the inputs and in ``expect``: every field its kind declares card-shaped),
+how often a card is used, jokers in CardVerse, the player count, ids
 unique across all files. Every error of the run is collected. An error in one case
 (a field, a card, its id) drops that case only; an error in the file itself (unreadable,
 not YAML, a wrong top level or a wrong ``defaults``) drops every case of the file. A
@@ -28,7 +29,6 @@ from collections import Counter
 from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from itertools import islice
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -38,10 +38,10 @@ from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
-from generator.cases.schema import COMMON_FIELDS
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import case_problems
+from generator.cases.schema import common_fields
 from generator.cases.schema import field_applies
 from generator.cases.schema import file_problems
 from generator.cases.slips import colon_keys
@@ -53,13 +53,14 @@ from generator.cases.slips import misplaced_expect
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
-from generator.engine.rules import DEFAULT_PRESET
 from generator.engine.rules import GAMES
-from generator.engine.rules import PRESETS
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
-from generator.engine.rules import is_rami
+from generator.engine.rules import default_preset
+from generator.engine.rules import games
 from generator.engine.rules import options_of
+from generator.engine.rules import per_registry
+from generator.engine.rules import presets_of
 from generator.engine.rules import rule_set
 from generator.errors import InputError
 from generator.kinds import KINDS
@@ -126,7 +127,8 @@ class _Memo:
     :class:`_FileCases` by its path and the SHA-256 of its bytes, for the next load (a
     process that loads the project again: ``serve``). It holds the files of the last load
     only (in path order, each that still fits in ``limit`` bytes of files): another
-    project's load, or a file changed, replaces what was kept.
+    project's load, or a file changed, replaces what was kept; a game registered or
+    unregistered since (:func:`generator.engine.rules.register_game`) forgets them all.
 
     Args:
         limit: the most bytes of files whose cases are kept.
@@ -134,11 +136,12 @@ class _Memo:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._kept: dict[tuple[str, str], _FileCases] = {}
+        self._kept: tuple[object, dict[tuple[str, str], _FileCases]] = (games(), {})
 
     def get(self, rel: str, sha: str) -> _FileCases | None:
         """What file ``rel`` with bytes of SHA-256 hex digest ``sha`` gave, or ``None``."""
-        return self._kept.get((rel, sha))
+        registry, kept = self._kept
+        return kept.get((rel, sha)) if registry is games() else None
 
     def keep(self, files: Iterable[tuple[str, str, int, _FileCases]]) -> None:
         """Keep these files instead of those kept: ``(rel, sha, size in bytes, what it
@@ -149,11 +152,11 @@ class _Memo:
             if size <= budget:
                 kept[(rel, sha)] = loaded
                 budget -= size
-        self._kept = kept  # one assignment: a load in another thread sees either
+        self._kept = (games(), kept)  # one assignment: a load in another thread sees either
 
     def clear(self) -> None:
         """Forget every file."""
-        self._kept = {}
+        self._kept = (games(), {})
 
 
 _MEMO = _Memo(MEMO_BYTES)
@@ -224,12 +227,19 @@ def clean_files(cases: CaseSet) -> list[str]:
     return sorted({sha for rel, sha in cases.digests.items() if rel not in failed})
 
 
-@cache
+@per_registry
 def most_cards() -> int:
     """The most cards in play in any game and preset: the most one card list may hold."""
-    return max(row.cards for game in GAMES
-               for preset in (PRESETS if is_rami(game) else (None,))
-               for row in rule_set(game, preset).deck)
+    return max(row.cards for spec in games()
+               for preset in (spec.presets or (None,))
+               for row in spec.rule_set(preset).deck)
+
+
+def _declared(kind: AnyKind, path: YamlPath) -> FieldSpec | None:
+    """How ``kind`` declares the field at ``path`` (``("cards",)``, ``("expect",
+    "joker_stands_for")``); ``None`` for a field it does not have."""
+    declared = kind.expect if path[0] == "expect" else kind.inputs
+    return declared.get(str(path[-1]))
 
 
 def _by_position(error: InputError) -> tuple[int, int]:
@@ -559,7 +569,7 @@ class _CaseLoader:
         expect = self.doc.key_marks.get((*self.path, "expect"))
         found = []
         for key in self.value:
-            if (key not in kind.expect or key in kind.inputs or key in COMMON_FIELDS
+            if (key not in kind.expect or key in kind.inputs or key in common_fields()
                     or key in self.from_defaults):
                 continue
             mark = self.doc.key_marks.get((*self.path, key))
@@ -576,42 +586,66 @@ class _CaseLoader:
         if isinstance(options, dict):
             flags = {k: v for k, v in options.items()
                      if k in options_of(game) and isinstance(v, bool)}
-        preset = self._known("rules", PRESETS) if is_rami(game) else None
+        preset = self._known("rules", presets_of(game)) if presets_of(game) else None
         try:
             return rule_set(game, preset, **flags)
         except UnknownGameError:  # pragma: no cover - game and preset are checked above
             return None
 
-    def _card_fields(self, kind: AnyKind | None) -> list[tuple[str, FieldSpec]]:
-        """The input fields present that hold cards, with how to read them, in file order
-        (so that a card used too often is reported where it is used once too often)."""
-        found: list[tuple[str, FieldSpec]] = []
-        for name in self.value:
-            if name not in INPUT_FIELDS:
-                continue
-            if kind is not None:
-                spec = kind.inputs.get(name)
-            else:  # unknown kind: still read the cards, to report every bad code
-                spec = next((k.inputs[name] for k in KINDS.values() if name in k.inputs), None)
+    def _card_fields(self, kind: AnyKind | None) -> list[tuple[YamlPath, FieldSpec]]:
+        """The fields present that hold cards (a :attr:`FieldSpec.shape` other than
+        ``value``, as the kind declares them), with how to read them: the input fields in
+        file order (so that a card used too often is reported where it is used once too
+        often), then the ``expect`` fields (documented values, no cards in play). A
+        field of no kind, or of another kind than the case's, is the schema's to
+        report; with an unknown kind, every kind's declarations are read, to report
+        every bad code."""
+        found: list[tuple[YamlPath, FieldSpec]] = []
+        expect = self.value.get("expect")
+        kinds = [kind] if kind is not None else list(KINDS.values())
+        for path in [*((name,) for name in self.value if name in INPUT_FIELDS),
+                     *(("expect", name) for name in
+                       (expect if isinstance(expect, dict) else ()))]:
+            spec = next((s for k in kinds if (s := _declared(k, path)) is not None), None)
             if spec is not None and spec.shape != "value":
-                found.append((name, spec))
+                found.append((path, spec))
         return found
 
     def check_cards(self, kind: AnyKind | None) -> None:
-        for name, spec in self._card_fields(kind):
-            value = self.value[name]
+        """Read every card-shaped field (:meth:`_card_fields`) into :attr:`parsed`, each
+        code that names no card an error at it: the inputs' cards are the cards in play,
+        ``expect``'s are documented values (its ``card`` fields' errors name the field)."""
+        expect: Any = self.value.get("expect")
+        for path, spec in self._card_fields(kind):
+            value = self.value[str(path[0])] if len(path) == 1 else expect[path[1]]
+            name = str(path[-1])
+            in_play = path[0] != "expect"
             if spec.shape == "cards":
-                self.card_list(value, (name,), name)
+                self.card_list(value, path, name, count=in_play)
             elif spec.shape == "card":
-                if isinstance(value, str):  # else the schema has said so
-                    card = self.card((name,), value, self.locate((name,)))
-                    if card is not None:
-                        self.parsed[(name,)] = (card,)
+                if not isinstance(value, str):
+                    continue  # the schema has said so
+                if in_play:
+                    card = self.card(path, value, self.locate(path))
+                else:
+                    card = self.documented_card(path, value)
+                if card is not None:
+                    self.parsed[path] = (card,)
             elif isinstance(value, list):
                 what = "hand" if spec.shape == "hands" else "meld"
                 for index, item in enumerate(value):
-                    self.card_list(item, (name, index), what,
+                    self.card_list(item, (*path, index), what, count=in_play,
                                    may_be_empty=spec.shape == "hands")
+
+    def documented_card(self, rel: YamlPath, code: str) -> Card | None:
+        """The card of the documented value ``code`` at ``rel`` (an ``expect`` field), or
+        ``None`` after an error that names the field: not a card in play, and the
+        field's position stays its key's (where a disagreement is reported)."""
+        try:
+            return parse_card(code)
+        except CardCodeError as exc:
+            self.error(rel, f"{rel[-1]}: {exc}")
+            return None
 
     def card_list(self, value: object, rel: YamlPath, what: str, *,
                   may_be_empty: bool = False, count: bool = True) -> None:
@@ -678,7 +712,8 @@ class _CaseLoader:
             for mark in jokers:
                 self.report(mark, f"jokers are not used in {game}; expected natural cards only")
         else:
-            most = max(rule_set(game, preset).max_jokers for preset in PRESETS)
+            most = max(rule_set(game, preset).max_jokers
+                       for preset in presets_of(game) or (None,))
             if len(jokers) > most:
                 self.report(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
                            f"{most} ({game} is played with at most {most} jokers)")
@@ -724,7 +759,7 @@ class _CaseLoader:
             id=value.get("id", ""),
             kind=kind.name,
             game=game,
-            rules=value.get("rules", DEFAULT_PRESET) if is_rami(game) else None,
+            rules=value.get("rules", default_preset(game)) if presets_of(game) else None,
             options=frozen_mapping(
                 {name: bool(options.get(name, False)) for name in options_of(game)}
             ),

@@ -4,10 +4,11 @@ and what ``--strict`` adds to them (:func:`untranslated`).
 
 ``check`` renders nothing, so ``check --strict`` cannot see every message a build shows
 in English: it counts the site's own messages, those ``i18n extract`` writes to the
-site's catalog and a build looks up (every page's blocks, the verified cases' titles,
-notes and ``because``, the texts of ``site.yaml``), in every language of the site, each
-looked up as the build does (the site's catalog over the built-in one). The theme's and
-the engine's words, which only rendering picks, are ``build --strict``'s to count.
+site's catalog and a build without ``--drafts`` looks up (the published pages' blocks,
+the titles, notes and ``because`` of the verified cases those pages show, the texts of
+``site.yaml``), in every language of the site, each looked up as the build does (the
+site's catalog over the built-in one). The theme's and the engine's words, which only
+rendering picks, are ``build --strict``'s to count.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.commands.project import Project
+from generator.content.drafts import Publication
 from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import InputWarning
+from generator.errors import quoted
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import source_translator
@@ -185,19 +188,26 @@ class Strict:
     def warnings_of_untranslated(self) -> list[InputWarning]:
         """Every untranslated message as a finding at the ``.po`` line to fix (for
         ``--format json``'s ``"warnings"``)."""
-        return [InputWarning(catalog(loc), line or 1, f"{what} of {msgid[:60]!r} "
+        return [InputWarning(catalog(loc), line or 1, f"{what} of {quoted(msgid)} "
                              "(--strict); expected it translated")
                 for loc, c in self.coverage.items() for msgid, line, what in c.missing]
 
 
 def site_messages(project: Project) -> set[Key]:
-    """The site's own messages a build of ``project`` looks up: every page's blocks
-    (title and summary too), the titles, notes and ``because`` of the cases the run
-    verifies, and the texts of ``site.yaml`` (its title and description, defaults
-    included)."""
-    keys: set[Key] = {(None, m.msgid) for page in project.pages for m in page.messages}
+    """The site's own messages a build of ``project`` without ``--drafts`` looks up: the
+    blocks of every page it publishes (title and summary too), the titles, notes and
+    ``because`` of the verified cases whose rows those pages show, and the texts of
+    ``site.yaml`` (its title and description, defaults included). A draft page, a draft
+    case's row and a case no published page shows are not rendered
+    (:class:`generator.content.drafts.Publication`): their messages do not count."""
+    published = Publication.of(project.pages, project.cases.cases, drafts=False)
+    keys: set[Key] = {(None, m.msgid) for page in published.pages for m in page.messages}
+    shown = {case_id for page in published.pages for fence in page.fences
+             if fence.info == "cases" for case_id in published.shown(fence.case_ids)}
     for case in project.results.cases():
-        keys.update((None, text) for text in (case.title, case.note, case.because) if text)
+        if case.id in shown:
+            keys.update((None, text) for text in (case.title, case.note, case.because)
+                        if text)
     config = project.config
     keys.update((None, text.msgid) for text in config.messages())
     keys.update((None, text) for text in (config.title_msgid, config.description_msgid)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -38,6 +37,7 @@ from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
 from generator.errors import unprintable
+from generator.errors import visible
 from generator.i18n.catalog import BRACE_PLACEHOLDER
 from generator.i18n.catalog import malformed_placeholder
 from generator.i18n.catalog import stray_braces
@@ -329,9 +329,9 @@ def _blank_title(inline: Token, lines: list[str]) -> str | None:
     the ``<h1>``, the ``<title>`` and every navigation's link to the page would be
     empty. ``None`` for a title that shows a letter, digit, punctuation or symbol."""
     shown = "".join(_inline_text(inline.children or []))
-    if any(_visible(char) for char in shown):
+    if any(visible(char) for char in shown):
         return None
-    if any(_visible(char) for char in inline.content):
+    if any(visible(char) for char in inline.content):
         written = inline.content if len(inline.content) <= 40 else inline.content[:37] + "..."
         what = f"shows no text ({written!r} is markup around none)"
     else:
@@ -350,18 +350,6 @@ def _inline_text(tokens: list[Token]) -> Iterator[str]:
             yield from _inline_text(token.children or [])
         elif token.children:
             yield from _inline_text(token.children)
-
-
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-"""Characters of a visible category that show nothing: the Hangul fillers (Unicode's
-Default_Ignorable_Code_Point letters) and the blank Braille pattern."""
-
-
-def _visible(char: str) -> bool:
-    """Whether ``char`` shows: a letter, digit, punctuation mark or symbol (not a space,
-    control, format or combining character) that is not blank
-    (:data:`_BLANK_LETTERS`)."""
-    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LETTERS
 
 
 def _params(text: str) -> tuple[str, ...]:

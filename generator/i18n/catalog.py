@@ -40,6 +40,8 @@ from generator.cache import remember
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
+from generator.errors import invisible_only
+from generator.errors import visible
 from generator.i18n.header import Header
 from generator.i18n.header import LocaleForms
 from generator.i18n.header import header_errors
@@ -380,9 +382,11 @@ def _check_translations(
     template_keys: AbstractSet[Key],
 ) -> None:
     """Every translation: no control character (:data:`~generator.errors.UNPRINTABLE`:
-    it would reach the pages as it is); its placeholders and link targets against its
-    source; a lone ``%`` in a message that is %-formatted: one the templates use (``template_keys``:
-    newstyle gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
+    it would reach the pages as it is); none that shows nothing (white space, U+200B)
+    for a source that shows something (a title, a link would be blank); its
+    placeholders and link targets against its source; a lone ``%`` in a
+    message that is %-formatted: one the templates use (``template_keys``: newstyle
+    gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
     code formats those). Decided by the messages' use, never by their ``#:`` comments or
     flags, which a translator can delete."""
     for message in catalog:
@@ -404,6 +408,14 @@ def _check_translations(
             if control is not None:
                 errors.append(InputError(rel, line, None, control_character(
                     control.group(), " in the translation")))
+            elif (not any(visible(char) for char in str(text))
+                  and any(visible(char) for char in str(ids[0]))):
+                held = invisible_only(str(text)) or "only white space"
+                errors.append(InputError(
+                    rel, line, None,
+                    f"the translation shows nothing ({held}); "
+                    "expected the text in the catalog's language, or an empty msgstr (the "
+                    "English is shown)"))
             elif formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
                 errors.append(InputError(
                     rel, line, None,

@@ -50,6 +50,7 @@ from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
+from generator.errors import quoted
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
@@ -86,9 +87,10 @@ from generator.verify import CaseResult
 def strict_lines(locale: str, coverage: Coverage) -> list[str]:
     """One line per message shown in English, at the line of the ``.po`` to fix (a fuzzy
     message's msgid, an empty msgstr, a plural message's empty ``msgstr[N]``), or at
-    line 1 when the catalog lacks it (run ``i18n update``)."""
+    line 1 when the catalog lacks it (run ``i18n update``); the msgid cut at 60
+    characters (:func:`generator.errors.quoted`)."""
     rel = catalog(locale)
-    lines = [f"{rel}:{line or 1}: {what} of {msgid[:60]!r} (--strict); expected it "
+    lines = [f"{rel}:{line or 1}: {what} of {quoted(msgid)} (--strict); expected it "
              "translated" for msgid, line, what in coverage.missing[:20]]
     if len(coverage.missing) > 20:
         lines.append(f"{rel}:1: and {len(coverage.missing) - 20} more untranslated or "
@@ -1353,7 +1355,7 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     )
 
 
-SERVE_COMMAND = "python3 -m generator serve"
+SERVE_COMMAND = "rules-site serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 
