@@ -609,6 +609,9 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
     if title is not None and (not title.strip() or len(title) > 500 or "\n" in title):
         problems.append("--title: expected the site's name on one line of at most 500 "
                         "characters")
+    elif title is not None and (unfit := _unfit_title_character(title)) is not None:
+        problems.append(f"--title: {unfit}; expected the site's name in printable text on "
+                        "one line (remove it)")
     if problems:
         _emit([f"--lang: {p}" if not p.startswith("--") else p for p in problems])
         return EXIT_INPUT
@@ -627,6 +630,27 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
     _say(f"created {target} ({_plural(len(made.files), 'file')}{added}); next: "
          + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
+
+
+def _unfit_title_character(title: str) -> str | None:
+    """What the first character of ``title`` that a site's name may not hold is (and
+    ``site.yaml`` could not hold, or would read as another character): ``control
+    character U+001B`` (C0, DEL, C1, U+0085 with them), ``line separator U+2028``,
+    ``noncharacter U+FFFE``, ``byte 0xED that is not UTF-8`` (an argument's byte that
+    did not decode); ``None`` when it has none."""
+    for char in title:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            return f"byte 0x{code - 0xDC00:02X} that is not UTF-8"
+        if 0xD800 <= code <= 0xDFFF:
+            return f"lone surrogate U+{code:04X}"
+        if code < 0x20 or 0x7F <= code <= 0x9F:
+            return f"control character U+{code:04X}"
+        if code in (0x2028, 0x2029):
+            return f"line separator U+{code:04X}"
+        if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+            return f"noncharacter U+{code:04X}"
+    return None
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True,

@@ -20,6 +20,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from bs4 import BeautifulSoup
 
 import generator.cli
 import generator.errors
@@ -28,6 +29,7 @@ from generator.cli import main
 from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.config import load_config
+from generator.i18n.catalog import language_tag
 from generator.i18n.catalog import plural_rule
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
@@ -58,6 +60,47 @@ def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
     hreflangs = [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)]
     assert hreflangs[:3] == ["en", "sk", "x-default"]
     assert "&amp;" in (project / "site" / "sitemap.xml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("locale", "tag"), [
+    ("pt_BR", "pt-BR"), ("sr_Latn", "sr-Latn"), ("sr_Latn_RS", "sr-Latn-RS"),
+    ("cs@latin", "cs-Latn"), ("be@tarask", "be-tarask"), ("de@euro", "de"),
+    ("ca_ES_VALENCIA", "ca-ES-valencia"), ("en", "en")])
+def test_a_locale_identifier_is_written_as_a_bcp_47_tag(locale: str, tag: str) -> None:
+    assert language_tag(locale) == tag
+
+
+def test_pages_sitemap_and_switcher_name_a_locale_by_its_language_tag(
+        tmp_path: Path) -> None:
+    """A locale with a territory or a script (``pt_BR``, ``sr@latin``: gettext's and
+    Babel's identifiers, the folders' names) is ``pt-BR``, ``sr-Latn`` in ``lang`` and
+    ``hreflang`` (BCP 47, as HTML and search engines read them); its folder keeps the
+    identifier."""
+    project = _tiny(tmp_path, "")
+    (project / "locales" / "sk").rename(project / "locales" / "pt_BR")
+    (project / "site.yaml").write_text('site_url: "https://example.org/"\n', "utf-8")
+    po = project / "locales" / "pt_BR" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text("utf-8").replace(
+        "nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)",
+        "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2"),
+        "utf-8")
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    site = project / "site"
+    root = ElementTree.parse(site / "sitemap.xml").getroot()
+    assert [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)][:3] == [
+        "en", "pt-BR", "x-default"]
+    for page in ("pt_BR/tiny/index.html", "pt_BR/index.html", "pt_BR/404.html",
+                 "en/tiny/index.html", "index.html", "404.html"):
+        soup = BeautifulSoup((site / page).read_text("utf-8"), "html.parser")
+        langs = {str(e.get("lang")) for e in soup.select("[lang]")}
+        hreflangs = {str(e.get("hreflang")) for e in soup.select("[hreflang]")}
+        assert "pt_BR" not in langs | hreflangs, page
+        assert "pt-BR" in hreflangs, page
+    page = BeautifulSoup((site / "pt_BR/tiny/index.html").read_text("utf-8"), "html.parser")
+    assert page.html is not None and page.html["lang"] == "pt-BR"
+    canonical = page.select_one('link[rel="canonical"]')
+    assert canonical is not None and canonical["href"] == "https://example.org/pt_BR/tiny/"
 
 
 def test_a_syntax_error_in_the_sitemap_template_is_found_without_rendering(

@@ -24,6 +24,7 @@ from bs4 import BeautifulSoup
 from jsonschema import Draft202012Validator
 
 from generator.cases.editor_schema import editor_schema
+from generator.cli import main
 from generator.commands.init import scaffold_files
 from generator.config import settings_schema
 from generator.i18n.catalog import load_translator
@@ -310,6 +311,23 @@ def test_bad_options_are_refused_before_anything_is_written(
     result = run_cli("init", str(tmp_path / "p"), *args)
     assert result.returncode == 2
     assert result.stdout.startswith(said), result.stdout
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(("title", "what"), [
+    ("a\x1bb", "control character U+001B"), ("a\x7fb", "control character U+007F"),
+    ("a\x85b", "control character U+0085"), ("a\u2028b", "line separator U+2028"),
+    ("a\ufffeb", "noncharacter U+FFFE"), ("a\ufdd0b", "noncharacter U+FDD0"),
+    ("a\udcedb", "byte 0xED that is not UTF-8")])
+def test_a_title_site_yaml_cannot_hold_is_an_error_of_the_option(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str, what: str) -> None:
+    """A ``--title`` with a character a site's name may not hold (one YAML refuses, reads
+    as another, or a byte of the argument that is not UTF-8) is an input error of the
+    option, exit 2, nothing written: not a fault of the generator, never another title."""
+    assert main(["init", str(tmp_path / "p"), "--title", title]) == 2
+    out = capsys.readouterr().out
+    assert out == (f"--title: {what}; expected the site's name in printable text on one "
+                   "line (remove it)\n")
     assert not (tmp_path / "p").exists()
 
 

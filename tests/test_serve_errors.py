@@ -303,3 +303,61 @@ def test_the_end_of_the_file(failing: Path) -> None:
     assert numbers(last + 1) == list(range(last - 2, last + 2))
     assert preview_page.read_excerpt(layout, preview_page.Position(FILE, last + 2, 1)) == (
         preview_page.Excerpt((), preview_page.NO_LINE))
+
+
+def test_a_file_swapped_or_named_oddly_while_its_excerpt_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The excerpt's checks and its reading are steps apart: the file's folder swapped
+    for a link leading out of the project just before the file is opened shows nothing
+    of the file outside; a link that changes while it is followed (the system says
+    EINVAL), or a position whose file holds a NUL byte, is no input, never an exception
+    that would stop the preview."""
+    project = tmp_path / "project"
+    (project / "content" / "examples").mkdir(parents=True)
+    (project / "content" / "examples" / "a.yaml").write_text("cases: []\nINSIDE\n",
+                                                             encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.yaml").write_text("cases: []\nSECRET-LINE\n", encoding="utf-8")
+    layout = Layout.of(project)
+    position = preview_page.Position("content/examples/a.yaml", 2, 1)
+    assert preview_page.read_excerpt(layout, position).rows[1] == (2, "INSIDE")
+    real_open = preview_page.os.open
+
+    def swapping_open(path: str, flags: int, *args: int) -> int:
+        folder = project / "content" / "examples"
+        if folder.is_dir() and not folder.is_symlink():
+            folder.rename(project / "content" / "kept")
+            folder.symlink_to(outside)
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(preview_page.os, "open", swapping_open)
+    assert preview_page.read_excerpt(layout, position) == preview_page.Excerpt(
+        (), preview_page.NOT_AN_INPUT)
+    monkeypatch.undo()
+
+    def changing(path: object) -> str:
+        raise OSError(22, "Invalid argument")
+
+    monkeypatch.setattr(preview_page.os.path, "realpath", changing)
+    (project / "content" / "examples").unlink()
+    (project / "content" / "kept").rename(project / "content" / "examples")
+    assert preview_page.read_excerpt(layout, position).missing == preview_page.NOT_AN_INPUT
+    monkeypatch.undo()
+    nul = preview_page.Position("content/examples/a.yaml\0", 1, 1)
+    assert preview_page.read_excerpt(layout, nul).missing == preview_page.NOT_AN_INPUT
+
+
+def test_a_bidirectional_control_in_a_files_name_is_shown_escaped() -> None:
+    """A file's name may hold a bidirectional control (U+202E shows what follows it
+    backwards: ``evil\\u202egnp.yaml`` reads as ``evillmay.png``): in the error's lines
+    and the page's title it is shown as ``\\u202e``, as in an excerpt."""
+    line = "content/examples/evil\u202egnp.yaml:3:1: an error\u2066"
+    entries = serve_module.report_entries([line])
+    page = preview_page.error_page(entries, locale="en", kept=False, exit_code=2)
+    assert "\u202e" not in page and "\u2066" not in page
+    soup = BeautifulSoup(page, "html.parser")
+    assert soup.select_one("pre.lines").get_text() == (  # type: ignore[union-attr]
+        "content/examples/evil\\u202egnp.yaml:3:1: an error\\u2066")
+    assert soup.title is not None
+    assert soup.title.get_text().endswith(" — content/examples/evil\\u202egnp.yaml")

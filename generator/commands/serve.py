@@ -22,13 +22,15 @@ Every request passes one filter first (:func:`refusal`): a ``Host`` that is not 
 preview answers to is refused (DNS rebinding: a foreign page whose name is made to lead
 to this machine would otherwise read the preview), and so is a path with a control
 character or a dot segment. At most :data:`MAX_CONNECTIONS` connections are served at
-once (more are refused); a client that goes away is no error.
+once (more are refused); a request's line and headers have :data:`REQUEST_DEADLINE`
+seconds in all (a slower client is closed); a client that goes away is no error.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import ipaddress
 import json
 import os
@@ -116,6 +118,11 @@ connection and pages are still served."""
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may keep serve waiting on one read or write (a client sending
 its request slowly, a page that stopped reading its events stream); then it is closed."""
+REQUEST_DEADLINE = 10.0
+"""Seconds a connection has for its whole request line and headers, however it spaces
+its reads (a client sending a header line every few seconds): then it is closed, so
+that slow clients cannot keep every connection. What follows the headers (a page, the
+events stream, which stays open) is bounded by :data:`REQUEST_TIMEOUT` a read or write."""
 TEMP_PREFIX = "rules-site-serve-"
 """The start of the temporary site folder's name (in the system's temporary folder);
 the process id of its serve follows, then a random part."""
@@ -711,11 +718,13 @@ def changed_names(found: set[tuple[watchfiles.Change, str]], root: Path) -> list
     """The files of one batch of changes, relative to ``root``, sorted, for the line
     ``changed: ...``: a file both made and removed within the batch counts only if it
     is there now (``git checkout`` removes a file and writes it again; an editor's
-    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left."""
+    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left.
+    Each name is shown as :func:`generator.errors.shown` shows it (control characters
+    escaped): a file's name never sends a terminal control sequence."""
     added = {path for change, path in found if change == watchfiles.Change.added}
     gone = {path for change, path in found if change == watchfiles.Change.deleted}
     passing = {path for path in added & gone if not os.path.lexists(path)}
-    return sorted({os.path.relpath(path, root) for _, path in found
+    return sorted({shown_name(os.path.relpath(path, root)) for _, path in found
                    if path not in passing} or {"(a file made and removed)"})
 
 
@@ -854,6 +863,21 @@ class _Handler(SimpleHTTPRequestHandler):
         self.serving = server
         super().__init__(request, client_address, server, directory=str(server.preview.site))
 
+    def setup(self) -> None:
+        """Read the connection through a :class:`_DeadlineReader`, so that the request's
+        line and headers have :data:`REQUEST_DEADLINE` seconds in all."""
+        super().setup()
+        self.rfile.close()  # the socket's own reader, replaced (the socket stays open)
+        self.reader = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        """Read one request within :data:`REQUEST_DEADLINE` (line and headers), then
+        answer it (:meth:`parse_request` lifts the deadline). A client too slow is
+        closed."""
+        self.reader.deadline = time.monotonic() + REQUEST_DEADLINE
+        super().handle_one_request()
+
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged (the terminal shows the builds)."""
 
@@ -863,6 +887,8 @@ class _Handler(SimpleHTTPRequestHandler):
         goes no further. Returns whether the request is to be served."""
         if not super().parse_request():
             return False
+        self.reader.deadline = None  # the headers are read: the answer may take long
+        self.connection.settimeout(REQUEST_TIMEOUT)
         refused = refusal(self.path, self.headers.get_all("Host") or [], self.preview.hosts,
                           self.headers.get_all("Origin") or [])
         if refused is None:
@@ -1000,6 +1026,35 @@ class _Handler(SimpleHTTPRequestHandler):
                 shown = now
         except OSError:  # the page was closed or reloaded
             pass
+
+
+class _DeadlineReader(socket.SocketIO):
+    """A connection's reading end whose reads, while :attr:`deadline` is set, wait no
+    longer than until then in all (each read's timeout is the time left); without a
+    deadline, a read waits the socket's timeout.
+
+    Attributes:
+        deadline: the :func:`time.monotonic` time the reads must be done by, or
+            ``None``.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(sock, "rb")
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readinto(self, b: Any) -> int | None:
+        """Read into ``b`` (see :meth:`socket.SocketIO.readinto`).
+
+        Raises:
+            TimeoutError: the deadline has passed, or passes while it waits.
+        """
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request's headers took too long")
+            self.sock.settimeout(left)
+        return super().readinto(b)
 
 
 def _event(shown: Shown, session: str) -> bytes:

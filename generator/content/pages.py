@@ -47,10 +47,13 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import is_slug
 from generator.layout import read_regular
+from generator.yamlpos import BoolText
 from generator.yamlpos import YamlDocument
+from generator.yamlpos import boolean_hint
 from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
+from generator.yamlpos import string_hint
 
 PLACEHOLDER = BRACE_PLACEHOLDER
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
@@ -451,7 +454,7 @@ def parse_page(
     if tokens and tokens[0].type == "front_matter":
         # read as case files are (numbers as written, duplicate keys found); the opening
         # ``---`` line kept as an empty one, so that positions are the file's
-        doc, problems = parse_yaml("\n" + tokens[0].content, rel)
+        doc, problems = parse_yaml("\n" + tokens[0].content, rel, bool_words=True)
         if doc is None or problems:
             return None, [replace(e, message=f"bad front matter: {e.message}")
                           for e in problems]
@@ -470,12 +473,20 @@ def parse_page(
                                  f"whole number{integer_hint(order)}"))
         order = 1000
     draft = meta.get("draft", False)
-    if not isinstance(draft, bool):
+    if not isinstance(draft, bool):  # yes/no/on/off too: YAML 1.1 and 1.2 read them apart
         mark = doc.marks[("draft",)] if doc is not None else None
+        got = draft if isinstance(draft, BoolText) else describe(draft)
         errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
-                                 f"front matter draft is {describe(draft)}; expected true "
-                                 "or false"))
+                                 f"front matter draft is {got}; expected true or false"
+                                 f"{boolean_hint(draft)}"))
         draft = True  # (the error keeps anything from being built)
+    summary_text = meta.get("summary")
+    if summary_text is not None and (not isinstance(summary_text, str)
+                                     or isinstance(summary_text, BoolText)):
+        mark = doc.marks[("summary",)] if doc is not None else None
+        errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
+                                 f"front matter summary is {describe(summary_text)}; "
+                                 f"expected text{string_hint(summary_text)}"))
 
     title: Message | None = None
     body: list[Token] = []
@@ -523,7 +534,7 @@ def parse_page(
                                  "heading '# Title'"))
         return None, errors
     summary = None
-    if isinstance(meta.get("summary"), str):
+    if isinstance(meta.get("summary"), str) and not isinstance(meta["summary"], BoolText):
         text = meta["summary"]
         summary = Message(text, 2, _params(text))
     all_messages = [title, *([summary] if summary else []), *messages]

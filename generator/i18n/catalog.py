@@ -794,6 +794,44 @@ def locale_error(name: str) -> InputError | None:
                       "locale Babel knows; expected a locale identifier such as cs or pt_BR")
 
 
+SCRIPT_MODIFIERS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab",
+                    "devanagari": "Deva", "greek": "Grek", "hebrew": "Hebr"}
+"""The gettext modifiers (``@latin``) that name a script, and the script's ISO 15924
+code (the subtag a language tag gives it: ``sr@latin`` is ``sr-Latn``)."""
+
+
+@cache
+def language_tag(locale: str) -> str:
+    """The BCP 47 language tag of the locale identifier ``locale`` (Babel's and gettext's
+    form, a folder's name under ``locales/``), as HTML's ``lang`` and ``hreflang`` and
+    the sitemap's ``hreflang`` take it: its parts joined by ``-``, each as BCP 47 writes
+    it: ``pt_BR`` → ``pt-BR``, ``sr_Latn_RS`` → ``sr-Latn-RS``, ``ca_ES_VALENCIA`` →
+    ``ca-ES-valencia``. A ``@modifier`` that names a script (:data:`SCRIPT_MODIFIERS`)
+    is its script subtag (``cs@latin`` → ``cs-Latn``) where the identifier names no
+    script; one of a variant subtag's form (five to eight letters or digits, or a digit
+    and three more) is a variant (``be@tarask`` → ``be-tarask``); any other (``@euro``)
+    has no subtag in BCP 47 and is left out. An identifier Babel does not know (refused
+    as an input error where a site names it) keeps its letters and digits, ``-``
+    between them."""
+    try:
+        parsed = Locale.parse(locale)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return "-".join(part for part in re.split(r"[^A-Za-z0-9]+", locale) if part) or "und"
+    script = parsed.script
+    variants = [parsed.variant.lower()] if parsed.variant else []
+    modifier = (parsed.modifier or "").lower()
+    if modifier in SCRIPT_MODIFIERS:
+        script = script or SCRIPT_MODIFIERS[modifier]
+    elif _VARIANT.fullmatch(modifier) and modifier not in variants:
+        variants.append(modifier)
+    parts = [parsed.language, script, parsed.territory, *variants]
+    return "-".join(part for part in parts if part)
+
+
+_VARIANT = re.compile(r"[a-z0-9]{5,8}|[0-9][a-z0-9]{3}")
+"""A BCP 47 variant subtag (RFC 5646, 2.1), lower case."""
+
+
 def discover_locales(project: Path | Layout) -> list[str]:
     """Locale codes with a catalog (``locales/<lang>/LC_MESSAGES/messages.po``), sorted."""
     return Layout.of(project).catalog_locales()

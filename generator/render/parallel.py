@@ -196,8 +196,9 @@ def _render_and_write(lang: str) -> LocaleDone:
     writer.write(out.files)
     writer.link({rel: (path, out.blobs[rel]) for rel, path in out.links.items()})
     plan = None
-    if scratch is not None and not (strict and out.coverage.untranslated):
-        # (a strict build with a message in English fails: no index for it)
+    if scratch is not None and site.pages and not (strict and out.coverage.untranslated):
+        # (a strict build with a message in English fails: no index for it; a site
+        # without a page published has nothing to index, and its pages no search box)
         pages: dict[str, bytes | Path] = {}
         for page in site.pages:  # a page taken from the cache: its copy in the new site
             rel = page_output(lang, page.slug)  # (the cache's may be gone by now)

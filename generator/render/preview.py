@@ -9,12 +9,14 @@ language of the page asked for (the built-in catalogs, :func:`page_locale`); the
 lines are English, as the terminal prints them.
 
 The files are the project's and may be hostile: everything taken from them, or from the
-build's lines, is HTML-escaped, a control character or a bidirectional control is shown
-as a visible mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a
-file's lines are shown only when the position's file is one of the project's inputs
+build's lines (which name files: a name may hold any character but ``/``), is
+HTML-escaped, a control character or a bidirectional control is shown as a visible
+mark, a line is cut to :data:`MAX_LINE_CHARS` around the column, and a file's lines are
+shown only when the position's file is one of the project's inputs
 (:func:`read_excerpt`): a regular file under ``content/``, ``locales/``, ``templates/``
-or ``site.yaml`` whose real path, every symbolic link followed, is inside the project;
-one over :data:`MAX_EXCERPT_BYTES` or holding a NUL byte (not text) is named, not shown.
+or ``site.yaml`` whose real path, every symbolic link followed, is inside the project
+(the file opened, too); one over :data:`MAX_EXCERPT_BYTES` or holding a NUL byte (not
+text) is named, not shown.
 """
 
 from __future__ import annotations
@@ -32,12 +34,14 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from generator.errors import CONTROL_CHARACTERS
 from generator.errors import LINE_BREAK
 from generator.errors import InputError
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import builtin_bytes
 from generator.i18n.catalog import builtin_label
+from generator.i18n.catalog import language_tag
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
@@ -221,7 +225,8 @@ def _file_lines(layout: Layout, rel: str) -> list[str] | str:
     counts them), or why it is not shown."""
     parts = rel.split("/")
     if not (rel == CONFIG or (len(parts) > 1 and parts[0] in _WATCHED)) \
-            or any(part in ("", ".", "..") for part in parts) or "\\" in rel:
+            or any(part in ("", ".", "..") for part in parts) or "\\" in rel \
+            or CONTROL_CHARACTERS.search(rel):  # (a report shows such a name escaped)
         return NOT_AN_INPUT
     try:
         data = _read_input(layout, rel)
@@ -238,15 +243,23 @@ def _file_lines(layout: Layout, rel: str) -> list[str] | str:
 def _read_input(layout: Layout, rel: str) -> bytes:
     """The bytes of ``rel``, checked again on the opened file: its real path (every link
     followed) inside the project, a regular file, at most :data:`MAX_EXCERPT_BYTES`.
+    A folder on the way swapped for a link while it is opened (the path's check and the
+    opening are two steps) is found on the opened file itself: where the system names
+    an open file's path (Linux's ``/proc/self/fd``), that path must be inside the
+    project; elsewhere the file opened must be the one the path leads to after it.
 
     Raises:
-        NotAnInput: it is not a regular file inside the project, or cannot be read.
+        NotAnInput: it is not a regular file inside the project, or cannot be read
+            (also when the files on its path change while it is checked).
         OverflowError: it is larger.
     """
-    problem = layout.problem(rel)  # missing, a link leading out, not a regular file, …
+    try:
+        problem = layout.problem(rel)  # missing, a link leading out, not a regular file…
+        real = Path(os.path.realpath(layout.root / rel))
+    except (OSError, ValueError) as exc:  # a link made or removed while it is followed
+        raise _not_an_input(rel) from exc
     if problem is not None:
         raise NotAnInput(problem)
-    real = Path(os.path.realpath(layout.root / rel))
     if layout.inside(real) is not None:  # a link changed since
         raise _not_an_input(rel)
     try:
@@ -256,7 +269,7 @@ def _read_input(layout: Layout, rel: str) -> bytes:
         raise _not_an_input(rel) from exc
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
+        if not stat.S_ISREG(status.st_mode) or not _opened_inside(layout, fd, real, status):
             raise _not_an_input(rel)
         if status.st_size > MAX_EXCERPT_BYTES:
             raise OverflowError(rel)
@@ -272,6 +285,23 @@ def _read_input(layout: Layout, rel: str) -> bytes:
     if len(data) > MAX_EXCERPT_BYTES:  # grown since fstat
         raise OverflowError(rel)
     return data
+
+
+def _opened_inside(layout: Layout, fd: int, real: Path, status: os.stat_result) -> bool:
+    """Whether the file open as ``fd`` (opened at ``real``; ``status`` its
+    :func:`os.fstat`) is inside the project: the path the system gives the open file
+    (``/proc/self/fd/N``) where it gives one, else ``real`` still leads to it."""
+    try:
+        opened = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        opened = None
+    if opened is not None and opened.startswith("/"):
+        return layout.inside(Path(opened)) is None
+    try:
+        now = os.stat(real)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino)
 
 
 def _not_an_input(rel: str) -> NotAnInput:
@@ -401,12 +431,12 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
             parts += [_entry_html(e, w) for e in listed]
             parts.append("</ul>\n</section>\n")
     return f"""<!DOCTYPE html>
-<html lang="{_attr(locale)}">
+<html lang="{_attr(language_tag(locale))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>{_text(title)}</title>
+<title>{_text(title.translate(_VISIBLE))}</title>
 <style>
 {STYLE}</style>
 </head>
@@ -421,7 +451,7 @@ def error_page(entries: Sequence[Entry], *, locale: str, kept: bool, exit_code: 
 
 
 def _entry_html(entry: Entry, w: Words) -> str:
-    lines = "\n".join(_text(line) for line in entry.lines)
+    lines = "\n".join(_text(line.translate(_VISIBLE)) for line in entry.lines)
     out = [f'<li class="entry {entry.kind}">\n<pre class="lines" lang="en">{lines}</pre>\n']
     excerpt, position = entry.excerpt, entry.position
     if excerpt is not None and position is not None:

@@ -55,6 +55,7 @@ from generator.errors import quoted
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
+from generator.i18n.catalog import language_tag
 from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
@@ -954,7 +955,8 @@ class SiteInput:
         base = self.site_url or root
         path = f"{slug}/" if slug else ""
         tail = "" if self.site_url else "index.html"
-        links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
+        links = [{"code": language_tag(loc), "url": f"{base}{loc}/{path}{tail}"}
+                 for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
 
     def canonical(self, alternates: Sequence[Mapping[str, str]], lang: str) -> str | None:
@@ -962,7 +964,7 @@ class SiteInput:
         rel=canonical>``: only with ``site_url`` (a canonical address is absolute)."""
         if self.site_url is None:
             return None
-        return next(link["url"] for link in alternates if link["code"] == lang)
+        return next(link["url"] for link in alternates if link["code"] == language_tag(lang))
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
@@ -1222,16 +1224,17 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 page_tpl.render,
                 alternates=alternates, canonical=site.canonical(alternates, lang),
                 description=Markup(lp.summary).striptags(),
-                lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
+                lang=language_tag(lang), lang_name=names[lang], root="../../",
+                home_url="../index.html",
                 site=chrome,
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
                       "slug": page.slug, "html": Markup(lp.html), "draft": page.draft,
                       "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
-                languages=[{"code": o, "name": names[o],
+                languages=[{"code": language_tag(o), "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
-                search=_search_box(lang, "../../"),
+                **_search_box(site, lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
             ), own, framed, shown)
@@ -1314,12 +1317,13 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
     return home_tpl.render(
         alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
@@ -1327,7 +1331,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
@@ -1338,17 +1342,18 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
         base_href=f"{site.site_url}{lang}/" if site.site_url else None,
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang} for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
@@ -1356,12 +1361,15 @@ SERVE_COMMAND = "rules-site serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 
-def _search_box(lang: str, root: str) -> dict[str, str]:
-    """What ``search.html`` needs on a page ``root`` below the site's root: the locale's
-    index (``bundle``), the locale's folder its results are relative to (``base``), and
-    :data:`SERVE_COMMAND`."""
-    return {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
-            "command": SERVE_COMMAND}
+def _search_box(site: SiteInput, lang: str, root: str) -> dict[str, dict[str, str]]:
+    """The ``search`` a page ``root`` below the site's root passes its template, for
+    ``search.html``: the locale's index (``bundle``), the locale's folder its results
+    are relative to (``base``), and :data:`SERVE_COMMAND`. Nothing (no search box) when
+    the site publishes no page: it has no index."""
+    if not site.pages:
+        return {}
+    return {"search": {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
+                       "command": SERVE_COMMAND}}
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
@@ -1383,13 +1391,13 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     names = site.names()
     chrome = site.chrome(w)
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
-                   for loc in site.locales])
+        not_found=False, base_href=None, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc],
+                    "url": f"{loc}/index.html"} for loc in site.locales])
     # The root 404: each language's "Page not found", linking to its home.
     root_404 = env.get_template("root.html").render(
-        not_found=True, base_href=site.site_url, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
+        not_found=True, base_href=site.site_url, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc], "url": f"{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
     files = {ROOT_INDEX: mark_english(root_html).encode("utf-8"),
