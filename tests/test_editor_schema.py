@@ -433,7 +433,8 @@ def test_check_jsonschema_reads_it_as_an_editor_does(
     said = compared[1]
     assert {str(path): said[str(path)] for path in SHIPPED} == {str(p): [] for p in SHIPPED}
     [wrong] = [errors for path, errors in said.items() if path.endswith("wrong-kind.yaml")]
-    assert [(e["path"], e["message"]) for e in wrong] == [
+    # (the kind's enum is met once per branch that reads it: the same error, said once)
+    assert sorted({(e["path"], e["message"]) for e in wrong}) == [
         ("$.cases[0].kind", f"'meldd' is not one of {list(KINDS)}")]
 
 
