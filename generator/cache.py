@@ -603,9 +603,30 @@ class BuildCache:
 
     def blob(self, sha: str) -> Path | None:
         """The cache's copy of the bytes whose SHA-256 hex digest is ``sha``, checked
-        (read and hashed) now, or ``None``: missing, or damaged (then with a note, and
-        removed so that the part rebuilt is kept again)."""
-        return self._blob_path(sha) if self.load_blob(sha) is not None else None
+        (read in pieces and hashed) now, or ``None``: missing, or damaged (then with a
+        note, and removed so that the part rebuilt is kept again). The copy's name is
+        not trusted past the check: whoever publishes it checks its bytes again as it
+        copies them (:meth:`generator.output.SiteWriter.link`)."""
+        fd = self._open_blob(sha)
+        if fd is None:
+            return None
+        try:
+            found = _hash_bounded(fd)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if found != sha:
+            self._damaged_blob(sha)
+            return None
+        return self._blob_path(sha)
+
+    def _damaged_blob(self, sha: str) -> None:
+        """Say that the blob ``sha`` is damaged, and remove it (by its name in its
+        folder)."""
+        self._note(f"{self._blob_path(sha)}: a damaged cache file; ignored, its part rebuilt")
+        with contextlib.suppress(OSError, CacheRefused):
+            os.unlink(sha, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
 
     def adopt(self, files: Mapping[str, str], folder: Path) -> None:
         """Keep the files just written below ``folder`` (relative path → their SHA-256
@@ -663,10 +684,7 @@ class BuildCache:
         finally:
             os.close(fd)
         if data is None or hashlib.sha256(data).hexdigest() != sha:
-            path = self._blob_path(sha)
-            self._note(f"{path}: a damaged cache file; ignored, its part rebuilt")
-            with contextlib.suppress(OSError, CacheRefused):
-                os.unlink(sha, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
+            self._damaged_blob(sha)
             return None
         return data
 
@@ -936,6 +954,21 @@ def _read_bounded(fd: int, size: int) -> bytes | None:
         if total > READ_LIMIT:
             return None
         chunks.append(chunk)
+
+
+def _hash_bounded(fd: int) -> str | None:
+    """The SHA-256 hex digest of the open file ``fd``, read in pieces from its start, or
+    ``None`` when it holds more than :data:`READ_LIMIT` bytes. Raises OSError."""
+    h = hashlib.sha256()
+    total = 0
+    while True:
+        chunk = os.pread(fd, 1024 * 1024, total)
+        if not chunk:
+            return h.hexdigest()
+        total += len(chunk)
+        if total > READ_LIMIT:
+            return None
+        h.update(chunk)
 
 
 def _names(folder: int) -> list[str]:

@@ -49,6 +49,7 @@ from generator.errors import STOPPING
 from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.errors import interruption
+from generator.errors import or_list
 from generator.errors import shown
 from generator.layout import CONFIG
 from generator.layout import CONTENT
@@ -171,19 +172,25 @@ def _add_explain_parser(sub: Any) -> None:
     inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
     # Only for explain (see _parser): the registry imports the engine.
     from generator.commands.explain import command_line_arguments
-    from generator.engine.rules import CARDVERSE_OPTIONS
     from generator.engine.rules import GAMES
+    from generator.engine.rules import GAMES_WITH_OPTIONS
+    from generator.engine.rules import GAMES_WITH_PRESETS
+    from generator.engine.rules import OPTIONS
     from generator.engine.rules import PRESETS
+    from generator.engine.rules import default_preset
     from generator.kinds import KINDS
 
     e = sub.add_parser("explain", help=EXPLAIN_HELP)
     e.add_argument("--kind", choices=list(KINDS), default=None,
                    help=f"the kind of case (default {next(iter(KINDS))})")
-    e.add_argument("--game", choices=list(GAMES), default=None)
+    e.add_argument("--game", choices=list(GAMES), default=None,
+                   help=f"the game: {or_list(GAMES)}")
+    defaults = sorted({str(default_preset(game)) for game in GAMES_WITH_PRESETS})
     e.add_argument("--rules", choices=list(PRESETS), default=None,
-                   help="the Rami preset (default reference)")
-    e.add_argument("--option", action="append", default=[], choices=list(CARDVERSE_OPTIONS),
-                   help="a CardVerse option to turn on (repeatable)")
+                   help=f"the preset of {or_list(GAMES_WITH_PRESETS)} (default "
+                   f"{or_list(defaults)})")
+    e.add_argument("--option", action="append", default=[], choices=list(OPTIONS),
+                   help=f"an option of {or_list(GAMES_WITH_OPTIONS)} to turn on (repeatable)")
     for argument in command_line_arguments():
         nargs = "+" if argument.shape == "card lists" else None
         if argument.flag:
@@ -328,8 +335,9 @@ def _add_start_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     n = sub.add_parser("init", help="start a new rules site repository in DIR: a page with "
                        "cases, site.yaml, catalogs, a GitHub workflow and pre-commit hooks")
     n.add_argument("dir", type=Path, metavar="DIR",
-                   help="the new project's folder (created; must be empty if it exists; "
-                   "'.' for the current folder)")
+                   help="the new project's folder (created, or filled where it holds none "
+                   "of the files init writes, e.g. a cloned repository; '.' for the current "
+                   "folder)")
     n.add_argument("--lang", type=_language_list, default=None, metavar="LIST",
                    help="the site's languages, comma-separated, the first the default "
                    "(e.g. cs,sk,et; English, the pages' language, is added last if "
@@ -436,6 +444,7 @@ def _check(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -448,7 +457,7 @@ def _check(args: argparse.Namespace) -> int:
     _emit([*format_errors(project.errors), *disagreement_lines(project),
            *warning_lines(project), *(strict.lines() if strict else [])])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
-        _say(summary_line(project, strict))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict)
 
 
@@ -521,6 +530,7 @@ def _check_to(args: argparse.Namespace) -> int:
     from generator.commands.check import summary_line
     from generator.commands.check import untranslated
     from generator.commands.check import warning_lines
+    from generator.commands.fix import settles_all
     from generator.commands.project import Selection
     from generator.commands.project import format_errors
     from generator.commands.project import load_project
@@ -575,7 +585,7 @@ def _check_to(args: argparse.Namespace) -> int:
         if fmt in CI_FORMATS:  # its one line says it all, exit 2)
             for line in aside:
                 _say(line)
-        _say(summary_line(project, strict))
+        _say(summary_line(project, strict, fixable=settles_all(project)))
     return exit_code(project, strict) if project is not None else EXIT_INPUT
 
 
@@ -599,12 +609,15 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
     if title is not None and (not title.strip() or len(title) > 500 or "\n" in title):
         problems.append("--title: expected the site's name on one line of at most 500 "
                         "characters")
+    elif title is not None and (unfit := _unfit_title_character(title)) is not None:
+        problems.append(f"--title: {unfit}; expected the site's name in printable text on "
+                        "one line (remove it)")
     if problems:
         _emit([f"--lang: {p}" if not p.startswith("--") else p for p in problems])
         return EXIT_INPUT
     try:
         made = init_project(target, languages=languages, title=title)
-    except Refused as exc:  # a folder that is not empty, a file in the way
+    except Refused as exc:  # a file init would write, or a file where the folder goes
         _emit([exc.error.format()])
         return EXIT_INPUT
     except OSError as exc:
@@ -612,9 +625,32 @@ def _init(target: Path, languages: list[str] | None, title: str | None) -> int:
                "written"])
         return EXIT_INPUT
     here = os.path.abspath(target) == os.getcwd()
-    _say(f"created {target} ({_plural(len(made), 'file')}); next: "
+    added = f"; {_plural(len(made.ignored), 'line')} added to .gitignore" \
+        if made.ignored else ""
+    _say(f"created {target} ({_plural(len(made.files), 'file')}{added}); next: "
          + ("" if here else f"cd {shown(str(target))} && ") + f"{_prog()} serve")
     return EXIT_OK
+
+
+def _unfit_title_character(title: str) -> str | None:
+    """What the first character of ``title`` that a site's name may not hold is (and
+    ``site.yaml`` could not hold, or would read as another character): ``control
+    character U+001B`` (C0, DEL, C1, U+0085 with them), ``line separator U+2028``,
+    ``noncharacter U+FFFE``, ``byte 0xED that is not UTF-8`` (an argument's byte that
+    did not decode); ``None`` when it has none."""
+    for char in title:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8 (surrogateescape)
+            return f"byte 0x{code - 0xDC00:02X} that is not UTF-8"
+        if 0xD800 <= code <= 0xDFFF:
+            return f"lone surrogate U+{code:04X}"
+        if code < 0x20 or 0x7F <= code <= 0x9F:
+            return f"control character U+{code:04X}"
+        if code in (0x2028, 0x2029):
+            return f"line separator U+{code:04X}"
+        if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+            return f"noncharacter U+{code:04X}"
+    return None
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True,

@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Collection
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -45,6 +46,27 @@ form feed (it would reach the HTML as it is, where a browser shows nothing or ga
 for it), or one of Unicode's noncharacters U+FDD0-U+FDEF, which are no text by
 definition (the pages' rendering uses two of them as marks of its own:
 :data:`generator.i18n.explain.ENGLISH_OPEN`)."""
+
+
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters of a visible category that show nothing: the Hangul fillers (Unicode's
+Default_Ignorable_Code_Point letters) and the blank Braille pattern."""
+
+
+def visible(char: str) -> bool:
+    """Whether ``char`` shows: a letter, digit, punctuation mark or symbol (not a space,
+    control, format or combining character) that is not blank (:data:`BLANK_LETTERS`)."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_LETTERS
+
+
+def invisible_only(text: str) -> str | None:
+    """For a ``text`` that holds characters but none that shows (:func:`visible`): what
+    it holds, as ``only U+200B, U+2060`` (the first five kinds); ``None`` for a text
+    that shows something, or one that is empty or only white space."""
+    if any(visible(char) for char in text):
+        return None
+    chars = sorted({f"U+{ord(c):04X}" for c in text if not c.isspace()})
+    return f"only {', '.join(chars[:5])}" if chars else None
 
 
 def control_character(char: str, where: str = "") -> str:
@@ -89,6 +111,13 @@ def shown(name: str) -> str:
         return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\x{code:02x}"
 
     return CONTROL_CHARACTERS.sub(escape, name)
+
+
+def quoted(text: str, width: int = 60) -> str:
+    """``text`` quoted for a message as Python quotes it (``repr``: quotes and control
+    characters escaped), cut to its first ``width - 1`` characters and ``…`` where it
+    is longer than ``width``."""
+    return repr(text if len(text) <= width else f"{text[:width - 1]}…")
 
 
 EXIT_OK = 0
@@ -196,6 +225,25 @@ def too_large(rel: str, size: int, limit: int, what: str, advice: str) -> InputE
                       f"{limit:,} bytes ({shown}); expected a smaller file: {advice}")
 
 
+def joined(names: Iterable[str], word: str) -> str:
+    """``names`` as a message lists them, the last two joined by ``word``: ``"a, b or
+    c"``, ``"a and b"``, ``"a"``."""
+    items = list(names)
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def or_list(names: Iterable[str]) -> str:
+    """The choices a message expects: ``"rami40, rami51 or cardverse"``."""
+    return joined(names, "or")
+
+
+def and_list(names: Iterable[str]) -> str:
+    """Everything a message names: ``"id, kind and game"``."""
+    return joined(names, "and")
+
+
 def one_of(word: str, names: Collection[str], *, noun: str = "names",
            suggest: bool = True) -> str:
     """What an error expects instead of ``word``, bounded whatever the number of names:
@@ -226,8 +274,7 @@ def did_you_mean(word: object, choices: Iterable[str], n: int = 1,
                                                                cutoff=cutoff)]
     if not close:
         return ""
-    listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
-    return f" (did you mean {listed}?)"
+    return f" (did you mean {or_list(close)}?)"
 
 
 class Interrupted(KeyboardInterrupt):

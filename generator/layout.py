@@ -83,6 +83,8 @@ from generator.errors import InputError
 from generator.errors import shown
 from generator.errors import too_large
 from generator.output import MARKER
+from generator.output import ReadFailed
+from generator.output import copy_into
 
 CONTENT = "content"
 """The pages' folder."""
@@ -107,6 +109,9 @@ BUILTIN_POT_LABEL = f"{BUILTIN_LABEL}/messages.pot"
 """How messages name :data:`BUILTIN_POT`."""
 SCHEMA_FILE = "case-file.schema.json"
 """The editor schema in a project made by ``init`` (its case files name it)."""
+SCHEMA_COMMENT = "# yaml-language-server: $schema="
+"""How a YAML file's first line names its editor schema (the YAML language server's
+modeline), the schema's path relative to the file's folder following it."""
 THEME_LABEL = "generator/theme"
 """How messages and the template catalog's ``#:`` comments name :data:`THEME`."""
 THEME_STATIC = "static"
@@ -415,6 +420,36 @@ class Layout:
             _record(rel, hashlib.sha256(data).hexdigest())
         return data
 
+    def copy_to(self, rel: str, target: Path) -> str:
+        """Copy the input file ``rel`` (checked as :meth:`read` checks it; no size limit)
+        into the new file ``target``, in pieces (:func:`generator.output.copy_into`): a
+        file of any size (a large image or font of ``templates/static/``) takes the same
+        memory. The copy counts as a read (:func:`recorded_reads`).
+
+        Returns:
+            The SHA-256 hex digest of the bytes copied.
+
+        Raises:
+            NotAnInput: as :meth:`read`, or the file could not be read while copied.
+            OSError: ``target`` could not be written.
+        """
+        error = self.problem(rel)
+        if error is not None:
+            raise NotAnInput(error)
+        fd = open_regular(self.path(rel), rel)
+        try:
+            sha = copy_into(fd, target)
+        except ReadFailed as exc:
+            cause = exc.__cause__
+            why = cause.strerror if isinstance(cause, OSError) else None
+            raise NotAnInput(InputError(shown(rel), 1, None, f"cannot read the file: "
+                                        f"{why or cause}; expected a readable file")) from exc
+        finally:
+            os.close(fd)
+        if _RECORDS:
+            _record(rel, sha)
+        return sha
+
     def read_state(self, rel: str, *, limit: int | None = None, what: str = "file",
                    advice: str = "") -> FileState:
         """The input file ``rel`` read to be rewritten (:func:`rewrite_file`): its bytes
@@ -670,6 +705,30 @@ def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
     Raises:
         NotAnInput: not a regular file, or it cannot be read; the error is at ``rel:1``.
     """
+    fd = open_regular(path, rel, limit=limit, what=what, advice=advice)
+    try:
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    except OSError as exc:
+        raise _unreadable(rel, exc) from exc
+    finally:
+        os.close(fd)
+
+
+def _unreadable(rel: str, exc: OSError) -> NotAnInput:
+    """The error of a file that cannot be read (``rel:1``)."""
+    return NotAnInput(InputError(shown(rel), 1, None, f"cannot read the file: "
+                                 f"{exc.strerror or exc}; expected a readable file"))
+
+
+def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
+                 advice: str = "") -> int:
+    """``path`` opened to read (blocking) if it is a regular file, checked as
+    :func:`read_regular` checks it; the caller closes the descriptor.
+
+    Raises:
+        NotAnInput: as :func:`read_regular`.
+    """
     def error(why: str) -> NotAnInput:
         return NotAnInput(InputError(shown(rel), 1, None, why))
 
@@ -678,16 +737,14 @@ def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise error(f"a symbolic link loop; {_EXPECTED}") from exc
-        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
-                    ) from exc
+        raise _unreadable(rel, exc) from exc
     if why:
         raise error(why)
     try:
         fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
                      | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
-        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
-                    ) from exc
+        raise _unreadable(rel, exc) from exc
     try:
         status = os.fstat(fd)
         why = _kind_problem(status.st_mode)  # it may have changed since stat
@@ -698,13 +755,13 @@ def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
         if large is not None:
             raise NotAnInput(large)
         os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
     except OSError as exc:
-        raise error(f"cannot read the file: {exc.strerror or exc}; expected a readable file"
-                    ) from exc
-    finally:
         os.close(fd)
+        raise _unreadable(rel, exc) from exc
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 @dataclass(frozen=True)

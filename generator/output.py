@@ -7,8 +7,10 @@ anything it did not write (an output folder it did not create is refused).
 How: the output folder holds a marker file listing every file the build wrote. A build
 takes a lock beside the output (so two builds never write at once), writes the new
 site into ``.<name>.new-<pid>``, and exchanges it with the old folder in one atomic
-step (Linux ``renameat2``; elsewhere two renames). The old folder is then removed,
-its marker last. The lock file records the pid of every build of that output that has
+step (Linux ``renameat2``; elsewhere two renames). The old folder then loses the files
+its marker lists, its marker last (:func:`_retire`); anything else in it, put there
+while the build ran, is moved into the new site or kept beside it, never deleted. The
+lock file records the pid of every build of that output that has
 not finished (``.<name>.lock``, :class:`_Lock`): a build killed on the way leaves its
 pid there beside its folders, and the next build removes the folders of those pids
 alone, and only when they hold its marker or folders alone; a folder that merely has
@@ -22,6 +24,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import functools
 import hashlib
 import os
 import re
@@ -49,6 +52,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 WRITERS = 4
 """Threads writing files at once (creating files is latency-bound on most file systems)."""
 
+_RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -60,21 +64,104 @@ class OutputError(Exception):
 
 class SourceGone(OutputError):
     """A file to publish as it is (:meth:`SiteWriter.link`, such as a copy in the build
-    cache) cannot be read any more: removed (a cache emptied while the build ran) or
-    unreadable. The output is not at fault; the message names the file."""
+    cache) is not the file the build checked any more: removed (a cache emptied while the
+    build ran), unreadable, replaced by a symbolic link or by something else than a
+    regular file, or holding other bytes than its digest. The output is not at fault;
+    the message names the file."""
+
+
+CHUNK = 1024 * 1024
+"""The bytes copied at a time by :func:`copy_into` (a file is never read whole)."""
+
+_SOURCE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+"""Opens a file to publish, never through a link, without waiting at a FIFO."""
+_TARGET = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+"""Opens a file of the new site to write (never through a link)."""
+
+
+class ReadFailed(Exception):
+    """Reading the source of :func:`copy_into` failed (its ``OSError`` is the cause); an
+    ``OSError`` that :func:`copy_into` raises is the target's."""
+
+
+def _write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write all of ``data`` to ``fd``. Raises OSError."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def copy_into(source: int, target: Path) -> str:
+    """Copy the open file ``source``, from its start, into a new file ``target`` (made or
+    emptied, never through a link), :data:`CHUNK` bytes at a time, hashing what it
+    copies: memory stays bounded whatever the file's size, and the digest returned is
+    that of the bytes written.
+
+    Returns:
+        The SHA-256 hex digest of the bytes copied.
+
+    Raises:
+        ReadFailed: ``source`` could not be read.
+        OSError: ``target`` could not be written.
+    """
+    h = hashlib.sha256()
+    out = os.open(target, _TARGET, 0o666)
+    try:
+        at = 0
+        while True:
+            try:
+                chunk = os.pread(source, CHUNK, at)
+            except OSError as exc:
+                raise ReadFailed(exc) from exc
+            if not chunk:
+                return h.hexdigest()
+            h.update(chunk)
+            _write_all(out, chunk)
+            at += len(chunk)
+    finally:
+        os.close(out)
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """The C library's ``renameat2`` (Linux), or ``None`` where there is none."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        fn: Callable[..., int] = ctypes.CDLL(name, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    return fn
 
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False if unsupported."""
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return False
-    try:
-        fn = ctypes.CDLL(name, use_errno=True).renameat2
-    except (OSError, AttributeError):
+    fn = _renameat2()
+    if fn is None:
         return False
     rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     return bool(rc == 0)
+
+
+def _rename_new(a: Path, b: Path) -> bool:
+    """Rename ``a`` to ``b`` unless something is at ``b`` (never replacing it: Linux
+    ``renameat2(RENAME_NOREPLACE)``; elsewhere, or on a file system without it, checked
+    just before). Returns False when ``b`` exists. Raises OSError."""
+    fn = _renameat2()
+    if fn is not None:
+        rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_NOREPLACE)
+        if rc == 0:
+            return True
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            return False
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise OSError(err, os.strerror(err), str(a))
+    if os.path.lexists(b):
+        return False
+    os.rename(a, b)
+    return True
 
 
 def _ours(folder: Path) -> bool:
@@ -288,27 +375,151 @@ def _folders_only(folder: Path) -> bool:
 
 
 def _keep_spare(old: Path, spare: Path | None) -> bool:
-    """Empty the replaced site ``old`` of its files, its marker last, and keep its
-    folders as ``spare`` for the next build (:func:`_take_spare`); ``False`` when that
-    cannot be done (another file system, a spare already there): then ``old`` is to be
-    removed. Interrupted on the way, ``old`` still holds its marker, or folders alone:
-    either way the next build removes it (:class:`SiteWriter`)."""
+    """Keep the replaced site ``old``, emptied of its files (:func:`_retire`), as
+    ``spare``, the next build's fresh folder (:func:`_take_spare`); ``False`` when that
+    cannot be done (no cache, another file system, a spare already there)."""
     if spare is None or os.path.lexists(spare):
         return False
-    marker = os.path.join(old, MARKER)
-    for base, _dirs, files in os.walk(old):
-        for name in files:
-            path = os.path.join(base, name)
-            if path != marker:
-                os.unlink(path)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(marker)
     try:
         spare.parent.mkdir(parents=True, exist_ok=True)
         os.rename(old, spare)
     except OSError:
         return False
     return True
+
+
+def _sort_out(folder: Path, listed: set[str]) -> tuple[list[str], list[str]]:
+    """What the site folder ``folder`` holds, by whose it is (POSIX paths relative to
+    it; the marker neither): the regular files its marker lists (``listed``), which
+    its build wrote, and the topmost entries it does not list (files, links, folders
+    holding no listed file, a listed name that is now a folder), which somebody else
+    put there. Links are not followed; a name the marker lists counts only where the
+    folder holds it (a listed ``../x`` names nothing)."""
+    folders = _folders_of(listed)
+    own: list[str] = []
+    foreign: list[str] = []
+
+    def walk(path: str, prefix: str) -> None:
+        with os.scandir(path) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        for entry in entries:
+            rel = prefix + entry.name
+            if rel == MARKER:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if rel in folders:
+                    walk(entry.path, rel + "/")
+                else:
+                    foreign.append(rel)
+            elif rel in listed and entry.is_file(follow_symlinks=False):
+                own.append(rel)
+            else:
+                foreign.append(rel)
+
+    walk(os.fspath(folder), "")
+    return own, foreign
+
+
+def _move_into(old: Path, new: Path, rel: str) -> list[str]:
+    """Move the entry ``rel`` of the folder ``old`` to the same place in ``new``, making
+    its folders there (never through a link); where that place is taken, the entry
+    stays, but a folder whose place is a folder has each of its entries moved so.
+
+    Returns:
+        The entries of ``old`` that stay (``rel``, or some below it).
+    """
+    src, dst = old / rel, new / rel
+    try:
+        here = new
+        for part in rel.split("/")[:-1]:
+            here = here / part
+            try:
+                mode = os.lstat(here).st_mode
+            except FileNotFoundError:
+                os.mkdir(here)
+                continue
+            if not stat.S_ISDIR(mode):  # a file or a link where a folder belongs
+                return [rel]
+        if _rename_new(src, dst):
+            return []
+        if not (stat.S_ISDIR(os.lstat(src).st_mode) and stat.S_ISDIR(os.lstat(dst).st_mode)):
+            return [rel]
+        names = sorted(os.listdir(src))
+    except OSError:
+        return [rel]
+    stay = [left for name in names for left in _move_into(old, new, f"{rel}/{name}")]
+    if not stay:
+        with contextlib.suppress(OSError):
+            os.rmdir(src)
+    return stay
+
+
+AT_MOST = 5
+"""The names a message gives at most (then ``…``)."""
+
+
+def _names(found: list[str]) -> str:
+    """``found`` as a message names them: at most :data:`AT_MOST`, each shown plainly."""
+    return ", ".join(shown(f) for f in found[:AT_MOST]) + (" …" if len(found) > AT_MOST else "")
+
+
+def _set_aside(folder: Path, out: Path) -> Path:
+    """Rename ``folder`` to the first free ``<out>.kept-<n>`` beside the output ``out``
+    (never over anything) and return that. Raises OSError."""
+    for n in range(1, 1000):
+        place = out.parent / f"{out.name}.kept-{n}"
+        if _rename_new(folder, place):
+            return place
+    raise OSError(errno.EEXIST, "no free name", str(out.parent / f"{out.name}.kept-1"))
+
+
+def _retire(old: Path, out: Path, new: Path | None, spare: Path | None) -> list[str]:
+    """Take the replaced site ``old`` (of the output ``out``) apart without deleting
+    anything its build did not write (docs/site.md, "Output folder"): what its marker
+    does not list (put into the output folder while the build ran, after the check that
+    refuses such a folder) is moved to the same place in the new site ``new``; the
+    files its marker lists are removed, then the marker (last, so that an interrupted
+    step leaves a folder the next build knows as its own); its folders become the
+    ``spare`` (:func:`_keep_spare`) or are removed. Something that cannot join the new
+    site (its place taken there; or ``new`` is ``None``: what a killed build left) stays
+    in ``old``, which is then renamed to ``<out>.kept-<n>`` (:func:`_set_aside`).
+
+    Returns:
+        One warning for the entries moved into the new site, one for a folder set aside.
+
+    Raises:
+        OSError: a file or folder cannot be removed or renamed.
+    """
+    own, foreign = _sort_out(old, _listed(old) or set())
+    warnings: list[str] = []
+    stay = list(foreign)
+    if new is not None and foreign:
+        stay = [left for rel in foreign for left in _move_into(old, new, rel)]
+        moved = [rel for rel in foreign if rel not in stay]
+        if moved:
+            them = "it" if len(moved) == 1 else "them"
+            warnings.append(
+                f"{out}: {_names(moved)}: put into the output folder while the build ran, "
+                "so not written by this generator; kept in the new site, but the next build "
+                f"refuses the folder until you move {them} away (files to publish belong in "
+                "templates/root/)")
+    for rel in own:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(old / rel)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(old / MARKER)
+    if not stay and _keep_spare(old, spare):
+        return warnings
+    for base, _dirs, _files in os.walk(old, topdown=False):
+        with contextlib.suppress(OSError):  # (one that holds something stays)
+            os.rmdir(base)
+    if os.path.lexists(old):
+        left = _entries(old)
+        aside = _set_aside(old, out)
+        warnings.append(
+            f"{aside}: holds {_names(left)}, put into the output folder {out} while a build "
+            "ran: not written by this generator, so kept here for you to move")
+    return warnings
 
 
 def _remove_empty_folders(folder: Path) -> None:
@@ -509,8 +720,11 @@ class SiteWriter:
                     if not (stale.is_dir() and not stale.is_symlink() and (
                             _ours(stale) or _folders_only(stale))):
                         continue  # not what a build leaves: somebody's, left alone
-                    try:
-                        _remove(stale)  # left by a build that was killed
+                    try:  # left by a build that was killed
+                        if _listed(stale) is None:  # a fresh folder, or folders alone
+                            _remove(stale)
+                        else:  # a site (an old one, or a new one never swapped in)
+                            self.warnings += _retire(stale, out, None, None)
                     except OSError as exc:
                         self._left.append(pid)
                         self.warnings.append(f"{stale}: could not remove what an earlier "
@@ -555,9 +769,8 @@ class SiteWriter:
         folders = _folders_of(listed)
         foreign = [f for f in _entries(out) if f not in listed and f not in folders]
         if foreign:
-            names = ", ".join(shown(f) for f in foreign[:5]) + (" …" if len(foreign) > 5 else "")
             raise OutputError(
-                f"{out}: holds files this generator did not write ({names}); "
+                f"{out}: holds files this generator did not write ({_names(foreign)}); "
                 "expected only the previous build's files (move them away, or put files to "
                 "publish in templates/root/)"
             )
@@ -585,32 +798,87 @@ class SiteWriter:
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 
-    def link(self, files: Mapping[str, Path]) -> None:
-        """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
-        a copy in the build cache) into the fresh folder, copied (never a hard link: a
-        site file edited in place must change no other site, nor the cache).
+    def copy(self, rel: str, fill: Callable[[Path], str]) -> str:
+        """Write the file ``rel`` (a site-relative POSIX path) of the fresh folder with
+        ``fill``, which is given its path, writes it and returns the SHA-256 hex digest of
+        its bytes: a file copied in pieces (:func:`copy_into`), never held whole in
+        memory. A file that ``fill`` does not finish is removed.
+
+        Returns:
+            What ``fill`` returns.
 
         Raises:
-            SourceGone: a file of ``files`` cannot be read.
+            OutputError: the file cannot be written (an ``OSError`` of ``fill``).
+            Whatever else ``fill`` raises.
+        """
+        if _CONTROL.search(rel):
+            raise OutputError(f"{self.out}: a file name holds a control character "
+                              f"({rel!r}); expected plain names")
+        path = self.tmp / rel
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return fill(path)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            if isinstance(exc, OSError):
+                raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+            raise
+
+    def link(self, files: Mapping[str, tuple[Path, str]]) -> None:
+        """Put ``files`` (site-relative POSIX path → a file to publish as it is, such as
+        a copy in the build cache, and the SHA-256 hex digest its bytes must have) into
+        the fresh folder, copied (never a hard link: a site file edited in place must
+        change no other site, nor the cache). Each source is opened without following a
+        link and checked while it is copied: the bytes published are the bytes whose
+        digest is checked, whatever happens to the source's name meanwhile.
+
+        Raises:
+            SourceGone: a file of ``files`` cannot be read, is a link or not a regular
+                file, or holds other bytes than its digest (its copy is removed).
             OutputError: a file cannot be written.
         """
-        tmp = self.tmp
         bad = next((rel for rel in files if _CONTROL.search(rel)), None)
         if bad is not None:
             raise OutputError(f"{self.out}: a file name holds a control character "
                               f"({bad!r}); expected plain names")
         for rel in sorted(files):
-            path = tmp / rel
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(files[rel], path)
-            except OSError as exc:
-                # (copyfile names the source in a write's error too: ENOSPC is the site's)
-                if not os.access(files[rel], os.R_OK):
-                    raise SourceGone(f"{files[rel]}: cannot read it to publish it as "
-                                     f"{rel}: {exc.strerror or exc}; expected it to stay "
-                                     "while the build runs") from exc
-                raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+            source, sha = files[rel]
+            self._copy_checked(rel, source, sha)
+
+    def _copy_checked(self, rel: str, source: Path, sha: str) -> None:
+        """Copy ``source`` into the fresh folder as ``rel``, checked against ``sha``
+        (:meth:`link`)."""
+        expected = "expected it to stay as the build checked it while the build runs"
+        try:
+            fd = os.open(source, _SOURCE)
+        except OSError as exc:
+            why = ("a symbolic link, never followed" if exc.errno == errno.ELOOP
+                   else exc.strerror or str(exc))
+            raise SourceGone(f"{source}: cannot read it to publish it as {rel}: {why}; "
+                             f"{expected}") from exc
+        path = self.tmp / rel
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SourceGone(f"{source}: not a regular file any more, so it is not "
+                                 f"published as {rel}; {expected}")
+            os.set_blocking(fd, True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            got = copy_into(fd, path)
+        except ReadFailed as exc:
+            cause = exc.__cause__
+            reason = cause.strerror if isinstance(cause, OSError) else None
+            raise SourceGone(f"{source}: cannot read it to publish it as {rel}: "
+                             f"{reason or cause}; {expected}") from exc
+        except OSError as exc:
+            raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
+        finally:
+            os.close(fd)
+        if got != sha:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise SourceGone(f"{source}: holds other bytes than the copy the build checked, "
+                             f"so it is not published as {rel}; {expected}")
 
     def commit(self) -> None:
         """List the written files in the marker, put the fresh folder in the place of
@@ -652,8 +920,8 @@ class SiteWriter:
         # The new site is in place: the build has succeeded. Removing the previous one is
         # housekeeping; what cannot be removed now is removed by the next build.
         try:
-            if old is not None and not _keep_spare(old, self.spare):
-                _remove(old)
+            if old is not None:
+                self.warnings += _retire(old, out, out, self.spare)
         except OSError as exc:
             self.warnings.append(f"{old}: could not remove the previous site: {exc}")
         except KeyboardInterrupt as exc:

@@ -11,9 +11,13 @@ project::
 
 Each case is one item, ``content/examples/melds-rami.yaml::queen-king-ace-hearts``; a
 disagreement fails it with what ``check`` prints (``FILE:LINE: case ID: FIELD documented
-X, engine Y`` and the engine's reasoning). A file's input errors (bad YAML, an unknown
-field) fail one item of that file, ``FILE::input_errors`` (``_`` is never in a case id),
-with ``check``'s ``FILE:LINE:COL`` lines; its good cases still run.
+X, engine Y`` and the engine's reasoning). A case's ``status`` counts as in ``check``: a
+``pending`` case is skipped (the reason lists its disagreements), a
+``known_disagreement`` is ``xfail(strict=True)`` (XFAIL while it disagrees; once it
+agrees it fails, with ``check``'s line saying to remove the status). A file's input
+errors (bad YAML, an unknown field) fail one item of that file, ``FILE::input_errors``
+(``_`` is never in a case id), with ``check``'s ``FILE:LINE:COL`` lines; its good cases
+still run.
 
 Case files are collected only where asked: under a folder given on the command line that
 is, or is inside, a project's ``content/examples/`` (never another YAML file, such as a
@@ -233,32 +237,86 @@ class CaseFailed(Exception):
         self.lines = lines
 
 
+class StaleStatus(Exception):
+    """A ``known_disagreement`` whose documented values all agree now: it fails as
+    ``check`` fails it, with ``check``'s lines (not a :class:`CaseFailed`, which the
+    case's ``xfail`` expects)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
 class _Reported(pytest.Item):
     """An item whose failure is shown as ``check`` shows it."""
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
-        """The ``check`` lines of a :class:`CaseFailed`; pytest's report otherwise."""
-        if isinstance(excinfo.value, CaseFailed):
+        """The ``check`` lines of a :class:`CaseFailed` or :class:`StaleStatus`;
+        pytest's report otherwise."""
+        if isinstance(excinfo.value, (CaseFailed, StaleStatus)):
             return "\n".join(excinfo.value.lines)
         return str(super().repr_failure(excinfo, style=style))
 
 
+def _verified(case: Case) -> tuple[bool, list[str], str | None]:
+    """The case run through the engine: whether it is a stale ``known_disagreement``,
+    what ``check`` prints for it (its disagreements' lines, or the stale one's) and what
+    a report says of its ``status``
+    (:func:`generator.commands.check.status_message`)."""
+    from generator.commands.check import status_message  # see _load
+    from generator.commands.report_formats import case_lines  # see _load
+    from generator.verify import verify_case  # see _load
+
+    result = verify_case(case)
+    return result.stale, case_lines(result), status_message(result)
+
+
+def _status_mark(case: Case) -> pytest.MarkDecorator | None:
+    """The mark of a case's ``status``: ``skip`` for a ``pending`` case, the reason
+    ``check``'s (the case verified for it); ``xfail(strict=True)`` for a
+    ``known_disagreement``, the reason its ``because``."""
+    from generator.engine.codes import CaseStatus  # see _load
+
+    if case.status == CaseStatus.PENDING:
+        _stale, lines, note = _verified(case)
+        return pytest.mark.skip(reason="\n".join([note or "", *lines]))
+    if case.status == CaseStatus.KNOWN_DISAGREEMENT:
+        return pytest.mark.xfail(reason=f"known disagreement: {case.because}", strict=True,
+                                 raises=CaseFailed)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Mark a case with a ``status`` (:func:`_status_mark`) before pytest's own setup
+    reads the marks: a case is verified for its reason only when it runs (a case left
+    out by ``-k`` never is)."""
+    if isinstance(item, CaseItem) and item.case.status is not None:
+        mark = _status_mark(item.case)
+        if mark is not None:
+            item.add_marker(mark)
+
+
 class CaseItem(_Reported):
-    """One case: passes when every documented value agrees with the engine."""
+    """One case: passes when every documented value agrees with the engine. A
+    ``pending`` case is skipped, the reason ``check``'s; a ``known_disagreement`` is
+    ``xfail(strict=True)``: it fails as ``check`` does once it agrees
+    (:func:`pytest_runtest_setup`)."""
 
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
 
     def runtest(self) -> None:
-        """Run the case through the engine; raises :class:`CaseFailed` on a disagreement."""
-        from generator.commands.report_formats import case_lines  # see _load
-        from generator.verify import verify_case  # see _load
-
-        result = verify_case(self.case)
-        if result.failing:  # a pending or still-disagreeing known case passes, as in check
-            raise CaseFailed(case_lines(result))
+        """Run the case through the engine: raises :class:`CaseFailed` on a
+        disagreement (that of a ``known_disagreement`` is its expected failure),
+        :class:`StaleStatus` for a ``known_disagreement`` that agrees."""
+        stale, lines, _note = _verified(self.case)
+        if stale:
+            raise StaleStatus(lines)
+        if lines:
+            raise CaseFailed(lines)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         """Where the case is: its file, its line (0-based, as pytest counts) and id."""

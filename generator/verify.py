@@ -20,6 +20,7 @@ from dataclasses import replace
 from generator.cases.model import Case
 from generator.cases.model import Position
 from generator.engine.codes import CaseStatus
+from generator.engine.rules import games
 from generator.i18n.explain import Words
 from generator.kinds.base import Value
 
@@ -41,6 +42,8 @@ class Disagreement:
         documented: the value the case file states.
         engine: the engine's value; ``None`` when the engine gives none.
         position: where the field is documented (the case, when the field is missing).
+        column: the 1-based column where the documented value starts, when it starts on
+            the line of :attr:`position`; else :attr:`position`'s column.
     """
 
     case: Case
@@ -48,6 +51,7 @@ class Disagreement:
     documented: Value
     engine: Value
     position: Position
+    column: int | None = None
 
     @property
     def failing(self) -> bool:
@@ -94,7 +98,8 @@ class CaseResult:
         if self.stale:
             case = self.case
             return (Disagreement(case, STATUS_FIELD, case.status, None,
-                                 case.position_of(STATUS_FIELD)),)
+                                 case.position_of(STATUS_FIELD),
+                                 case.value_column_of(STATUS_FIELD)),)
         return () if self.status is not None else self.disagreements
 
     @property
@@ -122,6 +127,9 @@ verified)."""
 
 _RESULTS: OrderedDict[Case, CaseResult] = OrderedDict()
 _RESULTS_LOCK = threading.Lock()
+_RESULTS_GAMES: list[object] = [games()]
+"""The registry of games :data:`_RESULTS` was verified under: a game registered or
+unregistered since (:func:`generator.engine.rules.register_game`) forgets them all."""
 
 
 def verify_case(case: Case) -> CaseResult:
@@ -130,7 +138,8 @@ def verify_case(case: Case) -> CaseResult:
     A case equal to one verified before in this process (every field, its positions
     too: a build again with the case file unchanged, ``serve``'s next build, another
     copy of the same project) takes that one's result, made its own: the engine is
-    pure, so the result is the same (the last :data:`MEMO_CASES` are kept).
+    pure, so the result is the same (the last :data:`MEMO_CASES` are kept, while the
+    registry of games stays the same).
 
     Args:
         case: a loaded case (its inputs already checked by the loader).
@@ -139,6 +148,9 @@ def verify_case(case: Case) -> CaseResult:
         A :class:`CaseResult` with the engine's values and the disagreements.
     """
     with _RESULTS_LOCK:
+        if _RESULTS_GAMES[0] is not games():
+            _RESULTS.clear()
+            _RESULTS_GAMES[0] = games()
         found = _RESULTS.get(case)
         if found is not None:
             _RESULTS.move_to_end(case)
@@ -161,7 +173,8 @@ def _verified(case: Case) -> CaseResult:
     result = kind.run(case.inputs, case.rule_set())
     values = kind.values(case.inputs, result)
     disagreements = tuple(
-        Disagreement(case, m.field, m.documented, m.engine, case.position_of(m.where))
+        Disagreement(case, m.field, m.documented, m.engine, case.position_of(m.where),
+                     case.value_column_of(m.where))
         for m in kind.mismatches(case.expect, result, values)
     )
     return CaseResult(case, values, result, disagreements)
@@ -241,9 +254,11 @@ def explain_case(result: CaseResult, w: Words) -> list[str]:
 
 def explain_disagreement(result: CaseResult, d: Disagreement, w: Words) -> list[str]:
     """The reasoning ``check`` shows under one disagreement: for a scenario, the action
-    it is about or the end; otherwise the case's reasoning and its reason."""
+    it is about or the end; otherwise the case's reasoning and its reason; under a
+    stale ``known_disagreement`` (on :data:`STATUS_FIELD`), the case's reasoning
+    (:func:`explain_case`): what the engine now gives."""
     case = result.case
     if d.field == STATUS_FIELD:
-        return [w.code("explanation", "status_stale")]
+        return explain_case(result, w)
     return case.spec.explain_mismatch(d.field, case.inputs, result.engine_result, result.values,
                                       case.rule_set(), w)

@@ -185,6 +185,8 @@ class YamlDocument:
             path of the value it is about (for a problem with a mapping key, the
             mapping's path; a node reached through several aliases, once per path):
             lets the loader tell an error in one case from one in the file's frame.
+        duplicates: each duplicate key, by the path of its mapping, in file order:
+            ``(key, where it is first, where it is again, the error said)``.
     """
 
     value: Any
@@ -193,6 +195,8 @@ class YamlDocument:
     key_marks: dict[YamlPath, Mark] = field(default_factory=dict)
     lines: tuple[str, ...] = ()
     error_paths: list[tuple[InputError, YamlPath]] = field(default_factory=list)
+    duplicates: dict[YamlPath, list[tuple[str, Mark, Mark, InputError]]] = field(
+        default_factory=dict)
     _scalar_starts: dict[YamlPath, tuple[int, int] | None] = field(default_factory=dict)
 
     def mark(self, path: YamlPath) -> Mark:
@@ -285,10 +289,11 @@ class _Builder:
         self.built: set[int] = set()
         self.active: set[int] = set()
 
-    def error(self, mark: Mark, message: str, path: YamlPath) -> None:
+    def error(self, mark: Mark, message: str, path: YamlPath) -> InputError:
         error = InputError(self.file, mark.line, mark.column, message)
         self.errors.append(error)
         self.doc.error_paths.append((error, path))
+        return error
 
     def scalar(self, node: yaml.ScalarNode, path: YamlPath, *, key: bool = False) -> Any:
         """The value of a scalar node: as YAML 1.1 resolves it, but a number other than a
@@ -367,8 +372,10 @@ class _Builder:
                 continue
             if key in first:
                 seen = first[key]
-                self.error(where, f"duplicate key {key!r} (first at line {seen.line}, "
-                           f"column {seen.column}); expected each key once in a mapping", path)
+                error = self.error(where, f"duplicate key {key!r} (first at line "
+                                   f"{seen.line}, column {seen.column}); expected each key "
+                                   "once in a mapping", path)
+                self.doc.duplicates.setdefault(path, []).append((key, seen, where, error))
                 continue
             first[key] = where
             self.doc.key_marks[(*path, key)] = where
@@ -651,3 +658,15 @@ def walk(value: Any, path: YamlPath = ()) -> Iterator[YamlPath]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from walk(item, (*path, index))
+
+
+def value_at(value: Any, path: YamlPath) -> Any:
+    """The value at ``path`` within ``value`` (``None`` where there is none)."""
+    for step in path:
+        if isinstance(value, dict) and isinstance(step, str):
+            value = value.get(step)
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            return None
+    return value

@@ -15,6 +15,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import traceback
+from collections.abc import Callable
 from collections.abc import Iterator
 from contextlib import contextmanager
 from html.parser import HTMLParser
@@ -26,6 +28,11 @@ from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 
 from generator.cli import main
+from generator.engine.rules import GAMES
+from generator.engine.rules import GameSpec
+from generator.engine.rules import rami_variant
+from generator.engine.rules import register_game
+from generator.engine.rules import unregister_game
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translators
 from generator.layout import builtin_catalog
@@ -198,6 +205,55 @@ def translate_in(po: Path, msgid: str, msgstr: str, context: str | None = None) 
     at = text.index(head) + len(head)
     end = text.index("\n", at)
     po.write_text(text[:at] + quoted(msgstr) + text[end:], encoding="utf-8")
+
+
+def _or(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def game_lists() -> dict[str, str]:
+    """The lists of games that expected messages spell, by the name an expected message
+    writes in their place (``expected one of: {GAMES}``), from the game registry as it is
+    now: a test never types the games again, and a new game changes none.
+
+    ``{GAMES}``: every game, as an enum's choices are listed (``rami40, rami51,
+    cardverse``); ``{GAMES or}``: the same as a choice (``rami40, rami51 or cardverse``);
+    ``{RAMI_GAMES or}``, ``{OPENING_GAMES or}``, ``{OPTION_GAMES or}``: the games with
+    presets, with an opening, with options (``generator/kinds/fields.py``)."""
+    from generator.kinds import fields
+
+    return {
+        "{GAMES}": ", ".join(GAMES),
+        "{GAMES or}": _or(list(GAMES)),
+        "{RAMI_GAMES or}": _or(list(fields.RAMI_GAMES)),
+        "{OPENING_GAMES or}": _or(list(fields.OPENING_GAMES)),
+        "{OPTION_GAMES or}": _or(list(fields.OPTION_GAMES)),
+    }
+
+
+def with_game_lists(text: str) -> str:
+    """``text`` with each list name of :func:`game_lists` replaced by its list."""
+    for name, listed in game_lists().items():
+        text = text.replace(name, listed)
+    return text
+
+
+RAMI60_THRESHOLD = 60
+"""The first meld of :func:`rami60`, the game a test registers (points)."""
+
+
+@pytest.fixture
+def rami60() -> Iterator[GameSpec]:
+    """A game registered for one test and unregistered after it: ``rami60``, Rami with a
+    first meld of 60 points that holds a pure run, made as the registry's Rami games are
+    (``generator.engine.rules.rami_variant``)."""
+    spec = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD,
+                        opening_needs_pure_run=True)
+    register_game(spec)
+    try:
+        yield spec
+    finally:
+        unregister_game(spec.id)
 
 
 LEAN_LOCALES = ("en", "cs")
@@ -405,6 +461,44 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> int:
 class Hang(BaseException):
     """Raised by :func:`no_hang`'s alarm (not an ``OSError``: code under test that
     catches those must not swallow it)."""
+
+
+def in_child(body: Callable[[], object]) -> None:
+    """Run ``body`` in a process forked from this one, its garbage collector off, and
+    fail with its traceback where it fails: for a test that signals its own process
+    (``os.kill(os.getpid(), SIGINT)``, an alarm). A handler runs wherever Python next
+    checks for signals, inside another library's callback too (a garbage collector
+    callback, where its exception cannot propagate and is printed as "Exception ignored
+    in"); a signal sent to the test worker itself could reach the callbacks and tests
+    that share the worker. In the child, the signal reaches ``body``'s code alone, and
+    the child ends with ``os._exit`` (none of the worker's clean-up runs there).
+
+    Raises:
+        pytest.fail.Exception: ``body`` raised (its traceback), or the child ended
+            otherwise than returning from it (its exit status).
+    """
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: body, its outcome, and nothing else
+        status = 1
+        try:
+            os.close(read)
+            gc.disable()
+            body()
+            status = 0
+        except BaseException:
+            report = traceback.format_exc().encode("utf-8", "replace")
+            with contextlib.suppress(BaseException):
+                while report:
+                    report = report[os.write(write, report):]
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        report = fh.read().decode("utf-8", "replace")
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if status != 0:
+        pytest.fail(f"the test's child process ended with {status}:\n{report}", pytrace=False)
 
 
 @contextmanager

@@ -428,7 +428,7 @@ def test_search_from_a_file_says_it_needs_a_server(browser: Any, site: Path) -> 
     status = browser.find_element(By.CSS_SELECTOR, ".site-search__status")
     assert _wait(lambda: status.text)
     assert status.text == form.get_attribute("data-file")
-    assert "generator serve" in status.text
+    assert "rules-site serve" in status.text
     assert status.text.startswith("Vyhledávání")  # Czech, not the English msgid
 
 

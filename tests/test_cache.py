@@ -885,7 +885,8 @@ def _cache_emptied_at_first_link(root: Path, monkeypatch: pytest.MonkeyPatch,
     seen: list[int] = []
     link = generator.output.SiteWriter.link
 
-    def emptying_link(self: generator.output.SiteWriter, files: dict[str, Path]) -> None:
+    def emptying_link(self: generator.output.SiteWriter,
+                      files: dict[str, tuple[Path, str]]) -> None:
         first = bool(files) and not any(seen)
         seen.append(len(files))
         if first and after:
@@ -952,6 +953,39 @@ def test_a_cache_emptied_while_a_kept_build_is_copied_only_slows(
     report = build(small)
     assert seen and seen[0] > 0, "the build was not taken from the cache"
     assert report.exit_code == 0, report.lines
+    _clean(small, tmp_path)
+    _same_tree(small / "site", tmp_path / "clean")
+
+
+def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
+        small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build taken whole from the cache checks its copies, then opens the output
+    (which may wait for another build's lock): a copy replaced meanwhile by a link to a
+    private file is refused as it is copied, and the site is built again with the bytes
+    a clean build writes; the private file reaches no file of the site."""
+    assert build(small).exit_code == 0
+    page = small / "site" / "index.html"
+    sha = hashlib.sha256(page.read_bytes()).hexdigest()
+    blob = cache_folder(small) / "blobs" / sha[:2] / sha
+    assert blob.is_file()
+    shutil.rmtree(small / "site")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET key material", encoding="utf-8")
+    real = generator.commands.build._open_output
+    swapped: list[Path] = []
+
+    def swapping(*args: Any, **kwargs: Any) -> Any:
+        if not swapped:  # the copies are checked: the blob becomes a link
+            blob.unlink()
+            blob.symlink_to(secret)
+            swapped.append(blob)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(generator.commands.build, "_open_output", swapping)
+    report = build(small)
+    assert swapped and report.exit_code == 0, report.lines
+    assert not any(b"TOP-SECRET" in p.read_bytes()
+                   for p in (small / "site").rglob("*") if p.is_file())
     _clean(small, tmp_path)
     _same_tree(small / "site", tmp_path / "clean")
 

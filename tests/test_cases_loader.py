@@ -24,8 +24,8 @@ from generator.cases import CaseSet
 from generator.cases import Position
 from generator.cases import load_cases
 from generator.cases.schema import CASE_FIELDS
-from generator.cases.schema import CASE_SCHEMA
-from generator.cases.schema import FILE_SCHEMA
+from generator.cases.schema import case_schema
+from generator.cases.schema import file_schema
 from generator.content.extractors import extract_cases
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
@@ -41,6 +41,7 @@ from generator.kinds.first_meld import MeldsInput
 from generator.kinds.meld import MELD_REASONS
 from generator.kinds.meld import CardsInput
 from tests.conftest import run_process
+from tests.conftest import with_game_lists
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -108,7 +109,7 @@ LOADER_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "loader"
 def read_expected(path: Path) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {"errors": []}
     lines = sections["errors"]
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in with_game_lists(path.read_text(encoding="utf-8")).splitlines():
         if line.startswith("== "):
             lines = sections.setdefault(line[3:], [])
         else:
@@ -294,8 +295,8 @@ GOOD_CASE = """
     ("head", "expected"),
     [
         ("defaults:\n  game: rami52\ncases:",
-         "content/examples/x.yaml:2:9: unknown game 'rami52'; expected one of: rami40, "
-         "rami51, cardverse (did you mean 'rami51'?)"),
+         "content/examples/x.yaml:2:9: unknown game 'rami52'; expected one of: {GAMES} "
+         "(did you mean 'rami51'?)"),
         ("defaults:\n  kind: meld\n  kind: deck\ncases:",
          "content/examples/x.yaml:3:3: duplicate key 'kind' (first at line 2, column 3); "
          "expected each key once in a mapping"),
@@ -316,7 +317,7 @@ def test_an_error_in_the_file_frame_drops_the_whole_file(
         tmp_path: Path, head: str, expected: str) -> None:
     write(tmp_path, "x.yaml", head + GOOD_CASE)
     result = load_cases(tmp_path)
-    assert formatted(result) == [expected]
+    assert formatted(result) == [with_game_lists(expected)]
     assert result.cases == ()
 
 
@@ -629,9 +630,9 @@ def test_the_project_content_loads_without_errors() -> None:
 
 
 def test_schemas_are_valid_draft_2020_12() -> None:
-    Draft202012Validator.check_schema(CASE_SCHEMA)
-    Draft202012Validator.check_schema(FILE_SCHEMA)
-    assert CASE_SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(case_schema())
+    Draft202012Validator.check_schema(file_schema())
+    assert case_schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert CASE_FIELDS == ("id", "kind", "game", "rules", "options", "title", "note",
                            "status", "because", "draft", "cards", "melds", "players", "meld",
                            "opened", "card", "hands", "start", "actions", "expect")
@@ -721,3 +722,36 @@ def test_number_like_text_stays_the_text_written(tmp_path: Path) -> None:
     assert found == [(6, "0x1F"), (7, "1:48")]
 
 
+
+
+# -- every card-shaped field, expect's too, read by the loader ------------------------
+
+KINDS_FIXTURE = Path(__file__).resolve().parent / "fixtures" / "kinds" / "content" / \
+    "examples" / "kinds.yaml"
+
+CARD_EXPECT_FIELDS = [(kind.name, name) for kind in KINDS.values()
+                      for name, spec in kind.expect.items() if spec.shape != "value"]
+"""Every ``expect`` field a kind declares card-shaped (``FieldSpec.shape``)."""
+
+
+def test_some_kind_documents_a_card() -> None:
+    assert ("joker_swap", "joker_stands_for") in CARD_EXPECT_FIELDS
+
+
+@pytest.mark.parametrize(("kind", "field"), CARD_EXPECT_FIELDS)
+def test_a_card_field_of_expect_that_names_no_card_is_an_input_error(
+        tmp_path: Path, kind: str, field: str) -> None:
+    """``expect: {<field>: ZZ}`` is an input error at the value, for each kind whose
+    ``expect`` field holds a card (the kind's declaration, not code of the kind's own),
+    and the case is dropped: not a disagreement with the engine."""
+    fixture = yaml.safe_load(KINDS_FIXTURE.read_text(encoding="utf-8"))
+    case = next(c for c in fixture["cases"] if c["kind"] == kind)
+    case["expect"][field] = "ZZ"
+    text = yaml.safe_dump({"defaults": fixture["defaults"], "cases": [case]},
+                          sort_keys=False, default_flow_style=False)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.endswith(f"{field}: ZZ"))
+    column = text.splitlines()[line - 1].index("ZZ") + 1
+    result = load_one(tmp_path, text)
+    assert formatted(result) == [f"content/examples/x.yaml:{line}:{column}: {field}: "
+                                 f"unknown card 'ZZ' (bad rank); {CARD_HELP}"]
+    assert result.cases == ()

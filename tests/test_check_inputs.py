@@ -174,13 +174,12 @@ def test_the_reason_of_an_invalid_meld_layoff_or_swap_is_said_once(
 def test_an_unknown_placeholder_gets_a_did_you_mean(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    line = _append(project / "content/rules.md", "\nAt least {rami51.treshold} points.\n") + 1
+    line = _append(project / "content/rules.md", "\nAt most {rami.turn_limt} turns.\n") + 1
     code, lines = _run(capsys, "check", "--project", str(project))
     assert code == 2
     assert lines == [
-        f"content/rules.md:{line}:10: unknown placeholder {{rami51.treshold}}; expected one of "
-        f"the {len(facts())} placeholders (did you mean 'rami51.threshold', "
-        "'rami40.threshold' or 'rami.reshuffles'?)"]
+        f"content/rules.md:{line}:9: unknown placeholder {{rami.turn_limt}}; expected one of "
+        f"the {len(facts())} placeholders (did you mean 'rami.turn_limit'?)"]
 
 
 def test_i18n_extract_names_the_broken_template(

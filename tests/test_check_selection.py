@@ -73,7 +73,8 @@ def test_every_case_without_a_selection(two_files: Path) -> None:
     result = run_cli("check", cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == [A_WRONG, B_WRONG]
-    assert result.stderr == "3 cases checked: 2 disagreements, 0 input errors\n"
+    assert result.stderr == ("3 cases checked: 2 disagreements, 0 input errors; check --fix "
+                             "would settle the 2 disagreements\n")
 
 
 @pytest.mark.parametrize(("paths", "found", "cases"), [
@@ -89,8 +90,10 @@ def test_paths_verify_only_their_case_files(two_files: Path, paths: list[str],
     result = run_cli("check", *paths, cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == found
+    settle = "the 2 disagreements" if len(found) > 1 else "the disagreement"
     assert result.stderr == (f"{cases} case{'s' * (cases > 1)} checked: {len(found)} "
-                             f"disagreement{'s' * (len(found) > 1)}, 0 input errors\n")
+                             f"disagreement{'s' * (len(found) > 1)}, 0 input errors; check "
+                             f"--fix would settle {settle}\n")
 
 
 def test_paths_start_from_the_current_folder_and_positions_from_the_project(
@@ -118,7 +121,8 @@ def test_ids_verify_only_those_cases(two_files: Path, ids: list[str]) -> None:
     result = run_cli("check", *ids, cwd=two_files)
     assert result.returncode == 1
     assert _disagreements(result.stdout) == [B_WRONG]
-    assert result.stderr == "2 cases checked: 1 disagreement, 0 input errors\n"
+    assert result.stderr == ("2 cases checked: 1 disagreement, 0 input errors; check --fix "
+                             "would settle the disagreement\n")
     agreeing = run_cli("check", "--id", "a-good", cwd=two_files)
     assert (agreeing.returncode, agreeing.stdout) == (0, "")
 
@@ -242,6 +246,73 @@ def test_strict_names_a_fuzzy_translation_at_its_line(init_project: Path) -> Non
     assert result.stdout == (f"locales/cs/LC_MESSAGES/messages.po:{line + 1}: fuzzy "
                              f"translation of {title.group(1)!r} (--strict); expected it "
                              "translated\n")
+
+
+def test_strict_cuts_a_long_msgid_with_an_ellipsis(init_project: Path) -> None:
+    """A msgid longer than 60 characters is quoted cut, and says so with "…"."""
+    catalog = init_project / "locales/cs/LC_MESSAGES/messages.po"
+    note = "An ace after the king is high and is worth more than a face card."
+    text = catalog.read_text(encoding="utf-8")
+    assert f'\nmsgid "{note}"' in text
+    catalog.write_text(text.replace(f'\nmsgid "{note}"', f'\n#, fuzzy\nmsgid "{note}"'),
+                       encoding="utf-8")
+    result = run_cli("check", "--strict", cwd=init_project)
+    assert result.returncode == 1
+    (line,) = result.stdout.splitlines()
+    assert line.endswith(": fuzzy translation of 'An ace after the king is high and is worth "
+                         "more than a face…' (--strict); expected it translated"), line
+    data = json.loads(run_cli("check", "--strict", "--format", "json",
+                              cwd=init_project).stdout)
+    assert [w["message"] for w in data["warnings"]] == [line.split(": ", 1)[1]]
+
+
+JOKERS_PAGE = """---
+draft: true
+---
+
+# Wild cards
+
+A paragraph not translated.
+
+```cases
+joker-run
+```
+"""
+
+JOKER_CASES = """defaults:
+  game: rami51
+cases:
+  - id: joker-run
+    kind: meld
+    cards: JK 7S 8S
+    title: A run with a joker
+    expect: {verdict: valid, type: run, points: 21}
+  - id: draft-set
+    kind: meld
+    cards: 9C 9D 9H
+    title: A set being drafted
+    draft: true
+    expect: {verdict: valid, type: set, points: 27}
+"""
+
+
+def test_strict_leaves_out_the_drafts_a_build_leaves_out(init_project: Path) -> None:
+    """``check --strict`` counts what ``build --strict`` (no ``--drafts``) shows: a draft
+    page's text and the cases only it shows, and a draft case's row on a published
+    page, wait untranslated until they are published."""
+    (init_project / "content/jokers.md").write_text(JOKERS_PAGE, encoding="utf-8")
+    (init_project / "content/examples/jokers.yaml").write_text(JOKER_CASES, encoding="utf-8")
+    replace_in(init_project / "content/melds.md", "three-sevens\n", "three-sevens\ndraft-set\n")
+    drafted = run_cli("check", "--strict", cwd=init_project)
+    assert (drafted.returncode, drafted.stdout) == (0, ""), drafted.stdout
+    assert drafted.stderr == "5 cases checked: 0 disagreements, 0 input errors; 0 " \
+        "untranslated or fuzzy (--strict)\n"
+    replace_in(init_project / "content/jokers.md", "draft: true\n", "order: 2\n")
+    published = run_cli("check", "--strict", cwd=init_project)
+    assert published.returncode == 1
+    assert [line.split(": ", 1)[1] for line in published.stdout.splitlines()] == [
+        f"missing translation of {msgid!r} (--strict); expected it translated"
+        for msgid in ("A paragraph not translated.", "A run with a joker", "Wild cards")]
 
 
 def test_a_warning_is_shown_and_fails_only_under_strict(

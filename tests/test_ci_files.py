@@ -49,14 +49,15 @@ def test_the_workflow_is_valid_for_githubs_schema(tmp_path: Path) -> None:
     assert "'runs-on' is a required property" in failed.stdout
 
 
-def test_the_workflow_checks_pull_requests_and_publishes_main() -> None:
+def test_the_workflow_checks_pull_requests_and_publishes_the_default_branch() -> None:
     workflow = _workflow()
     assert set(workflow["on"]) >= {"pull_request", "push"}
-    assert workflow["on"]["push"]["branches"] == ["main"]
+    assert workflow["on"]["push"] is None  # every branch is checked
     jobs = workflow["jobs"]
     runs = [step.get("run", "") for step in jobs["check"]["steps"]]
     assert "python -m generator check --format github" in runs
-    assert "github.ref == 'refs/heads/main'" in jobs["build"]["if"]
+    assert "github.ref == format('refs/heads/{0}', " \
+        "github.event.repository.default_branch)" in jobs["build"]["if"]
     assert "pull_request" in jobs["build"]["if"]
     build_uses = [step.get("uses", "") for step in jobs["build"]["steps"]]
     assert any(u.startswith("actions/upload-pages-artifact@") for u in build_uses)
@@ -178,4 +179,4 @@ def test_the_readme_shows_both_in_ci() -> None:
     assert ".github/workflows/site.yml" in section
     assert f"id: {_hook()['id']}" in section
     assert "check --format github" in section and "--format junit" in section
-    assert "python -m generator init" in section
+    assert "rules-site init" in section

@@ -14,7 +14,6 @@ from generator.engine import codes
 from generator.engine.codes import Code
 from generator.engine.codes import EndReason
 from generator.engine.codes import Event
-from generator.engine.codes import Game
 from generator.engine.codes import JokerWhy
 from generator.engine.codes import LayoffReason
 from generator.engine.codes import MeldReason
@@ -30,6 +29,7 @@ from generator.engine.codes import tone
 from generator.engine.rules import GAMES
 from generator.engine.rules import GAMES_WITH_OPTIONS
 from generator.engine.rules import GAMES_WITH_PRESETS
+from generator.engine.rules import games
 from generator.engine.rules import options_of
 from generator.engine.rules import presets_of
 from generator.engine.rules import rule_set
@@ -56,7 +56,6 @@ seat has opened; ``end.round_over``)."""
     (PlayReason, words.REASONS),
     (Event, words.EVENTS),
     (MeldReason, words.MELD_REASONS_NUMBERED),
-    (Game, words.GAMES),
     (Preset, words.PRESETS),
     (Option, words.OPTIONS),
     (JokerWhy, JOKER_SENTENCES),
@@ -102,21 +101,45 @@ def test_a_verdict_has_its_tone(verdict: str | None, expected: Tone) -> None:
     assert tone(verdict) is expected
 
 
+def test_every_game_has_its_name() -> None:
+    assert list(words.GAMES) == list(GAMES)
+    assert [words.GAMES[spec.id] for spec in games()] == [spec.name for spec in games()]
+
+
 def test_the_games_registry_answers_from_rule_set_data() -> None:
-    assert GAMES == (Game.RAMI40, Game.RAMI51, Game.CARDVERSE)
-    assert GAMES_WITH_PRESETS == (Game.RAMI40, Game.RAMI51)
-    assert GAMES_WITH_OPTIONS == (Game.CARDVERSE,)
+    assert tuple(GAMES) == tuple(spec.id for spec in games())
+    assert tuple(GAMES_WITH_PRESETS) == tuple(spec.id for spec in games() if spec.presets)
+    assert tuple(GAMES_WITH_OPTIONS) == tuple(spec.id for spec in games() if spec.options)
     assert presets_of("rami51") == (Preset.REFERENCE, Preset.HOUSE)
     assert options_of("cardverse") == (Option.ACE_HIGH, Option.DISCARD_TO_WIN)
     assert presets_of("nope") == () and options_of("rami40") == ()
     for game in GAMES:
         rules = rule_set(game)
-        assert rules.game is game
+        assert rules.game == game
         assert (rules.preset is not None) == bool(presets_of(game))
 
 
 def _code_words() -> set[str]:
     return {str(m) for enum in CODE_ENUMS for m in enum} - FIELD_NAMES
+
+
+def test_no_game_id_is_typed_outside_its_record() -> None:
+    """A game's id is typed once, in its record (``engine/rules.py``): nowhere else in
+    ``generator/`` is a string constant a game's id, nor a quoted word of a template."""
+    ids = set(GAMES)
+    found = []
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        if path == ROOT / "generator/engine/rules.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
+                  for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in ids]
+    for path in sorted((ROOT / "generator" / "theme").rglob("*.html")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path.relative_to(ROOT)}:{number}: {word!r}"
+                      for word in re.findall(r"[\"']([a-z0-9_]+)[\"']", line) if word in ids]
+    assert found == []
 
 
 def test_no_code_word_is_typed_outside_codes() -> None:

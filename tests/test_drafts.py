@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 from generator.cases.editor_schema import editor_schema
 from generator.cases.loader import load_cases
 from generator.commands.build import build
+from generator.commands.project import load_project
 from generator.commands.serve import Preview
 from generator.content.pages import load_pages
 from generator.layout import search_output
@@ -167,6 +168,24 @@ def test_a_pages_draft_is_its_front_matters_boolean(drafts: Path) -> None:
         "content/sets.md:3:8: front matter draft is string 'maybe'; expected true or false"]
 
 
+@pytest.mark.parametrize(("word", "reading"), [("yes", "true"), ("No", "false"),
+                                             ("on", "true"), ("OFF", "false")])
+def test_a_pages_draft_refuses_yaml_1_1_booleans(drafts: Path, word: str,
+                                                 reading: str) -> None:
+    """``draft: yes/no/on/off`` in a page's front matter is refused as in a case file
+    (YAML 1.1 reads a boolean where YAML 1.2 and editors read text), at its position,
+    saying which to write; so is a summary YAML reads as no text."""
+    replace_in(drafts / "content" / "sets.md", "draft: true", f"draft: {word}")
+    replace_in(drafts / "content" / "runs.md", "summary: The first page.", "summary: off")
+    _pages, errors = load_pages(drafts)
+    assert [e.format() for e in errors] == [
+        "content/runs.md:3:10: front matter summary is boolean false; expected text (YAML "
+        "reads a bare no/off/false as a boolean: quote it)",
+        f"content/sets.md:3:8: front matter draft is {word}; expected true or false (YAML "
+        f"1.1 reads a bare {word} as {reading}, YAML 1.2 and editors as text: write "
+        f"{reading})"]
+
+
 def test_a_build_leaves_every_draft_out(drafts: Path) -> None:
     report = build(drafts)
     assert (report.exit_code, report.lines) == (0, [])
@@ -255,6 +274,28 @@ def test_a_case_no_page_shows_is_a_warning(drafts: Path) -> None:
     strict = run_cli("build", "--strict", "--project", str(drafts))
     assert (strict.returncode, strict.stdout.splitlines()) == (1, [warning])
     assert not (drafts / "site").exists()
+
+
+def test_a_site_whose_every_page_is_a_draft_builds_its_home_pages(drafts: Path) -> None:
+    """Every page a draft: check and build agree (exit 0) and warn that the site has no
+    page; the build writes the home and "not found" pages without a search box, and
+    runs no search index (Pagefind refuses a site without pages)."""
+    replace_in(drafts / "content" / "runs.md", "order: 1", "order: 1\ndraft: true")
+    warning = ("content:1: warning: every page is a draft; the site has no page but its "
+               "home pages (build --drafts shows the drafts)")
+    assert [w.format() for w in load_project(drafts).warnings] == [warning]
+    assert load_project(drafts, drafts=True).warnings == []
+    report = build(drafts)
+    assert (report.exit_code, report.lines) == (0, [warning])
+    site = drafts / "site"
+    assert sorted(p.relative_to(site).as_posix() for p in (site / "en").rglob("*")) == [
+        "en/404.html", "en/index.html"]
+    for lang in ("en", "cs"):
+        for page in ("index.html", "404.html"):
+            soup = BeautifulSoup((site / lang / page).read_text(encoding="utf-8"),
+                                 "html.parser")
+            assert soup.select("form.site-search") == [], (lang, page)
+            assert soup.select(".page-list a") == []
 
 
 def test_a_cached_build_is_a_clean_one_with_and_without_drafts(drafts: Path,

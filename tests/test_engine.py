@@ -20,6 +20,7 @@ from generator.engine import parse_cards
 from generator.engine import rule_set
 from generator.engine.cards import CardCodeError
 from generator.engine.opening import NoOpeningError
+from generator.engine.rules import GAMES_WITH_PRESETS
 
 RAMI = rule_set("rami51")
 CARDVERSE = rule_set("cardverse")
@@ -40,7 +41,7 @@ CHECKED_MELDS = [
 
 
 @pytest.mark.parametrize(("cards", "valid", "type_", "reason", "points", "joker"), CHECKED_MELDS)
-@pytest.mark.parametrize("game", ["rami40", "rami51"])
+@pytest.mark.parametrize("game", GAMES_WITH_PRESETS)
 def test_checked_melds(
     game: str, cards: str, valid: bool, type_: str, reason: str | None,
     points: int | None, joker: str | None,

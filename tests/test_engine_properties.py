@@ -29,6 +29,8 @@ from generator.engine import Suit
 from generator.engine import check_meld
 from generator.engine import rule_set
 from generator.engine.melds import Placed
+from generator.engine.rules import GAMES_WITH_PRESETS
+from generator.engine.rules import presets_of
 
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 pytestmark = pytest.mark.extended  # its big round: RULES_EXTENDED=1 pytest -m extended
@@ -41,8 +43,8 @@ PROPERTY = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-RAMI = tuple(rule_set(game, preset) for game in ("rami40", "rami51")
-             for preset in ("reference", "house"))
+RAMI = tuple(rule_set(game, preset) for game in GAMES_WITH_PRESETS
+             for preset in presets_of(game))
 CARDVERSE = (rule_set("cardverse"), rule_set("cardverse", ace_high=True),
              rule_set("cardverse", discard_to_win=True))
 ALL_RULES = (*RAMI, *CARDVERSE)
@@ -220,7 +222,7 @@ def test_two_aces_of_one_suit_are_never_a_run(
 @PROPERTY
 @given(cards=melds)
 def test_house_and_reference_put_the_joker_in_the_same_place(cards: list[Card]) -> None:
-    for game in ("rami40", "rami51"):
+    for game in GAMES_WITH_PRESETS:
         reference = check_meld(cards, rule_set(game, "reference"))
         house = check_meld(cards, rule_set(game, "house"))
         assert (reference.valid, reference.type, reference.reason) == (

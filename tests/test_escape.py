@@ -20,6 +20,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from bs4 import BeautifulSoup
 
 import generator.cli
 import generator.errors
@@ -28,10 +29,12 @@ from generator.cli import main
 from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.config import load_config
+from generator.i18n.catalog import language_tag
 from generator.i18n.catalog import plural_rule
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import alive
+from tests.conftest import in_child
 from tests.conftest import override
 from tests.test_i18n import CASES
 from tests.test_i18n import PO_HEADER
@@ -57,6 +60,47 @@ def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
     hreflangs = [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)]
     assert hreflangs[:3] == ["en", "sk", "x-default"]
     assert "&amp;" in (project / "site" / "sitemap.xml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("locale", "tag"), [
+    ("pt_BR", "pt-BR"), ("sr_Latn", "sr-Latn"), ("sr_Latn_RS", "sr-Latn-RS"),
+    ("cs@latin", "cs-Latn"), ("be@tarask", "be-tarask"), ("de@euro", "de"),
+    ("ca_ES_VALENCIA", "ca-ES-valencia"), ("en", "en")])
+def test_a_locale_identifier_is_written_as_a_bcp_47_tag(locale: str, tag: str) -> None:
+    assert language_tag(locale) == tag
+
+
+def test_pages_sitemap_and_switcher_name_a_locale_by_its_language_tag(
+        tmp_path: Path) -> None:
+    """A locale with a territory or a script (``pt_BR``, ``sr@latin``: gettext's and
+    Babel's identifiers, the folders' names) is ``pt-BR``, ``sr-Latn`` in ``lang`` and
+    ``hreflang`` (BCP 47, as HTML and search engines read them); its folder keeps the
+    identifier."""
+    project = _tiny(tmp_path, "")
+    (project / "locales" / "sk").rename(project / "locales" / "pt_BR")
+    (project / "site.yaml").write_text('site_url: "https://example.org/"\n', "utf-8")
+    po = project / "locales" / "pt_BR" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text("utf-8").replace(
+        "nplurals=3; plural=(n == 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2)",
+        "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2"),
+        "utf-8")
+    report = build(project)
+    assert report.exit_code == 0, report.lines
+    site = project / "site"
+    root = ElementTree.parse(site / "sitemap.xml").getroot()
+    assert [link.get("hreflang") for link in root.findall("s:url/x:link", SITEMAP)][:3] == [
+        "en", "pt-BR", "x-default"]
+    for page in ("pt_BR/tiny/index.html", "pt_BR/index.html", "pt_BR/404.html",
+                 "en/tiny/index.html", "index.html", "404.html"):
+        soup = BeautifulSoup((site / page).read_text("utf-8"), "html.parser")
+        langs = {str(e.get("lang")) for e in soup.select("[lang]")}
+        hreflangs = {str(e.get("hreflang")) for e in soup.select("[hreflang]")}
+        assert "pt_BR" not in langs | hreflangs, page
+        assert "pt-BR" in hreflangs, page
+    page = BeautifulSoup((site / "pt_BR/tiny/index.html").read_text("utf-8"), "html.parser")
+    assert page.html is not None and page.html["lang"] == "pt-BR"
+    canonical = page.select_one('link[rel="canonical"]')
+    assert canonical is not None and canonical["href"] == "https://example.org/pt_BR/tiny/"
 
 
 def test_a_syntax_error_in_the_sitemap_template_is_found_without_rendering(
@@ -895,120 +939,191 @@ def test_a_ctrl_c_as_the_entry_point_starts_is_no_traceback() -> None:
 
 
 def test_a_second_signal_while_the_workers_are_stopped_waits_for_every_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path) -> None:
     """Review 2, finding C: a second Ctrl-C while an interrupted build killed its render
     workers cut that short; the workers it had not reached outlived the command (seen
     as ``<defunct>`` after it exited). Now every worker is killed and waited for, then
-    the signal raises."""
+    the signal raises. (The alarm and the second Ctrl-C go to a child process of the
+    test's own: :func:`tests.conftest.in_child`.)"""
     import generator.render.parallel as parallel
 
     started = tmp_path / "workers"
 
-    def slow(lang: str) -> None:
-        with open(started, "a", encoding="utf-8") as f:
-            f.write(f"{os.getpid()}\n")
-        time.sleep(60)
+    def body() -> None:
+        def slow(lang: str) -> None:
+            with open(started, "a", encoding="utf-8") as f:
+                f.write(f"{os.getpid()}\n")
+            time.sleep(60)
 
-    kill = os.kill
-    killed: list[int] = []
+        kill = os.kill
+        killed: list[int] = []
 
-    def killing(pid: int, number: int) -> None:
-        killed.append(pid)
-        if len(killed) == 1:
-            kill(os.getpid(), signal_module.SIGINT)  # the second Ctrl-C, as they stop
-        kill(pid, number)
+        def killing(pid: int, number: int) -> None:
+            killed.append(pid)
+            if len(killed) == 1:
+                kill(os.getpid(), signal_module.SIGINT)  # the second Ctrl-C, as they stop
+            kill(pid, number)
 
-    def first_ctrl_c(number: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        def first_ctrl_c(number: int, frame: object) -> None:
+            raise KeyboardInterrupt
 
-    monkeypatch.setattr(parallel, "_render_and_write", slow)
-    signal_module.signal(signal_module.SIGALRM, first_ctrl_c)
-    try:
-        monkeypatch.setattr(os, "kill", killing)
-        signal_module.setitimer(signal_module.ITIMER_REAL, 1.0)
-        with pytest.raises(KeyboardInterrupt):
-            list(parallel._forked(["en", "cs"], 2))
-        monkeypatch.undo()
-        pids = [int(n) for n in started.read_text(encoding="utf-8").split()]
-        assert sorted(killed) == sorted(pids) and len(pids) == 2
-        for pid in pids:
-            with pytest.raises(ChildProcessError):  # waited for: no such child any more
-                os.waitpid(pid, os.WNOHANG)
-    finally:
-        signal_module.setitimer(signal_module.ITIMER_REAL, 0)
-        signal_module.signal(signal_module.SIGALRM, signal_module.SIG_DFL)
-        left = started.read_text(encoding="utf-8").split() if started.exists() else []
-        for pid in map(int, left):
-            with contextlib.suppress(OSError):
-                kill(pid, signal_module.SIGKILL)
-                os.waitpid(pid, 0)
+        parallel._render_and_write = slow  # type: ignore[assignment]
+        signal_module.signal(signal_module.SIGALRM, first_ctrl_c)
+        try:
+            os.kill = killing
+            signal_module.setitimer(signal_module.ITIMER_REAL, 1.0)
+            with pytest.raises(KeyboardInterrupt):
+                list(parallel._forked(["en", "cs"], 2))
+            os.kill = kill
+            pids = [int(n) for n in started.read_text(encoding="utf-8").split()]
+            assert sorted(killed) == sorted(pids) and len(pids) == 2
+            for pid in pids:
+                with pytest.raises(ChildProcessError):  # waited for: no such child any more
+                    os.waitpid(pid, os.WNOHANG)
+        finally:
+            os.kill = kill
+            signal_module.setitimer(signal_module.ITIMER_REAL, 0)
+            left = started.read_text(encoding="utf-8").split() if started.exists() else []
+            for pid in map(int, left):
+                with contextlib.suppress(OSError):
+                    kill(pid, signal_module.SIGKILL)
+                    os.waitpid(pid, 0)
+
+    in_child(body)
 
 
 def test_a_second_signal_of_another_kind_keeps_the_first_ones_status() -> None:
     """Review 3: SIGINT, then SIGTERM while the build cleaned up, ended with 143 (11
     rounds in 12): the clean-up's deferred signal replaced the interrupt under way.
     A signal that comes while an interrupt is being handled is dropped; one that comes
-    in a block run in the ordinary way is raised at its end."""
+    in a block run in the ordinary way is raised at its end. (In a child process:
+    :func:`tests.conftest.in_child`.)"""
     from generator.errors import Interrupted
     from generator.errors import signals_deferred
 
-    signal_module.signal(signal_module.SIGTERM, Interrupted.raise_on_signal)
-    with pytest.raises(KeyboardInterrupt) as first:
-        try:
-            raise KeyboardInterrupt  # the first Ctrl-C
-        except KeyboardInterrupt:
-            with signals_deferred():
-                os.kill(os.getpid(), signal_module.SIGTERM)  # as the clean-up runs
-            raise
-    assert type(first.value) is KeyboardInterrupt
-    with pytest.raises(Interrupted) as later, signals_deferred():
-        os.kill(os.getpid(), signal_module.SIGTERM)
-    assert later.value.signum == signal_module.SIGTERM
+    def body() -> None:
+        signal_module.signal(signal_module.SIGTERM, Interrupted.raise_on_signal)
+        with pytest.raises(KeyboardInterrupt) as first:
+            try:
+                raise KeyboardInterrupt  # the first Ctrl-C
+            except KeyboardInterrupt:
+                with signals_deferred():
+                    os.kill(os.getpid(), signal_module.SIGTERM)  # as the clean-up runs
+                raise
+        assert type(first.value) is KeyboardInterrupt
+        with pytest.raises(Interrupted) as later, signals_deferred():
+            os.kill(os.getpid(), signal_module.SIGTERM)
+        assert later.value.signum == signal_module.SIGTERM
+
+    in_child(body)
 
 
 def test_a_signal_while_the_first_interrupt_unwinds_is_dropped() -> None:
     """Review 4: SIGINT, then SIGTERM 4 ms later while the first interrupt unwound
     through code outside any deferred block, ended with 143 (2 rounds in 42): the
     second handler raised over the first. The first signal stops the run; the ones
-    after it are dropped, whichever kind."""
+    after it are dropped, whichever kind. (In a child process:
+    :func:`tests.conftest.in_child`.)"""
     from generator.errors import Interrupted
 
-    for number in (signal_module.SIGINT, signal_module.SIGTERM):
-        signal_module.signal(number, Interrupted.raise_on_signal)
-    with pytest.raises(Interrupted) as first:
-        try:
-            os.kill(os.getpid(), signal_module.SIGINT)
-        finally:  # unwinding: a SIGTERM, then another Ctrl-C
-            os.kill(os.getpid(), signal_module.SIGTERM)
-            os.kill(os.getpid(), signal_module.SIGINT)
-    assert first.value.signum == signal_module.SIGINT
+    def body() -> None:
+        for number in (signal_module.SIGINT, signal_module.SIGTERM):
+            signal_module.signal(number, Interrupted.raise_on_signal)
+        with pytest.raises(Interrupted) as first:
+            try:
+                os.kill(os.getpid(), signal_module.SIGINT)
+            finally:  # unwinding: a SIGTERM, then another Ctrl-C
+                os.kill(os.getpid(), signal_module.SIGTERM)
+                os.kill(os.getpid(), signal_module.SIGINT)
+        assert first.value.signum == signal_module.SIGINT
+
+    in_child(body)
 
 
 def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
-        lean_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        lean_project: Path) -> None:
     """Review 3: a second signal cut short the removal of the build's search scratch
     folder (14 MB at 700 pages, left in 44 of 55 double-signal rounds). The removal
-    now runs whole, then the signal stops the build."""
+    now runs whole, then the signal stops the build. (In a child process:
+    :func:`tests.conftest.in_child`.)"""
     import generator.render.search as search
 
-    made: list[Path] = []
-    scratch = search.scratch_folder
-    close = search.Indexer.close
+    def body() -> None:
+        made: list[Path] = []
+        scratch = search.scratch_folder
+        close = search.Indexer.close
 
-    def recorded() -> Path:
-        made.append(scratch())
-        return made[-1]
+        def recorded() -> Path:
+            made.append(scratch())
+            return made[-1]
 
-    def signalled(self: search.Indexer) -> None:
-        os.kill(os.getpid(), signal_module.SIGINT)  # as the clean-up starts
-        close(self)
+        def signalled(self: search.Indexer) -> None:
+            os.kill(os.getpid(), signal_module.SIGINT)  # as the clean-up starts
+            close(self)
 
-    monkeypatch.setattr(search, "scratch_folder", recorded)
-    monkeypatch.setattr(search.Indexer, "close", signalled)
-    with pytest.raises(KeyboardInterrupt):
-        build(lean_project, cache=False)
-    assert len(made) == 1 and not made[0].exists()
-    assert not (lean_project / "site").exists()
+        search.scratch_folder = recorded  # type: ignore[assignment]
+        search.Indexer.close = signalled  # type: ignore[method-assign]
+        with pytest.raises(KeyboardInterrupt):
+            build(lean_project, cache=False)
+        assert len(made) == 1 and not made[0].exists()
+        assert not (lean_project / "site").exists()
+
+    in_child(body)
+
+SELF_SIGNALLING_ELSEWHERE = {("test_cache.py", "dying")}
+"""Functions of the tests that signal the process they run in, which is not the test
+worker: ``dying`` runs in a render worker the build forks (``PARALLEL_FROM`` 1)."""
+
+
+def _self_signals(tree: ast.Module) -> list[tuple[int, str]]:
+    """Each call of ``tree`` that signals its own process (``os.kill(os.getpid(), …)``,
+    ``signal.raise_signal``, ``setitimer``, ``alarm``), with its line and the name of
+    the function it is in, unless that function is one the module runs through
+    :func:`tests.conftest.in_child` (a name given to ``in_child(...)``)."""
+    in_children = {arg.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+                   and isinstance(node.func, ast.Name) and node.func.id == "in_child"
+                   for arg in node.args if isinstance(arg, ast.Name)}
+    found: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, functions: tuple[str, ...]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions = (*functions, node.name)
+        if isinstance(node, ast.Call) and _signals_itself(node) and \
+                not set(functions[1:]) & in_children:
+            found.append((node.lineno, functions[-1] if functions else "<module>"))
+        for child in ast.iter_child_nodes(node):
+            visit(child, functions)
+
+    visit(tree, ())
+    return found
+
+
+def _signals_itself(call: ast.Call) -> bool:
+    """Whether ``call`` sends a signal to the process that runs it."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else \
+        call.func.id if isinstance(call.func, ast.Name) else ""
+    if name in ("raise_signal", "setitimer", "alarm"):
+        return True
+    first = call.args[0] if call.args else None
+    return name == "kill" and isinstance(first, ast.Call) and \
+        isinstance(first.func, ast.Attribute) and first.func.attr == "getpid"
+
+
+def test_no_test_signals_the_worker_it_runs_in() -> None:
+    """The tests share their worker process: a signal a test sends to it runs its
+    handler wherever Python next checks, a garbage collector callback of another library
+    included ("Exception ignored in … KeyboardInterrupt" at the end of a passing run).
+    A test that signals its own process does it in a child of its own
+    (:func:`tests.conftest.in_child`) or in a script run as a subprocess."""
+    found = []
+    for path in sorted((REPO / "tests").glob("*.py")):
+        if path.name == "conftest.py":  # in_child itself, and no_hang's alarm
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found.extend((path.name, function, line) for line, function in _self_signals(tree)
+                     if (path.name, function) not in SELF_SIGNALLING_ELSEWHERE)
+    assert found == []
+
 
 ORPHANED = """
 import os, signal, sys

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from generator import layout
+from tests.conftest import REPO
 from tests.conftest import run_cli
 
 FILE = """\
@@ -368,3 +369,34 @@ def test_a_catalog_without_the_reasoning_s_messages_says_they_are_english(
     assert re.fullmatch(r"note: --lang fr: [1-9][0-9]* messages? of the reasoning (are|is) "
                         r"not translated into 'fr': shown in English\n", result.stderr), \
         result.stderr
+
+
+def test_append_names_the_editor_schema_in_a_new_case_file(init_project: Path) -> None:
+    """A case file ``--append`` makes in a project made by ``init`` starts, as init's own
+    case file does, with the line naming the editor schema (relative to its folder)."""
+    header = (init_project / "content/examples/melds.yaml").read_text("utf-8").splitlines()[0]
+    for rel, schema in (("content/examples/kings.yaml", "../../case-file.schema.json"),
+                        ("content/examples/sub/queens.yaml",
+                         "../../../case-file.schema.json")):
+        result = run_cli("explain", "--game", "rami51", "KH", "KS", "KD", "--title",
+                         "Three kings", "--id", rel.rpartition("/")[2][:-5], "--append",
+                         rel, cwd=init_project)
+        assert result.returncode == 0, result.stdout + result.stderr
+        text = (init_project / rel).read_text(encoding="utf-8")
+        assert text == f"# yaml-language-server: $schema={schema}\n" + result.stdout
+        assert (init_project / rel).parent.joinpath(schema).resolve() == \
+            (init_project / "case-file.schema.json").resolve()
+    assert header == "# yaml-language-server: $schema=../../case-file.schema.json"
+    assert run_cli("check", cwd=init_project).returncode == 0
+
+
+def test_the_readme_says_which_of_explains_lines_to_paste(tmp_path: Path) -> None:
+    """``explain`` prints a whole case file, its ``cases:`` line first: the quickstart
+    says to add the case with ``--append``, or to paste the lines after ``cases:`` (the
+    whole output pasted into a case file is a duplicate key)."""
+    printed = run_cli("explain", "--game", "rami51", "JK", "7S", "8S", cwd=tmp_path)
+    assert printed.stdout.startswith("cases:\n  - id: ")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    step = readme.partition("\n3. **Write a case**")[2].partition("\n4. ")[0]
+    assert "`--append\n   content/examples/melds.yaml` adds the case" in step
+    assert "paste the printed lines\n   after `cases:`" in step

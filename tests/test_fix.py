@@ -500,6 +500,35 @@ def test_fix_diff_prints_what_fix_writes_and_writes_nothing(
     assert (root / CASES).read_text(encoding="utf-8") == AFTER
 
 
+@pytest.mark.parametrize("text", [
+    "a: 1\nb: 2\nc: 50",  # the value on the last line, no line feed after it
+    "a: 1\r\nb: 2\r\nc: 50",
+    "a: 1 # \u2028 \x0c\nb: 2\nc: 50\n",  # breaks to str.splitlines, not to patch
+])
+def test_fix_diffs_last_line_without_a_line_feed_is_marked(tmp_path: Path,
+                                                           text: str) -> None:
+    """The diff of a file whose last line has no line feed says so (``\\ No newline at
+    end of file``, as ``diff -u``), and lines are the ones ``patch`` counts: the diff
+    applies and gives what ``--fix`` writes."""
+    from generator.cases.edit import Edit
+    from generator.cases.edit import apply_edits
+    from generator.cases.edit import edit_diff
+
+    at = text.index("50")
+    edits = [Edit(at, at + 2, "52")]
+    diff = edit_diff(text, edits, "a/f.yaml", "b/f.yaml")
+    if not text.endswith("\n"):
+        assert diff[-4:] == ["-c: 50\n", "\\ No newline at end of file\n", "+c: 52\n",
+                             "\\ No newline at end of file\n"]
+    target = tmp_path / "f.yaml"
+    target.write_bytes(text.encode("utf-8"))
+    (tmp_path / "f.diff").write_bytes("".join(diff).encode("utf-8"))
+    applied = subprocess.run(["git", "apply", "--unsafe-paths", "f.diff"], cwd=tmp_path,
+                             capture_output=True, text=True, check=False)
+    assert applied.returncode == 0, applied.stderr
+    assert target.read_bytes() == apply_edits(text, edits).encode("utf-8")
+
+
 def test_fix_diff_with_nothing_to_fix_or_an_input_error(tmp_path: Path) -> None:
     root = small_project(tmp_path, AFTER)
     nothing = run_cli("check", "--fix", "--diff", "--project", str(root))
@@ -510,3 +539,17 @@ def test_fix_diff_with_nothing_to_fix_or_an_input_error(tmp_path: Path) -> None:
     assert broken.stdout.splitlines()[-1] == \
         "check --fix: no diff: the input has errors (fix them first)"
     assert broken.stdout.startswith(f"{CASES}:6:19: unknown card '8X'")
+
+
+def test_the_summary_offers_fix_only_when_it_settles_every_failing_disagreement(
+        tmp_path: Path) -> None:
+    """``b``'s points are reached through an alias: ``--fix`` cannot edit them, so it
+    would not settle every disagreement; without ``b`` it would."""
+    text = ("defaults: {game: rami51}\ncases:\n"
+            "  - {id: a, kind: hand, cards: AH JK, title: A, expect: {points: &p 30}}\n"
+            "  - {id: b, kind: hand, cards: AH JK, title: B, expect: {points: *p}}\n")
+    root = small_project(tmp_path, text)
+    assert len(load_project(root).disagreements) == 2
+    assert not fix_module.settles_all(load_project(root))
+    (root / CASES).write_text(text.rsplit("  - ", 1)[0], encoding="utf-8")
+    assert fix_module.settles_all(load_project(root))

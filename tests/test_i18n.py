@@ -214,6 +214,22 @@ def test_a_malformed_placeholder_in_a_translation_is_an_input_error(
         "for a brace shown as it is"]
 
 
+@pytest.mark.parametrize(("msgstr", "held"), [
+    ("\u200b", "only U+200B"), ("\u2060\u200b \u200d", "only U+200B, U+200D, U+2060"),
+    ("   ", "only white space"), ("\u3164", "only U+3164"),
+])
+def test_a_translation_that_shows_nothing_is_an_input_error(
+        tmp_path: Path, msgstr: str, held: str) -> None:
+    """A translation of invisible characters or white space would make a title, a link
+    or a heading blank in its language: an input error at the msgstr."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + f'msgid "Melds"\nmsgstr "{msgstr}"\n', encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "cs")
+    assert [e.format() for e in errors] == [
+        f"x.po:7: the translation shows nothing ({held}); expected the text in the "
+        "catalog's language, or an empty msgstr (the English is shown)"]
+
+
 def test_placeholder_mismatch_is_an_input_error(tmp_path: Path) -> None:
     body = PLURAL_OK.replace("{rami.hand_size} kariet", "{rami.handsize} kariet")
     project = _tiny(tmp_path, body)

@@ -1,14 +1,16 @@
 """``python -m generator init DIR [--lang LIST] [--title TEXT]``: a new site repository
 that checks and builds at once in the languages chosen, its case file and ``site.yaml``
 valid for the editor schemas they name, its workflow and pre-commit configuration
-pinned to the version that made it; a folder that holds anything is refused (exit 2),
-and the scaffold ships as package data."""
+pinned to the version that made it and run by the console script; a folder that holds
+a file init would write is refused (exit 2), one that holds others (``.git/``, a README,
+a ``.gitignore`` it adds its lines to) is filled; the scaffold ships as package data."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -22,6 +24,7 @@ from bs4 import BeautifulSoup
 from jsonschema import Draft202012Validator
 
 from generator.cases.editor_schema import editor_schema
+from generator.cli import main
 from generator.commands.init import scaffold_files
 from generator.config import settings_schema
 from generator.i18n.catalog import load_translator
@@ -157,6 +160,9 @@ def test_the_new_case_file_and_settings_name_schemas_they_pass(tmp_path: Path) -
 
 
 def test_the_workflow_installs_the_version_that_made_the_site(tmp_path: Path) -> None:
+    """The workflow is valid for GitHub's schema; it checks every pull request and push,
+    and builds and publishes the repository's default branch, whatever its name (a
+    ``git init`` may make ``master``), with the release that made the site."""
     _init(tmp_path / "p")
     path = tmp_path / "p" / ".github" / "workflows" / "site.yml"
     result = subprocess.run(
@@ -166,17 +172,55 @@ def test_the_workflow_installs_the_version_that_made_the_site(tmp_path: Path) ->
     assert result.returncode == 0, result.stdout + result.stderr
     workflow = yaml.safe_load(path.read_text("utf-8"))
     on = workflow.pop(True)  # YAML 1.1 reads the key `on` as true; GitHub does not
-    assert set(on) >= {"pull_request", "push"} and on["push"]["branches"] == ["main"]
+    assert set(on) >= {"pull_request", "push"} and on["push"] is None  # every branch
     assert workflow["env"]["GENERATOR"] == f"{DISTRIBUTION}=={version()}"
     jobs = workflow["jobs"]
     runs = [step.get("run", "") for job in jobs.values() for step in job["steps"]]
     assert runs.count('python -m pip install "$GENERATOR"') == 2
-    assert "python -m generator check --format github" in runs
+    assert "rules-site check --format github" in runs
+    assert "rules-site build --out site" in runs
     assert "-e ." not in " ".join(runs)  # nothing of the generator's own repository
     uses = [step.get("uses", "") for job in jobs.values() for step in job["steps"]]
     assert "actions/upload-pages-artifact@v3" in uses and "actions/deploy-pages@v4" in uses
-    assert "github.ref == 'refs/heads/main'" in jobs["build"]["if"]
+    assert jobs["build"]["if"] == (
+        "github.event_name != 'pull_request' && github.ref == "
+        "format('refs/heads/{0}', github.event.repository.default_branch)")
+    assert "main" not in jobs["build"]["if"] and "master" not in jobs["build"]["if"]
+    assert jobs["deploy"]["needs"] == "build"
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_the_workflow_and_the_readme_name_the_same_release_before_pypi(
+        tmp_path: Path) -> None:
+    """Until the release is on PyPI, the workflow's comment says to install it from its
+    tag with the requirement the README's quickstart installs."""
+    _init(tmp_path / "p")
+    text = (tmp_path / "p" / ".github" / "workflows" / "site.yml").read_text("utf-8")
+    instead = re.search(r'^#   GENERATOR: "(.+)"$', text, re.M)
+    assert instead is not None, text
+    requirement = f"{DISTRIBUTION} @ git+{repository_url()}@v{version()}"
+    assert instead[1] == requirement
+    readme = (REPO / "README.md").read_text("utf-8")
+    quickstart = readme.partition("\n## Quickstart")[2].partition("\n## ")[0]
+    assert f'python3 -m pip install "{requirement}"' in quickstart
+    assert f'`GENERATOR: "{requirement}"`' in quickstart
+
+
+def test_the_site_runs_the_console_script_never_python_m_generator(
+        init_project: Path) -> None:
+    """``python -m generator`` runs a ``generator`` package or ``generator.py`` of the
+    site's own repository first: every file init writes, the hook and the text a reader
+    sees name ``rules-site``."""
+    from generator.render.site import SERVE_COMMAND
+
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    for rel in scaffold_files():
+        text = (init_project / rel).read_text("utf-8")
+        assert "-m generator" not in text, rel
+    for rel in ("README.md", ".github/workflows/site.yml", "content/melds.md"):
+        assert "rules-site " in (init_project / rel).read_text("utf-8"), rel
+    assert "-m generator" not in (REPO / ".pre-commit-hooks.yaml").read_text("utf-8")
+    assert SERVE_COMMAND == "rules-site serve" and "rules-site" in scripts
 
 
 def test_the_pre_commit_files_are_valid_and_run_the_check(tmp_path: Path) -> None:
@@ -270,16 +314,115 @@ def test_bad_options_are_refused_before_anything_is_written(
     assert not (tmp_path / "p").exists()
 
 
-def test_init_refuses_a_folder_that_holds_anything(tmp_path: Path) -> None:
-    target = tmp_path / "project"
-    target.mkdir()
-    (target / "notes.txt").write_text("mine\n", encoding="utf-8")
+@pytest.mark.parametrize(("title", "what"), [
+    ("a\x1bb", "control character U+001B"), ("a\x7fb", "control character U+007F"),
+    ("a\x85b", "control character U+0085"), ("a\u2028b", "line separator U+2028"),
+    ("a\ufffeb", "noncharacter U+FFFE"), ("a\ufdd0b", "noncharacter U+FDD0"),
+    ("a\udcedb", "byte 0xED that is not UTF-8")])
+def test_a_title_site_yaml_cannot_hold_is_an_error_of_the_option(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], title: str, what: str) -> None:
+    """A ``--title`` with a character a site's name may not hold (one YAML refuses, reads
+    as another, or a byte of the argument that is not UTF-8) is an input error of the
+    option, exit 2, nothing written: not a fault of the generator, never another title."""
+    assert main(["init", str(tmp_path / "p"), "--title", title]) == 2
+    out = capsys.readouterr().out
+    assert out == (f"--title: {what}; expected the site's name in printable text on one "
+                   "line (remove it)\n")
+    assert not (tmp_path / "p").exists()
+
+
+def test_init_fills_a_new_repositorys_folder_keeping_its_files(tmp_path: Path) -> None:
+    """A repository just cloned (``.git/``, a README, a LICENSE and a ``.gitignore``, as
+    GitHub makes one): init writes the project beside them, keeps the README, and adds
+    the lines the ``.gitignore`` lacks after every byte it had."""
+    target = tmp_path / "repo"
+    (target / ".git").mkdir(parents=True)
+    (target / ".git" / "HEAD").write_bytes(b"ref: refs/heads/main\n")
+    (target / "README.md").write_bytes(b"# Our rules\n")
+    (target / "LICENSE").write_bytes(b"MIT\n")
+    ignore = b"# Python\r\n__pycache__/\r\n  site/  \r\n*.pyc"  # no newline at its end
+    (target / ".gitignore").write_bytes(ignore)
     result = run_cli("init", str(target))
-    assert result.returncode == 2
-    assert result.stdout == (f"{target}:1: the folder is not empty (notes.txt); expected a "
-                             "new or an empty folder: init never writes over files\n")
-    assert [p.name for p in target.iterdir()] == ["notes.txt"]
-    assert [p.name for p in tmp_path.iterdir()] == ["project"]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"created {target} ({len(scaffold_files()) - 1} files; 3 lines added to " \
+        ".gitignore); next: " in result.stderr
+    assert (target / ".git" / "HEAD").read_bytes() == b"ref: refs/heads/main\n"
+    assert (target / "README.md").read_bytes() == b"# Our rules\n"
+    assert (target / "LICENSE").read_bytes() == b"MIT\n"
+    scaffold_ignore = (SCAFFOLD / ".gitignore").read_text("utf-8").splitlines()
+    assert (target / ".gitignore").read_bytes() == ignore + b"\n" + "".join(
+        f"{line}\n" for line in scaffold_ignore if line.strip() != "site/").encode()
+    written = sorted(p.relative_to(target).as_posix() for p in target.rglob("*")
+                     if p.is_file() and ".git" not in p.relative_to(target).parts[:1])
+    assert written == sorted({*scaffold_files(), "LICENSE"})
+    assert run_cli("check", "--project", str(target)).returncode == 0
+    other = tmp_path / "other"  # a .gitignore that has every line stays as it is
+    other.mkdir()
+    shutil.copyfile(target / ".gitignore", other / ".gitignore")
+    again = run_cli("init", str(other))
+    assert again.returncode == 0
+    assert f"created {other} ({len(scaffold_files()) - 1} files); next: " in again.stderr
+    assert (other / ".gitignore").read_bytes() == (target / ".gitignore").read_bytes()
+
+
+def test_a_failed_init_into_a_folder_takes_back_what_it_moved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move that fails halfway (a full disk, a file put there meanwhile) leaves the
+    folder as it was: the entries moved before are taken back, nothing is left."""
+    import generator.commands.init as init
+
+    target = tmp_path / "repo"
+    (target / "content").mkdir(parents=True)
+    (target / "content" / "other.md").write_text("# Other\n", encoding="utf-8")
+    (target / ".gitignore").write_bytes(b"*.pyc\n")
+    before = {p.relative_to(target).as_posix(): p.read_bytes() if p.is_file() else None
+              for p in target.rglob("*")}
+    rename = os.rename
+    calls: list[str] = []
+
+    def failing(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        calls.append(os.fspath(dst))
+        if len(calls) == 4:
+            raise OSError(28, "No space left on device")
+        rename(src, dst)
+
+    monkeypatch.setattr(init.os, "rename", failing)
+    result = run_cli("init", str(target))
+    monkeypatch.undo()
+    assert (result.returncode, result.stdout) == (
+        2, f"{target}:1: cannot create the project: No space left on device; nothing was "
+        "written\n")
+    assert ".init-" not in calls[3] and ".init-" in calls[4]  # the fourth move failed,
+    assert len(calls) == 7  # and the three before it were taken back
+    assert {p.relative_to(target).as_posix(): p.read_bytes() if p.is_file() else None
+            for p in target.rglob("*")} == before
+
+
+def test_init_refuses_naming_every_file_it_would_write_over(tmp_path: Path) -> None:
+    """A path init would write that exists (a file, or a file where one of its folders
+    goes) is refused, every one named in the one error: exit 2, nothing written."""
+    target = tmp_path / "project"
+    (target / "content").mkdir(parents=True)
+    (target / "content" / "melds.md").write_text("mine\n", encoding="utf-8")
+    (target / "site.yaml").write_text("title: Mine\n", encoding="utf-8")
+    (target / "locales").write_text("a file where a folder goes\n", encoding="utf-8")
+    (target / ".gitignore").mkdir()  # no file to add lines to
+    (target / "notes.txt").write_text("mine\n", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    result = run_cli("init", str(target))
+    assert (result.returncode, result.stderr) == (2, "")
+    assert result.stdout == (
+        f"{target}:1: the folder holds files init would write over (.gitignore, "
+        "content/melds.md, locales, site.yaml); expected a folder without them: init "
+        "never writes over files\n")
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == before
+    (target / "site.yaml").unlink()
+    (target / "locales").unlink()
+    (target / ".gitignore").rmdir()
+    one = run_cli("init", str(target))
+    assert one.stdout == (f"{target}:1: the folder holds a file init would write over "
+                          "(content/melds.md); expected a folder without them: init never "
+                          "writes over files\n")
     file = tmp_path / "file"
     file.write_text("", encoding="utf-8")
     refused = run_cli("init", str(file))
@@ -317,3 +460,22 @@ def test_the_scaffold_translates_its_page_into_every_shipped_language(
         translator, errors = load_translator(path, path.name, path.parent.parent.name)
         assert errors == []
         assert sorted(ids - {k[1] for k in translator.messages}) == [], path
+
+
+def test_the_czech_and_slovak_scaffold_catalogs_keep_to_their_own_words() -> None:
+    """Czech and Slovak share most words and differ in a few a translator mixes up: the
+    Czech catalog holds none of the Slovak forms (its set of sevens is "trojice
+    sedmiček", not the Slovak "sedem"), the Slovak one none of the Czech."""
+    foreign = {"cs": {"sedem", "sú", "aspoň", "kráľ", "ktoré", "trojica", "sedmičky"},
+               "sk": {"sedma", "sedmy", "jsou", "alespoň", "král", "které", "trojice"}}
+    texts = {}
+    for lang, words in foreign.items():
+        with (SCAFFOLD / "locales" / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        texts[lang] = {m.id if isinstance(m.id, str) else m.id[0]:
+                       m.string if isinstance(m.string, str) else " ".join(m.string)
+                       for m in catalog if m.id}
+        found = {w for text in texts[lang].values() for w in re.findall(r"\w+", text.lower())}
+        assert found & words == set(), lang
+    assert texts["cs"]["A pure run and a set of sevens"] == "Čistá postupka a trojice sedmiček"
+    assert texts["sk"]["A pure run and a set of sevens"] == "Čistá postupka a trojica sedmičiek"

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from generator.commands.i18n import catalog_bytes
 from generator.i18n.merge import merge
+from generator.i18n.merge import read_previous
 from tests.conftest import run_cli
 
 HEADER = '''msgid ""
@@ -64,6 +65,18 @@ SCENARIOS = {
         'msgctxt "card"\nmsgid "queen of hearts"\nmsgstr "srdcová dáma"\n',
         'msgctxt "card, object of a verb"\nmsgid "queen of hearts"\nmsgstr ""\n\n'
         'msgctxt "card"\nmsgid "queen of hearts"\nmsgstr ""\n'),
+    "singular-source-for-a-plural": (
+        'msgid "%(num)s input errors here"\nmsgstr "%(num)s chyb zde"\n',
+        'msgid "%(num)s input error"\nmsgid_plural "%(num)s input errors"\n'
+        'msgstr[0] ""\nmsgstr[1] ""\nmsgstr[2] ""\n'),
+    "plural-source-for-a-singular": (
+        'msgid "One card per player"\nmsgid_plural "Cards per player"\n'
+        'msgstr[0] "Jedna karta"\nmsgstr[1] "Karty"\nmsgstr[2] "Karet"\n',
+        'msgid "One card per player!"\nmsgstr ""\n'),
+    "a-guess-beside-a-message-of-its-context": (
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr "Rami 40"\n',
+        'msgctxt "game"\nmsgid "Rami 40"\nmsgstr ""\n\n'
+        'msgctxt "game"\nmsgid "Rami 60"\nmsgstr ""\n'),
     "fuzzy-stays-fuzzy": (
         '#, fuzzy\nmsgid "Melds"\nmsgstr "Kombinace"\n',
         'msgid "Melds"\nmsgstr ""\n'),
@@ -74,7 +87,7 @@ def _state(data: bytes) -> tuple[dict[object, tuple[object, bool, object]],
                                    dict[object, object]]:
     """A catalog's messages as (translation, fuzzy, previous msgid) by key, and its
     obsolete messages' translations by key."""
-    catalog = read_po(io.BytesIO(data), locale="cs")
+    catalog = read_previous(read_po(io.BytesIO(data), locale="cs"))
 
     def key(m: object) -> object:
         msgid = m.id[0] if isinstance(m.id, (list, tuple)) else m.id  # type: ignore[attr-defined]
@@ -122,11 +135,26 @@ def test_a_near_match_is_fuzzy_with_its_old_msgid() -> None:
             'msgstr "Žolík je povolen ve druhé postupce."') in data
 
 
+def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> None:
+    """A new plural message whose closest old one is singular gets the singular
+    translation in each of its forms; a singular message whose closest old one is plural
+    gets its first form (Babel refuses a plural message with one string)."""
+    data = _ours(*SCENARIOS["singular-source-for-a-plural"]).decode("utf-8")
+    assert ('#, fuzzy, python-format\n#| msgid "%(num)s input errors here"\n'
+            'msgid "%(num)s input error"\nmsgid_plural "%(num)s input errors"\n'
+            'msgstr[0] "%(num)s chyb zde"\nmsgstr[1] "%(num)s chyb zde"\n'
+            'msgstr[2] "%(num)s chyb zde"\n') in data
+    data = _ours(*SCENARIOS["plural-source-for-a-singular"]).decode("utf-8")
+    assert ('#, fuzzy\n#| msgid "One card per player"\n#| msgid_plural "Cards per player"\n'
+            'msgid "One card per player!"\nmsgstr "Jedna karta"\n') in data
+
+
 def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     """The review's steps on a site: an English title edited and updated (the new title
     gets no guess: too far from the old one), then set back and updated again: the Czech
-    title is the same as before, not empty. A near edit of a sentence comes back as a
-    fuzzy guess. ("Melds" is a built-in message too: the site's translation of it stays
+    title is the same as before, not empty. A near edit of a sentence is a fuzzy guess,
+    and once set back its translation again, not fuzzy (its ``#| msgid`` is the English
+    it was made for). ("Melds" is a built-in message too: the site's translation of it stays
     meanwhile, as a site's translation of a built-in message does.)"""
     page = init_project / "content" / "melds.md"
     po = init_project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
@@ -162,6 +190,10 @@ def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
     reverted = after.get("Melds")
     assert reverted is not None and not reverted.fuzzy and reverted.string == "Kombinace"
     assert "Melds" not in after.obsolete and "Melds of cards" not in after.obsolete
+    sentence = next(m for m in after if m.id and str(m.id).startswith("A meld is")
+                    and "at least three cards." in str(m.id))
+    assert (sentence.string, sentence.fuzzy, sentence.previous_id) == (
+        guess.string, False, [])  # the near edit set back: its translation, confirmed
 
 
 def test_previous_msgids_survive_another_update(init_project: Path) -> None:

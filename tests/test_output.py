@@ -18,6 +18,7 @@ from generator.output import SiteWriter
 from generator.output import write_site
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
+from tests.conftest import in_child
 from tests.conftest import run_cli
 
 LEAN_PROJECT = True
@@ -150,35 +151,39 @@ def test_abort_leaves_the_previous_site(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int) -> None:
+        tmp_path: Path, number: int) -> None:
     """Review 2, finding B: a second Ctrl-C while a build removed its half-written site
     cut the removal short, and ``.site.new-N`` stayed (2 runs in 10). The signal now
-    comes once the folder is gone: the same interruption, nothing left behind."""
+    comes once the folder is gone: the same interruption, nothing left behind. (In a
+    child process: :func:`tests.conftest.in_child`.)"""
     import generator.output as output
     from generator.errors import Interrupted
 
-    out = tmp_path / "site"
-    write_site(out, {"index.html": b"old"})
-    writer = SiteWriter(out)
-    writer.write({f"{n}/index.html": b"new" for n in range(50)})
-    remove = output._remove
+    def body() -> None:
+        out = tmp_path / "site"
+        write_site(out, {"index.html": b"old"})
+        writer = SiteWriter(out)
+        writer.write({f"{n}/index.html": b"new" for n in range(50)})
+        remove = output._remove
 
-    def signalled(folder: Path) -> None:
-        os.kill(os.getpid(), number)  # as the removal starts
-        remove(folder)
+        def signalled(folder: Path) -> None:
+            os.kill(os.getpid(), number)  # as the removal starts
+            remove(folder)
 
-    monkeypatch.setattr(output, "_remove", signalled)
-    signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)  # as the command line does
-    with pytest.raises(KeyboardInterrupt) as stopped:  # (Interrupted is one)
-        writer.abort()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
-    assert isinstance(stopped.value, Interrupted)
-    assert (stopped.value.signum, stopped.value.new_site) == (number, False)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
-    assert (out / "index.html").read_bytes() == b"old"
-    monkeypatch.undo()
-    write_site(out, {"index.html": b"next"})  # the lock was given back
-    assert (out / "index.html").read_bytes() == b"next"
+        output._remove = signalled
+        signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)  # as the command line does
+        with pytest.raises(KeyboardInterrupt) as stopped:  # (Interrupted is one)
+            writer.abort()
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
+        assert isinstance(stopped.value, Interrupted)
+        assert (stopped.value.signum, stopped.value.new_site) == (number, False)
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
+        assert (out / "index.html").read_bytes() == b"old"
+        output._remove = remove
+        write_site(out, {"index.html": b"next"})  # the lock was given back
+        assert (out / "index.html").read_bytes() == b"next"
+
+    in_child(body)
 
 
 @pytest.mark.extended
@@ -405,29 +410,159 @@ def test_a_name_with_a_newline_never_reaches_the_marker(tmp_path: Path) -> None:
 
 def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``shutil.copyfile`` names the source in the error of a failed write (its fast
-    copy), so a full output disk was taken for a source gone (``SourceGone``: the build
-    was made again without its cache, then failed; review, on a 60 MB tmpfs). A source
-    that is there and readable: the site's error; one gone: ``SourceGone``."""
+    """A write that fails while a file is copied into the site (a full output disk) is
+    the site's error; a source that is gone is ``SourceGone`` (the build is made again
+    without its cache)."""
     import errno
-    import shutil
 
     from generator import output
     from generator.output import SourceGone
 
     source = tmp_path / "kept.html"
     source.write_bytes(b"kept")
+    sha = hashlib.sha256(b"kept").hexdigest()
 
-    def full(src: str, dst: str) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device", src)
+    def full(fd: int, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(output.shutil, "copyfile", full)
+    monkeypatch.setattr(output, "_write_all", full)
     writer = SiteWriter(tmp_path / "site")
     with pytest.raises(OutputError, match=r"cannot write the site: .*No space left") as caught:
-        writer.link({"index.html": source})
+        writer.link({"index.html": (source, sha)})
     assert not isinstance(caught.value, SourceGone)
-    monkeypatch.setattr(output.shutil, "copyfile", shutil.copyfile)
+    monkeypatch.undo()
     source.unlink()
     with pytest.raises(SourceGone, match=r"kept\.html: cannot read it to publish it as "):
-        writer.link({"index.html": source})
+        writer.link({"index.html": (source, sha)})
     writer.abort()
+
+
+def test_a_copy_is_published_only_with_the_bytes_of_its_digest(tmp_path: Path) -> None:
+    """``link`` opens each source without following a link and checks the bytes it
+    copies against their digest: a source replaced by a link (to a private file) or by
+    other bytes after the build checked it is refused, and nothing of it is published."""
+    from generator.output import SourceGone
+
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"TOP-SECRET")
+    kept = tmp_path / "kept.html"
+    kept.write_bytes(b"<p>kept</p>")
+    sha = hashlib.sha256(b"<p>kept</p>").hexdigest()
+    writer = SiteWriter(tmp_path / "site")
+    writer.link({"ok.html": (kept, sha)})
+    assert (writer.tmp / "ok.html").read_bytes() == b"<p>kept</p>"
+    kept.unlink()
+    kept.symlink_to(secret)
+    with pytest.raises(SourceGone, match=r"kept\.html: cannot read it to publish it as "
+                       r"index\.html: a symbolic link, never followed"):
+        writer.link({"index.html": (kept, sha)})
+    assert not (writer.tmp / "index.html").exists()
+    kept.unlink()
+    kept.write_bytes(b"TOP-SECRET")
+    with pytest.raises(SourceGone, match=r"kept\.html: holds other bytes than the copy"):
+        writer.link({"index.html": (kept, sha)})
+    assert not (writer.tmp / "index.html").exists()
+    writer.abort()
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("spare", [False, True], ids=["no-cache", "spare"])
+def test_what_is_put_into_the_site_while_the_build_runs_is_kept(tmp_path: Path,
+                                                                 spare: bool) -> None:
+    """The output folder is checked for files the build did not write as the build
+    starts; what is put into it after that check (a file, a folder of files, an empty
+    folder) is not deleted with the replaced site: it is moved to its place in the new
+    site, with a warning naming it, and the next build refuses the folder."""
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"old", "en/index.html": b"old"})
+    writer = SiteWriter(out, spare=tmp_path / "cache" / "spare-site" if spare else None)
+    writer.write({"index.html": b"new", "en/index.html": b"new", "cs/index.html": b"new"})
+    (out / "NOTES.txt").write_text("the only copy of my notes", encoding="utf-8")
+    (out / "en" / "drafts").mkdir()
+    (out / "en" / "drafts" / "a.md").write_text("draft", encoding="utf-8")
+    (out / "empty").mkdir()
+    writer.commit()
+    assert (out / "NOTES.txt").read_text("utf-8") == "the only copy of my notes"
+    assert (out / "en" / "drafts" / "a.md").read_text("utf-8") == "draft"
+    assert (out / "empty").is_dir()
+    assert (out / "cs" / "index.html").read_bytes() == b"new"
+    assert _listed(out) == {"index.html", "en/index.html", "cs/index.html"}
+    assert writer.warnings == [
+        f"{out}: NOTES.txt, empty, en/drafts: put into the output folder while the build "
+        "ran, so not written by this generator; kept in the new site, but the next build "
+        "refuses the folder until you move them away (files to publish belong in "
+        "templates/root/)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == (
+        [".site.lock", "cache", "site"] if spare else [".site.lock", "site"])
+    if spare:
+        assert not [p for p in (tmp_path / "cache").rglob("*") if not p.is_dir()]
+    with pytest.raises(OutputError, match=r"did not write \(empty, NOTES.txt, en/drafts, "):
+        write_site(out, {"index.html": b"newer"})
+
+
+def test_what_cannot_join_the_new_site_is_set_aside_with_a_warning(tmp_path: Path) -> None:
+    """A file put into the output folder while the build runs, at a name the new site
+    writes too: the replaced site's own files are removed and the folder, holding that
+    file alone, is kept beside the output as ``site.kept-1``."""
+    out = tmp_path / "site"
+    write_site(out, {"index.html": b"old"})
+    writer = SiteWriter(out)
+    writer.write({"index.html": b"new", "rules.html": b"new"})
+    (out / "rules.html").write_text("mine", encoding="utf-8")
+    writer.commit()
+    aside = tmp_path / "site.kept-1"
+    assert (out / "rules.html").read_bytes() == b"new"
+    assert sorted(p.name for p in aside.iterdir()) == ["rules.html"]
+    assert (aside / "rules.html").read_text("utf-8") == "mine"
+    assert writer.warnings == [
+        f"{aside}: holds rules.html, put into the output folder {out} while a build ran: "
+        "not written by this generator, so kept here for you to move"]
+    write_site(out, {"index.html": b"newer"})
+    assert (aside / "rules.html").read_text("utf-8") == "mine"
+
+
+def test_a_killed_builds_old_site_loses_only_its_own_files(tmp_path: Path) -> None:
+    """A build killed after the swap leaves the replaced site beside the output; the next
+    build removes the files its marker lists and sets aside anything else."""
+    out = tmp_path / "site"
+    write_site(tmp_path / "earlier", {"index.html": b"old", "en/index.html": b"old"})
+    left = tmp_path / ".site.old-424242"
+    (tmp_path / "earlier").rename(left)
+    (left / "en" / "mine.txt").write_text("keep", encoding="utf-8")
+    write_site(out, {"index.html": b"now"})
+    (tmp_path / ".site.lock").write_text("424242\n", encoding="ascii")
+    writer = SiteWriter(out)
+    aside = tmp_path / "site.kept-1"
+    assert writer.warnings == [
+        f"{aside}: holds en, en/mine.txt, put into the output folder {out} while a build "
+        "ran: not written by this generator, so kept here for you to move"]
+    writer.abort()
+    assert not left.exists()
+    assert sorted(p.relative_to(aside).as_posix() for p in aside.rglob("*")) == [
+        "en", "en/mine.txt"]
+
+
+def test_a_copy_that_fails_half_way_leaves_no_part_in_the_site(tmp_path: Path) -> None:
+    """``SiteWriter.copy``: a file whose copy fails on the way (its source unreadable) is
+    removed, so that no part of it is published; a write that fails is the site's
+    error."""
+    import errno
+
+    writer = SiteWriter(tmp_path / "site")
+
+    def half(path: Path) -> str:
+        path.write_bytes(b"half")
+        raise ValueError("the source went away")
+
+    with pytest.raises(ValueError, match="went away"):
+        writer.copy("static/big.bin", half)
+    assert not (writer.tmp / "static" / "big.bin").exists()
+
+    def full(path: Path) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OutputError, match=r"cannot write the site: .*No space left"):
+        writer.copy("static/big.bin", full)
+    assert writer.copy("static/ok.txt", lambda path: path.write_bytes(b"ok") and "sha") == "sha"
+    writer.commit()
+    assert _listed(tmp_path / "site") == {"static/ok.txt"}

@@ -203,7 +203,8 @@ def test_mixed_kinds_in_one_table(project: Path) -> None:
                "three-kings\npure-run-and-joker-run\n")
     code, out = _build(project)
     assert code == 2
-    assert "cases of different kinds in one table (first_meld, meld)" in out
+    assert "cases of different kinds in one table (first_meld, meld); expected one kind a " \
+        "table: a cases fence for each kind" in out
 
 
 def test_rule_numbers_in_prose_come_from_the_engine(built_site: Path) -> None:

@@ -154,6 +154,17 @@ def test_the_package_declares_the_plugin_as_an_entry_point() -> None:
     assert Path(str(plugin.__file__)).resolve().parent == REPO / "generator"
 
 
+def test_the_readme_says_the_site_installs_pytest_itself() -> None:
+    """pytest is no dependency of the package (a site that never runs it does not get
+    it): the README's section on the plugin says to install it."""
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert not [d for d in pyproject["project"]["dependencies"] if d.startswith("pytest")]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.partition("\n### Cases as pytest items\n")[2].partition("\n### ")[0]
+    assert "`pip install pytest`" in section
+    assert section.index("pip install pytest") < section.index("pytest content/examples")
+
+
 def _hostile(root: Path, outside: Path) -> None:
     """Beside the good case files: a FIFO, a dangling link, a name with a control
     character, a linked folder leading out of the project, a self-loop link, a folder
@@ -218,3 +229,36 @@ def test_a_subfolder_given_collects_the_loaders_files_there_only(
     assert _ids(result) == ["content/examples/sub/deep.yaml::deep-deck-four-players"]
     one = rules_project.runpytest(*PLUGIN, "content/examples/f.yaml", "--collect-only", "-q")
     assert _ids(one) == ["content/examples/f.yaml::input_errors"]
+
+
+STATUS = """\
+defaults: {game: rami51}
+cases:
+  - {id: being-written, kind: meld, cards: JK 7S 8S, title: A, status: pending,
+     expect: {verdict: valid, points: 24}}
+  - {id: app-counts-nine, kind: meld, cards: JK 7S 8S, title: B,
+     status: known_disagreement, because: The app counts the joker as 9.,
+     expect: {verdict: valid, points: 24}}
+  - {id: app-fixed, kind: meld, cards: JK 7S 8S, title: C,
+     status: known_disagreement, because: The app counted 24.,
+     expect: {verdict: valid, points: 21}}
+"""
+
+
+def test_a_status_skips_or_xfails_and_a_stale_one_fails_with_checks_sentence(
+        rules_project: pytest.Pytester) -> None:
+    """``pending``: skipped, the reason check's lines; ``known_disagreement``: xfail
+    (strict), its reason ``because``; one that agrees now fails with check's sentence."""
+    examples = rules_project.path / "content" / "examples"
+    (examples / "status.yaml").write_text(STATUS, encoding="utf-8")
+    result = rules_project.runpytest(*PLUGIN, "content/examples/status.yaml", "-rsxf")
+    result.assert_outcomes(skipped=1, xfailed=1, failed=1)
+    text = "\n".join(result.outlines)
+    assert "SKIPPED [1] content/examples/status.yaml: case being-written is pending: being " \
+        "written, not failing\ncontent/examples/status.yaml:4: case being-written: points " \
+        "documented 24, engine 21 (pending: listed, not failing)" in text
+    assert "XFAIL content/examples/status.yaml::app-counts-nine - known disagreement: The " \
+        "app counts the joker as 9." in text
+    assert "content/examples/status.yaml:9: case app-fixed is marked as a known " \
+        "disagreement, but the engine now agrees: remove status and because" in text
+    assert "FAILED content/examples/status.yaml::app-fixed" in text

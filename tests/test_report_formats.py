@@ -226,7 +226,8 @@ echo step 1
     replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
     expected = run_cli("check", "--project", str(project), "--format", "github",
                        cwd=tmp_path).stdout
-    summary = "4 cases checked: 1 disagreement, 0 input errors\n"
+    summary = ("4 cases checked: 1 disagreement, 0 input errors; check --fix would settle "
+               "the disagreement\n")
     subprocess.run(["bash", str(script)], check=True, timeout=120, cwd=tmp_path)  # (a
     # regression writes its file "-" there, never in the repository)
     assert (tmp_path / "ci.log").read_text(encoding="utf-8") == (
@@ -314,17 +315,73 @@ def test_an_output_naming_a_descriptor_that_is_not_open_is_an_error(
         "/dev/fd/9: cannot write the report: Bad file descriptor; nothing was written"]
 
 
-def test_junit_counts_a_case_with_a_status_as_check_does(project: Path) -> None:
-    """A ``pending`` case that disagrees passes (``check`` exits 0): no ``<failure>``, its
-    disagreement listed in ``<system-out>``, as ``check`` lists it."""
-    (project / DECKS_FILE).write_text(DECKS.replace("title: Four players,",
-                                                    "title: Four players, status: pending,")
-                                      .replace("cards: 108", "cards: 107"), encoding="utf-8")
+STATUS_FILE = "content/examples/status.yaml"
+STATUS = """\
+defaults: {game: rami51}
+cases:
+  - {id: being-written, kind: meld, cards: JK 7S 8S, title: A, status: pending,
+     expect: {verdict: valid, points: 24}}
+  - {id: written, kind: meld, cards: JK 7S 8S, title: B, status: pending,
+     expect: {verdict: valid, points: 21}}
+  - {id: app-counts-nine, kind: meld, cards: JK 7S 8S, title: C,
+     status: known_disagreement, because: The app counts the joker as 9.,
+     expect: {verdict: valid, points: 24}}
+  - {id: app-fixed, kind: meld, cards: JK 7S 8S, title: D,
+     status: known_disagreement, because: The app counted 24.,
+     expect: {verdict: valid, points: 21}}
+"""
+"""Both statuses, each still disagreeing (points at lines 4 and 9) and agreeing (status
+at lines 5 and 11)."""
+
+PENDING_LINE = ("case being-written: points documented 24, engine 21 (pending: listed, not "
+                "failing)")
+KNOWN_LINE = ("case app-counts-nine: points documented 24, engine 21 (known disagreement, not "
+              "failing: The app counts the joker as 9.)")
+STALE = ("case app-fixed is marked as a known disagreement, but the engine now agrees: remove "
+         "status and because")
+
+
+def test_github_gives_a_notice_per_status_and_an_error_for_a_stale_one(project: Path) -> None:
+    (project / STATUS_FILE).write_text(STATUS, encoding="utf-8")
+    result = run_cli("check", "--project", str(project), "--format", "github")
+    assert result.returncode == 1
+    found = [(a["command"], a["line"], a.get("col"), a["title"], a["message"].splitlines()[0])
+             for a in _annotations(result.stdout)]
+    assert found == [
+        ("notice", "4", "31", "pending", PENDING_LINE),
+        ("notice", "5", "58", "pending", "case written is pending, and every documented value "
+         "agrees with the engine: remove status once it is written"),
+        ("notice", "9", "31", "known disagreement", KNOWN_LINE),
+        ("error", "11", "6", "stale status", STALE),
+    ]
+
+
+def test_junit_skips_a_case_with_a_status_and_fails_a_stale_one(project: Path) -> None:
+    (project / STATUS_FILE).write_text(STATUS, encoding="utf-8")
+    replace_in(project / RAMI_FILE, "      points: 31\n", "      points: 30\n")
     result = run_cli("check", "--project", str(project), "--format", "junit")
-    assert result.returncode == 0, result.stdout
+    assert result.returncode == 1
     root = ET.fromstring(result.stdout)
-    assert root.get("failures") == "0"
-    [case] = [c for c in root.iter("testcase") if c.get("name") == "rami-deck-four-players"]
-    assert case.find("failure") is None
-    out = case.find("system-out")
-    assert out is not None and "cards documented 107, engine 108" in (out.text or "")
+    assert [root.get(n) for n in ("tests", "failures", "errors", "skipped")] == \
+        ["8", "2", "0", "3"]
+    suite = next(s for s in root.iter("testsuite") if s.get("name") == STATUS_FILE)
+    assert [suite.get(n) for n in ("tests", "failures", "skipped")] == ["4", "1", "3"]
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    skipped = {name: c.find("skipped") for name, c in cases.items()}
+    assert {name: s.get("message") for name, s in skipped.items() if s is not None} == {
+        "being-written": "case being-written is pending: being written, not failing",
+        "written": "case written is pending, and every documented value agrees with the "
+        "engine: remove status once it is written",
+        "app-counts-nine": "case app-counts-nine is a known disagreement, not failing: The "
+        "app counts the joker as 9.",
+    }
+    assert (skipped["being-written"].text or "").splitlines()[0] == f"{STATUS_FILE}:4: " \
+        f"{PENDING_LINE}"
+    stale = cases["app-fixed"].find("failure")
+    assert stale is not None
+    assert (stale.get("type"), stale.get("message"), stale.get("line"), stale.get("column")) \
+        == ("stale status", STALE, "11", "14")
+    points = next(c for c in root.iter("testcase") if c.get("name") == "queen-king-ace-hearts")
+    failure = points.find("failure")
+    assert failure is not None
+    assert (failure.get("line"), failure.get("column")) == ("16", "15")  # 30's column

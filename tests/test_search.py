@@ -248,7 +248,7 @@ def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
         assert label is not None
         assert label.get_text() == {"cs": "Hledat v pravidlech", "de": "In den Regeln suchen"
                                     }[lang]
-        assert "generator serve" in form["data-file"]
+        assert "rules-site serve" in form["data-file"]
         assert not form["data-file"].startswith("Search needs")  # translated
 
 

@@ -285,6 +285,18 @@ def test_a_file_replaced_in_one_batch_is_named(tmp_path: Path) -> None:
                          tmp_path) == ["content/rules.md", "site.yaml"]
 
 
+def test_changed_names_escape_control_characters(tmp_path: Path) -> None:
+    """A file whose name holds terminal control sequences is named on the ``changed:``
+    line with them escaped, as the error lines show it: no raw ESC or BEL."""
+    from watchfiles import Change
+
+    from generator.commands.serve import changed_names
+
+    name = "content/\x1b[2J\x1b]0;pwned\x07x.md"
+    names = changed_names({(Change.added, str(tmp_path / name))}, tmp_path)
+    assert names == ["content/\\x1b[2J\\x1b]0;pwned\\x07x.md"]
+
+
 def _index(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes()
             for p in sorted(site.glob("*/pagefind/**/*")) if p.is_file()}
@@ -385,7 +397,8 @@ def test_a_search_index_that_cannot_be_made_is_not_called_wrong_input(
         assert shown.exit_code == 2 and shown.errors is not None
         assert any("pagefind[bin]" in line for line in shown.errors)
         page = serve_module.error_page(shown, preview.session).decode("utf-8")
-        assert "the input is wrong, or the site cannot be made (exit 2)" in page
+        assert "<title>Build failed: 1 error</title>" in page
+        assert "input error" not in page
     finally:
         preview.close()
 

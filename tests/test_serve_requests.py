@@ -360,6 +360,56 @@ def test_connections_beyond_the_bound_are_refused_and_close_ends_idle_ones(
         preview.close()
 
 
+def test_clients_trickling_their_headers_are_closed_at_the_deadline(
+        tmp_path: Path, small_bound: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that sends a header line now and then, each in less than a read's
+    timeout, is closed once ``REQUEST_DEADLINE`` has passed since its request began:
+    clients trickling on every connection do not keep the preview answering 503. An
+    events stream opened in time stays open past the deadline."""
+    monkeypatch.setattr(serve_module, "REQUEST_DEADLINE", 0.6)
+    said: list[str] = []
+    preview = Preview(tmp_path, "127.0.0.1", 0, said.append, said.extend)
+    preview.listen()
+    preview.start()  # no build: the reload script is served all the same
+    port = preview.port
+    stream = socket.create_connection(("127.0.0.1", port), timeout=20)
+    stream.sendall(f"GET {EVENTS} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += stream.recv(1)
+    assert head.startswith(b"HTTP/1.0 200 OK\r\n")
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=20)
+            for _ in range(small_bound - 1)]
+    try:
+        for sock in slow:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        closed: set[int] = set()
+        for _ in range(40):  # a header line every 0.1 s, for up to 4 s
+            time.sleep(0.1)
+            for number, sock in enumerate(slow):
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    closed.add(number)
+            if len(closed) == len(slow):
+                break
+        assert closed == set(range(len(slow)))
+        for sock in slow:  # closed without an answer
+            with contextlib.suppress(ConnectionResetError):  # (after the lines sent)
+                assert _read_all(sock) == b""
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(f"GET {SCRIPT} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            assert _read_all(sock).startswith(b"HTTP/1.0 200 OK\r\n")
+        stream.setblocking(False)
+        with pytest.raises(BlockingIOError):  # open still, nothing more to read yet
+            stream.recv(100)
+        assert said == []
+    finally:
+        for sock in [*slow, stream]:
+            sock.close()
+        preview.close()
+
+
 def test_events_streams_take_at_most_half_the_connections(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Events streams stay open: past ``MAX_STREAMS`` one more is answered 503 (and its

@@ -10,8 +10,11 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from generator.commands.serve import report_entries
 from generator.i18n import words
 from generator.kinds import REGISTRY
+from generator.render.preview import DISAGREEMENT
+from generator.render.preview import STATUS
 from tests.conftest import REPO
 from tests.conftest import run_cli
 from tests.test_fix import CASES
@@ -60,21 +63,37 @@ def test_json_gives_each_reported_case_its_status(tmp_path: Path) -> None:
     assert report["cases"] == 2 and report["errors"] == []
 
 
-def test_a_known_disagreement_that_agrees_fails(tmp_path: Path) -> None:
+def test_a_known_disagreement_that_agrees_fails_with_a_sentence(tmp_path: Path) -> None:
+    """Stale: every documented value agrees now. The text and JSON reports say so in one
+    sentence at ``status``, with the engine's reasoning, and the summary that ``check
+    --fix`` settles it (it removes ``status`` and ``because``)."""
     root = small_project(tmp_path, STATUS_CASES.replace("points: 24}\n", "points: 21}\n"))
     result = run_cli("check", "--project", str(root))
     assert result.returncode == 1
-    assert result.stdout.splitlines()[-2:] == [
-        f"{CASES}:13: case app-counts-nine: status documented known_disagreement, engine —",
-        "    Every documented value now agrees with the engine: remove status and because."]
-    assert "1 disagreement, 0 input errors" in result.stderr
+    sentence = ("case app-counts-nine is marked as a known disagreement, but the engine now "
+                "agrees: remove status and because")
+    reasoning = ["The joker stands for 6♠, not 9♠: fewer points.", "JK→6♠ 6 + 7♠ 7 + 8♠ 8 = 21"]
+    assert result.stdout.splitlines()[-3:] == [f"{CASES}:13: {sentence}",
+                                               *(f"    {line}" for line in reasoning)]
+    assert result.stderr.strip() == ("2 cases checked: 1 disagreement, 0 input errors; 1 "
+                                     "pending, 1 known disagreement; check --fix would settle "
+                                     "the disagreement")
     report = json.loads(run_cli("check", "--format", "json", "--project", str(root)).stdout)
     assert report["disagreements"] == [{
-        "file": CASES, "line": 13, "case": "app-counts-nine", "field": "status",
-        "documented": "known_disagreement", "engine": None,
-        "reasoning": ["Every documented value now agrees with the engine: remove status and "
-                      "because."],
-        "status": "known_disagreement", "failing": True}]
+        "file": CASES, "line": 13, "column": 13, "case": "app-counts-nine", "field": "status",
+        "documented": "known_disagreement", "engine": None, "reasoning": reasoning,
+        "message": sentence, "status": "known_disagreement", "failing": True}]
+
+
+def test_serve_lists_a_stale_known_disagreement_with_the_disagreements() -> None:
+    """``serve``'s error page sorts the report's lines by their form: the stale sentence
+    is a failing disagreement's, as ``status documented ..., engine —`` was."""
+    lines = [f"{CASES}:13: case app-counts-nine is marked as a known disagreement, but the "
+             "engine now agrees: remove status and because", "    JK→6♠ 6 + 7♠ 7 + 8♠ 8 = 21",
+             f"{CASES}:8: case being-written: points documented 24, engine 21 (pending: "
+             "listed, not failing)"]
+    assert [(e.kind, len(e.lines)) for e in report_entries(lines)] == [
+        (DISAGREEMENT, 2), (STATUS, 1)]
 
 
 def test_status_and_because_go_together(tmp_path: Path) -> None:

@@ -448,6 +448,10 @@ def edit_diff(text: str, edits: Sequence[Edit], fromfile: str, tofile: str,
     """The unified diff (as :func:`difflib.unified_diff` gives it, ``context`` lines
     around each change) of ``text`` and ``text`` with ``edits`` made.
 
+    Lines are what ``patch`` and ``git apply`` take them to be: each ends with a line
+    feed (a carriage return before it is part of the line); a last line without one is
+    followed by ``\\ No newline at end of file``, as ``diff -u`` writes it.
+
     Only the lines the edits touch are compared (:class:`difflib.SequenceMatcher` on
     each group of them), the others being equal by construction: the time is linear in
     the text, where a diff of the whole texts grows with the square of the number of
@@ -457,12 +461,13 @@ def edit_diff(text: str, edits: Sequence[Edit], fromfile: str, tofile: str,
         CannotEdit: two edits overlap.
     """
     new = apply_edits(text, edits)
-    old_lines = text.splitlines(keepends=True)
-    new_lines = new.splitlines(keepends=True)
+    old_lines = _lines(text)
+    new_lines = _lines(new)
     raw = list(_edit_opcodes(text, old_lines, in_order(edits)))
     old_at, new_at = (raw[-1][2], raw[-1][4]) if raw else (0, 0)
     if len(old_lines) - old_at != len(new_lines) - new_at:  # (line ends ran together)
-        return list(difflib.unified_diff(old_lines, new_lines, fromfile, tofile, n=context))
+        return list(_marked(difflib.unified_diff(old_lines, new_lines, fromfile, tofile,
+                                                 n=context)))
     raw.append(("equal", old_at, len(old_lines), new_at, len(new_lines)))
     codes: list[Opcode] = []
     for code in raw:  # as SequenceMatcher gives them: no empty step, no two equal in a row
@@ -473,8 +478,31 @@ def edit_diff(text: str, edits: Sequence[Edit], fromfile: str, tofile: str,
             codes[-1] = ("equal", codes[-1][1], i2, codes[-1][3], j2)
         else:
             codes.append(code)
-    return list(_unified(_KnownOpcodes(codes).get_grouped_opcodes(context), old_lines,
-                         new_lines, fromfile, tofile))
+    return list(_marked(_unified(_KnownOpcodes(codes).get_grouped_opcodes(context),
+                                 old_lines, new_lines, fromfile, tofile)))
+
+
+NO_FINAL_NEWLINE = "\\ No newline at end of file\n"
+"""The line a unified diff writes after a file's last line when it has no line feed."""
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines as a diff counts them: each up to and with its line feed (the
+    last one without, when the text does not end with one)."""
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    return [*out, lines[-1]] if lines[-1] else out
+
+
+def _marked(diff: Iterable[str]) -> Iterator[str]:
+    """``diff``'s lines, a line without a line feed (a file's last) ended with one and
+    followed by :data:`NO_FINAL_NEWLINE`."""
+    for line in diff:
+        if line.endswith("\n"):
+            yield line
+        else:
+            yield line + "\n"
+            yield NO_FINAL_NEWLINE
 
 
 Opcode: TypeAlias = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
@@ -488,7 +516,7 @@ def _edit_opcodes(text: str, old_lines: list[str], edits: list[Edit]) -> Iterato
     starts = [0]
     for line in old_lines:
         starts.append(starts[-1] + len(line))
-    ends_with_break = bool(old_lines) and old_lines[-1].splitlines()[0] != old_lines[-1]
+    ends_with_break = bool(old_lines) and old_lines[-1].endswith("\n")
 
     def line_at(offset: int) -> int:
         """The line holding ``offset``; at the end of the text, the line after the last
@@ -513,7 +541,7 @@ def _edit_opcodes(text: str, old_lines: list[str], edits: list[Edit]) -> Iterato
                                  len(old_lines)))
             index += 1
         pieces.append(text[at:starts[last]])
-        new_group = "".join(pieces).splitlines(keepends=True)
+        new_group = _lines("".join(pieces))
         new_first = new_at + first - old_at
         yield "equal", old_at, first, new_at, new_first
         matcher = difflib.SequenceMatcher(None, old_lines[first:last], new_group)

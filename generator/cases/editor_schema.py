@@ -3,7 +3,7 @@
 ``python -m generator schema`` prints it; ``init`` writes it into a new site; the YAML
 language server (VS Code's YAML extension, JetBrains, Neovim) validates a case file
 against it while it is typed (README, "In the editor"). It is made from what the loader
-checks: the fields of :data:`~generator.cases.schema.COMMON_FIELDS` and of each kind
+checks: the fields of :func:`~generator.cases.schema.common_fields` and of each kind
 (:data:`generator.kinds.KINDS`, with the games each applies to), the loader's messages
 for a field that does not apply (:mod:`generator.cases.schema`), the card codes of
 :func:`generator.engine.cards.code_pattern`, and each kind's
@@ -38,21 +38,20 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
 from typing import Any
 
 from generator.cases.loader import most_cards
-from generator.cases.schema import CASE_SCHEMA
-from generator.cases.schema import COMMON_FIELDS
 from generator.cases.schema import DIALECT
-from generator.cases.schema import FILE_SCHEMA
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import REQUIRED
 from generator.cases.schema import STATUS_RULES
+from generator.cases.schema import case_schema
 from generator.cases.schema import common_field_elsewhere
+from generator.cases.schema import common_fields
 from generator.cases.schema import expect_elsewhere
 from generator.cases.schema import expect_example
 from generator.cases.schema import expect_in_game_elsewhere
+from generator.cases.schema import file_schema
 from generator.cases.schema import input_elsewhere
 from generator.cases.schema import input_in_game_elsewhere
 from generator.cases.schema import inputs_text
@@ -60,6 +59,7 @@ from generator.cases.schema import kind_elsewhere
 from generator.engine.cards import CODE_EXPECTED
 from generator.engine.cards import NATURAL_EXPECTED
 from generator.engine.rules import GAMES
+from generator.engine.rules import per_registry
 from generator.engine.rules import rule_set
 from generator.kinds import KINDS
 from generator.kinds.fields import Schema
@@ -220,7 +220,7 @@ def _ref(name: str) -> Schema:
 
 def _kind_field() -> Schema:
     """``kind``: one of the kinds, each described by its inputs and ``expect`` fields."""
-    schema = copy.deepcopy(COMMON_FIELDS["kind"].schema)
+    schema = copy.deepcopy(common_fields()["kind"].schema)
     schema["enumDescriptions"] = [f"{inputs_text(kind)} → expect {expect_example(kind, None)}"
                                   for kind in KINDS.values()]
     return schema
@@ -228,7 +228,7 @@ def _kind_field() -> Schema:
 
 def _game_field(kind_name: str | None) -> Schema:
     """``game``: one of the games; one the kind applies to, or the loader's message."""
-    schema = copy.deepcopy(COMMON_FIELDS["game"].schema)
+    schema = copy.deepcopy(common_fields()["game"].schema)
     if kind_name is not None:
         other = [game for game in GAMES if game not in KINDS[kind_name].games]
         if other:
@@ -243,7 +243,7 @@ def _expect(kind_name: str | None, game: str | None) -> Schema:
     fields that apply, the others with the loader's message, and a field that the engine
     gives with some verdicts only (:attr:`~generator.kinds.fields.FieldSpec.verdicts`)
     refused with the others."""
-    generic: Schema = copy.deepcopy(CASE_SCHEMA["properties"]["expect"])
+    generic: Schema = copy.deepcopy(case_schema()["properties"]["expect"])
     if kind_name is None:
         return generic
     kind = KINDS[kind_name]
@@ -282,7 +282,7 @@ def _case_def(kind_name: str | None, game: str | None) -> Schema:
     unknown or, for the game, not one the kind applies to), for editors."""
     kind = KINDS[kind_name] if kind_name is not None else None
     properties: Schema = {}
-    for name, spec in COMMON_FIELDS.items():
+    for name, spec in common_fields().items():
         if name == "kind":
             properties[name] = _kind_field()
         elif name == "game":
@@ -464,8 +464,9 @@ def editor_schema() -> Schema:
     """The JSON Schema (draft 2020-12) of a whole case file, for editors.
 
     Returns:
-        A new schema dict (JSON-serialisable, the same for the same kinds): the file's
-        frame (:data:`~generator.cases.schema.FILE_SCHEMA`) and, in ``$defs``, one schema
+        A new schema dict (JSON-serialisable, the same for the same kinds and games):
+        the file's frame (:func:`~generator.cases.schema.file_schema`) and, in ``$defs``,
+        one schema
         of a case per kind and game (``meld-in-rami51``; ``meld`` for a case whose game
         is missing, unknown or not one of the kind's; ``case``, ``case-in-G`` for one
         whose kind is missing or unknown), each case led to its own by its ``kind`` and
@@ -474,7 +475,7 @@ def editor_schema() -> Schema:
     return copy.deepcopy(_editor_schema())
 
 
-@cache
+@per_registry
 def _editor_schema() -> Schema:
     kinds: list[str | None] = [*KINDS, None]
     games: list[str | None] = [*GAMES, None]
@@ -489,7 +490,7 @@ def _editor_schema() -> Schema:
         defs[f"by-kind-default-{game or 'none'}"] = _by_kind(game)
         for kind in kinds:
             defs[_route_name(kind, game)] = _by_game(kind, game)
-    frame = _editor_node(FILE_SCHEMA)
+    frame = _editor_node(file_schema())
     assert isinstance(frame, dict)
     items = frame["properties"]["cases"]["items"]
     items.update({"title": "case", "description": "a case: id, kind, game, title, the kind's "
@@ -501,8 +502,8 @@ def _editor_schema() -> Schema:
         "$schema": DIALECT,
         "title": "Rules-site case file",
         "description": "A case file of a rules site (content/examples/*.yaml), generated by "
-        "`python -m generator schema` from the case kinds. The generator's own check "
-        "(`python -m generator check`) also checks what the engine says, ids unique across "
+        "`rules-site schema` from the case kinds. The generator's own check "
+        "(`rules-site check`) also checks what the engine says, ids unique across "
         "files, how often a card is used and numbers as written.",
         **{k: v for k, v in frame.items() if k not in ("$schema", "title", "description")},
         "allOf": [*frame.get("allOf", []), *branches],

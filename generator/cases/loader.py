@@ -2,10 +2,11 @@
 
 For each file, in sorted path order: read and decode it, parse the YAML with
 positions (:mod:`generator.yamlpos`), check its frame against
-:data:`~generator.cases.schema.FILE_SCHEMA`, fill each case in from the file's
+:func:`~generator.cases.schema.file_schema`, fill each case in from the file's
 ``defaults`` (only the fields that apply to the case's kind and game), check the case
-against :data:`~generator.cases.schema.CASE_SCHEMA`, then what a schema cannot say:
-card codes, how often a card is used, jokers in CardVerse, the player count, ids
+against :func:`~generator.cases.schema.case_schema`, then what a schema cannot say:
+card codes (in the inputs and in ``expect``: every field its kind declares card-shaped),
+how often a card is used, jokers in CardVerse, the player count, ids
 unique across all files. Every error of the run is collected. An error in one case
 (a field, a card, its id) drops that case only; an error in the file itself (unreadable,
 not YAML, a wrong top level or a wrong ``defaults``) drops every case of the file. A
@@ -28,7 +29,6 @@ from collections import Counter
 from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from itertools import islice
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -41,18 +41,26 @@ from generator.cases.model import frozen_mapping
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import case_problems
+from generator.cases.schema import common_fields
 from generator.cases.schema import field_applies
 from generator.cases.schema import file_problems
+from generator.cases.slips import colon_keys
+from generator.cases.slips import colon_message
+from generator.cases.slips import defaults_misspelt
+from generator.cases.slips import meant_defaults
+from generator.cases.slips import merged_cases
+from generator.cases.slips import misplaced_expect
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
-from generator.engine.rules import DEFAULT_PRESET
 from generator.engine.rules import GAMES
-from generator.engine.rules import PRESETS
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
-from generator.engine.rules import is_rami
+from generator.engine.rules import default_preset
+from generator.engine.rules import games
 from generator.engine.rules import options_of
+from generator.engine.rules import per_registry
+from generator.engine.rules import presets_of
 from generator.engine.rules import rule_set
 from generator.errors import InputError
 from generator.kinds import KINDS
@@ -66,6 +74,7 @@ from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import YamlPath
 from generator.yamlpos import parse_yaml
+from generator.yamlpos import value_at
 from generator.yamlpos import walk
 
 SUFFIX = ".yaml"
@@ -120,7 +129,8 @@ class _Memo:
     as the tests do). It holds the files of the last load (in path order, each that
     still fits in ``limit`` bytes of files), then, in the room left, those of the loads
     before it, the newest first: a file changed, or other projects' loads, push the
-    oldest out.
+    oldest out; a game registered or unregistered since
+    (:func:`generator.engine.rules.register_game`) forgets them all.
 
     Args:
         limit: the most bytes of files whose cases are kept.
@@ -128,32 +138,35 @@ class _Memo:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self._kept: dict[tuple[str, str], tuple[int, _FileCases]] = {}
+        self._kept: tuple[object, dict[tuple[str, str], tuple[int, _FileCases]]] = (
+            games(), {})
 
     def get(self, rel: str, sha: str) -> _FileCases | None:
         """What file ``rel`` with bytes of SHA-256 hex digest ``sha`` gave, or ``None``."""
-        found = self._kept.get((rel, sha))
+        registry, kept = self._kept
+        found = kept.get((rel, sha)) if registry is games() else None
         return None if found is None else found[1]
 
     def keep(self, files: Iterable[tuple[str, str, int, _FileCases]]) -> None:
         """Keep these files first: ``(rel, sha, size in bytes, what it gave)`` each, then
-        those kept before, the newest first, while their sizes add up to at most
-        :attr:`limit`."""
+        those kept before (under the same games), the newest first, while their sizes add
+        up to at most :attr:`limit`."""
         kept: dict[tuple[str, str], tuple[int, _FileCases]] = {}
         budget = self.limit
         for rel, sha, size, loaded in files:
             if size <= budget:
                 kept[(rel, sha)] = (size, loaded)
                 budget -= size
-        for key, (size, loaded) in self._kept.items():
+        registry, before = self._kept
+        for key, (size, loaded) in before.items() if registry is games() else ():
             if key not in kept and size <= budget:
                 kept[key] = (size, loaded)
                 budget -= size
-        self._kept = kept  # one assignment: a load in another thread sees either
+        self._kept = (games(), kept)  # one assignment: a load in another thread sees either
 
     def clear(self) -> None:
         """Forget every file."""
-        self._kept = {}
+        self._kept = (games(), {})
 
 
 _MEMO = _Memo(MEMO_BYTES)
@@ -224,12 +237,19 @@ def clean_files(cases: CaseSet) -> list[str]:
     return sorted({sha for rel, sha in cases.digests.items() if rel not in failed})
 
 
-@cache
+@per_registry
 def most_cards() -> int:
     """The most cards in play in any game and preset: the most one card list may hold."""
-    return max(row.cards for game in GAMES
-               for preset in (PRESETS if is_rami(game) else (None,))
-               for row in rule_set(game, preset).deck)
+    return max(row.cards for spec in games()
+               for preset in (spec.presets or (None,))
+               for row in spec.rule_set(preset).deck)
+
+
+def _declared(kind: AnyKind, path: YamlPath) -> FieldSpec | None:
+    """How ``kind`` declares the field at ``path`` (``("cards",)``, ``("expect",
+    "joker_stands_for")``); ``None`` for a field it does not have."""
+    declared = kind.expect if path[0] == "expect" else kind.inputs
+    return declared.get(str(path[-1]))
 
 
 def _by_position(error: InputError) -> tuple[int, int]:
@@ -317,7 +337,7 @@ def _load_file(data: bytes, rel: str, optional: frozenset[str] = frozenset(), *,
             rel, 1, None, "the file is empty; expected a mapping with 'cases' (a list of "
             "cases)")))
     loader = _FileLoader(rel, doc, optional, schema=schema)
-    loader.errors.extend(errors)
+    loader.errors.extend(loader.merged_cases(errors))
     for _, where in doc.error_paths:
         # a duplicate key, an unsupported tag, ...: in one case, or in the file's frame
         if len(where) >= 2 and where[0] == "cases" and isinstance(where[1], int):
@@ -339,6 +359,8 @@ class _FileLoader:
             its cases is kept.
         bad_cases: the indexes (in ``cases``) of the cases with an error found before
             :meth:`load` (by the YAML parser, or because the item is not a mapping).
+        merged: the indexes of the items that hold two cases run together (a missing
+            ``- ``): said once (:meth:`merged_cases`), and not checked further.
     """
 
     def __init__(self, rel: str, doc: YamlDocument,
@@ -350,6 +372,24 @@ class _FileLoader:
         self.errors: list[InputError] = []
         self.file_failed = False
         self.bad_cases: set[int] = set()
+        self.merged: set[int] = set()
+
+    def merged_cases(self, errors: list[InputError]) -> list[InputError]:
+        """``errors`` (the parser's) with the duplicate keys of each item that holds two
+        cases run together (:func:`generator.cases.slips.merged_cases`) replaced by the
+        one error that says so; those items go to :attr:`merged`."""
+        replaced: set[int] = set()
+        said: list[InputError] = []
+        for path, duplicates in self.doc.duplicates.items():
+            if len(path) != 2 or path[0] != "cases" or not isinstance(path[1], int):
+                continue
+            found = merged_cases(self.doc, path, [d[:3] for d in duplicates])
+            if found is not None and path[1] not in self.merged:
+                mark, message = found
+                self.merged.add(path[1])
+                replaced.update(id(d[3]) for d in duplicates)
+                said.append(InputError(self.rel, mark.line, mark.column, message))
+        return [e for e in errors if id(e) not in replaced] + said
 
     def error(self, mark: Mark, message: str) -> None:
         self.errors.append(InputError(self.rel, mark.line, mark.column, message))
@@ -362,16 +402,32 @@ class _FileLoader:
         it has no error (the caller drops them all when :attr:`file_failed` is set)."""
         value = self.doc.value
         bad_defaults: set[str] = set()
+        misspelt = defaults_misspelt(value) if isinstance(value, dict) else None
+        if misspelt is not None and isinstance(value[misspelt], dict):
+            # what the misspelt defaults would give: its cases miss it quietly
+            bad_defaults.update(meant_defaults(value[misspelt], DEFAULTABLE))
+        defaults_value = value.get("defaults") if isinstance(value, dict) else None
+        colons = {rel: found for rel in walk(defaults_value, ("defaults",))
+                  if isinstance(mapping := value_at(value, rel), dict)
+                  and (found := colon_keys(mapping))} if self.schema else {}
+        slipped = {(*rel, key) for rel, found in colons.items() for key in found.values()}
         for problem in file_problems(value) if self.schema else ():
             full = problem.path
             if len(full) >= 2 and full[0] == "defaults":
-                bad_defaults.add(str(full[1]))
+                bad_defaults.update(meant_defaults({str(full[1]): None}, DEFAULTABLE))
             if len(full) == 2 and full[0] == "cases" and isinstance(full[1], int):
                 self.bad_cases.add(full[1])  # an item that is not a mapping
             else:
                 self.file_failed = True
+            if full in slipped:
+                continue  # said below, once for its mapping
             mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
             self.error(mark, problem.message)
+        for rel, found in colons.items():
+            self.file_failed = True
+            bad_defaults.update(found)
+            self.error(self.doc.key_mark((*rel, next(iter(found.values())))),
+                       colon_message(found.values()))
         if not isinstance(value, dict):
             return []
         defaults = value.get("defaults")
@@ -385,7 +441,7 @@ class _FileLoader:
         for index, raw in enumerate(raw_cases):
             if isinstance(raw, dict):
                 loader = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults)
-                case = loader.load()
+                case = loader.load() if index not in self.merged else None
                 entries.append(_Entry(*loader.id_at(),
                                       None if index in self.bad_cases else case))
         return entries
@@ -469,11 +525,26 @@ class _CaseLoader:
         return self.build(kind, game, inputs)
 
     def check_schema(self) -> None:
+        colons = {rel: found for rel in walk(self.value)
+                  if not (rel and rel[0] in self.from_defaults)
+                  and isinstance(mapping := value_at(self.value, rel), dict)
+                  and (found := colon_keys(mapping))}
+        misplaced = self._misplaced()
+        slipped = [*((*rel, key) for rel, found in colons.items() for key in found.values()),
+                   *((name,) for name in misplaced)]
+        missed = {(rel, name) for rel, found in colons.items() for name in found}
+        missed.update((("expect",), name) for name in misplaced)
+        if misplaced:
+            missed.add(((), "expect"))
         for problem in case_problems(self.value):
             if problem.missing is not None and problem.missing in self.file.optional:
                 continue
-            if problem.missing in self.bad_defaults:
-                # the default is wrong, and that was said at the default: fail quietly
+            if (problem.missing in self.bad_defaults
+                    or (problem.path, problem.missing) in missed
+                    or any(problem.path[:len(s)] == s for s in slipped)
+                    or (misplaced and problem.path == ("expect",)
+                        and not self.value.get("expect"))):
+                # said at the default, or by the slip's message below: fail quietly
                 self.failed = True
                 continue
             rel = problem.path
@@ -488,6 +559,34 @@ class _CaseLoader:
             else:
                 mark = self.locate(rel, problem.at_key)
             self.report(mark, message)
+        for rel, found in colons.items():
+            self.error((*rel, next(iter(found.values()))), colon_message(found.values()),
+                       at_key=True)
+        if misplaced:
+            self.error((misplaced[0],), misplaced_expect(self.doc, self.path, misplaced),
+                       at_key=True)
+
+    def _misplaced(self) -> list[str]:
+        """The fields of the case that belong in its ``expect``: fields of its kind's
+        ``expect`` and not of the case itself, written after ``expect`` (dedented out of
+        it), or, when no kind takes them as an input either (``cards`` is an input of a
+        meld and an ``expect`` field of a deck), before it or without it
+        (:func:`generator.cases.slips.misplaced_expect`)."""
+        name = self._known("kind", KINDS)
+        if name is None:
+            return []
+        kind = KINDS[name]
+        expect = self.doc.key_marks.get((*self.path, "expect"))
+        found = []
+        for key in self.value:
+            if (key not in kind.expect or key in kind.inputs or key in common_fields()
+                    or key in self.from_defaults):
+                continue
+            mark = self.doc.key_marks.get((*self.path, key))
+            after = expect is not None and mark is not None and mark.line > expect.line
+            if after or key not in INPUT_FIELDS:
+                found.append(key)
+        return found
 
     def _rule_set(self, game: str | None) -> RuleSet | None:
         if game is None:
@@ -497,42 +596,66 @@ class _CaseLoader:
         if isinstance(options, dict):
             flags = {k: v for k, v in options.items()
                      if k in options_of(game) and isinstance(v, bool)}
-        preset = self._known("rules", PRESETS) if is_rami(game) else None
+        preset = self._known("rules", presets_of(game)) if presets_of(game) else None
         try:
             return rule_set(game, preset, **flags)
         except UnknownGameError:  # pragma: no cover - game and preset are checked above
             return None
 
-    def _card_fields(self, kind: AnyKind | None) -> list[tuple[str, FieldSpec]]:
-        """The input fields present that hold cards, with how to read them, in file order
-        (so that a card used too often is reported where it is used once too often)."""
-        found: list[tuple[str, FieldSpec]] = []
-        for name in self.value:
-            if name not in INPUT_FIELDS:
-                continue
-            if kind is not None:
-                spec = kind.inputs.get(name)
-            else:  # unknown kind: still read the cards, to report every bad code
-                spec = next((k.inputs[name] for k in KINDS.values() if name in k.inputs), None)
+    def _card_fields(self, kind: AnyKind | None) -> list[tuple[YamlPath, FieldSpec]]:
+        """The fields present that hold cards (a :attr:`FieldSpec.shape` other than
+        ``value``, as the kind declares them), with how to read them: the input fields in
+        file order (so that a card used too often is reported where it is used once too
+        often), then the ``expect`` fields (documented values, no cards in play). A
+        field of no kind, or of another kind than the case's, is the schema's to
+        report; with an unknown kind, every kind's declarations are read, to report
+        every bad code."""
+        found: list[tuple[YamlPath, FieldSpec]] = []
+        expect = self.value.get("expect")
+        kinds = [kind] if kind is not None else list(KINDS.values())
+        for path in [*((name,) for name in self.value if name in INPUT_FIELDS),
+                     *(("expect", name) for name in
+                       (expect if isinstance(expect, dict) else ()))]:
+            spec = next((s for k in kinds if (s := _declared(k, path)) is not None), None)
             if spec is not None and spec.shape != "value":
-                found.append((name, spec))
+                found.append((path, spec))
         return found
 
     def check_cards(self, kind: AnyKind | None) -> None:
-        for name, spec in self._card_fields(kind):
-            value = self.value[name]
+        """Read every card-shaped field (:meth:`_card_fields`) into :attr:`parsed`, each
+        code that names no card an error at it: the inputs' cards are the cards in play,
+        ``expect``'s are documented values (its ``card`` fields' errors name the field)."""
+        expect: Any = self.value.get("expect")
+        for path, spec in self._card_fields(kind):
+            value = self.value[str(path[0])] if len(path) == 1 else expect[path[1]]
+            name = str(path[-1])
+            in_play = path[0] != "expect"
             if spec.shape == "cards":
-                self.card_list(value, (name,), name)
+                self.card_list(value, path, name, count=in_play)
             elif spec.shape == "card":
-                if isinstance(value, str):  # else the schema has said so
-                    card = self.card((name,), value, self.locate((name,)))
-                    if card is not None:
-                        self.parsed[(name,)] = (card,)
+                if not isinstance(value, str):
+                    continue  # the schema has said so
+                if in_play:
+                    card = self.card(path, value, self.locate(path))
+                else:
+                    card = self.documented_card(path, value)
+                if card is not None:
+                    self.parsed[path] = (card,)
             elif isinstance(value, list):
                 what = "hand" if spec.shape == "hands" else "meld"
                 for index, item in enumerate(value):
-                    self.card_list(item, (name, index), what,
+                    self.card_list(item, (*path, index), what, count=in_play,
                                    may_be_empty=spec.shape == "hands")
+
+    def documented_card(self, rel: YamlPath, code: str) -> Card | None:
+        """The card of the documented value ``code`` at ``rel`` (an ``expect`` field), or
+        ``None`` after an error that names the field: not a card in play, and the
+        field's position stays its key's (where a disagreement is reported)."""
+        try:
+            return parse_card(code)
+        except CardCodeError as exc:
+            self.error(rel, f"{rel[-1]}: {exc}")
+            return None
 
     def card_list(self, value: object, rel: YamlPath, what: str, *,
                   may_be_empty: bool = False, count: bool = True) -> None:
@@ -599,7 +722,8 @@ class _CaseLoader:
             for mark in jokers:
                 self.report(mark, f"jokers are not used in {game}; expected natural cards only")
         else:
-            most = max(rule_set(game, preset).max_jokers for preset in PRESETS)
+            most = max(rule_set(game, preset).max_jokers
+                       for preset in presets_of(game) or (None,))
             if len(jokers) > most:
                 self.report(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
                            f"{most} ({game} is played with at most {most} jokers)")
@@ -630,11 +754,14 @@ class _CaseLoader:
     def build(self, kind: AnyKind, game: str, inputs: object) -> Case:
         value = self.value
         field_positions: dict[str, Position] = {}
+        value_positions: dict[str, Position] = {}
         for rel in walk(value):
             if rel:  # a field: where its key is; a list item: where it starts
                 at_key = isinstance(rel[-1], str)
-                field_positions[".".join(map(str, rel))] = self.file.position(
-                    self.locate(rel, at_key))
+                dotted = ".".join(map(str, rel))
+                field_positions[dotted] = self.file.position(self.locate(rel, at_key))
+                if at_key:
+                    value_positions[dotted] = self.file.position(self.locate(rel))
         for dotted, mark in self.positions.items():
             field_positions[dotted] = self.file.position(mark)
         options = value.get("options", {})
@@ -642,7 +769,7 @@ class _CaseLoader:
             id=value.get("id", ""),
             kind=kind.name,
             game=game,
-            rules=value.get("rules", DEFAULT_PRESET) if is_rami(game) else None,
+            rules=value.get("rules", default_preset(game)) if presets_of(game) else None,
             options=frozen_mapping(
                 {name: bool(options.get(name, False)) for name in options_of(game)}
             ),
@@ -652,6 +779,7 @@ class _CaseLoader:
             expect=frozen_mapping({k: _frozen(v) for k, v in value.get("expect", {}).items()}),
             position=self.file.position(self.mark),
             field_positions=frozen_mapping(field_positions),
+            value_positions=frozen_mapping(value_positions),
             status=value.get("status"),
             because=value.get("because"),
             draft=value.get("draft", False) is True,

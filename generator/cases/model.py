@@ -97,6 +97,8 @@ class Case:
     expect: Mapping[str, Documented] = field(hash=False)
     position: Position
     field_positions: Mapping[str, Position] = field(hash=False, repr=False)
+    value_positions: Mapping[str, Position] = field(
+        hash=False, repr=False, default_factory=lambda: MappingProxyType({}))
     status: str | None = None
     because: str | None = None
     draft: bool = False
@@ -110,7 +112,8 @@ class Case:
         nothing the engine reads), the same in every process (the build cache's key of a
         case)."""
         return digest(_canonical(replace(self, position=None,  # type: ignore[arg-type]
-                                         field_positions=MappingProxyType({}))))
+                                         field_positions=MappingProxyType({}),
+                                         value_positions=MappingProxyType({}))))
 
     @property
     def spec(self) -> AnyKind:
@@ -136,6 +139,16 @@ class Case:
                 return found
             name = name.rpartition(".")[0]
         return self.position
+
+    def value_column_of(self, name: str) -> int | None:
+        """The 1-based column where the value of the field ``name`` (dotted, as
+        :meth:`position_of` takes it) starts, when the file states that field and its
+        value starts on the field's own line; else the column :meth:`position_of` gives."""
+        at = self.position_of(name)
+        value = self.value_positions.get(name)
+        if value is not None and value.file == at.file and value.line == at.line:
+            return value.column
+        return at.column
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,14 @@
 """The case-file schema (JSON Schema, draft 2020-12) and human messages for its errors.
 
-The schema is generated from the fields every case has (:data:`COMMON_FIELDS`, with the
+The schema is generated from the fields every case has (:func:`common_fields`, with the
 games each applies to) and from the kinds (:data:`generator.kinds.REGISTRY`: per kind,
 the games it applies to, its input fields and its ``expect`` fields, each with the games
 it applies to), so a new kind adds nothing here.
 
-Two schemas come out: :data:`FILE_SCHEMA` (the file: ``defaults`` and the list of
-``cases``, each only checked to be a mapping) and :data:`CASE_SCHEMA` (one case,
-after the file's defaults have filled it in). Applicability is part of the schema:
+Two schemas come out: :func:`file_schema` (the file: ``defaults`` and the list of
+``cases``, each only checked to be a mapping) and :func:`case_schema` (one case,
+after the file's defaults have filled it in), each made again when a game is registered
+(:func:`generator.engine.rules.per_registry`). Applicability is part of the schema:
 ``if kind is meld then`` only ``cards`` and the meld ``expect`` fields are allowed,
 ``if game is cardverse then`` no ``rules`` and no meld ``points``, and so on.
 
@@ -22,16 +23,19 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import Literal
 
 from generator.engine.codes import CaseStatus
-from generator.engine.rules import CARDVERSE_OPTIONS
 from generator.engine.rules import GAMES
+from generator.engine.rules import OPTIONS
 from generator.engine.rules import PRESETS
+from generator.engine.rules import per_registry
+from generator.errors import and_list
 from generator.errors import did_you_mean
+from generator.errors import or_list
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
 from generator.kinds.fields import OPTION_GAMES
@@ -58,57 +62,66 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 ID_CHARACTERS = "[a-z0-9-]"
 
-_OPTIONS_SCHEMA: Schema = {
-    "type": "object",
-    "x-what": "options",
-    "x-expected": "a mapping of " + " and ".join(CARDVERSE_OPTIONS) + " (true or false)",
-    "x-name": "options",
-    "x-field": "option",
-    "properties": {
-        name: {"type": "boolean", "x-what": f"option {name}", "x-expected": "true or false"}
-        for name in CARDVERSE_OPTIONS
-    },
-    "additionalProperties": False,
-}
 
-COMMON_FIELDS: dict[str, FieldSpec] = {
-    "id": FieldSpec({
-        "type": "string",
-        "minLength": 1,
-        # \Z, not $: $ also matches before a final newline, and "abc\n" would pass.
-        "pattern": f"^{ID_CHARACTERS}*\\Z",
-        "x-what": "case id",
-        "x-expected": "a string",
-        "x-example": "<lowercase letters, digits and hyphens, unique across all case files>",
-        "x-messages": {
-            "pattern": "id {value!r} has characters outside " + ID_CHARACTERS
-            + "; expected lowercase letters, digits and hyphens",
-            "minLength": "case id is empty; expected lowercase letters, digits and hyphens",
+def _options_schema() -> Schema:
+    return {
+        "type": "object",
+        "x-what": "options",
+        "x-expected": "a mapping of " + and_list(OPTIONS) + " (true or false)",
+        "x-name": "options",
+        "x-field": "option",
+        "properties": {
+            name: {"type": "boolean", "x-what": f"option {name}", "x-expected": "true or false"}
+            for name in OPTIONS
         },
-    }),
-    "kind": FieldSpec(enum("kind", tuple(KINDS))),
-    "game": FieldSpec(enum("game", GAMES)),
-    "rules": FieldSpec(
-        enum("rules preset", PRESETS),
-        games=RAMI_GAMES,
-        note=f" ({' and '.join(OPTION_GAMES)} has options: " + ", ".join(CARDVERSE_OPTIONS)
-        + ")",
-    ),
-    "options": FieldSpec(
-        _OPTIONS_SCHEMA,
-        games=OPTION_GAMES,
-        note=" (Rami games have rules: " + " or ".join(PRESETS) + ")",
-    ),
-    "title": FieldSpec(string("title", empty="the English title", example="<English text>")),
-    "note": FieldSpec(string("note", empty="English text, or no note field")),
-    "status": FieldSpec(enum("status", tuple(CaseStatus))),
-    "because": FieldSpec(string(
-        "because", empty="why the documented value differs from the engine's",
-        example="<English text: why the documented value differs from the engine's>")),
-    "draft": FieldSpec(boolean("draft")),
-}
-"""The fields every case may have, before the kind's input fields and ``expect``
-(``status`` and ``because``: docs/site.md, "Case status"; ``draft``: "Drafts")."""
+        "additionalProperties": False,
+    }
+
+
+@per_registry
+def common_fields() -> Mapping[str, FieldSpec]:
+    """The fields every case may have, before the kind's input fields and ``expect``
+    (``status`` and ``because``: docs/site.md, "Case status"; ``draft``: "Drafts"), for
+    the games registered now."""
+    return MappingProxyType({
+        "id": FieldSpec({
+            "type": "string",
+            "minLength": 1,
+            # \Z, not $: $ also matches before a final newline, and "abc\n" would pass.
+            "pattern": f"^{ID_CHARACTERS}*\\Z",
+            "x-what": "case id",
+            "x-expected": "a string",
+            "x-example": "<lowercase letters, digits and hyphens, unique across all case "
+            "files>",
+            "x-messages": {
+                "pattern": "id {value!r} has characters outside " + ID_CHARACTERS
+                + "; expected lowercase letters, digits and hyphens",
+                "minLength": "case id is empty; expected lowercase letters, digits and "
+                "hyphens",
+            },
+        }),
+        "kind": FieldSpec(enum("kind", tuple(KINDS))),
+        "game": FieldSpec(enum("game", tuple(GAMES))),
+        "rules": FieldSpec(
+            enum("rules preset", tuple(PRESETS)),
+            games=RAMI_GAMES,
+            note=" ({game} has options: {options})",
+        ),
+        "options": FieldSpec(
+            _options_schema(),
+            games=OPTION_GAMES,
+            note=" ({game} has rules: {presets})",
+        ),
+        "title": FieldSpec(string("title", empty="the English title",
+                                  example="<English text>")),
+        "note": FieldSpec(string("note", empty="English text, or no note field")),
+        "status": FieldSpec(enum("status", tuple(CaseStatus))),
+        "because": FieldSpec(string(
+            "because", empty="why the documented value differs from the engine's",
+            example="<English text: why the documented value differs from the engine's>")),
+        "draft": FieldSpec(boolean("draft")),
+    })
+
 
 STATUS_RULES: list[Schema] = [
     {
@@ -116,7 +129,7 @@ STATUS_RULES: list[Schema] = [
                "required": ["status"]},
         "then": {"x-name": "case", "x-needs": f"status {CaseStatus.KNOWN_DISAGREEMENT} "
                  "says why in because",
-                 "properties": {"because": COMMON_FIELDS["because"].schema},
+                 "properties": {"because": common_fields()["because"].schema},
                  "required": ["because"]},
         "else": {"properties": {"because": {
             "not": {}, "x-message": "field 'because' goes with status "
@@ -137,7 +150,7 @@ INPUT_FIELDS: tuple[str, ...] = tuple(
 )
 """Every kind's input fields, in order, without repeats."""
 
-CASE_FIELDS: tuple[str, ...] = (*COMMON_FIELDS, *INPUT_FIELDS, "expect")
+CASE_FIELDS: tuple[str, ...] = (*common_fields(), *INPUT_FIELDS, "expect")
 """Every field a case may have, in the order messages list them."""
 
 
@@ -152,7 +165,7 @@ def field_applies(name: str, kind: str | None, game: str | None) -> bool:
     Returns:
         True when the field may be given (so a default may fill it in).
     """
-    spec = COMMON_FIELDS.get(name)
+    spec = common_fields().get(name)
     if spec is None:
         kind_spec = KINDS.get(kind or "")
         spec = kind_spec.inputs.get(name) if kind_spec is not None else None
@@ -180,23 +193,6 @@ def _listing(names: Iterable[str]) -> str:
     return ", ".join(names)
 
 
-def _joined(names: Iterable[str], word: str) -> str:
-    items = list(names)
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-def _and(names: Iterable[str]) -> str:
-    """``"id, kind and game"``."""
-    return _joined(names, "and")
-
-
-def _or(names: Iterable[str]) -> str:
-    """``"valid or invalid"``, ``"meld, first_meld or deck"``."""
-    return _joined(names, "or")
-
-
 def _expect_schema(kind_name: str, kind: AnyKind) -> Schema:
     elsewhere = {
         name: f"does not apply to kind {kind_name!r}"
@@ -221,7 +217,7 @@ def inputs_text(kind: AnyKind, game: str | None = None) -> str:
     text = _listing(name for name, spec in specs.items() if spec.required)
     optional = [name for name, spec in specs.items() if not spec.required]
     if optional:
-        text += f" (optionally {_or(optional)})"
+        text += f" (optionally {or_list(optional)})"
     return text
 
 
@@ -230,9 +226,9 @@ def inputs_text(kind: AnyKind, game: str | None = None) -> str:
 
 def common_field_elsewhere(name: str, game: str) -> str:
     """Why the common field ``name`` (``rules``, ``options``) does not apply to ``game``."""
-    spec = COMMON_FIELDS[name]
-    return (f"field {name!r} does not apply to game {game!r}{spec.note}; "
-            f"expected it only with {' or '.join(spec.games)}")
+    spec = common_fields()[name]
+    return (f"field {name!r} does not apply to game {game!r}{spec.note_for(game)}; "
+            f"expected it only with {or_list(spec.games)}")
 
 
 def input_elsewhere(name: str, kind_name: str) -> str:
@@ -244,14 +240,14 @@ def input_elsewhere(name: str, kind_name: str) -> str:
 def kind_elsewhere(kind_name: str, game: str) -> str:
     """Why the kind ``kind_name`` does not apply to ``game``."""
     return (f"kind {kind_name!r} does not apply to game {game!r}; "
-            f"expected game {' or '.join(KINDS[kind_name].games)}")
+            f"expected game {or_list(KINDS[kind_name].games)}")
 
 
 def input_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
     """Why the kind's input field ``name`` does not apply to ``game``."""
     kind = KINDS[kind_name]
     return (f"field {name!r} does not apply to game {game!r} for kind {kind_name!r}"
-            f"{kind.inputs[name].note}; expected {inputs_text(kind, game)}")
+            f"{kind.inputs[name].note_for(game)}; expected {inputs_text(kind, game)}")
 
 
 def expect_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
@@ -259,7 +255,7 @@ def expect_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
     kind = KINDS[kind_name]
     applicable = _listing([n for n, s in kind.expect.items() if game in s.games])
     return (f"field {name!r} in expect does not apply to game {game!r} for kind "
-            f"{kind_name!r}{kind.expect[name].note}; expected one of: {applicable}")
+            f"{kind_name!r}{kind.expect[name].note_for(game)}; expected one of: {applicable}")
 
 
 def expect_elsewhere(name: str, kind_name: str, game: str | None = None) -> str:
@@ -306,8 +302,10 @@ def _kind_branch(kind_name: str, kind: AnyKind) -> Schema:
     return _when({"kind": kind_name}, then)
 
 
-def _build_case_schema() -> Schema:
-    properties: Schema = {name: spec.schema for name, spec in COMMON_FIELDS.items()}
+@per_registry
+def case_schema() -> Schema:
+    """The schema of one case, its defaults filled in (not to be changed: it is shared)."""
+    properties: Schema = {name: spec.schema for name, spec in common_fields().items()}
     properties.update({name: True for name in INPUT_FIELDS})  # typed per kind
     properties["expect"] = {
         "type": "object",
@@ -321,7 +319,7 @@ def _build_case_schema() -> Schema:
     for game in GAMES:
         na = {
             name: _na(common_field_elsewhere(name, game))
-            for name, spec in COMMON_FIELDS.items()
+            for name, spec in common_fields().items()
             if game not in spec.games
         }
         if na:
@@ -335,7 +333,7 @@ def _build_case_schema() -> Schema:
         "x-what": "a case",
         "x-expected": "a mapping of fields (id, kind, game, title, expect, ...)",
         "x-name": "case",
-        "x-needs": "a case needs " + _and(REQUIRED),
+        "x-needs": "a case needs " + and_list(REQUIRED),
         "properties": properties,
         "additionalProperties": False,
         "required": list(REQUIRED),
@@ -343,7 +341,10 @@ def _build_case_schema() -> Schema:
     }
 
 
-def _build_file_schema() -> Schema:
+@per_registry
+def file_schema() -> Schema:
+    """The schema of a case file; each case is checked with :func:`case_schema`
+    separately (not to be changed: it is shared)."""
     return {
         "$schema": DIALECT,
         "title": "A rules-site case file (content/examples/*.yaml)",
@@ -358,7 +359,7 @@ def _build_file_schema() -> Schema:
                 "x-expected": "a mapping of values shared by the cases ("
                 + _listing(DEFAULTABLE) + ")",
                 "x-name": "defaults",
-                "properties": {name: COMMON_FIELDS[name].schema for name in DEFAULTABLE},
+                "properties": {name: common_fields()[name].schema for name in DEFAULTABLE},
                 "additionalProperties": False,
             },
             "cases": {
@@ -378,13 +379,6 @@ def _build_file_schema() -> Schema:
     }
 
 
-CASE_SCHEMA: Schema = _build_case_schema()
-"""The schema of one case, its defaults filled in."""
-
-FILE_SCHEMA: Schema = _build_file_schema()
-"""The schema of a case file; each case is checked with :data:`CASE_SCHEMA` separately."""
-
-
 def _is_integer(_checker: object, instance: object) -> bool:
     # JSON Schema counts 3.0 as an integer and Python counts True as one: neither here
     return isinstance(instance, int) and not isinstance(instance, bool)
@@ -395,9 +389,9 @@ def _is_string(_checker: object, instance: object) -> bool:
     return isinstance(instance, str) and not isinstance(instance, BoolText)
 
 
-@cache
+@per_registry
 def _validator(which: Literal["file", "case"]) -> Validator:
-    """The validator of :data:`FILE_SCHEMA` or :data:`CASE_SCHEMA`: draft 2020-12,
+    """The validator of :func:`file_schema` or :func:`case_schema`: draft 2020-12,
     except that ``integer`` means a Python int that is not a bool, and ``string`` a str
     that is not a :class:`~generator.yamlpos.BoolText` (a bare ``yes`` is neither a
     string nor a boolean)."""
@@ -409,7 +403,7 @@ def _validator(which: Literal["file", "case"]) -> Validator:
         type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
             {"integer": _is_integer, "string": _is_string}),
     )
-    schema = FILE_SCHEMA if which == "file" else CASE_SCHEMA
+    schema = file_schema() if which == "file" else case_schema()
     validator: Validator = strict(schema)
     return validator
 
@@ -456,7 +450,7 @@ def _example(name: str, schema: object, container: dict[str, Any]) -> str:
     if "x-example" in schema:
         return str(schema["x-example"])
     if "enum" in schema:
-        return _or(str(choice) for choice in schema["enum"])
+        return or_list(str(choice) for choice in schema["enum"])
     return f"<{schema.get('x-expected', 'a value')}>"
 
 
@@ -470,7 +464,7 @@ def expect_example(kind: AnyKind, game: object) -> str:
     parts = []
     for name in required:
         choices = kind.expect[name].schema.get("enum")
-        parts.append(f"{name} ({_or(map(str, choices))})" if choices else name)
+        parts.append(f"{name} ({or_list(map(str, choices))})" if choices else name)
     if required and optional:
         parts.append("optionally " + _listing(optional))
     elif optional:
@@ -490,7 +484,7 @@ def _case_fields_for(kind: object, game: object) -> list[str]:
         return known_game is None or known_game in field_spec.games
 
     return [name for name in CASE_FIELDS
-            if (name in COMMON_FIELDS and applies(COMMON_FIELDS[name]))
+            if (name in common_fields() and applies(common_fields()[name]))
             or (name in spec.inputs and applies(spec.inputs[name]))
             or name == "expect"]
 
@@ -577,7 +571,7 @@ def _check(which: Literal["file", "case"], instance: Any) -> list[SchemaProblem]
 
 
 def file_problems(instance: object) -> list[SchemaProblem]:
-    """Check a whole case file against :data:`FILE_SCHEMA` (the cases only for being
+    """Check a whole case file against :func:`file_schema` (the cases only for being
     mappings).
 
     Args:
@@ -590,7 +584,7 @@ def file_problems(instance: object) -> list[SchemaProblem]:
 
 
 def case_problems(instance: object) -> list[SchemaProblem]:
-    """Check one case, its defaults filled in, against :data:`CASE_SCHEMA`.
+    """Check one case, its defaults filled in, against :func:`case_schema`.
 
     Args:
         instance: the case's plain value (a dict).

@@ -124,8 +124,8 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
                                 lambda: _changed_inputs(inputs, read), drafts)
             except SourceGone as exc:  # the cache's copies went away: none is trusted now
                 store.notes.append(f"{store.folder or 'the build cache'}: a file taken from "
-                                   f"the build cache went away while the build ran ({exc});"
-                                   " built again without it")
+                                   "the build cache changed or went away while the build "
+                                   f"ran ({exc}); built again without it")
                 with BuildCache(None, layout.root) as bare:
                     report = _build(root, out, strict, bare, None, None, drafts=drafts)
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
@@ -285,19 +285,19 @@ def _replay(store: BuildCache, whole: str, root: Path, out: Path | None
     if holds_exactly(target, names):  # the site in place is this build's: nothing to do
         return BuildReport(EXIT_OK, lines, coverage, len(names), cases, cached=len(names),
                            files=names)
-    files: dict[str, Path] = {}
+    files: dict[str, tuple[Path, str]] = {}
     for rel, sha in names.items():
         path = store.blob(sha)
         if path is None:
             return None
-        files[rel] = path
+        files[rel] = (path, sha)  # checked again as it is copied (SiteWriter.link)
     writer = _open_output(root, out, store.spare_site)
     if isinstance(writer, str):
         return BuildReport(EXIT_INPUT, [*lines, writer])
     try:
         writer.link(files)
         writer.commit()
-    except SourceGone:  # a copy went away after it was checked: built as if none were kept
+    except SourceGone:  # a copy changed or went away after its check: built as if none were kept
         writer.abort()
         return None
     except OutputError as exc:
@@ -360,6 +360,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
     from generator.render.parallel import render_locales
     from generator.render.search import Indexer
     from generator.render.search import scratch_folder
+    from generator.render.site import publish_files
     from generator.render.site import render_common
     from generator.render.site import strict_lines
 
@@ -382,6 +383,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             return BuildReport(EXIT_INPUT, [*lines, *sorted(set(errors))]), None, set()
         common = render_common(site)
         writer.write(common)
+        published = publish_files(site, writer, common.keys())
         outputs = [r.output for r in results if r.output is not None]
         coverage = {r.lang: r.output.coverage for r in results if r.output is not None}
         if site.cache is not None:
@@ -402,7 +404,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
             indexer.close()
             shutil.rmtree(scratch, ignore_errors=True)
     writer.commit()
-    files = sum(r.files for r in results) + len(common) + len(index)
+    files = sum(r.files for r in results) + len(common) + len(published) + len(index)
     warnings = [f"warning: {text}" for text in writer.warnings]
     report = BuildReport(EXIT_OK, [*lines, *warnings], coverage, files,
                          cached=sum(o.cached for o in outputs),
@@ -410,7 +412,8 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
                                               if plan.behind))
     if site.cache is None:
         return report, None, set()
-    shared = {rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()}
+    shared = {**{rel: hashlib.sha256(data).hexdigest() for rel, data in common.items()},
+              **published}
     site.cache.adopt(shared, writer.out)  # the indexes made: kept as they were made
     views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
     return report, {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,

@@ -4,23 +4,27 @@ and what ``--strict`` adds to them (:func:`untranslated`).
 
 ``check`` renders nothing, so ``check --strict`` cannot see every message a build shows
 in English: it counts the site's own messages, those ``i18n extract`` writes to the
-site's catalog and a build looks up (every page's blocks, the verified cases' titles,
-notes and ``because``, the texts of ``site.yaml``), in every language of the site, each
-looked up as the build does (the site's catalog over the built-in one). The theme's and
-the engine's words, which only rendering picks, are ``build --strict``'s to count.
+site's catalog and a build without ``--drafts`` looks up (the published pages' blocks,
+the titles, notes and ``because`` of the verified cases those pages show, the texts of
+``site.yaml``), in every language of the site, each looked up as the build does (the
+site's catalog over the built-in one). The theme's and the engine's words, which only
+rendering picks, are ``build --strict``'s to count.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from generator.commands.project import Project
+from generator.content.drafts import Publication
 from generator.engine.codes import CaseStatus
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import InputWarning
+from generator.errors import quoted
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import source_translator
@@ -29,11 +33,24 @@ from generator.i18n.explain import Words
 from generator.layout import catalog
 from generator.render.site import strict_lines
 from generator.verify import STATUS_FIELD
+from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import explain_disagreement
 
 NONE = "—"
 """How a value the engine does not give is shown."""
+
+PENDING_NOTE = " (pending: listed, not failing)"
+"""What ends the report's line of a ``pending`` case's disagreement."""
+KNOWN_NOTE = " (known disagreement, not failing: "
+"""What follows the values on the report's line of a ``known_disagreement`` case that
+still disagrees; its ``because`` and ``)`` end the line."""
+STALE_TEXT = (" is marked as a known disagreement, but the engine now agrees: remove status "
+              "and because")
+"""What follows ``case ID`` on the report's line of a ``known_disagreement`` that agrees
+now (:func:`stale_message`)."""
+_DISAGREEMENT_LINE = re.compile(r"[^\n]+?:[0-9]+: case (?:[^\s:]+: \S+ documented |\S+"
+                                + re.escape(STALE_TEXT) + r"\Z)")
 
 
 def shown_value(value: object) -> str:
@@ -57,23 +74,73 @@ def _status_note(d: Disagreement) -> str:
     when it fails the check (no status, or a stale ``known_disagreement``)."""
     status = d.case.status
     if status == CaseStatus.PENDING:
-        return " (pending: listed, not failing)"
+        return PENDING_NOTE
     if status == CaseStatus.KNOWN_DISAGREEMENT and d.field != STATUS_FIELD:
-        return f" (known disagreement, not failing: {d.case.because})"
+        return f"{KNOWN_NOTE}{d.case.because})"
     return ""
 
 
+def stale_message(case_id: str) -> str:
+    """What a report says of a ``known_disagreement`` whose documented values all agree
+    with the engine now (docs/site.md, "Reports")."""
+    return f"case {case_id}{STALE_TEXT}"
+
+
+def disagreement_message(d: Disagreement) -> str:
+    """One disagreement as every report form words it, without its ``FILE:LINE:``:
+    ``case ID: FIELD documented X, engine Y`` (a ``pending`` or ``known_disagreement``
+    case's marked as not failing), or for a stale ``known_disagreement``
+    :func:`stale_message`."""
+    if d.field == STATUS_FIELD:
+        return stale_message(d.case.id)
+    return (f"case {d.case.id}: {d.field} documented {shown_value(d.documented)}, "
+            f"engine {shown_value(d.engine)}{_status_note(d)}")
+
+
+def status_message(result: CaseResult) -> str | None:
+    """What a report says of a case whose ``status`` keeps it from failing, for the forms
+    that report a case as a whole (a JUnit ``<skipped>``, a pytest skip or xfail, a
+    GitHub notice): ``case ID is pending: being written, not failing`` (``case ID is
+    pending, and every documented value agrees with the engine: remove status once it
+    is written`` when nothing disagrees), ``case ID is a known disagreement, not
+    failing: BECAUSE``; ``None`` for a case without a status and a stale
+    ``known_disagreement`` (which fails)."""
+    case = result.case
+    if case.status == CaseStatus.PENDING:
+        if not result.disagreements:
+            return (f"case {case.id} is pending, and every documented value agrees with "
+                    "the engine: remove status once it is written")
+        return f"case {case.id} is pending: being written, not failing"
+    if case.status == CaseStatus.KNOWN_DISAGREEMENT and not result.stale:
+        return f"case {case.id} is a known disagreement, not failing: {case.because}"
+    return None
+
+
+def is_disagreement_line(line: str) -> bool:
+    """Whether ``line`` is a report's line of a disagreement (:func:`disagreement_lines`:
+    ``FILE:LINE: case ID: FIELD documented X, engine Y``, or a stale
+    ``known_disagreement``'s ``FILE:LINE:`` and :func:`stale_message`), failing or not."""
+    return _DISAGREEMENT_LINE.match(line) is not None
+
+
+def is_status_line(line: str) -> bool:
+    """Whether ``line`` is the report's line of a disagreement that its case's ``status``
+    lists without failing (a ``pending`` case's, a ``known_disagreement`` still
+    disagreeing: docs/site.md, "Case status")."""
+    if not is_disagreement_line(line):
+        return False
+    return line.endswith(PENDING_NOTE) or (KNOWN_NOTE in line and line.endswith(")"))
+
+
 def disagreement_lines(project: Project) -> list[str]:
-    """``FILE:LINE: case ID: FIELD documented X, engine Y`` for every disagreement a
-    report lists (a ``pending`` or ``known_disagreement`` case's marked as not failing),
-    each followed by the engine's reasoning, indented (in English)."""
+    """``FILE:LINE: case ID: FIELD documented X, engine Y`` (:func:`disagreement_message`)
+    for every disagreement a report lists, each followed by the engine's reasoning,
+    indented (in English)."""
     w = Words(source_translator())
     lines: list[str] = []
     for d in project.reported:
         pos = d.position
-        lines.append(f"{pos.file}:{pos.line}: case {d.case.id}: {d.field} documented "
-                     f"{shown_value(d.documented)}, engine {shown_value(d.engine)}"
-                     f"{_status_note(d)}")
+        lines.append(f"{pos.file}:{pos.line}: {disagreement_message(d)}")
         lines.extend(f"    {text}" for text in _reasoning(d, project, w))
     return lines
 
@@ -121,19 +188,26 @@ class Strict:
     def warnings_of_untranslated(self) -> list[InputWarning]:
         """Every untranslated message as a finding at the ``.po`` line to fix (for
         ``--format json``'s ``"warnings"``)."""
-        return [InputWarning(catalog(loc), line or 1, f"{what} of {msgid[:60]!r} "
+        return [InputWarning(catalog(loc), line or 1, f"{what} of {quoted(msgid)} "
                              "(--strict); expected it translated")
                 for loc, c in self.coverage.items() for msgid, line, what in c.missing]
 
 
 def site_messages(project: Project) -> set[Key]:
-    """The site's own messages a build of ``project`` looks up: every page's blocks
-    (title and summary too), the titles, notes and ``because`` of the cases the run
-    verifies, and the texts of ``site.yaml`` (its title and description, defaults
-    included)."""
-    keys: set[Key] = {(None, m.msgid) for page in project.pages for m in page.messages}
+    """The site's own messages a build of ``project`` without ``--drafts`` looks up: the
+    blocks of every page it publishes (title and summary too), the titles, notes and
+    ``because`` of the verified cases whose rows those pages show, and the texts of
+    ``site.yaml`` (its title and description, defaults included). A draft page, a draft
+    case's row and a case no published page shows are not rendered
+    (:class:`generator.content.drafts.Publication`): their messages do not count."""
+    published = Publication.of(project.pages, project.cases.cases, drafts=False)
+    keys: set[Key] = {(None, m.msgid) for page in published.pages for m in page.messages}
+    shown = {case_id for page in published.pages for fence in page.fences
+             if fence.info == "cases" for case_id in published.shown(fence.case_ids)}
     for case in project.results.cases():
-        keys.update((None, text) for text in (case.title, case.note, case.because) if text)
+        if case.id in shown:
+            keys.update((None, text) for text in (case.title, case.note, case.because)
+                        if text)
     config = project.config
     keys.update((None, text.msgid) for text in config.messages())
     keys.update((None, text) for text in (config.title_msgid, config.description_msgid)
@@ -166,11 +240,14 @@ def exit_code(project: Project, strict: Strict | None) -> int:
     return EXIT_DISAGREE if strict is not None and strict.failing() else EXIT_OK
 
 
-def summary_line(project: Project, strict: Strict | None = None) -> str:
+def summary_line(project: Project, strict: Strict | None = None, *,
+                 fixable: bool = False) -> str:
     """``130 cases checked: 1 disagreement, 0 input errors``, and when any case has a
     ``status``: ``; 2 pending, 1 known disagreement``; with ``--strict`` (``strict``),
     ``; 3 untranslated or fuzzy (--strict)``; with warnings, ``, 1 warning`` after the
-    input errors."""
+    input errors; last, when ``fixable`` (``check --fix`` would settle every failing
+    disagreement: :func:`generator.commands.fix.settles_all`), ``; check --fix would
+    settle the 2 disagreements`` (``the disagreement`` for one)."""
     line = (f"{_plural(len(project.results), 'case')} checked: "
             f"{_plural(len(project.disagreements), 'disagreement')}, "
             f"{_plural(len(project.errors), 'input error')}")
@@ -182,16 +259,22 @@ def summary_line(project: Project, strict: Strict | None = None) -> str:
                  f"{_plural(counts[CaseStatus.KNOWN_DISAGREEMENT], 'known disagreement')}")
     if strict is not None:
         line += f"; {strict.untranslated} untranslated or fuzzy (--strict)"
+    failing = len(project.disagreements)
+    if fixable and failing:
+        what = "the disagreement" if failing == 1 else f"the {failing} disagreements"
+        line += f"; check --fix would settle {what}"
     return line
 
 
 def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any]:
     """The ``--format json`` object: ``{"cases", "disagreements", "errors", "status",
-    "warnings"}`` (docs/site.md): every disagreement a report lists with its case's
-    ``"status"`` (``null``, ``"pending"``, ``"known_disagreement"``) and whether it is
-    ``"failing"``; ``"status"``: how many cases have each status; ``"warnings"``: the
-    project's warnings and, with ``--strict`` (``strict``), every message shown in
-    English, each ``{"file", "line", "message"}``."""
+    "warnings"}`` (docs/site.md): every disagreement a report lists, at its ``"file"``,
+    ``"line"`` (the documented field's) and ``"column"`` (its value's), with the text report's
+    ``"message"`` (:func:`disagreement_message`), its case's ``"status"`` (``null``,
+    ``"pending"``, ``"known_disagreement"``) and whether it is ``"failing"``;
+    ``"status"``: how many cases have each status; ``"warnings"``: the project's
+    warnings and, with ``--strict`` (``strict``), every message shown in English, each
+    ``{"file", "line", "message"}``."""
     w = Words(source_translator())
     return {
         "cases": len(project.results),
@@ -199,11 +282,13 @@ def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any
             {
                 "file": d.position.file,
                 "line": d.position.line,
+                "column": d.column,
                 "case": d.case.id,
                 "field": d.field,
                 "documented": d.documented,
                 "engine": d.engine,
                 "reasoning": _reasoning(d, project, w),
+                "message": disagreement_message(d),
                 "status": d.case.status,
                 "failing": d.failing,
             }

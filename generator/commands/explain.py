@@ -58,13 +58,16 @@ from generator.commands.fix import case_indices
 from generator.commands.fix import is_target
 from generator.commands.fix import plan_case
 from generator.engine.codes import CaseStatus
-from generator.engine.rules import DEFAULT_PRESET
-from generator.engine.rules import is_rami
+from generator.engine.rules import GAMES
+from generator.engine.rules import default_preset
+from generator.engine.rules import options_of
+from generator.engine.rules import presets_of
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
+from generator.errors import or_list
 from generator.errors import shown
 from generator.errors import too_large
 from generator.i18n.catalog import SOURCE_LOCALE
@@ -81,6 +84,8 @@ from generator.kinds.base import with_reason
 from generator.kinds.fields import Argument
 from generator.layout import CONTENT
 from generator.layout import EXAMPLES
+from generator.layout import SCHEMA_COMMENT
+from generator.layout import SCHEMA_FILE
 from generator.layout import FileChanged
 from generator.layout import FileState
 from generator.layout import Layout
@@ -131,7 +136,7 @@ class ExplainRequest:
     Attributes:
         kind: ``--kind`` (``None``: ``meld``, or the case's own with ``--case``).
         game, rules: ``--game``, ``--rules``.
-        options: ``--option`` names (CardVerse: each one on).
+        options: ``--option`` names (each one on).
         given: the words of each kind argument given, by field (``{"cards": ["QH",
             "KH", "AH"]}``).
         case: ``--case`` (a file, or ``"-"`` for standard input), or ``None``.
@@ -318,7 +323,7 @@ def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
                      "without expect")
     if request.game is None:
         return _fail(f"{COMMAND_LINE}: missing --game; expected --game and the game's id "
-                     "(rami40, rami51 or cardverse)")
+                     f"({or_list(GAMES)})")
     own = {a.field for a in kind.arguments}
     errors = [f"{COMMAND_LINE}: {a.name} does not apply to kind {kind_name!r}; expected "
               f"{_listing(kind.arguments)}"
@@ -539,7 +544,7 @@ def _raw_cases(value: Any, cases: tuple[Case, ...]) -> list[dict[str, Any]]:
         merged = dict(raw)
         for name in ("rules", "options"):
             if name not in merged and name in defaults and (
-                    name != "rules" or is_rami(case.game)):
+                    name != "rules" or presets_of(case.game)):
                 merged[name] = defaults[name]
         out.append(merged)
     return out
@@ -588,7 +593,8 @@ class _CaseItem:
             "kind": case.kind,
             "game": case.game,
         }
-        if is_rami(case.game) and ("rules" in raw or case.rules != DEFAULT_PRESET):
+        default = default_preset(case.game)
+        if default is not None and ("rules" in raw or case.rules != default):
             fields["rules"] = case.rules
         if any(case.options.values()):
             fields["options"] = {name: True for name, on in case.options.items() if on}
@@ -613,9 +619,9 @@ class _CaseItem:
         otherwise) written out even where they hold the default."""
         fields = dict(self.fields)
         case = self.case
-        if "rules" in explicit and is_rami(case.game):
+        if "rules" in explicit and presets_of(case.game):
             fields.setdefault("rules", case.rules)
-        if "options" in explicit and not is_rami(case.game):
+        if "options" in explicit and options_of(case.game):
             fields["options"] = dict(case.options)
         order = ["id", "kind", "game", "rules", "options"]
         fields = {**{k: fields[k] for k in order if k in fields},
@@ -639,7 +645,7 @@ def _made_up_id(case: Case, raw: Mapping[str, Any], kind: AnyKind) -> str:
     """An id from the game, the preset, the kind and the inputs' words
     (``rami51-meld-qh-kh-ah``); for inputs that are no short words, a digest of them."""
     parts = [case.game]
-    if case.rules and case.rules != DEFAULT_PRESET:
+    if case.rules and case.rules != default_preset(case.game):
         parts.append(case.rules)
     parts.append(case.kind.replace("_", "-"))
     words = _words(raw, kind)
@@ -808,7 +814,9 @@ def _append(request: ExplainRequest, item: _CaseItem) -> list[str] | ExplainRepo
     """Add ``item`` to the case file ``--append`` names, every other byte of it kept:
     as the last item of its ``cases:`` block list, placed and indented as its items are
     (its ``defaults``' fields that would change the case written out); a file that does
-    not exist, or holds nothing but comments, gets ``cases:`` and the item. Nothing is
+    not exist, or holds nothing but comments, gets ``cases:`` and the item (a new file
+    of a project that has the editor schema, :data:`~generator.layout.SCHEMA_FILE`, a
+    first line naming it, as ``init``'s case file has). Nothing is
     written when the file has an input error, when the case's id is one the file or the
     project (``--project``) already has, or when the file changed since it was read
     (the safe writer, :func:`generator.layout.rewrite_file`, as ``check --fix``).
@@ -837,6 +845,9 @@ def _append(request: ExplainRequest, item: _CaseItem) -> list[str] | ExplainRepo
     newline = found.group() if found else "\n"
     own: dict[str, str] = {}
     if fresh:
+        schema = layout.root / SCHEMA_FILE
+        if state.data is None and rel is not None and schema.is_file():
+            text = f"{SCHEMA_COMMENT}{Path(os.path.relpath(schema, real.parent)).as_posix()}\n"
         new = text + (newline if text and not text.endswith(("\n", "\r")) else "") + \
             f"cases:{newline}" + _as_item(item.lines()).replace("\n", newline)
     else:

@@ -182,8 +182,8 @@ class PlannedFile:
     fixed: int
 
 
-def plan_fix(project: Project, root: Path, lines: list[str]
-             ) -> list[PlannedFile] | FixReport:
+def plan_fix(project: Project, root: Path, lines: list[str],
+             results: list[CaseResult] | None = None) -> list[PlannedFile] | FixReport:
     """The rewrites that fix the cases of ``project`` (loaded and verified, without an
     input error), nothing written: each case file to change, read again and found as
     the project was loaded from it, with its new text and diff. Time linear in the case
@@ -193,13 +193,15 @@ def plan_fix(project: Project, root: Path, lines: list[str]
         project: the project as loaded.
         root: its folder.
         lines: receives a line for each case that cannot be fixed, and why.
+        results: the cases to fix (default: every case ``--fix`` changes,
+            :func:`is_target`).
 
     Returns:
         The files to rewrite, or a :class:`FixReport` (exit 2) when a file cannot be
         read or changed since the project was loaded.
     """
     by_file: dict[str, list[CaseResult]] = {}
-    for result in _targets(project):
+    for result in _targets(project) if results is None else results:
         by_file.setdefault(result.case.position.file, []).append(result)
     layout = Layout.of(root)
     planned: list[PlannedFile] = []
@@ -217,6 +219,22 @@ def plan_fix(project: Project, root: Path, lines: list[str]
             planned.append(PlannedFile(rel, state, apply_edits(text, edits), edit_diff(
                 text, edits, f"a/{rel}", f"b/{rel}"), count))
     return planned
+
+
+def settles_all(project: Project) -> bool:
+    """Whether ``check --fix`` would settle every disagreement that fails the check of
+    ``project`` (loaded and verified): it has no input error, at least one failing
+    disagreement, and the rewrites of the failing cases plan exactly and agree once made
+    (:func:`plan_fix`, nothing written); ``False`` as soon as one of them cannot be
+    fixed (a value reached through an alias, a file changed since it was read, ...).
+    Reads and plans the files of the failing cases only."""
+    failing = [r for r in project.results.verified() if r.failing]
+    if project.errors or not failing or not all(is_target(r) for r in failing):
+        return False
+    lines: list[str] = []
+    planned = plan_fix(project, project.root, lines, failing)
+    return (not isinstance(planned, FixReport) and not lines
+            and sum(p.fixed for p in planned) == len(failing))
 
 
 def fix(root: Path, say: Callable[[str], None], *, selection: Selection | None = None,

@@ -224,7 +224,8 @@ def load_project(root: Path, *, out: Path | None = None,
             a build that found no error in it is taken from there, not read again; and
             for the case files known valid (:func:`generator.cases.loader.load_cases`).
         drafts: the build shows drafts (``build --drafts``, ``serve``): a published
-            page may link to a draft (else an input error; docs/site.md, "Drafts").
+            page may link to a draft (else an input error; docs/site.md, "Drafts"); else
+            a project whose every page is a draft gets a warning (its site has no page).
         selection: the cases to verify (default: every case); a path or id it names
             that the project does not have is an input error
             (:func:`select_cases`).
@@ -265,6 +266,10 @@ def load_project(root: Path, *, out: Path | None = None,
     # (a page that did not load shows no case: no warning says its cases are shown nowhere)
     warnings = [] if page_errors else sorted(unshown_cases(pages, cases),
                                              key=InputWarning.sort_key)
+    if pages and not drafts and not page_errors and all(page.draft for page in pages):
+        warnings.insert(0, InputWarning(CONTENT, 1, "every page is a draft; the site has "
+                                        "no page but its home pages (build --drafts "
+                                        "shows the drafts)"))
     return Project(root, cases, pages, locales, translators, results, errors, config,
                    warnings)
 

@@ -3,12 +3,14 @@
 - ``github``: one GitHub Actions workflow command per finding,
   ``::error file=F,line=L,col=C,title=T::message`` (docs.github.com, "Workflow commands
   for GitHub Actions", *Setting an error message*), so a pull request shows each
-  disagreement and input error on its line. Escaping follows the Actions toolkit
+  disagreement and input error on its line; a case whose ``status`` keeps it from
+  failing is a ``::notice``. Escaping follows the Actions toolkit
   (``@actions/core``, ``command.ts``): in the message ``%``, CR and LF become ``%25``,
   ``%0D``, ``%0A``; in a property value ``:`` and ``,`` also become ``%3A``, ``%2C``.
 - ``junit``: JUnit XML (the Ant/Surefire form GitLab, Jenkins, Azure and most CI servers
   read): ``<testsuites>`` with one ``<testsuite>`` per case file, one ``<testcase>`` per
-  case (a ``<failure>`` per disagreement), and every input error as a ``<testcase>`` with
+  case (a ``<failure>`` per disagreement, ``<skipped>`` for a ``pending`` case or a
+  known disagreement), and every input error as a ``<testcase>`` with
   an ``<error>`` in the testsuite of its file. Written with :mod:`xml.etree.ElementTree`;
   no timestamps or durations, so the same input gives the same bytes.
 
@@ -25,16 +27,22 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.commands.check import disagreement_lines
+from generator.commands.check import status_message
 from generator.commands.project import Project
 from generator.errors import InputError
+from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
 from generator.verify import Disagreement
 from generator.verify import Results
 
 SUITES_NAME = "rules-site check"
 """The ``name`` of the JUnit ``<testsuites>``."""
+
+COUNTS = ("tests", "failures", "errors", "skipped")
+"""What each JUnit ``<testsuite>`` and the ``<testsuites>`` count."""
 
 
 def _escape_data(text: str) -> str:
@@ -87,8 +95,19 @@ def _message(d: Disagreement, text: list[str]) -> str:
     return "\n".join([text[0].removeprefix(where), *(line.strip() for line in text[1:])])
 
 
+def _title(d: Disagreement) -> str:
+    """The GitHub title or JUnit type of a disagreement that fails the check:
+    ``disagreement``, or ``stale status`` for a ``known_disagreement`` that agrees now."""
+    return STALE if d.field == STATUS_FIELD else "disagreement"
+
+
+STALE = "stale status"
+"""The GitHub title and JUnit type of a stale ``known_disagreement``."""
+
+
 def github_lines(project: Project, prefix: str = "") -> list[str]:
-    """The ``--format github`` report: an ``::error`` per input error and disagreement.
+    """The ``--format github`` report: an ``::error`` per input error and failing
+    disagreement, a ``::notice`` per case whose ``status`` keeps it from failing.
 
     Args:
         project: the loaded and verified project.
@@ -97,17 +116,36 @@ def github_lines(project: Project, prefix: str = "") -> list[str]:
 
     Returns:
         One workflow command per finding: input errors first (by file, line, column),
-        then disagreements in case-file order; the summary's counts in a last
-        ``::notice``.
+        then the cases in case-file order: an ``::error`` per failing disagreement
+        (``title=disagreement``; ``title=stale status`` for a ``known_disagreement``
+        that agrees now), a ``::notice`` per disagreement of a ``pending`` or
+        ``known_disagreement`` case (``title=pending``, ``title=known disagreement``),
+        and one at the ``status`` of a ``pending`` case that agrees.
     """
     lines = [error_command(e, prefix) for e in sorted(project.errors, key=InputError.sort_key)]
-    for d in project.disagreements:
-        text = _text_of(d, project.results[d.case.id])
-        lines.append(workflow_command(
-            "error", _message(d, text), file=_in_repository(d.position.file, prefix),
-            line=d.position.line, col=d.position.column,
-            title="disagreement"))
+    for result in project.results.verified():
+        case = result.case
+        for d in result.reported:
+            text = _text_of(d, result)
+            failing = d.failing
+            lines.append(workflow_command(
+                "error" if failing else "notice", _message(d, text),
+                file=_in_repository(d.position.file, prefix),
+                line=d.position.line, col=d.position.column,
+                title=_title(d) if failing else _status_title(case)))
+        note = status_message(result)
+        if note is not None and not result.reported:
+            where = case.position_of(STATUS_FIELD)
+            lines.append(workflow_command(
+                "notice", note, file=_in_repository(where.file, prefix), line=where.line,
+                col=where.column, title=_status_title(case)))
     return lines
+
+
+def _status_title(case: Case) -> str:
+    """``pending`` or ``known disagreement``: the GitHub title of a notice of a case with
+    that ``status``."""
+    return str(case.status).replace("_", " ")
 
 
 def error_command(error: InputError, prefix: str = "") -> str:
@@ -135,9 +173,14 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
     Returns:
         ``<testsuites name tests failures errors>``: a ``<testsuite>`` per file (sorted),
         each case a ``<testcase classname=FILE name=CASE-ID file line>`` with a
-        ``<failure type="disagreement" message=...>`` per disagreement (its text what
-        ``check`` prints), each input error a ``<testcase name=FILE:LINE:COL>`` holding
-        an ``<error type="input error" message=...>``, in the suite of its file.
+        ``<failure type="disagreement" message=... line column>`` per failing
+        disagreement (its text what ``check`` prints; ``type="stale status"`` for a
+        ``known_disagreement`` that agrees now), a ``<skipped message=...>`` in a case
+        whose ``status`` keeps it from failing (its text the disagreements ``check``
+        lists), each input error a ``<testcase name=FILE:LINE:COL>`` holding an
+        ``<error type="input error" message=...>``, in the suite of its file; each
+        ``<testsuite>`` and the ``<testsuites>`` count ``tests``, ``failures``,
+        ``errors`` and ``skipped``.
     """
     by_file: dict[str, list[CaseResult]] = defaultdict(list)
     for result in results:
@@ -146,10 +189,10 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
     for error in sorted(errors, key=InputError.sort_key):
         errors_by_file[error.file].append(error)
     root = ET.Element("testsuites", {"name": SUITES_NAME})
-    totals = dict.fromkeys(("tests", "failures", "errors"), 0)
+    totals = dict.fromkeys(COUNTS, 0)
     for file in sorted({*by_file, *errors_by_file}):
         suite = ET.SubElement(root, "testsuite", {"name": _xml(file)})
-        counts = dict.fromkeys(("tests", "failures", "errors"), 0)
+        counts = dict.fromkeys(COUNTS, 0)
         for result in by_file.get(file, []):
             case = result.case
             testcase = ET.SubElement(suite, "testcase", {
@@ -159,12 +202,18 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
             for d in result.failing:  # a status keeps the others from failing (exit 0)
                 text = _text_of(d, result)
                 failure = ET.SubElement(testcase, "failure", {
-                    "type": "disagreement", "message": _xml(_message(d, text[:1]))})
+                    "type": _title(d), "message": _xml(_message(d, text[:1])),
+                    "line": str(d.position.line),
+                    **({"column": str(d.column)}
+                       if d.column is not None else {})})
                 failure.text = _xml("\n".join(text))
-            if result.reported and not result.failing:  # listed, as check lists them
-                out = ET.SubElement(testcase, "system-out")
-                out.text = _xml("\n".join(line for d in result.reported
-                                           for line in _text_of(d, result)))
+            note = status_message(result)
+            if note is not None:  # listed, as check lists them
+                skipped = ET.SubElement(testcase, "skipped", {"message": _xml(note)})
+                if result.reported:
+                    skipped.text = _xml("\n".join(line for d in result.reported
+                                                   for line in _text_of(d, result)))
+                counts["skipped"] += 1
             counts["failures"] += bool(result.failing)
         for error in errors_by_file.get(file, []):
             where = error.format().removesuffix(f": {error.message}")

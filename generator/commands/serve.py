@@ -11,21 +11,26 @@ the Server-Sent Events of ``/__serve__/events``, one message per build.
 
 A build that fails (input errors, exit 2; a disagreement, exit 1; a fault of the
 generator) keeps the last good site aside and shows, in place of every page, a page
-listing its lines (``FILE:LINE:COL: ...``, the documented and engine values with the
-reasoning); the terminal prints them too. The next good build brings the pages back.
+listing its errors (``FILE:LINE:COL: ...``, the documented and engine values with the
+reasoning), each with the lines of its file around it, and apart from them the pending
+cases, known disagreements and warnings (:mod:`generator.render.preview`); the terminal
+prints the lines too. The next good build brings the pages back. The lines of a pending
+case or a known disagreement are printed once, when they first appear or change, not
+again by every build.
 
 Every request passes one filter first (:func:`refusal`): a ``Host`` that is not one the
 preview answers to is refused (DNS rebinding: a foreign page whose name is made to lead
 to this machine would otherwise read the preview), and so is a path with a control
 character or a dot segment. At most :data:`MAX_CONNECTIONS` connections are served at
-once (more are refused); a client that goes away is no error.
+once (more are refused); a request's line and headers have :data:`REQUEST_DEADLINE`
+seconds in all (a slower client is closed); a client that goes away is no error.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import html
+import io
 import ipaddress
 import json
 import os
@@ -56,6 +61,8 @@ import watchfiles
 
 from generator.commands.build import BuildReport
 from generator.commands.build import build
+from generator.commands.check import is_disagreement_line
+from generator.commands.check import is_status_line
 from generator.errors import CONTROL_CHARACTERS
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
@@ -71,6 +78,17 @@ from generator.layout import TEMPLATES
 from generator.layout import not_found_output
 from generator.layout import real_path
 from generator.layout import search_output
+from generator.render import preview as preview_page
+from generator.render.preview import DISAGREEMENT
+from generator.render.preview import ERROR
+from generator.render.preview import INPUT
+from generator.render.preview import STATUS
+from generator.render.preview import WARNING
+from generator.render.preview import Entry
+from generator.render.preview import english_summary
+from generator.render.preview import page_locale
+from generator.render.preview import position_of
+from generator.render.preview import with_excerpts
 
 EVENTS = "/__serve__/events"
 """The Server-Sent Events stream: one ``data:`` message (JSON ``{"build", "session",
@@ -100,6 +118,11 @@ connection and pages are still served."""
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may keep serve waiting on one read or write (a client sending
 its request slowly, a page that stopped reading its events stream); then it is closed."""
+REQUEST_DEADLINE = 10.0
+"""Seconds a connection has for its whole request line and headers, however it spaces
+its reads (a client sending a header line every few seconds): then it is closed, so
+that slow clients cannot keep every connection. What follows the headers (a page, the
+events stream, which stays open) is bounded by :data:`REQUEST_TIMEOUT` a read or write."""
 TEMP_PREFIX = "rules-site-serve-"
 """The start of the temporary site folder's name (in the system's temporary folder);
 the process id of its serve follows, then a random part."""
@@ -140,12 +163,16 @@ class Shown:
             reasoning), shown in place of every page; ``None`` after a good build.
         exit_code: the build's exit status (0, 1 disagreement, 2 input error).
         site: whether a good site is kept (``False`` until the first good build).
+        entries: the failed build's lines as the error page lists them
+            (:func:`report_entries`), with the excerpts of the files; empty after a
+            good build.
     """
 
     build: int
     errors: tuple[str, ...] | None
     exit_code: int
     site: bool
+    entries: tuple[Entry, ...] = ()
 
 
 class Preview:
@@ -179,6 +206,9 @@ class Preview:
         self._state = threading.Condition()
         self._stopping = False
         self._last_site: tuple[int, int] | None = None
+        self._listed: frozenset[tuple[str, ...]] = frozenset()
+        """The lines of the pending cases and known disagreements the last build
+        reported (the terminal printed them once)."""
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -265,19 +295,27 @@ class Preview:
         site = self._site_identity()
         index_only = (pages is not None and report is not None and code == EXIT_OK
                       and _without_index(report.files) == _without_index(pages))
+        entries = report_entries(lines)
+        if code != EXIT_OK:
+            entries = with_excerpts(self.root, entries)
         with self._state:
             before = self._shown
             errors = None if code == EXIT_OK else tuple(lines)
+            shown_entries = () if code == EXIT_OK else entries
             changed = (before.build == 0 or errors != before.errors
+                       or shown_entries != before.entries
                        or (code == EXIT_OK and site != self._last_site and not index_only))
             if changed:
                 self._shown = Shown(before.build + 1, errors, code,
-                                    before.site or code == EXIT_OK)
+                                    before.site or code == EXIT_OK, shown_entries)
             if code == EXIT_OK:
                 self._last_site = site
             self._state.notify_all()
             shown = self._shown
-        self.emit(lines)
+        listed = self._listed
+        self._listed = frozenset(e.lines for e in entries if e.kind == STATUS)
+        self.emit([line for e in entries if e.kind != STATUS or e.lines not in listed
+                   for line in e.lines])
         if code == EXIT_OK:
             behind = (report.search_behind if report is not None else [])
             state = ("search index updated" if index_only
@@ -287,9 +325,9 @@ class Preview:
                      if behind else "")
             self.say(f"{summary} in {seconds:.2f} s; {state}{later} (build {shown.build})")
         else:
-            self.say(f"the build failed (exit {code}) in {seconds:.2f} s: the pages show "
-                     f"{_plural(len(lines), 'line')} above until the files are fixed "
-                     f"(build {shown.build})")
+            what = english_summary(entries) or "no lines"
+            self.say(f"the build failed (exit {code}) in {seconds:.2f} s: {what}; the pages "
+                     f"show them until the files are fixed (build {shown.build})")
         return shown, report if code == EXIT_OK else None
 
     def run(self, stop: threading.Event | None = None) -> None:
@@ -680,11 +718,13 @@ def changed_names(found: set[tuple[watchfiles.Change, str]], root: Path) -> list
     """The files of one batch of changes, relative to ``root``, sorted, for the line
     ``changed: ...``: a file both made and removed within the batch counts only if it
     is there now (``git checkout`` removes a file and writes it again; an editor's
-    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left."""
+    temporary file is gone). ``["(a file made and removed)"]`` when nothing else is left.
+    Each name is shown as :func:`generator.errors.shown` shows it (control characters
+    escaped): a file's name never sends a terminal control sequence."""
     added = {path for change, path in found if change == watchfiles.Change.added}
     gone = {path for change, path in found if change == watchfiles.Change.deleted}
     passing = {path for path in added & gone if not os.path.lexists(path)}
-    return sorted({os.path.relpath(path, root) for _, path in found
+    return sorted({shown_name(os.path.relpath(path, root)) for _, path in found
                    if path not in passing} or {"(a file made and removed)"})
 
 
@@ -823,6 +863,21 @@ class _Handler(SimpleHTTPRequestHandler):
         self.serving = server
         super().__init__(request, client_address, server, directory=str(server.preview.site))
 
+    def setup(self) -> None:
+        """Read the connection through a :class:`_DeadlineReader`, so that the request's
+        line and headers have :data:`REQUEST_DEADLINE` seconds in all."""
+        super().setup()
+        self.rfile.close()  # the socket's own reader, replaced (the socket stays open)
+        self.reader = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        """Read one request within :data:`REQUEST_DEADLINE` (line and headers), then
+        answer it (:meth:`parse_request` lifts the deadline). A client too slow is
+        closed."""
+        self.reader.deadline = time.monotonic() + REQUEST_DEADLINE
+        super().handle_one_request()
+
     def log_message(self, format: str, *args: Any) -> None:
         """Requests are not logged (the terminal shows the builds)."""
 
@@ -832,6 +887,8 @@ class _Handler(SimpleHTTPRequestHandler):
         goes no further. Returns whether the request is to be served."""
         if not super().parse_request():
             return False
+        self.reader.deadline = None  # the headers are read: the answer may take long
+        self.connection.settimeout(REQUEST_TIMEOUT)
         refused = refusal(self.path, self.headers.get_all("Host") or [], self.preview.hosts,
                           self.headers.get_all("Origin") or [])
         if refused is None:
@@ -885,7 +942,7 @@ class _Handler(SimpleHTTPRequestHandler):
         if shown.errors is not None and (page is not None or not shown.site
                                          or _is_page_path(path)):
             self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/html; charset=utf-8",
-                       error_page(shown, self.preview.session), head)
+                       error_page(shown, self.preview.session, page_locale(path)), head)
             return
         status = HTTPStatus.OK
         if page is None and _is_page_path(path) \
@@ -971,6 +1028,35 @@ class _Handler(SimpleHTTPRequestHandler):
             pass
 
 
+class _DeadlineReader(socket.SocketIO):
+    """A connection's reading end whose reads, while :attr:`deadline` is set, wait no
+    longer than until then in all (each read's timeout is the time left); without a
+    deadline, a read waits the socket's timeout.
+
+    Attributes:
+        deadline: the :func:`time.monotonic` time the reads must be done by, or
+            ``None``.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        super().__init__(sock, "rb")
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readinto(self, b: Any) -> int | None:
+        """Read into ``b`` (see :meth:`socket.SocketIO.readinto`).
+
+        Raises:
+            TimeoutError: the deadline has passed, or passes while it waits.
+        """
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request's headers took too long")
+            self.sock.settimeout(left)
+        return super().readinto(b)
+
+
 def _event(shown: Shown, session: str) -> bytes:
     data = json.dumps({"build": shown.build, "session": session,
                        "ok": shown.errors is None})
@@ -1007,39 +1093,53 @@ def waiting_page(session: str) -> bytes:
     return inject(text.encode("utf-8"), Shown(0, None, EXIT_OK, False), session)
 
 
-def error_page(shown: Shown, session: str) -> bytes:
-    """The page shown in place of every page while the build fails: its lines (input
-    errors, disagreements with the documented and engine values and the reasoning),
-    HTML-escaped, and the reload script."""
-    lines = shown.errors or ()
-    what = {1: "a documented value disagrees with the engine (exit 1)",
-            2: "the input is wrong, or the site cannot be made (exit 2)"  # Pagefind failing
-            }.get(shown.exit_code, f"exit {shown.exit_code}")
-    kept = ("The last good site is kept aside" if shown.site
-            else "No build has succeeded yet")
-    body = "\n".join(html.escape(line, quote=False) for line in lines)
-    text = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>The build failed: {_plural(len(lines), "line")}</title>
-<style>
-body {{ font: 16px/1.5 system-ui, sans-serif; margin: 2rem; color: #222; }}
-h1 {{ color: #a00; font-size: 1.4rem; }}
-pre {{ background: #fff4f4; border: 1px solid #e0b4b4; padding: 1rem; overflow-x: auto;
-       white-space: pre-wrap; }}
-</style>
-</head>
-<body>
-<h1>The build failed: {html.escape(what)}</h1>
-<p>{kept}; this page shows the build's report instead, and reloads when the files are
-saved again.</p>
-<pre>{body}</pre>
-</body>
-</html>
-"""
+def error_page(shown: Shown, session: str, locale: str = "en") -> bytes:
+    """The page shown in place of every page while the build fails
+    (:func:`generator.render.preview.error_page`: its errors with their files' lines,
+    the pending cases, known disagreements and warnings apart, in ``locale``'s words),
+    and the reload script."""
+    entries = shown.entries or report_entries(list(shown.errors or ()))
+    text = preview_page.error_page(entries, locale=locale, kept=shown.site,
+                                   exit_code=shown.exit_code)
     return inject(text.encode("utf-8"), shown, session)
+
+
+def report_entries(lines: Sequence[str]) -> tuple[Entry, ...]:
+    """A build's report lines as entries: each line that is not indented starts one,
+    with the indented lines (the reasoning) after it; each of a kind
+    (:mod:`generator.render.preview`): a pending case's or known disagreement's
+    (``STATUS``), a warning or note (``WARNING``), a disagreement, an input error (a
+    line with a position), any other line an error of the generator (``ERROR``).
+
+    Args:
+        lines: the report's lines, as the terminal prints them.
+
+    Returns:
+        The entries, in the lines' order (their lines, joined, are ``lines``).
+    """
+    groups: list[list[str]] = []
+    for line in lines:
+        if groups and line.startswith(" "):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    entries = []
+    for group in groups:
+        head = group[0]
+        position, message = position_of(head)
+        if is_status_line(head):
+            kind = STATUS
+        elif head.startswith("note: ") or (position is not None
+                                           and message.startswith("warning: ")):
+            kind = WARNING
+        elif is_disagreement_line(head):
+            kind = DISAGREEMENT
+        elif position is not None:
+            kind = INPUT
+        else:
+            kind = ERROR
+        entries.append(Entry(kind, tuple(group), position))
+    return tuple(entries)
 
 
 def _plural(n: int, noun: str) -> str:

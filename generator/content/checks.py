@@ -21,6 +21,7 @@ from generator.errors import InputError
 from generator.errors import InputWarning
 from generator.errors import did_you_mean
 from generator.errors import one_of
+from generator.errors import or_list
 from generator.layout import Layout
 from generator.layout import NotAnInput
 
@@ -197,12 +198,12 @@ def _check_page(page: SourcePage, cases: CaseSet, reserved: Mapping[str, str]
             if len(kinds) > 1:
                 errors.append(InputError(page.rel, fence.line, None,
                                          "cases of different kinds in one table ("
-                                         + ", ".join(sorted(kinds)) + "); expected one kind"))
+                                         + ", ".join(sorted(kinds)) + "); expected one kind a "
+                                         "table: a cases fence for each kind"))
         elif fence.info == "deck-table":
             game = fence.body.strip().removeprefix("game:").strip()
             if game not in GAMES:
-                expected = [f"'game: {g}'" for g in GAMES]
+                expected = or_list(f"'game: {g}'" for g in GAMES)
                 errors.append(InputError(page.rel, fence.line, None,
-                                         f"deck-table for {game!r}; expected "
-                                         f"{', '.join(expected[:-1])} or {expected[-1]}"))
+                                         f"deck-table for {game!r}; expected {expected}"))
     return errors, {i for i, what in seen.items() if i not in reserved}

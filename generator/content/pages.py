@@ -14,7 +14,6 @@ import hashlib
 import json
 import re
 import threading
-import unicodedata
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -35,11 +34,13 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from generator.cache import BuildCache
 from generator.content.rule_numbers import facts
+from generator.engine.rules import games
 from generator.errors import LINE_BREAK
 from generator.errors import InputError
 from generator.errors import one_of
 from generator.errors import too_large
 from generator.errors import unprintable
+from generator.errors import visible
 from generator.i18n.catalog import BRACE_PLACEHOLDER
 from generator.i18n.catalog import malformed_placeholder
 from generator.i18n.catalog import stray_braces
@@ -49,10 +50,13 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import is_slug
 from generator.layout import read_regular
+from generator.yamlpos import BoolText
 from generator.yamlpos import YamlDocument
+from generator.yamlpos import boolean_hint
 from generator.yamlpos import describe
 from generator.yamlpos import integer_hint
 from generator.yamlpos import parse_yaml
+from generator.yamlpos import string_hint
 
 PLACEHOLDER = BRACE_PLACEHOLDER
 """``{name}``: a rule number; ``{{`` and ``}}`` stand for literal braces."""
@@ -328,9 +332,9 @@ def _blank_title(inline: Token, lines: list[str]) -> str | None:
     the ``<h1>``, the ``<title>`` and every navigation's link to the page would be
     empty. ``None`` for a title that shows a letter, digit, punctuation or symbol."""
     shown = "".join(_inline_text(inline.children or []))
-    if any(_visible(char) for char in shown):
+    if any(visible(char) for char in shown):
         return None
-    if any(_visible(char) for char in inline.content):
+    if any(visible(char) for char in inline.content):
         written = inline.content if len(inline.content) <= 40 else inline.content[:37] + "..."
         what = f"shows no text ({written!r} is markup around none)"
     else:
@@ -349,18 +353,6 @@ def _inline_text(tokens: list[Token]) -> Iterator[str]:
             yield from _inline_text(token.children or [])
         elif token.children:
             yield from _inline_text(token.children)
-
-
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-"""Characters of a visible category that show nothing: the Hangul fillers (Unicode's
-Default_Ignorable_Code_Point letters) and the blank Braille pattern."""
-
-
-def _visible(char: str) -> bool:
-    """Whether ``char`` shows: a letter, digit, punctuation mark or symbol (not a space,
-    control, format or combining character) that is not blank
-    (:data:`_BLANK_LETTERS`)."""
-    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LETTERS
 
 
 def _params(text: str) -> tuple[str, ...]:
@@ -465,7 +457,7 @@ def parse_page(
     if tokens and tokens[0].type == "front_matter":
         # read as case files are (numbers as written, duplicate keys found); the opening
         # ``---`` line kept as an empty one, so that positions are the file's
-        doc, problems = parse_yaml("\n" + tokens[0].content, rel)
+        doc, problems = parse_yaml("\n" + tokens[0].content, rel, bool_words=True)
         if doc is None or problems:
             return None, [replace(e, message=f"bad front matter: {e.message}")
                           for e in problems]
@@ -484,12 +476,20 @@ def parse_page(
                                  f"whole number{integer_hint(order)}"))
         order = 1000
     draft = meta.get("draft", False)
-    if not isinstance(draft, bool):
+    if not isinstance(draft, bool):  # yes/no/on/off too: YAML 1.1 and 1.2 read them apart
         mark = doc.marks[("draft",)] if doc is not None else None
+        got = draft if isinstance(draft, BoolText) else describe(draft)
         errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
-                                 f"front matter draft is {describe(draft)}; expected true "
-                                 "or false"))
+                                 f"front matter draft is {got}; expected true or false"
+                                 f"{boolean_hint(draft)}"))
         draft = True  # (the error keeps anything from being built)
+    summary_text = meta.get("summary")
+    if summary_text is not None and (not isinstance(summary_text, str)
+                                     or isinstance(summary_text, BoolText)):
+        mark = doc.marks[("summary",)] if doc is not None else None
+        errors.append(InputError(rel, mark.line if mark else 2, mark.column if mark else None,
+                                 f"front matter summary is {describe(summary_text)}; "
+                                 f"expected text{string_hint(summary_text)}"))
 
     title: Message | None = None
     body: list[Token] = []
@@ -537,7 +537,7 @@ def parse_page(
                                  "heading '# Title'"))
         return None, errors
     summary = None
-    if isinstance(meta.get("summary"), str):
+    if isinstance(meta.get("summary"), str) and not isinstance(meta["summary"], BoolText):
         text = meta["summary"]
         summary = Message(text, 2, _params(text))
     all_messages = [title, *([summary] if summary else []), *messages]
@@ -570,6 +570,9 @@ _PAGES: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 bytes, as :meth:`SourcePage.as_data` gives them (each load makes its own page of
 one: :meth:`SourcePage.from_data`)."""
 _PAGES_LOCK = threading.Lock()
+_PAGES_GAMES: list[object] = [games()]
+"""The registry of games :data:`_PAGES` was parsed under (the rule numbers a page may
+name come from it): a game registered or unregistered since forgets them all."""
 
 
 def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
@@ -592,7 +595,8 @@ def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
 
     A page this process parsed before, with the default parser, from the same path and
     bytes without an error is not parsed again: it is made from what that parse gave
-    (as the build cache's is; the last :data:`MEMO_PAGES` are kept).
+    (as the build cache's is; the last :data:`MEMO_PAGES` are kept, while the registry
+    of games stays the same).
     """
     layout = Layout.of(project)
     remember = md is None  # (the default parser's pages only)
@@ -641,6 +645,9 @@ def _remembered(rel: str, key: str) -> dict[str, Any] | None:
     """The page ``rel`` of bytes of SHA-256 ``key`` as this process parsed it before
     (:data:`_PAGES`, as :meth:`SourcePage.as_data` gives it), or ``None``."""
     with _PAGES_LOCK:
+        if _PAGES_GAMES[0] is not games():
+            _PAGES.clear()
+            _PAGES_GAMES[0] = games()
         found = _PAGES.get((rel, key))
         if found is not None:
             _PAGES.move_to_end((rel, key))
@@ -651,6 +658,9 @@ def _remember(rel: str, key: str, kept: dict[str, Any]) -> None:
     """Keep the page ``rel`` of bytes of SHA-256 ``key`` (as :meth:`SourcePage.as_data`
     gives it) in :data:`_PAGES`, forgetting the oldest beyond :data:`MEMO_PAGES`."""
     with _PAGES_LOCK:
+        if _PAGES_GAMES[0] is not games():
+            _PAGES.clear()
+            _PAGES_GAMES[0] = games()
         _PAGES[(rel, key)] = kept
         while len(_PAGES) > MEMO_PAGES:
             _PAGES.popitem(last=False)

@@ -40,9 +40,12 @@ from generator.engine.melds import check_meld
 from generator.engine.opening import NoOpeningError
 from generator.engine.opening import OpeningResult
 from generator.engine.opening import check_opening
+from generator.engine.rules import GameSpec
 from generator.engine.rules import PlayerCountError
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
+from generator.engine.rules import find_game
+from generator.engine.rules import games
 from generator.engine.rules import rule_set
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "Discard",
     "Draw",
     "GameScore",
+    "GameSpec",
     "GameState",
     "LayOff",
     "Meld",
@@ -81,6 +85,8 @@ __all__ = [
     "check_opening",
     "deal",
     "deck",
+    "find_game",
+    "games",
     "legal_actions",
     "parse_card",
     "parse_cards",

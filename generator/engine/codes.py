@@ -26,23 +26,12 @@ class Code(enum.StrEnum):
         return repr(self.value)
 
 
-# --- games -----------------------------------------------------------------------------
-
-
-class Game(Code):
-    """A game id (``game:`` of case files); the rule sets are
-    :data:`generator.engine.rules.GAMES`' data."""
-
-    RAMI40 = "rami40"
-    """Rami with a 40-point opening and no pure run needed."""
-    RAMI51 = "rami51"
-    """Rami with a 51-point opening that must hold a pure run."""
-    CARDVERSE = "cardverse"
-    """The CardVerse variant: no jokers, no opening, the winner collects."""
+# --- presets and options (the games themselves: generator.engine.rules) -------------------
 
 
 class Preset(Code):
-    """A Rami preset (``rules:`` of case files)."""
+    """A preset (``rules:`` of case files); the games played under each:
+    :class:`generator.engine.rules.GameSpec`'s ``presets``."""
 
     REFERENCE = "reference"
     """The app's default rules."""
@@ -51,7 +40,8 @@ class Preset(Code):
 
 
 class Option(Code):
-    """A CardVerse option (``options:`` of case files), a flag that is off by default."""
+    """An option (``options:`` of case files), a flag that is off by default; the games
+    that take each: :class:`generator.engine.rules.GameSpec`'s ``options``."""
 
     ACE_HIGH = "ace_high"
     """An ace left in a hand counts 11 points instead of 1."""

@@ -1,17 +1,39 @@
-"""The games as rule-set data (docs/rules.md, "Games and presets", "Cards and decks").
+"""The games: one record per game in one registry (docs/rules.md, "Games and presets",
+"Cards and decks").
 
-Every difference between Rami 40, Rami 51 (presets ``reference`` and ``house``)
-and the CardVerse variant is a field of :class:`RuleSet`; the rest of the engine
-reads these fields and never asks which game it is playing.
+As python-chess lists its variants (``chess.variant.VARIANTS``, ``find_variant``), this
+module lists its games: a :class:`GameSpec` holds everything the generator knows of one
+game (its id, its display name's msgid, its rule set, its presets and options, the rule
+numbers its pages may cite), and :func:`games` / :func:`find_game` are the registry.
+Everything else is derived from it: the rule sets (:func:`rule_set`), the game lists of
+the case-file schemas and messages (:data:`GAMES` and the other live lists), the words
+(``generator/i18n/words.py``), the placeholders (``generator/content/rule_numbers.py``)
+and the command line's choices. Adding a game is one entry of :data:`_BUILT_IN`.
+
+Every difference between Rami 40, Rami 51 (presets ``reference`` and ``house``) and the
+CardVerse variant is a field of :class:`RuleSet`; the rest of the engine reads these
+fields and never asks which game it is playing.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+from typing import Generic
+from typing import ParamSpec
+from typing import TypeVar
+from typing import overload
 
-from generator.engine.codes import Game
 from generator.engine.codes import Option
 from generator.engine.codes import Preset
 
@@ -61,7 +83,7 @@ class RuleSet:
     """One game under one preset and options: everything the engine needs to know.
 
     Attributes:
-        game: the game's id (:class:`~generator.engine.codes.Game`).
+        game: the game's id (:attr:`GameSpec.id`).
         preset: the Rami preset (:class:`~generator.engine.codes.Preset`); ``None`` for
             a game without presets (CardVerse).
         deck: deck rows covering every allowed player count, in order.
@@ -85,7 +107,7 @@ class RuleSet:
             in the same turn (Rami, docs/rules.md "A turn"; the CardVerse source is silent).
     """
 
-    game: Game
+    game: str
     preset: Preset | None
     deck: tuple[DeckRow, ...]
     ace_places: frozenset[AcePlace]
@@ -143,11 +165,326 @@ class RuleSet:
         )
 
 
+Number = Callable[["GameSpec"], int]
+"""A rule number of a game: its value read from the game's record."""
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_RULE_SET_FIELDS = frozenset(f.name for f in fields(RuleSet))
+
+
+def _nothing() -> Mapping[Any, Any]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """One game, whole: everything the generator knows of it (python-chess keeps a variant
+    in one class the same way). Records are compared and hashed by identity.
+
+    Attributes:
+        id: the game's id, ``game:`` of case files (``"rami51"``): lowercase letters and
+            digits.
+        name: its display name, the English msgid of the catalogs' context ``game``
+            (``"Rami 51"``); ``generator/i18n/words.py`` hands it to the catalogs
+            (``i18n extract`` extracts it from there) and the pages, the engine never
+            shows it.
+        rules: its rule set under its default preset (the first of :attr:`presets`),
+            every option off; ``rules.game`` is :attr:`id`.
+        presets: the presets it is played under, each with the :class:`RuleSet` fields
+            it changes, in the order the site lists them (the first the default); empty
+            for a game without presets.
+        options: the options it takes, each with the :class:`RuleSet` fields it changes
+            when on (every option is off by default); empty for a game without options.
+        numbers: the rule numbers its pages may cite as placeholders (``{rami51.threshold}``),
+            each a function of this record; two games may give one name (``rami.*``, the
+            Rami games' shared numbers) only with one value.
+    """
+
+    id: str
+    name: str
+    rules: RuleSet
+    presets: Mapping[Preset, Mapping[str, Any]] = field(default_factory=_nothing)
+    options: Mapping[Option, Mapping[str, Any]] = field(default_factory=_nothing)
+    numbers: Mapping[str, Number] = field(default_factory=_nothing)
+
+    def __post_init__(self) -> None:
+        """Checks the record's parts fit together.
+
+        Raises:
+            ValueError: an id of other characters, a rule set of another game or preset,
+                a preset or option changing no field of :class:`RuleSet`.
+        """
+        if not self.id or not all(c.isascii() and (c.islower() or c.isdigit())
+                                   for c in self.id):
+            raise ValueError(f"game id {self.id!r}; expected lowercase letters and digits")
+        if self.rules.game != self.id or self.rules.preset != self.default_preset:
+            raise ValueError(f"game {self.id!r}: its rule set is for game "
+                             f"{self.rules.game!r}, preset {self.rules.preset!r}; expected "
+                             f"game {self.id!r}, preset {self.default_preset!r}")
+        for what, changes in (*self.presets.items(), *self.options.items()):
+            unknown = sorted(set(changes) - _RULE_SET_FIELDS)
+            if unknown:
+                raise ValueError(f"game {self.id!r}: {what} changes {', '.join(unknown)}; "
+                                 "expected fields of RuleSet")
+
+    @property
+    def default_preset(self) -> Preset | None:
+        """The preset of a case that names none (the first); ``None`` without presets."""
+        return next(iter(self.presets), None)
+
+    def rule_set(self, preset: str | None = None, **options: bool) -> RuleSet:
+        """The game's rule set under ``preset`` with ``options`` on.
+
+        Args:
+            preset: one of :attr:`presets` (the default preset when ``None``); must be
+                ``None`` for a game without presets.
+            options: option code → whether it is on; an option that is off changes
+                nothing.
+
+        Raises:
+            UnknownGameError: an unknown preset or option, or a preset or option given to
+                a game without them.
+        """
+        rules = self.rules
+        if self.presets:
+            chosen = preset or self.default_preset
+            if chosen is None or chosen not in self.presets:
+                raise UnknownGameError(f"unknown preset {preset!r}; expected "
+                                       + " or ".join(self.presets))
+            rules = replace(rules, preset=Preset(chosen), **self.presets[Preset(chosen)])
+        elif preset is not None:
+            raise UnknownGameError(f"presets apply to {' and '.join(GAMES_WITH_PRESETS)} "
+                                   f"only, not {self.id}")
+        for name, on in options.items():
+            if on and name not in self.options:
+                if not self.options:
+                    raise UnknownGameError(f"options apply to "
+                                           f"{' and '.join(GAMES_WITH_OPTIONS)} only, not "
+                                           f"{self.id}")
+                raise UnknownGameError(f"unknown option {name!r} of {self.id}; expected "
+                                       + " or ".join(self.options))
+        for option, changes in self.options.items():
+            if options.get(option):
+                rules = replace(rules, **changes)
+        return rules
+
+    def facts(self) -> dict[str, int]:
+        """Its rule numbers' values, by placeholder name (``{"rami51.threshold": 51}``)."""
+        return {name: number(self) for name, number in self.numbers.items()}
+
+
+# -- the registry -------------------------------------------------------------------------
+
+
+_registry: tuple[GameSpec, ...] = ()
+"""The games, in the order the site lists them; replaced whole on every change, so that
+the tuple itself says which state of the registry a value was derived from."""
+
+
+def games() -> tuple[GameSpec, ...]:
+    """The registered games, in the order the site lists them."""
+    return _registry
+
+
+def find_game(game: str) -> GameSpec:
+    """The record of the game with id ``game``.
+
+    Raises:
+        UnknownGameError: no game has that id.
+    """
+    for spec in _registry:
+        if spec.id == game:
+            return spec
+    raise UnknownGameError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+
+
+def register_game(spec: GameSpec) -> None:
+    """Add ``spec`` to the registry, after the games there (the site lists it last).
+
+    Raises:
+        ValueError: a game with its id is registered already, or it gives a rule number
+            that another game gives with another value.
+    """
+    if any(other.id == spec.id for other in _registry):
+        raise ValueError(f"game {spec.id!r} is registered already")
+    numbers = spec.facts()
+    for other in _registry:
+        for name, value in other.facts().items():
+            if numbers.get(name, value) != value:
+                raise ValueError(f"game {spec.id!r} gives {{{name}}} = {numbers[name]}, "
+                                 f"game {other.id!r} gives {value}; expected one value")
+    _replace((*_registry, spec))
+
+
+def unregister_game(game: str) -> GameSpec:
+    """Remove the game with id ``game`` from the registry and return its record.
+
+    Raises:
+        UnknownGameError: no game has that id.
+    """
+    spec = find_game(game)
+    _replace(tuple(other for other in _registry if other is not spec))
+    return spec
+
+
+def _replace(registry: tuple[GameSpec, ...]) -> None:
+    global _registry
+    _registry = registry
+
+
+KEPT_STATES = 8
+"""How many values a :func:`per_registry` function keeps (states of the registry and
+arguments together)."""
+
+
+def per_registry(function: Callable[_P, _T]) -> Callable[_P, _T]:
+    """``function`` (of hashable arguments) computed once for each state of the registry
+    and each set of arguments: a value derived from the games (a schema, the rule
+    numbers) that is made again once a game is registered or unregistered. The values of
+    the last :data:`KEPT_STATES` states and arguments are kept (a test that registers a
+    game makes one more state each time)."""
+    @functools.lru_cache(maxsize=KEPT_STATES)
+    def keyed(registry: tuple[GameSpec, ...], args: tuple[Any, ...],
+              kwargs: tuple[tuple[str, Any], ...]) -> _T:
+        return function(*args, **dict(kwargs))
+
+    @functools.wraps(function)
+    def current(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return keyed(_registry, args, tuple(kwargs.items()))
+
+    return current
+
+
+class Live(Sequence[_T], Generic[_T]):
+    """A tuple derived from the registry (``derive(games())``), derived again whenever
+    the registry has changed: it stands where a module's constant would (a field's games,
+    a message's list) and names a game registered after the module was imported.
+
+    Args:
+        derive: the tuple, from the registered games.
+    """
+
+    def __init__(self, derive: Callable[[tuple[GameSpec, ...]], tuple[_T, ...]]) -> None:
+        self._derive = derive
+        self._made: tuple[tuple[GameSpec, ...], tuple[_T, ...]] | None = None
+
+    def _items(self) -> tuple[_T, ...]:
+        made = self._made
+        if made is None or made[0] is not _registry:
+            made = self._made = (_registry, self._derive(_registry))
+        return made[1]
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[_T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> _T | tuple[_T, ...]:
+        return self._items()[index]
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._items())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._items()
+
+    def __repr__(self) -> str:
+        return repr(self._items())
+
+
+GAMES: Live[str] = Live(lambda specs: tuple(spec.id for spec in specs))
+"""The game ids, in the order the site lists them."""
+
+GAMES_WITH_PRESETS: Live[str] = Live(lambda specs: tuple(s.id for s in specs if s.presets))
+"""The games played under a preset (Rami)."""
+
+GAMES_WITH_OPTIONS: Live[str] = Live(lambda specs: tuple(s.id for s in specs if s.options))
+"""The games that take options (CardVerse)."""
+
+PRESETS: Live[Preset] = Live(lambda specs: tuple(dict.fromkeys(
+    preset for spec in specs for preset in spec.presets)))
+"""Every game's presets, in the order the site lists them."""
+
+OPTIONS: Live[Option] = Live(lambda specs: tuple(dict.fromkeys(
+    option for spec in specs for option in spec.options)))
+"""Every game's options (flags, default off)."""
+
+
+def presets_of(game: str) -> tuple[Preset, ...]:
+    """The presets ``game`` is played under; ``()`` for a game without presets or an
+    unknown id."""
+    spec = next((s for s in _registry if s.id == game), None)
+    return tuple(spec.presets) if spec is not None else ()
+
+
+def options_of(game: str) -> tuple[Option, ...]:
+    """The options ``game`` takes; ``()`` for a game without options or an unknown id."""
+    spec = next((s for s in _registry if s.id == game), None)
+    return tuple(spec.options) if spec is not None else ()
+
+
+def default_preset(game: str) -> Preset | None:
+    """The preset of a case of ``game`` that names none; ``None`` for a game without
+    presets or an unknown id."""
+    spec = next((s for s in _registry if s.id == game), None)
+    return spec.default_preset if spec is not None else None
+
+
+def rule_set(game: str, preset: str | None = None, **options: bool) -> RuleSet:
+    """The rule set of ``game`` under ``preset`` with ``options`` on
+    (:meth:`GameSpec.rule_set`).
+
+    Args:
+        game: one of :data:`GAMES`.
+        preset: one of the game's presets (its default when ``None``); must be ``None``
+            for a game without presets.
+        options: the game's options (``ace_high=True``); must be off for a game without
+            options.
+
+    Raises:
+        UnknownGameError: unknown game, preset or option, or a preset or option that does
+            not apply to the game.
+    """
+    return find_game(game).rule_set(preset, **options)
+
+
+# -- the games ------------------------------------------------------------------------------
+
+
+def _number(value: int | None) -> int:
+    """A rule number the rule set has (``None``: a number the game does not have)."""
+    if value is None:
+        raise ValueError("a rule number of a rule set without it")
+    return value
+
+
+def _deck_numbers(prefix: str, preset: Preset) -> dict[str, Number]:
+    """The deck of a game with two deck rows under ``preset``: ``<prefix>.small_decks``
+    (the fewer players' row), ``<prefix>.large_cards`` (the more players') and the like."""
+    def row(game: GameSpec, index: int) -> DeckRow:
+        return game.rule_set(preset).deck[index]
+
+    return {
+        f"{prefix}.small_decks": lambda g: row(g, 0).decks,
+        f"{prefix}.small_jokers": lambda g: row(g, 0).jokers,
+        f"{prefix}.small_cards": lambda g: row(g, 0).cards,
+        f"{prefix}.large_decks": lambda g: row(g, -1).decks,
+        f"{prefix}.large_jokers": lambda g: row(g, -1).jokers,
+        f"{prefix}.large_cards": lambda g: row(g, -1).cards,
+        f"{prefix}.joker_hand_points": lambda g: g.rule_set(preset).joker_hand_points,
+    }
+
+
 _RAMI_REFERENCE_DECK = (DeckRow(2, 4, 2, 4, 13), DeckRow(5, 6, 3, 4, 13))
 _RAMI_HOUSE_DECK = (DeckRow(2, 4, 2, 2, 13), DeckRow(5, 6, 3, 3, 13))
 
-_RAMI_REFERENCE = RuleSet(
-    game=Game.RAMI51,
+_RAMI = RuleSet(
+    game="rami51",
     preset=Preset.REFERENCE,
     deck=_RAMI_REFERENCE_DECK,
     ace_places=frozenset({AcePlace.LOW, AcePlace.HIGH}),
@@ -163,113 +500,102 @@ _RAMI_REFERENCE = RuleSet(
     joker_hand_points=25,
     keep_taken_discard=True,
 )
+"""Rami under the reference preset (the app's default rules), as Rami 51 plays it."""
 
-_PRESETS: dict[Preset, dict[str, object]] = {
-    Preset.REFERENCE: {},
-    Preset.HOUSE: {"deck": _RAMI_HOUSE_DECK, "joker_meld_points": 15, "joker_hand_points": 15},
-}
+RAMI_PRESETS: Mapping[Preset, Mapping[str, Any]] = MappingProxyType({
+    Preset.REFERENCE: MappingProxyType({}),
+    Preset.HOUSE: MappingProxyType(dict(deck=_RAMI_HOUSE_DECK, joker_meld_points=15,
+                                        joker_hand_points=15)),
+})
+"""The Rami presets: the reference rules, and house rules (fewer jokers, a joker worth
+15 points melded and in hand)."""
 
-_GAMES: dict[Game, dict[str, object]] = {
-    Game.RAMI40: {"opening_threshold": 40, "opening_needs_pure_run": False},
-    Game.RAMI51: {"opening_threshold": 51, "opening_needs_pure_run": True},
-}
-
-_CARDVERSE = RuleSet(
-    game=Game.CARDVERSE,
-    preset=None,
-    deck=(DeckRow(2, 2, 1, 0, 7), DeckRow(3, 4, 1, 0, 10)),
-    ace_places=frozenset({AcePlace.HIGH}),
-    jokers_per_meld=0,
-    joker_meld_points=None,
-    meld_points=False,
-    opening_threshold=None,
-    opening_needs_pure_run=False,
-    max_reshuffles=0,
-    turn_limit=None,
-    target_score=100,
-    ace_hand_points=1,
-    joker_hand_points=0,
-    winner_collects=True,
-)
-
-GAMES: tuple[Game, ...] = tuple(Game)
-"""The game ids, in the order the site lists them."""
-
-PRESETS: tuple[Preset, ...] = tuple(Preset)
-"""The Rami presets, in the order the site lists them."""
-
-DEFAULT_PRESET = Preset.REFERENCE
-"""The preset of a Rami game that names none (the app's default)."""
-
-CARDVERSE_OPTIONS: tuple[Option, ...] = tuple(Option)
-"""The CardVerse options (booleans, default off)."""
-
-_GAME_OPTIONS: dict[Game, tuple[Option, ...]] = {Game.CARDVERSE: CARDVERSE_OPTIONS}
+RAMI_NUMBERS: Mapping[str, Number] = MappingProxyType({
+    "rami.min_players": lambda g: g.rules.min_players,
+    "rami.max_players": lambda g: g.rules.max_players,
+    "rami.hand_size": lambda g: g.rules.deck[0].hand_size,
+    "rami.small_max_players": lambda g: g.rules.deck[0].max_players,
+    "rami.large_min_players": lambda g: g.rules.deck[-1].min_players,
+    "rami.reshuffles": lambda g: g.rules.max_reshuffles,
+    "rami.turn_limit": lambda g: _number(g.rules.turn_limit),
+    "rami.ace_hand_points": lambda g: g.rules.ace_hand_points,
+    "rami.jokers_per_meld": lambda g: g.rules.jokers_per_meld,
+    "rami.house.joker_meld_points": lambda g: _number(
+        g.rule_set(Preset.HOUSE).joker_meld_points),
+    **_deck_numbers("rami.reference", Preset.REFERENCE),
+    **_deck_numbers("rami.house", Preset.HOUSE),
+})
+"""The rule numbers every Rami game shares (``{rami.hand_size}``)."""
 
 
-def is_rami(game: str) -> bool:
-    """True for the games that have presets (``rami40``, ``rami51``)."""
-    return game in _GAMES
-
-
-def presets_of(game: str) -> tuple[Preset, ...]:
-    """The presets ``game`` is played under (:data:`PRESETS` for Rami); ``()`` for a game
-    without presets or an unknown id."""
-    return PRESETS if is_rami(game) else ()
-
-
-def options_of(game: str) -> tuple[Option, ...]:
-    """The options ``game`` takes (:data:`CARDVERSE_OPTIONS` for CardVerse); ``()`` for a
-    game without options or an unknown id."""
-    return next((options for g, options in _GAME_OPTIONS.items() if g == game), ())
-
-
-GAMES_WITH_PRESETS: tuple[Game, ...] = tuple(g for g in GAMES if presets_of(g))
-"""The games played under a preset (Rami)."""
-
-GAMES_WITH_OPTIONS: tuple[Game, ...] = tuple(g for g in GAMES if options_of(g))
-"""The games that take options (CardVerse)."""
-
-
-def rule_set(
-    game: str,
-    preset: str | None = None,
-    *,
-    ace_high: bool = False,
-    discard_to_win: bool = False,
-) -> RuleSet:
-    """The rule set of ``game`` under ``preset`` (Rami) or the options (CardVerse).
+def rami_variant(game: str, name: str, **changes: Any) -> GameSpec:
+    """A Rami game: Rami's rule set with ``changes`` (its opening), played under the Rami
+    presets, with Rami's shared rule numbers and its own threshold
+    (``{<game>.threshold}``).
 
     Args:
-        game: one of :data:`GAMES`.
-        preset: one of :data:`PRESETS` for Rami (:data:`DEFAULT_PRESET` when ``None``);
-            must be ``None`` for CardVerse.
-        ace_high, discard_to_win: CardVerse options; must be false for Rami.
-
-    Raises:
-        UnknownGameError: unknown game or preset, or a preset/option that does not
-            apply to the game.
+        game: its id (``"rami40"``).
+        name: its display name's msgid (``"Rami 40"``).
+        changes: the :class:`RuleSet` fields in which it differs from Rami 51
+            (``opening_threshold=40, opening_needs_pure_run=False``).
     """
-    if game in _GAMES:
-        if ace_high or discard_to_win:
-            raise UnknownGameError(f"options apply to {' and '.join(GAMES_WITH_OPTIONS)} only, "
-                                   f"not {game}")
-        preset = preset or DEFAULT_PRESET
-        if preset not in PRESETS:
-            raise UnknownGameError(f"unknown preset {preset!r}; expected "
-                                   + " or ".join(PRESETS))
-        changes: dict[str, object] = {"game": Game(game), "preset": Preset(preset)}
-        changes.update(_GAMES[Game(game)])
-        changes.update(_PRESETS[Preset(preset)])
-        return replace(_RAMI_REFERENCE, **changes)  # type: ignore[arg-type]
-    if game == Game.CARDVERSE:
-        if preset is not None:
-            raise UnknownGameError(f"presets apply to {' and '.join(GAMES_WITH_PRESETS)} only, "
-                                   f"not {game}")
-        return replace(
-            _CARDVERSE,
-            ace_high=ace_high,
-            discard_to_win=discard_to_win,
-            ace_hand_points=11 if ace_high else 1,
-        )
-    raise UnknownGameError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    return GameSpec(
+        id=game,
+        name=name,
+        rules=replace(_RAMI, game=game, **changes),
+        presets=RAMI_PRESETS,
+        numbers=MappingProxyType({
+            **RAMI_NUMBERS,
+            f"{game}.threshold": lambda g: _number(g.rules.opening_threshold),
+        }),
+    )
+
+
+CARDVERSE = GameSpec(
+    id="cardverse",
+    name="CardVerse",
+    rules=RuleSet(
+        game="cardverse",
+        preset=None,
+        deck=(DeckRow(2, 2, 1, 0, 7), DeckRow(3, 4, 1, 0, 10)),
+        ace_places=frozenset({AcePlace.HIGH}),
+        jokers_per_meld=0,
+        joker_meld_points=None,
+        meld_points=False,
+        opening_threshold=None,
+        opening_needs_pure_run=False,
+        max_reshuffles=0,
+        turn_limit=None,
+        target_score=100,
+        ace_hand_points=1,
+        joker_hand_points=0,
+        winner_collects=True,
+    ),
+    options=MappingProxyType({
+        Option.ACE_HIGH: MappingProxyType(dict(ace_high=True, ace_hand_points=11)),
+        Option.DISCARD_TO_WIN: MappingProxyType(dict(discard_to_win=True)),
+    }),
+    numbers=MappingProxyType({
+        "cardverse.min_players": lambda g: g.rules.min_players,
+        "cardverse.max_players": lambda g: g.rules.max_players,
+        "cardverse.cards": lambda g: g.rules.deck[0].cards,
+        "cardverse.hand_size_two": lambda g: g.rules.deck[0].hand_size,
+        "cardverse.hand_size_more": lambda g: g.rules.deck[-1].hand_size,
+        "cardverse.more_min_players": lambda g: g.rules.deck[-1].min_players,
+        "cardverse.target_score": lambda g: _number(g.rules.target_score),
+        "cardverse.ace_points": lambda g: g.rules.ace_hand_points,
+        "cardverse.ace_high_points": lambda g: g.rule_set(ace_high=True).ace_hand_points,
+    }),
+)
+"""The CardVerse variant: no jokers, no opening, the winner collects; options
+``ace_high`` (an ace left in a hand counts 11) and ``discard_to_win``."""
+
+_BUILT_IN: tuple[GameSpec, ...] = (
+    rami_variant("rami40", "Rami 40", opening_threshold=40, opening_needs_pure_run=False),
+    rami_variant("rami51", "Rami 51", opening_threshold=51, opening_needs_pure_run=True),
+    CARDVERSE,
+)
+"""The games, in the order the site lists them: a new game is one more entry."""
+
+for _spec in _BUILT_IN:
+    register_game(_spec)

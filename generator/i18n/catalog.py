@@ -40,6 +40,8 @@ from generator.cache import remember
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
+from generator.errors import invisible_only
+from generator.errors import visible
 from generator.i18n.header import Header
 from generator.i18n.header import LocaleForms
 from generator.i18n.header import header_errors
@@ -380,9 +382,11 @@ def _check_translations(
     template_keys: AbstractSet[Key],
 ) -> None:
     """Every translation: no control character (:data:`~generator.errors.UNPRINTABLE`:
-    it would reach the pages as it is); its placeholders and link targets against its
-    source; a lone ``%`` in a message that is %-formatted: one the templates use (``template_keys``:
-    newstyle gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
+    it would reach the pages as it is); none that shows nothing (white space, U+200B)
+    for a source that shows something (a title, a link would be blank); its
+    placeholders and link targets against its source; a lone ``%`` in a
+    message that is %-formatted: one the templates use (``template_keys``: newstyle
+    gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
     code formats those). Decided by the messages' use, never by their ``#:`` comments or
     flags, which a translator can delete."""
     for message in catalog:
@@ -404,6 +408,14 @@ def _check_translations(
             if control is not None:
                 errors.append(InputError(rel, line, None, control_character(
                     control.group(), " in the translation")))
+            elif (not any(visible(char) for char in str(text))
+                  and any(visible(char) for char in str(ids[0]))):
+                held = invisible_only(str(text)) or "only white space"
+                errors.append(InputError(
+                    rel, line, None,
+                    f"the translation shows nothing ({held}); "
+                    "expected the text in the catalog's language, or an empty msgstr (the "
+                    "English is shown)"))
             elif formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
                 errors.append(InputError(
                     rel, line, None,
@@ -780,6 +792,44 @@ def locale_error(name: str) -> InputError | None:
             pass
     return InputError(f"{LOCALES}/{shown}", 1, None, f"the folder name '{shown}' is not a "
                       "locale Babel knows; expected a locale identifier such as cs or pt_BR")
+
+
+SCRIPT_MODIFIERS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab",
+                    "devanagari": "Deva", "greek": "Grek", "hebrew": "Hebr"}
+"""The gettext modifiers (``@latin``) that name a script, and the script's ISO 15924
+code (the subtag a language tag gives it: ``sr@latin`` is ``sr-Latn``)."""
+
+
+@cache
+def language_tag(locale: str) -> str:
+    """The BCP 47 language tag of the locale identifier ``locale`` (Babel's and gettext's
+    form, a folder's name under ``locales/``), as HTML's ``lang`` and ``hreflang`` and
+    the sitemap's ``hreflang`` take it: its parts joined by ``-``, each as BCP 47 writes
+    it: ``pt_BR`` → ``pt-BR``, ``sr_Latn_RS`` → ``sr-Latn-RS``, ``ca_ES_VALENCIA`` →
+    ``ca-ES-valencia``. A ``@modifier`` that names a script (:data:`SCRIPT_MODIFIERS`)
+    is its script subtag (``cs@latin`` → ``cs-Latn``) where the identifier names no
+    script; one of a variant subtag's form (five to eight letters or digits, or a digit
+    and three more) is a variant (``be@tarask`` → ``be-tarask``); any other (``@euro``)
+    has no subtag in BCP 47 and is left out. An identifier Babel does not know (refused
+    as an input error where a site names it) keeps its letters and digits, ``-``
+    between them."""
+    try:
+        parsed = Locale.parse(locale)
+    except (UnknownLocaleError, ValueError, TypeError):
+        return "-".join(part for part in re.split(r"[^A-Za-z0-9]+", locale) if part) or "und"
+    script = parsed.script
+    variants = [parsed.variant.lower()] if parsed.variant else []
+    modifier = (parsed.modifier or "").lower()
+    if modifier in SCRIPT_MODIFIERS:
+        script = script or SCRIPT_MODIFIERS[modifier]
+    elif _VARIANT.fullmatch(modifier) and modifier not in variants:
+        variants.append(modifier)
+    parts = [parsed.language, script, parsed.territory, *variants]
+    return "-".join(part for part in parts if part)
+
+
+_VARIANT = re.compile(r"[a-z0-9]{5,8}|[0-9][a-z0-9]{3}")
+"""A BCP 47 variant subtag (RFC 5646, 2.1), lower case."""
 
 
 def discover_locales(project: Path | Layout) -> list[str]:

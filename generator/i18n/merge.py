@@ -5,7 +5,10 @@
 - a message of the template the catalog holds (by msgid and msgctxt) keeps its
   translation and flags;
 - one the catalog holds only as obsolete (``#~``), because its English was edited and
-  then set back, is revived with its translation;
+  then set back, is revived with its translation; so is one whose English is the old
+  msgid (``#| msgid``) of a fuzzy guess, the English set back after an update had made
+  that guess from it: the guess's translation, no longer fuzzy (msgmerge leaves it a
+  fuzzy guess, for a translation made for this very English);
 - one it holds neither way gets, from the closest translated message (current or
   obsolete, of any msgctxt) whose msgid is similar enough (:data:`SIMILAR`, as
   msgmerge's fuzzy threshold), that message's translation marked fuzzy, with the old
@@ -73,6 +76,17 @@ def _closest(message: Message, candidates: Iterable[Message]) -> Message | None:
     return best
 
 
+def _strings_as(message: Message, source: Message, forms: int) -> str | tuple[str, ...]:
+    """``source``'s translation as a guess for ``message``, as msgmerge makes it: a
+    singular translation for a plural message in each of the ``forms`` plural forms, a
+    plural one for a singular message its first form."""
+    plural = isinstance(message.id, (list, tuple))
+    strings = source.string
+    if isinstance(strings, (list, tuple)):
+        return tuple(strings) if plural else str(strings[0] if strings else "")
+    return (str(strings),) * forms if plural else str(strings)
+
+
 def _without_previous(comments: Iterable[str]) -> list[str]:
     """A message's translator comments but its previous msgid's lines (``#| msgid …``,
     which Babel reads as comments starting with ``|``)."""
@@ -118,9 +132,9 @@ def with_previous_lines(data: bytes, catalog: Catalog) -> bytes:
     for message in catalog:
         if not message.id or not message.previous_id:
             continue
-        first = (f"msgctxt {normalize(message.context, width=0)}\n"
-                 if message.context is not None else
-                 f"msgid {normalize(_text(message), width=0)}\n")
+        first = ((f"msgctxt {normalize(message.context, width=0)}\n"
+                  if message.context is not None else "")
+                 + f"msgid {normalize(_text(message), width=0)}\n")
         found = text.find(f"\n{first}", at)
         if found < 0:  # (not written as expected: left without its previous msgid)
             continue
@@ -151,6 +165,11 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
     obsolete = dict(catalog.obsolete)
     candidates = [*current.values(), *(m for k, m in obsolete.items() if k not in current)]
     guesses: list[tuple[Message, Message]] = []  # (template message, translated from)
+    # a fuzzy guess whose old msgid ("#| msgid") is a template message's English: the
+    # English set back to the text its translation was made for, which it fits again
+    made_for = {(str(m.previous_id[0]), m.context): m for m in current.values()
+                if m.fuzzy and m.previous_id and _translated(m)}
+    restored: set[Any] = set()
     for message in template:
         if not message.id:
             continue
@@ -162,13 +181,19 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
             catalog[revived.id] = revived
             current[key] = revived
             continue
-        source = _closest(message, candidates)
+        source = made_for.get((_text(message), message.context))
+        if source is not None:
+            restored.add(key)
+        else:
+            source = _closest(message, candidates)
         if source is not None:
             guesses.append((message, source))
     for message, source in guesses:  # filed under the new msgid: Babel keeps them
         guess = message.clone()
-        guess.string = source.string
+        guess.string = _strings_as(message, source, catalog.num_plurals)
         guess.flags = set(source.flags) | {"fuzzy"}
+        if _key(message) in restored:
+            guess.flags.discard("fuzzy")
         guess.user_comments = list(source.user_comments)
         catalog[guess.id] = guess
     for message in catalog:  # an old "#| msgid" stands only over a guess still fuzzy
@@ -186,7 +211,8 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
     for message, source in guesses:
         catalog.obsolete.pop(_key(source), None)  # its translation stands in a guess now
         merged = catalog.get(message.id, message.context)
-        if merged is not None and _text(source) != _text(message):
+        if merged is not None and _key(source) != _key(message) \
+                and _key(message) not in restored:
             merged.previous_id = list(source.id) if isinstance(source.id, (list, tuple)) \
                 else [source.id]
     for key in [k for k, m in catalog.obsolete.items() if not _translated(m)]:

@@ -1,12 +1,16 @@
 """The English source text (msgids) for the engine's codes and for card names.
 
-The engine answers with codes; this module names the catalog message of each code.
-Every entry is extracted into ``locales/messages.pot`` by ``i18n extract``.
+The engine answers with codes; this module names the catalog message of each code, and
+hands on each game's display name from its record (:class:`generator.engine.rules.
+GameSpec`, :data:`GAMES`). Every entry is extracted into ``locales/messages.pot`` by
+``i18n extract``.
 Messages with placeholders are newstyle gettext (``%(name)s``; a literal % is %%).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Mapping
 
 from generator.engine.cards import Card
@@ -16,7 +20,6 @@ from generator.engine.cards import all_cards
 from generator.engine.codes import CaseStatus
 from generator.engine.codes import EndReason
 from generator.engine.codes import Event
-from generator.engine.codes import Game
 from generator.engine.codes import LayoffReason
 from generator.engine.codes import MeldReason
 from generator.engine.codes import MeldType
@@ -26,8 +29,8 @@ from generator.engine.codes import PlayReason
 from generator.engine.codes import Preset
 from generator.engine.codes import SwapReason
 from generator.engine.codes import Verdict
-from generator.engine.rules import GAMES as GAMES_OF_THE_ENGINE
-from generator.engine.rules import rule_set
+from generator.engine.rules import games
+from generator.engine.rules import per_registry
 
 CARD_CONTEXT = "card"
 """msgctxt of card names: a card's full name as it stands alone (a table cell)."""
@@ -61,6 +64,28 @@ def card_msgid(card: Card) -> str:
     if card.rank is None or card.suit is None:
         return "joker"
     return f"{RANK_NAMES[card.rank]} of {SUIT_NAMES[card.suit]}"
+
+
+class FromGames(Mapping[str, str]):
+    """A table of messages derived from the registered games
+    (:func:`generator.engine.rules.games`), derived again once the registry changes: a
+    game registered later has its messages too.
+
+    Args:
+        derive: the table, from the registry.
+    """
+
+    def __init__(self, derive: Callable[[], dict[str, str]]) -> None:
+        self._table = per_registry(derive)
+
+    def __getitem__(self, key: str) -> str:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
 
 
 RANK_CONTEXT = "rank"
@@ -157,15 +182,18 @@ SEAT_WITHIN_CONTEXT = "seat, within a sentence"
 """msgctxt of a seat's name as a subject after the start of a sentence ("…: seat 2 holds
 the lowest hand value")."""
 
-MAX_SEATS = max(rule_set(game).max_players for game in GAMES_OF_THE_ENGINE)
-"""The most seats a game has (Rami: 6)."""
 
-SEATS = {str(n): f"Seat {n}" for n in range(1, MAX_SEATS + 1)}
+def max_seats() -> int:
+    """The most seats a game has (Rami: 6)."""
+    return max(spec.rules.max_players for spec in games())
+
+
+SEATS = FromGames(lambda: {str(n): f"Seat {n}" for n in range(1, max_seats() + 1)})
 """Seat numbers → the seat's name as it opens a sentence (context :data:`SEAT_CONTEXT`).
 One message per seat, so that each language writes what the number needs (Hungarian:
 "Az 1. játékos", "A 2. játékos"; docs/site.md, "Languages")."""
 
-SEATS_WITHIN = {str(n): f"seat {n}" for n in range(1, MAX_SEATS + 1)}
+SEATS_WITHIN = FromGames(lambda: {str(n): f"seat {n}" for n in range(1, max_seats() + 1)})
 """Seat numbers → the seat's name within a sentence (context
 :data:`SEAT_WITHIN_CONTEXT`): Czech "hráč 2", Hungarian "a 2. játékos"."""
 
@@ -185,9 +213,9 @@ PRESET_HEADINGS: dict[str, str] = {Preset.REFERENCE: "Reference rules",
 the language capitalises a heading (a message of its own, not the sentence's words with
 a capital letter)."""
 
-GAMES: dict[str, str] = {Game.RAMI40: "Rami 40", Game.RAMI51: "Rami 51",
-                         Game.CARDVERSE: "CardVerse"}
-"""Game ids → message (context ``game``)."""
+GAMES = FromGames(lambda: {spec.id: spec.name for spec in games()})
+"""Game ids → message (context ``game``): each game's display name, from its record
+(:attr:`generator.engine.rules.GameSpec.name`)."""
 
 OPTIONS: dict[str, str] = {Option.ACE_HIGH: "ace high", Option.DISCARD_TO_WIN: "discard to win"}
 """CardVerse options (when on) → message (context ``option``)."""
@@ -242,8 +270,6 @@ EXPLANATIONS = {
     "step_not_allowed": "Action %(num)s: %(action)s — not allowed.",
     "round_goes_on": "The round goes on: %(seat)s is to play.",
     "rules_with_option": "%(rules)s, %(option)s",
-    "status_stale": "Every documented value now agrees with the engine: remove status and "
-    "because.",
     "status_differs": "%(field)s: the page documents %(documented)s, the engine gives "
     "%(engine)s.",
     "status_because": "Why: %(because)s",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from typing import ClassVar
@@ -62,7 +63,10 @@ class Reader(Protocol):
 
     Attributes:
         value: the case's fields, the file's defaults filled in (plain YAML values).
-        parsed: the card lists read so far, by path (``("cards",)``, ``("melds", 1)``).
+        parsed: the card lists read so far, by path (``("cards",)``, ``("melds", 1)``):
+            every field the kind declares card-shaped (:attr:`FieldSpec.shape`), its
+            inputs and its ``expect`` fields (``("expect", "joker_stands_for")``), is
+            read by the loader before :meth:`Kind.check`, each bad code reported at it.
         failed: an error has been reported for the case.
     """
 
@@ -110,7 +114,8 @@ class Kind(Generic[I, R]):
 
     Attributes:
         name: the ``kind`` code of case files (``"meld"``).
-        games: the games the kind applies to.
+        games: the games the kind applies to (a list the registry keeps current:
+            :data:`generator.engine.rules.GAMES`, :data:`generator.kinds.fields.RAMI_GAMES`).
         inputs: its input fields, required unless their spec says otherwise.
         expect: its ``expect`` fields, in the order messages list them.
         required_expect: the ``expect`` fields that must be present (``("verdict",)``).
@@ -121,7 +126,7 @@ class Kind(Generic[I, R]):
     """
 
     name: ClassVar[str]
-    games: ClassVar[tuple[str, ...]] = GAMES
+    games: ClassVar[Sequence[str]] = GAMES
     inputs: ClassVar[Mapping[str, FieldSpec]]
     expect: ClassVar[Mapping[str, FieldSpec]]
     required_expect: ClassVar[tuple[str, ...]] = ()
@@ -296,7 +301,8 @@ def agrees(spec: FieldSpec, documented: Documented, engine: Value) -> bool:
     if spec.shape == "card" and isinstance(documented, str) and engine is not None:
         try:
             return parse_card(documented).code == engine
-        except CardCodeError:  # pragma: no cover - the loader has checked the code
+        except CardCodeError:  # pragma: no cover - the loader has read the card
+            # (generator/cases/loader.py, check_cards: every card-shaped field)
             return False
     return same(documented, engine)
 

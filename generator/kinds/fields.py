@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -19,25 +20,28 @@ from typing import Literal
 from typing import TypeAlias
 
 from generator.engine.cards import code_pattern
-from generator.engine.codes import Game
 from generator.engine.codes import Verdict
 from generator.engine.rules import GAMES
 from generator.engine.rules import GAMES_WITH_OPTIONS
 from generator.engine.rules import GAMES_WITH_PRESETS
-from generator.engine.rules import rule_set
+from generator.engine.rules import Live
+from generator.engine.rules import options_of
+from generator.engine.rules import presets_of
 from generator.errors import UNPRINTABLE
+from generator.errors import or_list
 
 Schema: TypeAlias = dict[str, Any]
 """A JSON Schema (or a part of one) as a dict."""
 
-RAMI_GAMES: tuple[Game, ...] = GAMES_WITH_PRESETS
-"""The games played under a preset (``rami40``, ``rami51``)."""
+RAMI_GAMES: Sequence[str] = GAMES_WITH_PRESETS
+"""The games played under a preset (``rami40``, ``rami51``), as the registry has them
+now (:class:`generator.engine.rules.Live`)."""
 
-OPENING_GAMES: tuple[Game, ...] = tuple(
-    game for game in GAMES if rule_set(game).opening_threshold is not None)
+OPENING_GAMES: Sequence[str] = Live(lambda specs: tuple(
+    spec.id for spec in specs if spec.rules.opening_threshold is not None))
 """The games with an opening (``rami40``, ``rami51``)."""
 
-OPTION_GAMES: tuple[Game, ...] = GAMES_WITH_OPTIONS
+OPTION_GAMES: Sequence[str] = GAMES_WITH_OPTIONS
 """The games that take options (``cardverse``)."""
 
 Shape = Literal["value", "card", "cards", "melds", "hands"]
@@ -51,12 +55,15 @@ class FieldSpec:
 
     Attributes:
         schema: the JSON Schema of its value (with ``x-`` annotations for messages).
-        games: the games the field applies to; elsewhere it is an input error.
+        games: the games the field applies to (a list the registry keeps current:
+            :data:`RAMI_GAMES`, :data:`generator.engine.rules.GAMES`); elsewhere it is
+            an input error.
         shape: ``"card"`` for one card code, ``"cards"`` for a card list, ``"melds"``
             and ``"hands"`` for a list of card lists (the loader parses the codes),
             ``"value"`` otherwise.
-        note: added to the "does not apply to game" message, e.g.
-            ``" (cardverse has options: ace_high, discard_to_win)"``.
+        note: added to the "does not apply to game" message, with ``{game}`` the game
+            it is about, ``{options}`` its options and ``{presets}`` its presets
+            (:meth:`note_for`): ``" ({game} has no opening)"``.
         required: an input field the kind needs (``False``: optional, e.g. ``opened``).
         verdicts: for an ``expect`` field, the verdicts with which the engine gives it
             (a meld's ``reason`` only with ``invalid``); empty: any verdict. Documented
@@ -65,11 +72,16 @@ class FieldSpec:
     """
 
     schema: Schema
-    games: tuple[str, ...] = GAMES
+    games: Sequence[str] = GAMES
     shape: Shape = "value"
     note: str = ""
     required: bool = True
     verdicts: tuple[str, ...] = ()
+
+    def note_for(self, game: str) -> str:
+        """:attr:`note` about ``game``: ``" (cardverse has no opening)"``."""
+        return self.note.format(game=game, options=", ".join(options_of(game)),
+                                presets=or_list(presets_of(game)))
 
 
 INTEGER = "a plain decimal integer"
@@ -182,12 +194,12 @@ CARDS = FieldSpec(card_list("cards"), shape="cards")
 TABLE_MELD = FieldSpec(card_list("meld"), shape="cards")
 """``meld``: the meld on the table (a lay-off, a joker swap)."""
 
-OPENED = FieldSpec(boolean("opened"), games=RAMI_GAMES, note=" (cardverse has no opening)",
+OPENED = FieldSpec(boolean("opened"), games=RAMI_GAMES, note=" ({game} has no opening)",
                    required=False)
 """``opened`` (Rami: whether the player has opened; true when not given)."""
 
 RAMI_POINTS = FieldSpec(integer("points"), games=RAMI_GAMES,
-                        note=" (cardverse melds have no points)", verdicts=(Verdict.VALID,))
+                        note=" ({game} melds have no points)", verdicts=(Verdict.VALID,))
 """``expect.points`` of a meld or a lay-off: Rami only."""
 
 POINTS = FieldSpec(integer("points"))

@@ -6,8 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
-from generator.engine.cards import CardCodeError
-from generator.engine.cards import parse_card
 from generator.engine.codes import SwapReason
 from generator.engine.codes import Verdict
 from generator.engine.melds import MeldResult
@@ -83,23 +81,16 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
 
     def check(self, reader: Reader, rules: RuleSet | None) -> SwapInput | None:
         """The meld on the table; the card put in the joker's place, and the documented
-        card the joker stands for, are natural cards."""
+        card the joker stands for (both read by the loader), are natural cards."""
         meld = table_meld_cards(reader, rules)
         card = reader.parsed.get(("card",))
         if card is not None and card[0].is_joker:
             reader.error(("card",), "card is a joker; expected the natural card put in the "
                          "joker's place (e.g. 6S)")
-        expect = reader.value.get("expect")
-        if isinstance(expect, dict) and isinstance(expect.get("joker_stands_for"), str):
-            where = ("expect", "joker_stands_for")
-            try:
-                stands_for = parse_card(expect["joker_stands_for"])
-            except CardCodeError as exc:
-                reader.error(where, f"joker_stands_for: {exc}")
-            else:
-                if stands_for.is_joker:
-                    reader.error(where, "joker_stands_for is a joker; expected the natural "
-                                 "card the joker stands for (e.g. 6S)")
+        stands_for = reader.parsed.get(("expect", "joker_stands_for"))
+        if stands_for is not None and stands_for[0].is_joker:
+            reader.error(("expect", "joker_stands_for"), "joker_stands_for is a joker; "
+                         "expected the natural card the joker stands for (e.g. 6S)")
         if meld is None or card is None:
             return None
         return SwapInput(meld, card[0], opened(reader, rules))

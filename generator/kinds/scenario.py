@@ -36,6 +36,7 @@ from generator.engine.game import apply
 from generator.engine.game import start as start_round
 from generator.engine.melds import check_meld
 from generator.engine.rules import RuleSet
+from generator.errors import or_list
 from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.explain import explain_round
@@ -89,7 +90,7 @@ def _missing(field: str, step: str) -> str:
 
 def _no_opening(game: str) -> str:
     return (f"field 'opened' in start does not apply to game {game!r} ({game} has no "
-            "opening); expected it only with " + " or ".join(fields.OPENING_GAMES))
+            "opening); expected it only with " + or_list(fields.OPENING_GAMES))
 
 
 _ACTION_RULES: fields.Schema = {"allOf": [

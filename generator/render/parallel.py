@@ -194,17 +194,18 @@ def _render_and_write(lang: str) -> LocaleDone:
             raise
         return LocaleDone(lang, None, 0, where)
     writer.write(out.files)
-    writer.link(out.links)
+    writer.link({rel: (path, out.blobs[rel]) for rel, path in out.links.items()})
     plan = None
-    if scratch is not None and not (strict and out.coverage.untranslated):
-        # (a strict build with a message in English fails: no index for it)
+    if scratch is not None and site.pages and not (strict and out.coverage.untranslated):
+        # (a strict build with a message in English fails: no index for it; a site
+        # without a page published has nothing to index, and its pages no search box)
         pages: dict[str, bytes | Path] = {}
         for page in site.pages:  # a page taken from the cache: its copy in the new site
             rel = page_output(lang, page.slug)  # (the cache's may be gone by now)
             pages[rel] = out.files[rel] if rel in out.files else writer.tmp / rel
         plan = plan_locale(lang, pages, scratch, site.cache, digests=out.blobs, later=later)
         if plan.kept is not None:  # here, while the other locales render: its one copy
-            writer.link({rel: path for rel, (path, _) in plan.kept.items()})
+            writer.link(plan.kept)
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used

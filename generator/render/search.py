@@ -582,20 +582,21 @@ class Indexer:
         command = [os.path.abspath(self._executable()), "--site", str(plan.folder / "site"),
                    "--output-path",
                    str(plan.folder / "index"), "--keep-index-url", "--silent"]
-        try:
-            with open(plan.folder / "said.txt", "wb") as said:
+        with open(plan.folder / "said.txt", "wb") as said:  # (no fault of Pagefind's)
+            try:
                 # A session of its own: Ctrl-C stops the build, which ends the run
                 # (close), and a run that started processes of its own ends with them.
                 return subprocess.Popen(command, stdout=said, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, start_new_session=True,
                                         cwd=plan.folder, env=_pagefind_environment())
-        except OSError as exc:
-            named = os.environ.get("PAGEFIND_BINARY_PATH")
-            expected = "expected it to run (pip install 'pagefind[bin]')" if named is None \
-                else f"expected PAGEFIND_BINARY_PATH ('{shown(named)}') to name its program"
-            raise SearchIndexError(
-                f"{search_output(plan.lang)}: Pagefind could not index the pages: {exc}; "
-                f"{expected}") from exc
+            except OSError as exc:
+                named = os.environ.get("PAGEFIND_BINARY_PATH")
+                expected = ("expected it to run (pip install 'pagefind[bin]')" if named is None
+                            else f"expected PAGEFIND_BINARY_PATH ('{shown(named)}') to name "
+                            "its program")
+                raise SearchIndexError(
+                    f"{search_output(plan.lang)}: Pagefind could not index the pages: "
+                    f"{exc}; {expected}") from exc
 
 
 def _pagefind_environment() -> dict[str, str]:

@@ -6,6 +6,7 @@ each case row and case table rendered once and reused on every page that shows i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections import Counter
@@ -50,9 +51,11 @@ from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
 from generator.errors import InputError
+from generator.errors import quoted
 from generator.i18n.catalog import Key
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
+from generator.i18n.catalog import language_tag
 from generator.i18n.coverage import Coverage
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
@@ -69,6 +72,7 @@ from generator.layout import home_output
 from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import search_output
+from generator.output import SiteWriter
 from generator.render.errors import call_macro
 from generator.render.fallbacks import mark_english
 from generator.render.incremental import RenderKeys
@@ -85,9 +89,10 @@ from generator.verify import CaseResult
 def strict_lines(locale: str, coverage: Coverage) -> list[str]:
     """One line per message shown in English, at the line of the ``.po`` to fix (a fuzzy
     message's msgid, an empty msgstr, a plural message's empty ``msgstr[N]``), or at
-    line 1 when the catalog lacks it (run ``i18n update``)."""
+    line 1 when the catalog lacks it (run ``i18n update``); the msgid cut at 60
+    characters (:func:`generator.errors.quoted`)."""
     rel = catalog(locale)
-    lines = [f"{rel}:{line or 1}: {what} of {msgid[:60]!r} (--strict); expected it "
+    lines = [f"{rel}:{line or 1}: {what} of {quoted(msgid)} (--strict); expected it "
              "translated" for msgid, line, what in coverage.missing[:20]]
     if len(coverage.missing) > 20:
         lines.append(f"{rel}:1: and {len(coverage.missing) - 20} more untranslated or "
@@ -965,7 +970,8 @@ class SiteInput:
         base = self.site_url or root
         path = f"{slug}/" if slug else ""
         tail = "" if self.site_url else "index.html"
-        links = [{"code": loc, "url": f"{base}{loc}/{path}{tail}"} for loc in self.locales]
+        links = [{"code": language_tag(loc), "url": f"{base}{loc}/{path}{tail}"}
+                 for loc in self.locales]
         return [*links, {"code": "x-default", "url": links[0]["url"]}]
 
     def canonical(self, alternates: Sequence[Mapping[str, str]], lang: str) -> str | None:
@@ -973,7 +979,7 @@ class SiteInput:
         rel=canonical>``: only with ``site_url`` (a canonical address is absolute)."""
         if self.site_url is None:
             return None
-        return next(link["url"] for link in alternates if link["code"] == lang)
+        return next(link["url"] for link in alternates if link["code"] == language_tag(lang))
 
     def sitemap_urls(self) -> list[dict[str, Any]]:
         """What ``sitemap.xml`` lists: every page in every locale (``loc``) with its
@@ -1233,16 +1239,17 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
                 page_tpl.render,
                 alternates=alternates, canonical=site.canonical(alternates, lang),
                 description=Markup(lp.summary).striptags(),
-                lang=lang, lang_name=names[lang], root="../../", home_url="../index.html",
+                lang=language_tag(lang), lang_name=names[lang], root="../../",
+                home_url="../index.html",
                 site=chrome,
                 page={"title": lp.title, "title_html": Markup(lp.title_html),
                       "slug": page.slug, "html": Markup(lp.html), "draft": page.draft,
                       "toc": [{**h, "title_html": Markup(h["title_html"])} for h in lp.toc]},
-                languages=[{"code": o, "name": names[o],
+                languages=[{"code": language_tag(o), "name": names[o],
                             "url": f"../../{o}/{page.slug}/index.html",
                             "current": o == lang} for o in locales],
                 nav=nav, nav_html=page_nav.html(index), current_slug=page.slug,
-                search=_search_box(lang, "../../"),
+                **_search_box(site, lang, "../../"),
                 pager={"prev": nav[index - 1] if index else None,
                        "next": nav[index + 1] if index + 1 < len(nav) else None},
             ), own, framed, shown)
@@ -1325,12 +1332,13 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
     return home_tpl.render(
         alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang}
                    for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
@@ -1338,7 +1346,7 @@ def _render_home(home_tpl: Template, site: SiteInput, lang: str, names: Mapping[
             (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
             if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
@@ -1349,40 +1357,41 @@ def _render_not_found(env: Environment, site: SiteInput, lang: str,
     return env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
         base_href=f"{site.site_url}{lang}/" if site.site_url else None,
-        lang=lang, lang_name=names[lang], root="../", home_url="index.html", site=chrome,
+        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
+        site=chrome,
         pages=[{"title": rendered[p.slug].title,
                 "title_html": Markup(rendered[p.slug].title_html),
                 "url": f"{p.slug}/index.html",
                 "summary": Markup(rendered[p.slug].summary)} for p in site.pages],
-        languages=[{"code": o, "name": names[o], "url": f"../{o}/index.html",
+        languages=[{"code": language_tag(o), "name": names[o], "url": f"../{o}/index.html",
                     "current": o == lang} for o in site.locales],
         nav=nav.nav, nav_html=nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        search=_search_box(lang, "../"),
+        **_search_box(site, lang, "../"),
     )
 
 
-SERVE_COMMAND = "python3 -m generator serve"
+SERVE_COMMAND = "rules-site serve"
 """What the search box, opened from a file, suggests to serve the site with."""
 
 
-def _search_box(lang: str, root: str) -> dict[str, str]:
-    """What ``search.html`` needs on a page ``root`` below the site's root: the locale's
-    index (``bundle``), the locale's folder its results are relative to (``base``), and
-    :data:`SERVE_COMMAND`."""
-    return {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
-            "command": SERVE_COMMAND}
+def _search_box(site: SiteInput, lang: str, root: str) -> dict[str, dict[str, str]]:
+    """The ``search`` a page ``root`` below the site's root passes its template, for
+    ``search.html``: the locale's index (``bundle``), the locale's folder its results
+    are relative to (``base``), and :data:`SERVE_COMMAND`. Nothing (no search box) when
+    the site publishes no page: it has no index."""
+    if not site.pages:
+        return {}
+    return {"search": {"bundle": f"{root}{search_output(lang)}/", "base": f"{root}{lang}/",
+                       "command": SERVE_COMMAND}}
 
 
 def render_common(site: SiteInput) -> dict[str, bytes]:
-    """The files every locale shares: ``index.html`` (the languages), ``404.html`` (the
-    languages, each saying "Page not found" in its own words), ``sitemap.xml``
-    (its template, with ``site_url``), ``static/`` (the theme's ``static/``, each file
-    replaced by the project's ``templates/static/`` file of its name) and the
-    files of ``templates/root/`` at the site's root
-    (:func:`generator.layout.Layout.published_files`; one that clashes with a generated
-    file is an input error the loading reports, never published).
+    """The files every locale shares that the build makes: ``index.html`` (the
+    languages), ``404.html`` (the languages, each saying "Page not found" in its own
+    words) and ``sitemap.xml`` (its template, with ``site_url``). The files published
+    as they are: :func:`publish_files`.
 
     Raises:
         jinja2.TemplateError: a template that does not load or render.
@@ -1397,13 +1406,13 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     names = site.names()
     chrome = site.chrome(w)
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html"}
-                   for loc in site.locales])
+        not_found=False, base_href=None, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc],
+                    "url": f"{loc}/index.html"} for loc in site.locales])
     # The root 404: each language's "Page not found", linking to its home.
     root_404 = env.get_template("root.html").render(
-        not_found=True, base_href=site.site_url, lang=default, site=chrome,
-        languages=[{"code": loc, "name": names[loc], "url": f"{loc}/index.html",
+        not_found=True, base_href=site.site_url, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc], "url": f"{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
     files = {ROOT_INDEX: mark_english(root_html).encode("utf-8"),
@@ -1411,12 +1420,33 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     if site.site_url is not None:  # a sitemap's addresses are absolute
         sitemap = env.get_template("sitemap.xml").render(urls=site.sitemap_urls())
         files[SITEMAP] = sitemap.encode("utf-8")
+    return files
+
+
+def publish_files(site: SiteInput, writer: SiteWriter,
+                  generated: AbstractSet[str]) -> dict[str, str]:
+    """Copy the files published as they are into ``writer``'s fresh folder: ``static/``
+    (the theme's ``static/``, each file replaced by the project's ``templates/static/``
+    file of its name) and the files of ``templates/root/`` at the site's root
+    (:func:`generator.layout.Layout.published_files`), each copied in pieces
+    (:meth:`generator.layout.Layout.copy_to`), so that a large image or font takes no
+    more memory than a small one. One that clashes with a ``generated`` file (site
+    paths) is an input error the loading reports, never published.
+
+    Returns:
+        Each file copied, by site path: the SHA-256 hex digest of its bytes.
+
+    Raises:
+        generator.output.OutputError: a file cannot be written.
+    """
     layout = Layout.of(site.root)
     errors: list[InputError] = []  # reported by the loading (commands.project.load_project)
+    copied: dict[str, str] = {}
     for name, rel in layout.published_files(errors).items():
-        if name not in files:
-            try:
-                files[name] = layout.read(rel)
-            except NotAnInput:
-                continue  # reported by the loading
-    return files
+        if name in generated:
+            continue
+        try:
+            copied[name] = writer.copy(name, functools.partial(layout.copy_to, rel))
+        except NotAnInput:
+            continue  # reported by the loading
+    return copied

@@ -147,8 +147,9 @@ def presets_table(w: Words) -> tuple[list[str], list[list[str]]]:
 
     Returns (head, rows); rows come from comparing the two rule sets' data.
     """
-    # The presets change the same fields in every game played under them.
-    game = GAMES_WITH_PRESETS[-1]
+    # The presets change the same fields in every game played under them: the first
+    # game's show them (a game registered later changes nothing here).
+    game = GAMES_WITH_PRESETS[0]
     ref, house = (rule_set(game, preset) for preset in presets_of(game))
     head = [w.text("Rule"), *(w.code("preset heading", str(r.preset)) for r in (ref, house))]
     rows: list[list[str]] = []
