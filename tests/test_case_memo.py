@@ -16,6 +16,9 @@ from generator.cases import CaseSet
 from generator.cases import load_cases
 from generator.cases import loader
 from generator.commands.build import build
+from generator.engine.rules import rami_variant
+from generator.engine.rules import register_game
+from generator.engine.rules import unregister_game
 from tests.conftest import REPO
 
 CASE = """\
@@ -238,8 +241,8 @@ def test_an_equal_case_is_run_through_the_engine_once_and_each_gets_its_own_resu
     """``verify_case`` keeps the results of the cases it verified: an equal case loaded
     again (another copy of the project, the memo of files emptied) is not run through
     the engine again, and its result, disagreements too, is about it; a case that
-    differs in anything, its line too, is run again; only the last ``MEMO_CASES`` are
-    kept."""
+    differs in anything, its line too, is run again, and every case once a game is
+    registered; only the last ``MEMO_CASES`` are kept."""
     from generator import verify
 
     monkeypatch.setattr(verify, "_RESULTS", verify.OrderedDict())
@@ -272,6 +275,14 @@ def test_an_equal_case_is_run_through_the_engine_once_and_each_gets_its_own_resu
     loader._MEMO.clear()
     verify.verify_all(load_cases(tmp_path / "two").cases)
     assert runs == ["a1", "a2", "a1", "a2"]
+    spec = rami_variant("rami70", "Rami 70", opening_threshold=70,
+                        opening_needs_pure_run=False)
+    register_game(spec)  # another registry of games: what was verified is forgotten
+    try:
+        verify.verify_case(first[0])
+    finally:
+        unregister_game(spec.id)
+    assert runs == ["a1", "a2", "a1", "a2", "a1"]
     monkeypatch.setattr(verify, "MEMO_CASES", 2)
     _write(tmp_path / "two", "a.yaml", "\n\n" + text)
     loader._MEMO.clear()

@@ -29,6 +29,9 @@ from generator.commands.project import load_project
 from generator.content.pages import PAGE_SLOT
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
+from generator.engine.rules import rami_variant
+from generator.engine.rules import register_game
+from generator.engine.rules import unregister_game
 from generator.i18n.catalog import CATALOG_SLOT
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import discover_locales
@@ -172,8 +175,8 @@ def test_a_page_parsed_before_in_the_process_is_not_parsed_again(
     """Without the build cache, a page this process parsed without an error from the
     same path and bytes (another copy of the project, ``serve``'s next build) is made
     from that parse: equal to a parse, a page of its own; a page with an error, or read
-    with a parser of the caller's, is parsed each time; the build cache still gets
-    every page."""
+    with a parser of the caller's, is parsed each time, and every page once a game is
+    registered; the build cache still gets every page."""
     parsed = _count_calls(monkeypatch, generator.content.pages, "parse_page")
     first, errors = load_pages(project)
     assert errors == [] and sorted(parsed) == [p.rel for p in first]
@@ -200,6 +203,17 @@ def test_a_page_parsed_before_in_the_process_is_not_parsed_again(
         _pages, errors = load_pages(copy)
         assert len(errors) == 1
     assert parsed == ["content/rules.md", "content/rules.md"]
+    parsed.clear()
+    load_pages(project)
+    assert parsed == []
+    spec = rami_variant("rami70", "Rami 70", opening_threshold=70,
+                        opening_needs_pure_run=False)
+    register_game(spec)  # its rule numbers may be named: every page is parsed again
+    try:
+        load_pages(project)
+    finally:
+        unregister_game(spec.id)
+    assert sorted(parsed) == [p.rel for p in first]
 
 
 def _catalog_fields(t: Translator) -> tuple[Any, ...]:
