@@ -56,8 +56,8 @@ def main() -> int:
     returns, so every such point until the signals are held is inside a ``try``.
     Holding them (:data:`_HOLD`) runs a handler that is pending inside, which then
     raises, the signals held; the second ``try`` takes the other signal's, when both
-    came (review 2: a second Ctrl-C as the first one's build
-    ended printed a traceback from here, 1 run in 10). A signal before the command
+    came (a second Ctrl-C as the first one's build ends would otherwise print a
+    traceback from here). A signal before the command
     line ran is status 130 (143 for SIGTERM) and one line on standard error, written
     once the signals are held.
     """

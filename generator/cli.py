@@ -489,8 +489,8 @@ def _descriptor_named(path: str) -> int | None:
     takes it: ``-``, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, or a path that
     leads to one through links (of its folders too: ``dfd/1`` with ``dfd`` a link to
     ``/dev/fd``). Bash writes to the descriptor itself; renaming a new file over the
-    name would leave a shell's ``exec >> log`` writing into a deleted file (review 3,
-    review 4). ``None`` for any other path; :data:`FOREIGN` for another process's
+    name would leave a shell's ``exec >> log`` writing into a deleted file. ``None``
+    for any other path; :data:`FOREIGN` for another process's
     descriptor (``/proc/<pid>/fd/N``), written to in place, appended.
     """
     if path == "-":

@@ -304,9 +304,8 @@ class Interrupted(KeyboardInterrupt):
         """A ``signal.signal`` handler (for SIGTERM, and SIGINT unless it is ignored):
         stop the run, so that what is being written is cleaned up on the way out. The
         first signal stops the run: the signals that come after it are dropped
-        (:data:`STOPPING`), so the status is the first one's (review 4: a
-        SIGTERM 4 ms after a Ctrl-C, while the first interrupt was unwinding, ended
-        with 143).
+        (:data:`STOPPING`), so the status is the first one's (a SIGTERM a few ms after
+        a Ctrl-C, while the first interrupt unwinds, still ends with 130).
 
         Raises:
             Interrupted: always.
@@ -345,11 +344,11 @@ def signals_deferred() -> Iterator[None]:
     block runs whole, then the first such signal raises :class:`Interrupted` with its
     number (also when the block raised: the signal is what the user asked for). For
     what must not be cut in two: the swap of the new site and ``swapped``, the removal
-    of a half-written site (a second Ctrl-C cut that short and left ``.site.new-N``
-    behind, review 2), the workers' and the search scratch folder's clean-up. When the
+    of a half-written site (a second Ctrl-C there would leave ``.site.new-N``
+    behind), the workers' and the search scratch folder's clean-up. When the
     block runs because an interrupt is already under way (inside its ``except`` or
     ``finally``), a signal that comes meanwhile is dropped: the first one stops the run
-    and gives its status (review 3: SIGINT then SIGTERM ended with 143). Python's
+    and gives its status (SIGINT then SIGTERM ends with 130, not 143). Python's
     handlers are replaced for the time, not the signal mask: a signal the system gives
     to another thread (a Pagefind reader's) is held back too. Outside the main thread
     (where handlers cannot be set), or with a handler not set from Python, the block
@@ -390,8 +389,8 @@ def interruption(exc: BaseException) -> KeyboardInterrupt | None:
     ``__context__``), or, when the run is stopping for a signal (:data:`STOPPING`), an
     :class:`Interrupted` for it; ``None`` for a fault of its own. Python 3.11 turns an
     exception raised while a class is made (a field's ``__set_name__``, as a module
-    loads) into a ``RuntimeError``: a SIGTERM there was reported as "the generator
-    failed" (exit 2) instead of ``interrupted`` (the extended round of stop 28)."""
+    loads) into a ``RuntimeError``: without this, a SIGTERM there would be reported as
+    "the generator failed" (exit 2) instead of ``interrupted``."""
     seen: set[int] = set()
     link: BaseException | None = exc
     while link is not None and id(link) not in seen:

@@ -433,8 +433,8 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         return EXIT_OK
     targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
     # What is written must be a file of locales/: a messages.pot (or a catalog not yet
-    # made) that is a link elsewhere would have the file it leads to replaced (review 3,
-    # review 4: ~/.bashrc, a page of the project), a FIFO would hold i18n until read.
+    # made) that is a link elsewhere would have the file it leads to replaced (such as
+    # ~/.bashrc, or a page of the project), a FIFO would hold i18n until read.
     astray = [(t, why) for t in targets if (why := _write_problem(layout, t)) is not None]
     if astray:
         emit([f"{layout.rel(t)}:1: {why}; expected a file inside the project's locales/ "

@@ -116,7 +116,7 @@ MELD_VERDICTS: dict[str, str] = {
 }
 """A meld's verdict and type, ``"<verdict> <type>"`` → one message (context ``meld
 verdict``): a language whose adjective agrees with the type's gender writes the pair
-whole ("Prawidłowy sekwens", "Prawidłowa grupa"; review pl S1)."""
+whole ("Prawidłowy sekwens", "Prawidłowa grupa")."""
 
 REASONS: dict[str, str] = {
     MeldReason.TOO_MANY_JOKERS: "Only one joker is allowed in a meld.",

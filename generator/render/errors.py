@@ -50,7 +50,7 @@ def call_macro(macro: Any, *args: Any) -> Any:
 
     Jinja gives a traceback the template's file and lines only when the error passes
     through a template's ``render``; a macro called from Python left the lines of the
-    Python Jinja compiled it to (a review saw line 64 for line 16). Its traceback is
+    Python Jinja compiled it to (line 64 for a template's line 16). Its traceback is
     rewritten here the same way (``jinja2.debug.rewrite_traceback_stack``, what Jinja's
     own ``handle_exception`` does). A call the macro does not take (an override whose
     macro takes other arguments) names no template line: it is the error of the macro's

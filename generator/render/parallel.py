@@ -124,8 +124,8 @@ def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, N
     the next locale as soon as it sent the last one; what each locale gave, in the order
     they finish. However it ends (done, an error, an interrupt), no worker is left: they
     are told to stop, or killed (SIGKILL) when the build stops early, and waited for
-    (a second Ctrl-C or SIGTERM then waits until they are: review 2 saw finished
-    workers outlive the command).
+    (a second Ctrl-C or SIGTERM then waits until they are, so that no finished
+    worker outlives the command).
 
     Raises:
         WorkerDied: a worker ended before it answered.

@@ -1,5 +1,5 @@
 """The site's search index: one Pagefind index per locale, built from the rendered pages
-(docs/site.md, "Search"; issue 13).
+(docs/site.md, "Search").
 
 Pagefind (the PyPI package ``pagefind[bin]``, which ships its binary) reads the pages'
 HTML and writes a static index that the browser loads in chunks: no server, no network.
@@ -114,7 +114,7 @@ b``, ``<<span``) and a ``<`` inside a tag (an unquoted value or a name: ``<p
 title=a<span>``): a page with one in its body (in lower case), or before its ``<body``
 with one left open, is indexed whole. (The theme writes none: Markdown and Jinja escape
 a ``<`` of the text. Cutting around one could join it to the next tag's text, or
-unwrap a ``<span`` that HTML never opened: review of stop 27.)"""
+unwrap a ``<span`` that HTML never opened.)"""
 _OUTSIDE = re.compile(rb"data-pagefind-|<(?:h1|img|html)\b")
 """What Pagefind takes from anywhere in a page: its attributes (meta, filters, sorts; an
 ``-ignore="all"`` around the element excludes the page), the first ``h1`` (the title),
@@ -187,8 +187,8 @@ def search_view(html: bytes) -> bytes:
     (its other attributes, an ``h1``, an ``img``) is outside the element, when a quoted
     attribute value holds ``<`` or ``>``, when a comment or a raw-text element (script,
     style, textarea...) could hide a tag, or when the element does not close. An ignored
-    element of another shape, or with a Pagefind attribute inside, is kept. The review
-    that found the cases behind these rules: tests/test_search.py.
+    element of another shape, or with a Pagefind attribute inside, is kept. The cases
+    behind these rules: tests/test_search.py.
 
     Args:
         html: a rendered page (UTF-8).
