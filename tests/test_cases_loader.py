@@ -260,8 +260,8 @@ def test_a_case_file_nested_30000_deep_is_an_input_error_not_a_crash(
 
 def test_a_control_character_written_as_a_yaml_escape_is_an_input_error(
         tmp_path: Path) -> None:
-    """YAML refuses a control character itself but writes one as an escape (``"\\e"``):
-    found at stop 29 in a case's title, published raw into the pages. Now an error at
+    """YAML refuses a control character itself but writes one as an escape (``"\\e"``),
+    which in a case's title would be published raw into the pages: it is an error at
     the string, in every YAML file read (``parse_yaml``); tab and newline escapes stay
     text."""
     result = load_one(tmp_path, """

@@ -291,9 +291,9 @@ def test_the_command_line_ends_without_pythons_teardown(init_project: Path,
 def test_a_closed_standard_error_keeps_the_exit_status(init_project: Path,
                                                        exit_code: int) -> None:
     """Started with its standard error closed (``2>&-``: ``sys.stderr`` is None), the
-    command line still ends with the command's status (it ended with 1 whatever the
-    status, found by review: the flush before ``os._exit`` failed on None). By default
-    status 0 (the one that was lost); the extended round 1 too."""
+    command line still ends with the command's status (the flush before ``os._exit``
+    must not fail on None, which would end with 1 whatever the status). By default
+    status 0; the extended round 1 too."""
     import os
     import subprocess
     import sys
@@ -313,8 +313,8 @@ def test_a_closed_standard_error_keeps_the_exit_status(init_project: Path,
 def test_a_reader_gone_from_both_outputs_keeps_the_exit_status(init_project: Path,
                                                                fmt: str) -> None:
     """``check ... 2>&1 | head -1``: the reader of standard output and error has gone
-    when the command writes; its status is the check's, 0 (the summary line to standard
-    error failed: "the generator failed: BrokenPipeError", exit 2; found by review). By
+    when the command writes; its status is the check's, 0 (not "the generator failed:
+    BrokenPipeError", exit 2, from the summary line to standard error). By
     default the text report; the extended round JUnit's too."""
     import subprocess
     import sys
@@ -343,8 +343,7 @@ def test_a_report_that_cannot_be_written_is_exit_2(init_project: Path, report: s
                                                     where: str) -> None:
     """Standard output on a full disk (``/dev/full``) or closed (``>&-``): the command
     says once that its report cannot be written and exits 2 (docs/site.md: the output
-    cannot be written); it said so and exited 0, or printed a traceback when closed
-    (found by review)."""
+    cannot be written): not exit 0, and no traceback when it is closed."""
     import os
     import subprocess
     import sys
@@ -355,14 +354,14 @@ def test_a_report_that_cannot_be_written_is_exit_2(init_project: Path, report: s
     args = [sys.executable, "-m", "generator", *command]
     if command[0] == "check":
         args += ["--project", str(init_project)]
-        # a disagreement: the text report has a line to write (review 3: then two lines)
+        # a disagreement: the text report has a line to write (said once, not twice)
         replace_in(init_project / INIT_FILE, "      points: 31\n", "      points: 30\n")
     with open(os.devnull if where == "closed" else "/dev/full", "w") as out:
         result = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True,
                                 timeout=120, check=False,
                                 preexec_fn=(lambda: os.close(1)) if where == "closed" else None)
     assert result.returncode == 2, result.stderr
-    # the one line, no "N cases checked" after it (review 2: a summary of a lost report)
+    # the one line, no "N cases checked" after it (a summary of a lost report)
     why = "standard output is closed" if where == "closed" else \
         "No space left on device"
     assert result.stderr.splitlines() == [f"error: cannot write the report: {why}"]

@@ -1,6 +1,5 @@
 """The engine's codes (``generator/engine/codes.py``): one home, every member worded,
-and no code word typed again as a string elsewhere in ``generator/`` or the templates
-(issue 10)."""
+and no code word typed again as a string elsewhere in ``generator/`` or the templates."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The build cache of the load stage (issue 11; docs/DESIGN.md, "The build cache"): parsed
+"""The build cache of the load stage (docs/DESIGN.md, "The build cache"): parsed
 pages, compiled catalogs and the templates' messages kept as plain JSON, keyed by their
 files' bytes; what comes back equals what parsing gives, a changed file is read again, a
 file with errors is never kept, a damaged entry is noted and rebuilt."""

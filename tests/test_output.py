@@ -72,7 +72,7 @@ def test_what_we_did_not_write_is_named_at_any_depth(tmp_path: Path) -> None:
 
 def test_a_foreign_name_is_shown_on_one_line(tmp_path: Path) -> None:
     """A file we did not write whose name holds a newline or bytes that are not UTF-8 is
-    named escaped, so that the message stays one line (a review found it printed raw)."""
+    named escaped, so that the message stays one line (not printed raw)."""
     out = tmp_path / "site"
     write_site(out, {"index.html": b"a"})
     (out / "notes\nTODO.txt").write_text("mine", encoding="utf-8")
@@ -152,9 +152,9 @@ def test_abort_leaves_the_previous_site(tmp_path: Path) -> None:
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
         tmp_path: Path, number: int) -> None:
-    """Review 2, finding B: a second Ctrl-C while a build removed its half-written site
-    cut the removal short, and ``.site.new-N`` stayed (2 runs in 10). The signal now
-    comes once the folder is gone: the same interruption, nothing left behind. (In a
+    """A second Ctrl-C while a build removes its half-written site would cut the
+    removal short and leave ``.site.new-N``. The signal comes once the folder is gone:
+    the same interruption, nothing left behind. (In a
     child process: :func:`tests.conftest.in_child`.)"""
     import generator.output as output
     from generator.errors import Interrupted
@@ -334,8 +334,8 @@ def test_a_planted_lock_link_is_not_followed(tmp_path: Path) -> None:
 
 def test_a_lock_file_hard_linked_to_another_file_is_not_written_through(
         tmp_path: Path) -> None:
-    """Review "lock-file-symlink", a variant found at stop 29: a link was refused, but a
-    hard link to a file elsewhere was truncated and given the build's pid."""
+    """As a symbolic link is refused, so is a hard link to a file elsewhere: it is not
+    truncated and given the build's pid."""
     victim = tmp_path / "elsewhere" / "precious.txt"
     victim.parent.mkdir()
     victim.write_bytes(b"precious data\n")
@@ -346,7 +346,7 @@ def test_a_lock_file_hard_linked_to_another_file_is_not_written_through(
     assert victim.read_bytes() == b"precious data\n"
     assert not (tmp_path / "site").exists()
     (tmp_path / ".site.lock").unlink()
-    (tmp_path / ".site.lock").mkdir()  # a folder there: said so, as for a link (was
+    (tmp_path / ".site.lock").mkdir()  # a folder there: said so, as for a link (not
     with pytest.raises(OutputError, match=r"\.site\.lock: the lock file is a folder; "
                                           r"expected a regular file or none"):  # Errno 21)
         write_site(tmp_path / "site", {"index.html": b"a"})

@@ -1,4 +1,4 @@
-"""Inputs found by testers to break the build: each ends in a clear error or a correct site."""
+"""Inputs that could break the build: each ends in a clear error or a correct site."""
 
 from __future__ import annotations
 
@@ -151,10 +151,9 @@ def test_a_bom_does_not_hide_the_front_matter(project: Path) -> None:
 
 
 def test_control_characters_in_a_page_are_input_errors_at_their_place(project: Path) -> None:
-    """Found by a helper at stop 29: an ESC or BEL in a page's ``# title`` was published
-    raw into ``<title>`` and ``<h1>`` (exit 0); a browser shows nothing or garbage for
-    it. Each such character is now an input error at its line and column; tab and form
-    feed stay text."""
+    """An ESC or BEL in a page (here in its ``# title``) is an input error at its line
+    and column: it would be published raw into ``<title>`` and ``<h1>``, where a
+    browser shows nothing or garbage for it. Tab and form feed stay text."""
     page = project / "content" / "rules.md"
     text = page.read_text("utf-8")
     title = text.index("# ") + 2
@@ -175,9 +174,9 @@ def test_control_characters_in_a_page_are_input_errors_at_their_place(project: P
 
 def test_a_control_character_in_a_page_with_cr_line_ends_is_at_its_line(
         project: Path) -> None:
-    """The fresh helper at stop 29: a page whose lines end in CR alone had its control
-    character reported at line 1, column 59 (only LF was counted), where the page's
-    other errors count CR as markdown-it does."""
+    """A page whose lines end in CR alone has its control character reported at its
+    line and column counting CR as a line end, as markdown-it and the page's other
+    errors do (not at line 1, column 59, as counting LF alone would)."""
     (project / "content" / "zz.md").write_bytes(
         b"---\rorder: 9\rsummary: A test page.\r---\r\r# Test page\r\rSome \x1btext.\r")
     code, out = _build(project)
@@ -187,11 +186,10 @@ def test_a_control_character_in_a_page_with_cr_line_ends_is_at_its_line(
 
 
 def test_a_form_feed_in_a_page_survives_extract_and_update(project: Path) -> None:
-    """The fresh helper at stop 29: a form feed, which a page may hold, went into the
-    catalogs raw with ``i18n extract`` and ``update`` (as gettext writes it), and the
-    catalog reader, splitting lines as ``str.splitlines`` does, then called every
-    catalog "bad .po syntax" (its later lines numbered one off). It splits at LF now, as
-    Babel and gettext do."""
+    """A form feed, which a page may hold, goes into the catalogs raw with ``i18n
+    extract`` and ``update`` (as gettext writes it), and the catalog reader splits
+    lines at LF, as Babel and gettext do: splitting as ``str.splitlines`` does would
+    call every such catalog "bad .po syntax" (its later lines numbered one off)."""
     (project / "content" / "zz.md").write_text(
         "---\norder: 9\nsummary: A test page.\n---\n\n# Test page\n\nSome\ftext.\n",
         encoding="utf-8")
@@ -238,8 +236,8 @@ def test_lone_percent_in_template_text(tmp_path: Path) -> None:
 
 
 def test_a_control_character_in_a_translation_is_an_input_error(tmp_path: Path) -> None:
-    """Found at stop 29 with pages and YAML strings: a control character written into a
-    catalog's msgstr reached the pages as it is. Now an error at the msgstr's line."""
+    """A control character written into a catalog's msgstr is an error at the msgstr's
+    line, as in pages and YAML strings: it would reach the pages as it is."""
     body = '#: templates/base.html:13\nmsgid "Skip to content"\nmsgstr "\x1b[31mPreskočiť"\n'
     code, out = _po(tmp_path, body)
     assert code == 2

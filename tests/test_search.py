@@ -331,7 +331,7 @@ def test_a_page_html_reads_otherwise_than_a_pattern_stays_whole(html: bytes) -> 
 
 
 HOSTILE = {
-    # What a review found the first views changed (theme overrides, 2026-12-02):
+    # What a theme override may put in a page that a view must not change:
     "h1-in-header": (b'<header class="site-header', b'<header class="site-header"><h1>Site'
                      b'</h1></header><header class="x'),
     "img-in-footer": (b'<footer class="site-footer">',
@@ -365,7 +365,7 @@ HOSTILE = {
                                           b"</head>"),
     "comment-naming-body-in-head": (b"</head>", b"<!-- keep scripts out of <body> -->"
                                     b"</head>"),
-    # Review of the plain spans' unwrapping (stop 27): what a span's tags may carry.
+    # The plain spans' unwrapping: what a span's tags may carry.
     "vertical-tab-is-part-of-a-tag-name": (b"</h1>", b"</h1><p>a <span\x0bdata-pagefind-ignore>"
                                            b"zebraword</span> tail</p>"),
     "plain-spans-in-a-heading-with-an-id": (b"</h1>", b'</h1><h2 id="zh">Zebra <span class="x">'
@@ -380,7 +380,7 @@ HOSTILE = {
                                   b'</span></p>word</span>'),
     "spans-three-deep": (b"</h1>", b'</h1><p><span class="a"><span><span class="c">zeb'
                          b'</span>ra</span>w</span>ord</p>'),
-    # Review of stop 27: a "<" that opens no tag, or a "<span" that HTML reads inside a tag.
+    # A "<" that opens no tag, or a "<span" that HTML reads inside a tag.
     "an-angle-before-a-span": (b"</h1>", b'</h1><p>a <<span class="x">zebra</span> c</p><p>d'
                                b"</p>"),
     "an-angle-before-an-ignored-span": (b"</h1>", b"</h1><p>a <<span data-pagefind-ignore>x"
@@ -389,7 +389,7 @@ HOSTILE = {
                                     b"tail</p><p>d</p>"),
     "a-span-among-attributes": (b"</h1>", b'</h1><p <span class="x">zebra</span> tail</p>'),
     "a-span-in-an-end-tag": (b"</h1>", b'</h1><p>a</b <span class="x">zebra</span> tail</p>'),
-    # A second review of stop 27.
+    # A tag whose name starts with "span".
     "a-span-named-span-x-in-an-ignored-span": (
         b"</h1>", b"</h1><p><span data-pagefind-ignore><span-foo>zebra</span>xylo</span>tail</p>"),
     "ignore-all-around-the-article": (b'<header class="site-header"', b'<div data-pagefind-'
@@ -406,7 +406,7 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_a_view_indexes_as_its_page_does(built_site: Path, name: str) -> None:
-    """The claim of search_view, on the shapes a review used to break a first version:
+    """The claim of search_view, on shapes that could make a view differ from its page:
     the index of the view is the index of the page, byte for byte."""
     old, new = HOSTILE[name]
     page = (built_site / "en" / "first-meld" / "index.html").read_bytes()
@@ -481,9 +481,9 @@ def test_a_view_keeps_the_text_of_plain_spans_without_their_tags() -> None:
 
 def test_pagefind_reads_no_settings_of_its_own(
         built_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Review of stop 27: Pagefind read a ``pagefind.yml`` in the build's working folder
-    and ``PAGEFIND_*`` variables, which neither the views nor the cached indexes know of
-    (a cached build then kept an index a clean build would not make). It runs in its
+    """Pagefind would read a ``pagefind.yml`` in the build's working folder and
+    ``PAGEFIND_*`` variables, which neither the views nor the cached indexes know of (a
+    cached build would then keep an index a clean build would not make). It runs in its
     scratch folder without them: the index depends on the pages alone."""
     rel = "en/first-meld/index.html"
     page = (built_site / rel).read_bytes()
@@ -724,9 +724,9 @@ def test_a_pagefind_variable_naming_no_program_is_said_to_be_the_cause(
 
 def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
         init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A review's fake Pagefind printed a megabyte with terminal escape codes: the error
-    line held all of it. It shows the end of what was printed, at most SAID_LIMIT
-    characters, control characters as escapes, on one line."""
+    """A fake Pagefind prints a megabyte with terminal escape codes: the error line
+    shows the end of what was printed, at most SAID_LIMIT characters, control
+    characters as escapes, on one line."""
     program = tmp_path / "pagefind"
     program.write_text("#!/bin/sh\nhead -c 1000000 /dev/zero | tr '\\0' x\n"
                        "printf '\\033[31mred alert\\033[0m\\nsecond line\\n'\nexit 4\n",
@@ -746,8 +746,8 @@ def test_what_a_failing_pagefind_printed_is_shown_bounded_and_plain(
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_a_pagefind_run_stopped_takes_what_it_started_with_it(
         init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run that takes too long is stopped with everything it started (a review's
-    wrapper script left its own child running): each run is a process group."""
+    """A run that takes too long is stopped with everything it started (a wrapper
+    script's own child too): each run is a process group."""
     started = tmp_path / "started.pid"
     program = tmp_path / "pagefind"
     program.write_text(f"#!/bin/sh\nsleep 1000 &\necho $! > {started}\nsleep 1000\n",
