@@ -1,4 +1,4 @@
-"""The built site in a real browser (issue 13, item 7): Debian's Chromium driven through
+"""The built site in a real browser: Debian's Chromium driven through
 Selenium and chromium-driver, the site served over HTTP on 127.0.0.1 from a thread.
 
 Not in the default run: ``python3 -m pytest -m browser -n 0`` (one browser for the whole

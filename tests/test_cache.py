@@ -1,4 +1,4 @@
-"""The build cache (issue 11; docs/site.md, "Incremental builds"): a cached build writes
+"""The build cache (docs/site.md, "Incremental builds"): a cached build writes
 the bytes a clean build writes after every kind of change, redoes only what changed,
 and ignores a damaged or foreign cache with a note."""
 
@@ -264,7 +264,7 @@ def test_the_tables_of_a_body_taken_from_the_cache_stay_in_it(
         small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that takes a page's body from the cache does not look its tables up, yet
     keeps them: the next catalog change that renders the body again finds its tables
-    (the review of 2026-12-03 found them pruned, so every table was rendered again)."""
+    (pruned, every table would be rendered again)."""
     assert build(small).exit_code == 0
     _catalog_change(small)  # "Sets": runs.md's body and table are taken from the cache
     assert build(small).exit_code == 0
@@ -311,7 +311,7 @@ def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
                                                           tmp_path: Path) -> None:
     """An entry edited with its checksum made again (so it reads as whole) whose body
     part points at other bytes of the page is not used: the body's own digest is
-    checked (review of 2026-12-03)."""
+    checked."""
     assert build(small).exit_code == 0
     cache = generator.cache.BuildCache(cache_folder(small), small.resolve())
     path = cache._entry_path("page/cs/runs")
@@ -354,9 +354,8 @@ def test_a_body_taken_from_the_cache_is_kept_as_a_fresh_render_keeps_it(
 def test_a_build_beside_another_leaves_the_cache_unpruned(small: Path) -> None:
     """Builds of one project that run at once (serve beside build, two output folders)
     share the cache: one that finds another running does not prune it, so that it never
-    removes a copy the other has found and is about to use (review of 2026-12-03: "No
-    such file or directory" from a build beside two others); the next build alone
-    prunes."""
+    removes a copy the other has found and is about to use (which would fail that build
+    with "No such file or directory"); the next build alone prunes."""
     assert build(small).exit_code == 0
     old = hashlib.sha256((small / "site" / "en" / "runs" / "index.html").read_bytes()
                          ).hexdigest()
@@ -583,9 +582,9 @@ def test_a_block_is_parsed_once_per_process(small: Path,
 
 def test_an_entry_replaced_by_a_folder_is_replaced_again(small: Path,
                                                           tmp_path: Path) -> None:
-    """A review turned every entry into a folder: each build after that said the cache
-    could not be written and went on without it, for good (and never pruned). The
-    folder is removed and the entry written in its place: the next build says nothing."""
+    """Every entry turned into a folder: the folder is removed and the entry written in
+    its place, so the next build says nothing (rather than every later build saying the
+    cache cannot be written and going on without it, never pruning)."""
     assert build(small).exit_code == 0
     _page_change(small)
     for entry in _entries(small):
@@ -930,8 +929,8 @@ def test_a_cache_emptied_once_its_pages_are_copied_is_not_read_again(
         small: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
     """The cache emptied just after the pages taken from it were copied into the new
     site: their search views are made from the copies in the site, not read from the
-    cache again (the build failed with "the generator failed: FileNotFoundError", found
-    by a review that removed the cache while a 700-page build ran)."""
+    cache again (which would fail the build with "the generator failed:
+    FileNotFoundError" when the cache is removed while a large build runs)."""
     assert build(small).exit_code == 0
     _page_change(small)  # the index must be made again: the views are read
     if forked:
@@ -993,9 +992,8 @@ def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
 def test_a_cache_that_fails_while_keeping_the_site_files_goes_on_without_it(
         tmp_path: Path) -> None:
     """Keeping the new site's files (``adopt``) when the cache's blobs cannot be written
-    (the cache made read-only as the build ran, in the review): one note, the cache off,
-    no error (the next file failed an assertion: "the generator failed:
-    AssertionError")."""
+    (the cache made read-only as the build runs): one note, the cache off, no error
+    (not "the generator failed: AssertionError" at the next file)."""
     site = tmp_path / "site"
     site.mkdir()
     files = {}

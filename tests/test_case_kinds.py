@@ -1,4 +1,4 @@
-"""The case kinds of issue 3: ``hand``, ``layoff``, ``joker_swap``, ``round``,
+"""The case kinds: ``hand``, ``layoff``, ``joker_swap``, ``round``,
 ``best_opening``, ``scenario``.
 
 Loader tests (a good file loads with the right values; each input-error class with its
@@ -806,7 +806,7 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
     assert "The player has not opened yet." in not_opened.get_text()
 
 
-# -- issue 8, items 1 and 2: the two scenarios are cases on the pages --------------------
+# -- the two scenarios are cases on the pages --------------------------------------------
 
 
 @pytest.mark.parametrize(

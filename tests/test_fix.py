@@ -320,7 +320,7 @@ def test_fix_takes_no_other_format(tmp_path: Path) -> None:
 
 
 def test_fix_takes_no_output_file(tmp_path: Path) -> None:
-    """Review 3: ``--fix --output FILE`` applied the fix, wrote no file and exited 0."""
+    """``--fix --output FILE`` is refused (exit 2): nothing is fixed and no file written."""
     root = small_project(tmp_path, BEFORE)
     result = run_cli("check", "--fix", "--output", str(tmp_path / "fix.diff"),
                      "--project", str(root))
@@ -349,7 +349,7 @@ def _temporary_files(root: Path) -> list[str]:
 def test_fix_keeps_an_edit_saved_while_it_writes(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The author saves b.yaml after --fix read it, while its new text is written to
-    the temporary copy (the review held that write open 3 s): the save is kept, said,
+    the temporary copy (that write held open here): the save is kept, said,
     exit 2; a.yaml and c.yaml are fixed, and the diff shows them alone."""
     root = small_project(tmp_path, "cases: []\n")
     texts = two_files(root)
@@ -381,7 +381,7 @@ def test_fix_says_which_files_it_wrote_when_one_cannot_be_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """b.yaml cannot be written (over the file size limit, ``ulimit -f``; a full disk
     alike): a.yaml was written before it and c.yaml is not written after it, and the line
-    says so, with the file (was: "nothing was written", no file)."""
+    says so, with the file (not "nothing was written" without one)."""
     root = small_project(tmp_path, "cases: []\n")
     texts = two_files(root)
     real_fsync = os.fsync

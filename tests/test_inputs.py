@@ -256,10 +256,10 @@ def test_a_root_file_never_replaces_a_generated_one(tiny: Path) -> None:
 
 def test_a_root_file_where_the_site_has_its_static_folder_is_an_input_error(
         tiny: Path) -> None:
-    """Review "root-clash", a variant found at stop 29: ``templates/root/static`` as a
-    file passed ``check`` and failed ``build`` with "cannot write the site: [Errno 21]
-    Is a directory", where ``templates/root/cs`` was an input error at its file. The
-    folder of the theme's assets is one the site needs too."""
+    """``templates/root/static`` as a file is an input error at its file, as
+    ``templates/root/cs`` is, in ``check`` and ``build`` alike (not "cannot write the
+    site: [Errno 21] Is a directory"): the folder of the theme's assets is one the site
+    needs too."""
     root = tiny / "templates" / "root"
     root.mkdir(parents=True)
     (root / "static").write_text("mine", encoding="utf-8")
@@ -398,9 +398,9 @@ def test_replace_file_keeps_the_old_file_when_the_write_fails(
 
 
 def test_replace_file_writes_where_a_shell_would(tmp_path: Path) -> None:
-    """Review 2, finding D: ``check --output`` renamed its temporary file over whatever
-    the name was, so a link to ``/dev/null`` (or, as root, ``/dev/null`` itself) became
-    a regular file. A link is followed (its target replaced, the link kept), a link to
+    """``check --output`` does not rename its temporary file over whatever the name is,
+    which would make a link to ``/dev/null`` (or, as root, ``/dev/null`` itself) a
+    regular file. A link is followed (its target replaced, the link kept), a link to
     nothing creates its target, a device is written to in place, a folder refused."""
     from generator.layout import replace_file
 

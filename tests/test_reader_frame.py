@@ -1,4 +1,4 @@
-"""The theme's ways to find things and its frame (issue 13, items 2, 3, 5, 6), read from
+"""The theme's ways to find things and its frame, read from
 the built HTML with an HTML parser: heading anchors, copy-link controls, previous / next
 links, captions and table notes, headers, hands, the 404 pages, meta description,
 canonical links. (How the pages look and fit in a browser is the browser suite's.)"""
