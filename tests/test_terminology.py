@@ -1,4 +1,4 @@
-"""Terminology of the shipped catalogs (issue 8, item 14: the translation review).
+"""Terminology of the shipped catalogs: the terms each language uses, and the ones it does not.
 
 Data-driven guards over every msgstr of ``locales/<lang>/LC_MESSAGES/messages.po`` and of
 the package's built-in ``generator/locales/<lang>/LC_MESSAGES/messages.po``:
@@ -47,17 +47,17 @@ class Term:
 
 TERMS: tuple[Term, ...] = (
     # cs: the app's page (seed 000) says "trojice" ("v trojici es", "Dvě trojice"), never
-    # "skupina" (review cs T1).
+    # "skupina".
     Term("cs", "set", r"\btrojic", (r"\bskupin",)),
     Term("cs", "rule preset", r"\bnastavení pravidel\b", (r"\bdvoj(?:í|ích|ím|ími) pravid",)),
-    Term("cs", "a few points", r"\bněkolik bodů\b", (r"\bpár bodů\b",)),  # review cs S13
+    Term("cs", "a few points", r"\bněkolik bodů\b", (r"\bpár bodů\b",)),  # not colloquial
     Term("cs", "every other player", r"\bostatní hráči\b", (r"\bkaždý další hráč",)),
     Term("cs", "equal points", r"\bstejný počet bodů\b", (r"\bstejně bodů\b",)),
     Term("cs", "the stock runs out", r"\bvyčerpa",
          (r"\bbalíček (?:dojde|došel)\b", r"\bdojde dobírací")),
     Term("cs", "conditional 'if'", r"\bkdyby\b", (r"\bkdyž by\b",)),
     Term("cs", "count column headers", r"^Počet karet ", (r"^Karet ",)),
-    # the catalog's glossary: rules engine = herní jádro (a review found "engine" twice)
+    # the catalog's glossary: rules engine = herní jádro (never the English "engine")
     Term("cs", "rules engine", r"\bherní\w* jádr", (r"(?<!%\()\bengin",)),
     # sk: the app's page (seed 003) names the reference rules one way only.
     Term("sk", "reference rules", r"\breferenčn", (r"\bštandardn", r"\bvýchoz")),
@@ -70,7 +70,7 @@ TERMS: tuple[Term, ...] = (
     Term("pl", "count column headers", r"^Liczba kart ", (r"^Kart ",)),
     Term("pl", "a first meld counts at the end of the turn", r"po zakończeniu tury",
          (r"\bpod koniec tury\b",)),
-    # et: "iga teine mängija" reads as "every second player" (review ET-1, meaning).
+    # et: "iga teine mängija" reads as "every second player", which changes the meaning.
     Term("et", "every other player", r"\bülejäänud mängija",
          (r"\biga\w* teis\w* mängija",)),
     Term("et", "a suit not fixed", r"\bmääramata\b", (r"\blahti(?:ne|seks)\b",)),
@@ -97,7 +97,7 @@ class InMessage:
         context: the msgctxt, or None.
         msgid: the English source (singular form for plurals).
         phrase: regex (case-sensitive) every translated form must match.
-        why: where the phrase comes from (seed page or review finding).
+        why: where the phrase comes from (a seed page) or what it gets right.
     """
 
     locale: str
@@ -131,13 +131,13 @@ IN_MESSAGE: tuple[InMessage, ...] = (
               "(Q-K-A), but never both at once. A run does not go round the corner: K-A-2 is "
               "not a run.", r": kráľ, eso, dvojka nie je postupka\.$", SEED_003),
     InMessage("sk", None, "Every meld you lay must be a valid set or run. There are no jokers.",
-              r"\btrojica, štvorica alebo postupka\b", "review sk T2: four of a kind is a set"),
+              r"\btrojica, štvorica alebo postupka\b", "four of a kind is a set too"),
     InMessage("cs", "event", RESHUFFLE, r"\bzamíchal\b", "the event reports the shuffle"),
     InMessage("sk", "event", RESHUFFLE, r"\bzamiešal\b", "the event reports the shuffle"),
-    InMessage("pl", "event", RESHUFFLE, r"\bpotasowany\b", "review pl S3: the shuffle"),
+    InMessage("pl", "event", RESHUFFLE, r"\bpotasowany\b", "the event reports the shuffle"),
     InMessage("et", "event", RESHUFFLE, r"\bsegati\b", "the event reports the shuffle"),
     InMessage("hu", "event", RESHUFFLE, r"\bmegkeverték\b", "the event reports the shuffle"),
-    InMessage("de", "event", RESHUFFLE, r"\bgemischt\b", "review DE-1: the shuffle"),
+    InMessage("de", "event", RESHUFFLE, r"\bgemischt\b", "the event reports the shuffle"),
 )
 
 # (locale, msgctxt, msgid, the whole translation): the set's meld-type label is the
@@ -147,10 +147,10 @@ EXACT: tuple[tuple[str, str | None, str, str], ...] = (
     ("sk", "meld verdict", "Valid set", "Platná trojica alebo štvorica"),
     ("sk", "meld verdict", "Invalid run", "Zamietnutá postupka"),  # seed 003
     ("sk", "verdict", "Invalid", "Zamietnutá"),
-    # review pl S1: the adjective agrees with the type, in one message
+    # the adjective agrees with the type, in one message
     ("pl", "meld verdict", "Valid run", "Prawidłowy sekwens"),
     ("pl", "meld verdict", "Invalid set", "Nieprawidłowa grupa"),
-    # The option as the prose names it, by its code (review cs T2).
+    # The option as the prose names it, by its code.
     ("cs", "option", "ace high", "volba ace_high"),
     ("cs", "option", "discard to win", "volba discard_to_win"),
     ("sk", "option", "ace high", "možnosť ace_high"),

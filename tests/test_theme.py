@@ -1,4 +1,4 @@
-"""The default theme in the package (issue 10): a project needs no ``templates/`` to build;
+"""The default theme in the package: a project needs no ``templates/`` to build;
 its ``templates/`` overrides the theme's templates and assets file by file, as MkDocs'
 ``custom_dir`` does."""
 
@@ -181,10 +181,9 @@ def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
 
 
 def test_a_macro_an_imported_module_lacks_is_an_input_error(tmp_path: Path) -> None:
-    """Review 4 (left at stop 26): ``{% import "macros.html" as m %}`` then
-    ``m.nosuch()`` passed ``check``, and the build failed ("TemplateModule object has
-    no attribute 'nosuch'"). Now ``check`` names the use; a use the template asks about
-    first (``is defined``) is the template's own care."""
+    """``{% import "macros.html" as m %}`` then ``m.nosuch()``: ``check`` names the use
+    (the build would fail with "TemplateModule object has no attribute 'nosuch'"); a
+    use the template asks about first (``is defined``) is the template's own care."""
     project = _tiny(tmp_path, "")
     page = override(project, "page.html")
     text = page.read_text("utf-8").replace(
@@ -203,10 +202,10 @@ def test_a_macro_an_imported_module_lacks_is_an_input_error(tmp_path: Path) -> N
 
 
 def test_a_text_block_called_as_a_macro_is_an_input_error(tmp_path: Path) -> None:
-    """Review 4 (left at stop 26): a ``macros.html`` override that sets ``page_list`` as
-    text (``{% set page_list %}…{% endset %}``) passed ``check`` as exporting it, and the
-    build failed at the theme's home page ("'Markup' object is not callable"). Now each
-    call is named, with the theme's file to copy the macro from."""
+    """A ``macros.html`` override that sets ``page_list`` as text (``{% set page_list
+    %}…{% endset %}``) does not export it as a macro: each call is named, with the
+    theme's file to copy the macro from (the build would fail at the theme's home page:
+    "'Markup' object is not callable")."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     text = macros.read_text("utf-8")
@@ -254,7 +253,7 @@ def _check_and_render(project: Path) -> tuple[int, int, list[str]]:
 
 
 @pytest.mark.parametrize(("body", "expected"), [
-    # review of stop 27 (a fresh helper's): what rendering fails on, check names
+    # what rendering fails on, check names
     ('{{ m["nosuch"]() }}', 2),
     ('{{ m.nosuch | default("") }}{{ m.card | d("") }}', 0),
     ("{% macro show(m) %}{{ m.nosuch() }}{% endmacro %}", 0),
@@ -273,9 +272,9 @@ def test_what_check_says_of_a_module_rendering_agrees_with(
 
 def test_a_macro_set_again_as_text_and_a_template_that_extends_are_read_as_jinja_runs_them(
         tmp_path: Path) -> None:
-    """Review of stop 27: a ``macros.html`` that defines ``page_list`` and then sets it
-    as text passed (the build failed: the later binding wins); a template that extends
-    ``macros.html`` was said to export none of its macros (it exports them all)."""
+    """A ``macros.html`` that defines ``page_list`` and then sets it as text is refused
+    (the later binding wins, so the build would fail); a template that extends
+    ``macros.html`` exports all of its macros."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     theme_macros = macros.read_text("utf-8")
@@ -310,7 +309,7 @@ def test_a_missing_macro_used_twice_on_a_line_is_said_once(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(("head", "body"), [
-    # a second review of stop 27: what renders, check passes
+    # what renders, check passes
     ('{% from "macros.html" import nosuch %}', ""),
     ('{% from "macros.html" import nosuch %}',
      "{% if nosuch is defined %}{{ nosuch() }}{% endif %}"),
@@ -334,8 +333,8 @@ def test_what_renders_passes_check(tmp_path: Path, head: str, body: str) -> None
                          ids=["set-again", "parameter"])
 def test_a_text_name_imported_then_bound_again_is_left_to_the_render(
         tmp_path: Path, use: str) -> None:
-    """Review of stop 27: a name imported from a template that sets it as text, then
-    bound again (a ``set``, a macro's argument) and called, was refused; it renders."""
+    """A name imported from a template that sets it as text, then bound again (a
+    ``set``, a macro's argument) and called, is not refused: it renders."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     macros.write_text(macros.read_text("utf-8") + "{% set zz %}text{% endset %}\n", "utf-8")
@@ -347,10 +346,10 @@ def test_a_text_name_imported_then_bound_again_is_left_to_the_render(
 
 def test_templates_that_import_one_another_in_a_circle_are_an_input_error(
         tmp_path: Path) -> None:
-    """The second review of stop 27: a ``macros.html`` that imports itself passed
-    ``check``, and the build failed ("maximum recursion depth exceeded"). A circle of
-    imports at the modules' level is named at the import that starts it; an import
-    inside a macro (run only when called) is no circle."""
+    """A ``macros.html`` that imports itself is an input error for ``check`` (the build
+    would fail: "maximum recursion depth exceeded"). A circle of imports at the
+    modules' level is named at the import that starts it; an import inside a macro
+    (run only when called) is no circle."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     theme = macros.read_text("utf-8")
@@ -373,10 +372,9 @@ def test_templates_that_import_one_another_in_a_circle_are_an_input_error(
 
 
 def test_what_a_template_exports_follows_jinjas_scopes() -> None:
-    """Review 4: the macro-import check counted a macro anywhere in the file (one inside
-    another macro, a loop, a block, a ``with``: the build then failed) and missed a
-    ``set`` inside an ``{% if %}`` (a valid template refused). Only the module's own
-    scope exports, ``{% if %}`` branches included, private ``_`` names not."""
+    """The macro-import check counts what Jinja exports: only the module's own scope,
+    ``{% if %}`` branches included (a ``set`` there counts), private ``_`` names not;
+    a macro inside another macro, a loop, a block or a ``with`` does not count."""
     from generator.render.site import _exports
     from generator.render.site import _parsed
 
@@ -546,8 +544,8 @@ def test_a_process_compiles_a_template_once_for_every_project_that_uses_it(
         counted: tuple[list[str | None], list[str | None]]) -> None:
     """A second project in the same process (the tests' many projects; a copy of the
     site elsewhere) has an environment of its own, but the theme's templates it loads
-    are the same texts: their code is reused, not compiled again (it was: compiling
-    was a third of the test suite's time). Its own override is compiled, once, and
+    are the same texts: their code is reused, not compiled again (compiling them again
+    would take a third of the test suite's time). Its own override is compiled, once, and
     shows on its pages alone."""
     from generator.commands.build import build
 
