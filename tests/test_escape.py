@@ -1,8 +1,8 @@
-"""Hostile input, issue 9 classes 5-7: markup that escapes (``sitemap.xml``, locale
+"""Hostile input: markup that escapes (``sitemap.xml``, locale
 folder names, ``site_url``), checks that could be sidestepped (autolinks in
 translations, a lone ``%`` without its ``#:`` comment, ids with a trailing newline) and
 honest messages (interrupts, template errors at render time, a terminal that is not
-UTF-8). Each test failed on the code the review attacked (commit 443efd4)."""
+UTF-8)."""
 
 from __future__ import annotations
 
@@ -161,12 +161,11 @@ ALIAS_BOMB = "".join(
     ids=["nested", "alias-bomb", "duplicate-key", "a-list", "too-large"])
 def test_site_yaml_is_read_with_the_guards_of_case_files(tmp_path: Path, text: str,
                                                         said: str) -> None:
-    """Review (hostile input), variants found at stop 29: site.yaml was read by a plain
-    ``yaml.safe_load``. Nested 1,000 deep it gave "the generator failed: RecursionError"
-    with no position; 346 bytes of aliases took 27 s and 2.2 GB (the error message
-    printed the expanded list) and ended in MemoryError; a duplicate key was taken
-    silently; 60 MB were read whole. It is now read as case files are (``parse_yaml``,
-    and a size limit: ``MAX_CONFIG_BYTES``)."""
+    """site.yaml is read as case files are (``parse_yaml``, and a size limit:
+    ``MAX_CONFIG_BYTES``), not by a plain ``yaml.safe_load``, which would fail on
+    nesting 1,000 deep with "the generator failed: RecursionError" and no position,
+    spend 27 s and 2.2 GB on 346 bytes of aliases (printing the expanded list) before a
+    MemoryError, take a duplicate key silently and read 60 MB whole."""
     (tmp_path / "site.yaml").write_text(text, encoding="utf-8")
     config, errors = load_config(tmp_path)
     assert [e.format() for e in errors] == [said]
@@ -347,9 +346,9 @@ def test_a_template_error_at_render_time_names_the_template_line(
 
 
 def test_a_missing_file_of_the_cache_is_no_template_error(tmp_path: Path) -> None:
-    """A review found a copy in the build cache that vanished while a build used it
-    reported as "templates:1: template error: FileNotFoundError"; an error of a file
-    that is no template's, raised outside every template, is the generator's."""
+    """A copy in the build cache that vanishes while a build uses it is not reported as
+    "templates:1: template error: FileNotFoundError": an error of a file that is no
+    template's, raised outside every template, is the generator's."""
     from generator.render.errors import template_error
 
     project = _tiny(tmp_path, "")
@@ -381,10 +380,10 @@ def test_a_template_error_in_a_forked_render_worker_names_the_template_line(
 ], ids=["case_row", "cases_table", "kind-row"])
 def test_an_error_in_a_macro_the_site_calls_names_its_template_line(
         tmp_path: Path, name: str, after: str) -> None:
-    """A review: an undefined name on line 16 of a kind's template was reported at line 64
-    (the line of the Python Jinja compiled it to): the macros that rows, tables and the
-    navigation are rendered with are called from Python, where Jinja does not rewrite a
-    traceback to the template's lines; it is rewritten now."""
+    """An undefined name on line 16 of a kind's template is reported at line 16, not at
+    line 64 (the line of the Python Jinja compiled it to): the macros that rows, tables
+    and the navigation are rendered with are called from Python, where Jinja does not
+    rewrite a traceback to the template's lines, so the generator rewrites it."""
     project = _tiny(tmp_path, "")
     template = override(project, name)
     lines = template.read_text("utf-8").splitlines()
@@ -399,8 +398,8 @@ def test_an_error_in_a_macro_the_site_calls_names_its_template_line(
 
 def test_a_macro_the_site_calls_with_other_arguments_is_its_templates_error(
         tmp_path: Path) -> None:
-    """A review: an override of nav.html whose nav_item took one argument made the build
-    say 'the generator failed: TypeError'; it is the template's error."""
+    """An override of nav.html whose nav_item takes one argument is the template's error
+    (not 'the generator failed: TypeError')."""
     project = _tiny(tmp_path, "")
     nav = project / "templates" / "nav.html"
     nav.parent.mkdir(parents=True)
@@ -459,10 +458,9 @@ def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
 def test_ctrl_c_while_the_old_site_is_emptied_leaves_what_the_next_build_removes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """A review found 116 MB left for good: the old site was emptied of its files marker
-    first, to be kept as the next build's spare folder, and a Ctrl-C then left
-    .site.old-<pid> without its marker, which no later build removed. The marker goes
-    last now, and a leftover holding folders alone is removed too."""
+    """The old site, kept as the next build's spare folder, loses its files marker last,
+    so a Ctrl-C while it is emptied leaves no .site.old-<pid> that no later build would
+    remove; a leftover holding folders alone is removed too."""
     import generator.output
 
     project = _tiny(tmp_path, "")
@@ -508,9 +506,9 @@ def test_a_folder_beside_the_site_with_a_file_of_anybodys_is_never_removed(
 def test_a_signal_while_the_cache_is_kept_after_the_swap_says_the_new_site_is_in_place(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], signum: int) -> None:
-    """A review found 'the previous site is untouched' said for a signal that came once
-    the new site was in place, while the build kept its outcome in the cache (the
-    entries, the pruning)."""
+    """A signal that comes once the new site is in place, while the build keeps its
+    outcome in the cache (the entries, the pruning), does not say 'the previous site is
+    untouched'."""
     import generator.cache
     from generator.errors import Interrupted
 
@@ -576,10 +574,9 @@ def test_a_signal_python_wrapped_in_another_error_says_interrupted(
         how: str) -> None:
     """Python 3.11 turns an exception raised while a class is made (a field's
     ``__set_name__``, as a module loads) into a RuntimeError: a SIGTERM 0.1 s into a
-    build said "the generator failed: RuntimeError: Error calling __set_name__ ..." with
-    exit 2 (the extended round of stop 28, reproduced once in 60 runs). It says
-    ``interrupted`` and 143, whether the signal is in the error's chain or only known to
-    be stopping the run."""
+    build says ``interrupted`` and 143 (not "the generator failed: RuntimeError: Error
+    calling __set_name__ ..." with exit 2), whether the signal is in the error's chain
+    or only known to be stopping the run."""
     def wrapped(*_args: object) -> int:
         if how == "chained":
             try:
@@ -602,7 +599,7 @@ def test_a_signal_of_an_earlier_run_does_not_make_a_fault_an_interruption(
         capsys: pytest.CaptureFixture[str]) -> None:
     """The command line starts with no signal stopping it: a fault of the generator in
     a run called in a process where an earlier run was interrupted is reported as the
-    fault, exit 2 (second review of stop 28)."""
+    fault, exit 2."""
     def failing(*_args: object) -> int:
         raise ValueError("a fault of its own")
 
@@ -794,8 +791,8 @@ def test_a_report_reaches_a_terminal_that_is_not_utf8_whole(tmp_path: Path,
 def test_a_signal_as_the_status_is_decided_keeps_it_without_a_traceback() -> None:
     """A signal that comes as the command line holds the signals again at its end (its
     handler runs inside ``pthread_sigmask``, which then raises): the command's status
-    stands, no traceback (review: ``dbl.sh``, two SIGINTs 110 ms apart, 1 run in 14
-    printed one). Simulated: the last ``pthread_sigmask`` call raises as that one does."""
+    stands, no traceback (as two SIGINTs about 110 ms apart could otherwise print).
+    Simulated: the last ``pthread_sigmask`` call raises as that one does."""
     script = ("import signal, sys\n"
               "import generator.cli\n"
               "generator.cli.main = lambda argv=None: 0\n"
@@ -867,9 +864,9 @@ for at in range(1, 40):
 
 
 def test_a_signal_at_any_point_of_the_entry_point_is_no_traceback() -> None:
-    """Review 2, finding A: a second Ctrl-C just as the first one's build ended raised
-    out of ``generator/__main__.py`` (a traceback, exit -2; 1 run in 10), between the
-    command line's return and the signals held. Here a KeyboardInterrupt is raised at
+    """A second Ctrl-C just as the first one's build ends, between the command line's
+    return and the signals held, does not raise out of ``generator/__main__.py`` (a
+    traceback, exit -2). Here a KeyboardInterrupt is raised at
     each point of the entry point where Python would run a signal's handler (a function
     starting, a C function returning) while the signals are not held, from the command
     line's start on (before it: the first instant of ``run`` and ``main``, like Python's
@@ -912,14 +909,13 @@ runpy.run_module("generator", run_name="__main__", alter_sys=True)
 
 @pytest.mark.extended
 def test_a_ctrl_c_as_the_entry_point_starts_is_no_traceback() -> None:
-    """A review found at stop 29 (variant of kill-serial-int): a SIGINT 23-27 ms after
-    start, as ``generator/__main__.py`` ran ``import signal``, printed a traceback and
-    died by the signal (5 runs in 24): the module held the signals only once its
-    imports were done. Its first statement now holds them, and a Ctrl-C before that is
-    caught there. Here a KeyboardInterrupt is raised at a line of the module's top
-    level where the signals are not held (a trace function, a process per line), from
-    the first inside that ``try`` on (the docstring and ``try:`` before it are as out
-    of reach as Python's own start-up); where they are held, the run goes on (a
+    """A SIGINT 23-27 ms after start, as ``generator/__main__.py`` runs ``import
+    signal``, prints no traceback: the module's first statement holds the signals
+    (holding them only once its imports are done would leave that gap), and a Ctrl-C
+    before that is caught there. Here a KeyboardInterrupt is raised at a line of the
+    module's top level where the signals are not held (a trace function, a process per
+    line), from the first inside that ``try`` on (the docstring and ``try:`` before it
+    are as out of reach as Python's own start-up); where they are held, the run goes on (a
     signal then waits for the handlers). By default up to the first line that holds
     them; in the extended round every line."""
     seen = []
@@ -935,15 +931,15 @@ def test_a_ctrl_c_as_the_entry_point_starts_is_no_traceback() -> None:
     assert held and held[0] == 6, seen  # the three lines of that try: then they are held
     assert all((code, err) == (130, "interrupted before anything was written\n")
                for t, code, err in seen if t not in held), seen
-    assert len(seen) >= 18 if EXTENDED else len(seen) == 4  # lines 3-22 at stop 29
+    assert len(seen) >= 18 if EXTENDED else len(seen) == 4  # extended: every line
 
 
 def test_a_second_signal_while_the_workers_are_stopped_waits_for_every_one(
         tmp_path: Path) -> None:
-    """Review 2, finding C: a second Ctrl-C while an interrupted build killed its render
-    workers cut that short; the workers it had not reached outlived the command (seen
-    as ``<defunct>`` after it exited). Now every worker is killed and waited for, then
-    the signal raises. (The alarm and the second Ctrl-C go to a child process of the
+    """A second Ctrl-C while an interrupted build kills its render workers does not cut
+    that short (the workers not reached would outlive the command, ``<defunct>`` after
+    it exits): every worker is killed and waited for, then the signal raises. (The
+    alarm and the second Ctrl-C go to a child process of the
     test's own: :func:`tests.conftest.in_child`.)"""
     import generator.render.parallel as parallel
 
@@ -993,8 +989,8 @@ def test_a_second_signal_while_the_workers_are_stopped_waits_for_every_one(
 
 
 def test_a_second_signal_of_another_kind_keeps_the_first_ones_status() -> None:
-    """Review 3: SIGINT, then SIGTERM while the build cleaned up, ended with 143 (11
-    rounds in 12): the clean-up's deferred signal replaced the interrupt under way.
+    """SIGINT, then SIGTERM while the build cleans up, ends with 130: the clean-up's
+    deferred signal does not replace the interrupt under way (which would end with 143).
     A signal that comes while an interrupt is being handled is dropped; one that comes
     in a block run in the ordinary way is raised at its end. (In a child process:
     :func:`tests.conftest.in_child`.)"""
@@ -1019,10 +1015,10 @@ def test_a_second_signal_of_another_kind_keeps_the_first_ones_status() -> None:
 
 
 def test_a_signal_while_the_first_interrupt_unwinds_is_dropped() -> None:
-    """Review 4: SIGINT, then SIGTERM 4 ms later while the first interrupt unwound
-    through code outside any deferred block, ended with 143 (2 rounds in 42): the
-    second handler raised over the first. The first signal stops the run; the ones
-    after it are dropped, whichever kind. (In a child process:
+    """SIGINT, then SIGTERM 4 ms later while the first interrupt unwinds through code
+    outside any deferred block: the second handler does not raise over the first (which
+    would end with 143). The first signal stops the run; the ones after it are dropped,
+    whichever kind. (In a child process:
     :func:`tests.conftest.in_child`.)"""
     from generator.errors import Interrupted
 
@@ -1042,9 +1038,9 @@ def test_a_signal_while_the_first_interrupt_unwinds_is_dropped() -> None:
 
 def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
         lean_project: Path) -> None:
-    """Review 3: a second signal cut short the removal of the build's search scratch
-    folder (14 MB at 700 pages, left in 44 of 55 double-signal rounds). The removal
-    now runs whole, then the signal stops the build. (In a child process:
+    """A second signal does not cut short the removal of the build's search scratch
+    folder (14 MB at 700 pages would be left behind): the removal runs whole, then the
+    signal stops the build. (In a child process:
     :func:`tests.conftest.in_child`.)"""
     import generator.render.search as search
 
@@ -1152,9 +1148,9 @@ build(Path(sys.argv[1]), cache=False)
 def test_render_workers_end_when_their_build_dies(lean_project: Path, tmp_path: Path) -> None:
     """A build killed before it stopped its render workers (a second Ctrl-C during its
     clean-up, as ``timeout -s INT`` sends one to the process and one to its group):
-    each worker reads the end of its pipe and ends. They waited forever, each holding
-    its own copy of the parent's end, and the output's lock: the next build waited 60 s
-    for a dead pid's build and failed (found by review: 5 runs in 15)."""
+    each worker reads the end of its pipe and ends, rather than wait forever holding its
+    own copy of the parent's end and the output's lock (the next build would wait 60 s
+    for a dead pid's build and fail)."""
     pids = tmp_path / "pids.txt"
     result = subprocess.run([sys.executable, "-c", ORPHANED, str(lean_project), str(pids)],
                             capture_output=True, text=True, timeout=120, check=False)
