@@ -1,6 +1,6 @@
 """Every input stage runs in time about linear in its input and memory a small multiple
-of it (issue 9, class 4; the hostile-input review's rows ``yaml-size``, ``time``,
-``catalog-size``, ``md-bad-anchors`` and ``scen-*-actions``).
+of it, on hostile shapes: large YAML files and catalogs, pages with many bad anchors,
+scenarios with many actions.
 
 Each :class:`Stage` makes an input of about ``n`` bytes of one hostile shape and runs one
 stage of the generator on it, in this process. With ``RULES_EXTENDED=1`` each stage runs
@@ -75,7 +75,7 @@ NOISE = 0.1
 quadratic stage passes 0.1 s long before its last doublings)."""
 
 TOP = int(os.environ.get("RULES_GROWTH_TOP", "10000000"))
-"""The largest input of the extended run, in bytes: 10 MB (issue 9), or
+"""The largest input of the extended run, in bytes: 10 MB, or
 ``RULES_GROWTH_TOP`` (``.ci/run`` sets 250 KB, to keep CI within its time: at 2.5 MB the
 bad-anchors stage alone took 5 minutes on a busy 2-core machine, at 500 KB 102 s on a
 slower one)."""
@@ -500,7 +500,7 @@ def test_growth_is_linear(stage: Stage, tmp_path: Path) -> None:
 
 def test_the_growth_rule_passes_linear_times_and_fails_quadratic_ones() -> None:
     """The rule of :func:`check_growth` on times CI measured and on made-up ones."""
-    # CI (stop 17): bad-anchors and many-cases, linear stages, one doubling slowed
+    # measured on CI: bad-anchors and many-cases, linear stages, one doubling slowed
     assert not too_fast_growing([0.347, 0.696, 1.132, 3.509])
     assert not too_fast_growing([0.234, 0.354, 1.323])
     # a quadratic stage fails as soon as two doublings are measured
@@ -583,8 +583,9 @@ def test_a_long_card_string_is_one_error(tmp_path: Path) -> None:
 @pytest.mark.skipif(not EXTENDED, reason="4.7 s of loading; by default at a lowered limit: "
                     "test_plain_values_count_nothing_against_the_alias_limit")
 def test_a_file_of_6000_cases_loads_and_verifies(tmp_path: Path) -> None:
-    """Issue 8, item 9: 6,000 valid cases (no alias) were refused as "aliases expand to
-    more than 50000 values" (the guard counted every value, 10 a case)."""
+    """6,000 valid cases (no alias, 10 values a case) load and verify: the alias guard
+    counts only values reached through an alias, not every value (which would refuse
+    them as "aliases expand to more than 50000 values")."""
     text = "cases:\n" + "".join(MELD_CASE.format(i=i) for i in range(6000))
     assert 900_000 < len(text) < 1_000_000
     root = _project(tmp_path, "p", text)
@@ -597,7 +598,7 @@ def test_a_file_of_6000_cases_loads_and_verifies(tmp_path: Path) -> None:
 
 def test_plain_values_count_nothing_against_the_alias_limit(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 8, item 9 at a small size (the 6,000 cases above: the extended round): with
+    """The test above at a small size (the 6,000 cases: the extended round): with
     the alias guard lowered to 500 values, 100 plain cases (1,000 values, none through an
     alias) load and verify, and 1,000 values through aliases are refused at that limit."""
     monkeypatch.setattr(yamlpos, "MAX_ALIASED", 500)

@@ -171,10 +171,10 @@ def test_an_output_that_cannot_be_written_is_an_input_error(project: Path) -> No
 
 def test_an_output_to_a_pipe_or_a_full_device_is_written_in_place(
         project: Path, tmp_path: Path) -> None:
-    """Review 2, finding D: ``--output FIFO`` replaced the pipe by a file its reader never
-    saw, and ``--output`` a link to ``/dev/full`` replaced the link and said nothing.
-    Now the reader gets the report standard output would have, the pipe stays a pipe;
-    a full device is exit 2, said once, the link kept."""
+    """``--output FIFO`` does not replace the pipe by a file its reader never sees, nor
+    ``--output`` a link to ``/dev/full`` the link, silently: the reader gets the report
+    standard output would have, the pipe stays a pipe; a full device is exit 2, said
+    once, the link kept."""
     fifo = tmp_path / "reports.fifo"
     os.mkfifo(fifo)
     got: list[bytes] = []
@@ -201,16 +201,16 @@ def test_an_output_to_a_pipe_or_a_full_device_is_written_in_place(
 @pytest.mark.extended
 def test_an_output_naming_a_descriptor_writes_to_it_as_a_shell_does(
         project: Path, tmp_path: Path) -> None:
-    """Review 3: ``--output /dev/stdout`` in a script whose output is appended to a log
-    (``exec >> ci.log``) renamed a new file over the log: the lines before and after
-    were lost. As bash does, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, a link
+    """``--output /dev/stdout`` in a script whose output is appended to a log (``exec >>
+    ci.log``) keeps the lines before and after (renaming a new file over the log would
+    lose them). As bash does, ``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``, a link
     to one, and ``-`` name the open descriptor, written to where it stands; another
     process's (the shell's ``/proc/$$/fd/1``) is appended to. By default ``/dev/stdout``,
     ``-`` and the shell's descriptor (a process each, 0.35 s of CPU); the extended round
     every form: a link to ``/proc/self/fd/1``, ``/dev/fd/2``, ``/dev/fd`` through a
     folder's link and ``/proc/thread-self/fd/1`` too."""
     (tmp_path / "out").symlink_to("/proc/self/fd/1")
-    (tmp_path / "fds").symlink_to("/dev/fd")  # a folder's link (review 4)
+    (tmp_path / "fds").symlink_to("/dev/fd")  # a folder's link
     script = tmp_path / "ci.sh"
     run = f"{sys.executable} -m generator check --project {project} --format"
     named = [f"{tmp_path / 'out'}", "/dev/fd/2", f"{tmp_path / 'fds'}/1", "/proc/$$/fd/1",
@@ -238,9 +238,9 @@ echo step 1
 
 def test_an_output_naming_a_folder_or_nothing_is_refused_before_the_check(
         project: Path, tmp_path: Path) -> None:
-    """Review 3 (left at stop 26): ``--output newfile/`` wrote a file ``newfile`` (the
-    path's slash dropped) and ``--output ""`` said ``.: ... Is a directory``. Both are
-    now a usage error that names what was given, as a shell's ``>`` refuses them."""
+    """``--output newfile/`` (not a file ``newfile``, the path's slash dropped) and
+    ``--output ""`` (not ``.: ... Is a directory``) are a usage error that names what
+    was given, as a shell's ``>`` refuses them."""
     where = tmp_path / "reports"
     where.mkdir()
     for given, said in (("report/", "'report/' names a folder"), ("", "an empty path"),
@@ -255,8 +255,8 @@ def test_an_output_naming_a_folder_or_nothing_is_refused_before_the_check(
 
 
 def test_an_output_path_is_taken_as_written(project: Path, tmp_path: Path) -> None:
-    """Review of stop 27: ``--output ./-`` wrote to standard output (a path reads it as
-    ``-``); a shell's ``> ./-`` makes a file named ``-``, and so does the check now."""
+    """``--output ./-`` makes a file named ``-``, as a shell's ``> ./-`` does (it is not
+    standard output, though a path reads it as ``-``)."""
     where = tmp_path / "reports"
     where.mkdir()
     result = run_process("check", "--project", str(project), "--format", "json",
@@ -266,9 +266,9 @@ def test_an_output_path_is_taken_as_written(project: Path, tmp_path: Path) -> No
 
 
 def test_an_output_with_a_long_name_or_a_strange_one(project: Path, tmp_path: Path) -> None:
-    """A second review of stop 27: a name of 242-255 bytes could not be written (its
-    temporary name was 14 bytes longer than the system allows); a name that cannot be
-    written was said raw, its newline and escape sequence printed as they are."""
+    """A name of 242-255 bytes is written (its temporary name must not be 14 bytes
+    longer than the system allows); a name that cannot be written is said escaped, not
+    with its newline and escape sequence printed as they are."""
     long = tmp_path / ("r" * 250)
     result = run_cli("check", "--project", str(project), "--format", "junit",
                      "--output", str(long))
@@ -285,9 +285,9 @@ def test_an_output_with_a_long_name_or_a_strange_one(project: Path, tmp_path: Pa
 @pytest.mark.extended
 def test_an_output_naming_a_closed_standard_output_is_an_error(
         project: Path, tmp_path: Path) -> None:
-    """Review of stop 27: with standard output closed, ``--output /dev/stdout`` (or
-    ``-``, ``/dev/fd/1``) gave exit 0 for an empty report, where a shell's ``>
-    /dev/stdout`` fails. Named on purpose, it is an error as any closed descriptor is;
+    """With standard output closed, ``--output /dev/stdout`` (or ``-``, ``/dev/fd/1``)
+    fails even for an empty report, as a shell's ``> /dev/stdout`` does (not exit 0).
+    Named on purpose, it is an error as any closed descriptor is;
     without ``--output`` an empty report still writes nothing and fails nothing. By
     default ``/dev/stdout`` alone of the three names; the extended round each."""
     run = f"{sys.executable} -m generator check --project {project} --format github"
@@ -305,9 +305,8 @@ def test_an_output_naming_a_closed_standard_output_is_an_error(
 
 def test_an_output_naming_a_descriptor_that_is_not_open_is_an_error(
         project: Path, tmp_path: Path) -> None:
-    """Review 4 (left at stop 26): ``--output /dev/fd/9`` with descriptor 9 not open gave
-    exit 0 when the report was empty (nothing to write, so nothing failed). A shell's
-    ``>&9`` fails there: so does the check, whatever the report holds."""
+    """``--output /dev/fd/9`` with descriptor 9 not open fails, as a shell's ``>&9``
+    does, whatever the report holds (also when it is empty and nothing is written)."""
     result = run_process("check", "--project", str(project), "--format", "github",
                          "--output", "/dev/fd/9", cwd=tmp_path)  # (9 is not open there)
     assert result.returncode == 2
