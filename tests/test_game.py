@@ -366,7 +366,7 @@ def test_a_joker_that_cannot_be_laid_may_be_kept() -> None:
 
 
 def test_a_joker_taken_from_the_pile_and_one_taken_back() -> None:
-    # Found by the extended property run: the player takes a joker from the discard pile,
+    # From the extended property run: the player takes a joker from the discard pile,
     # then takes one back from the table and holds only the two. Laying one leaves only
     # the card taken from the pile: legal only if that joker can then be laid too.
     # Here it can (A♦ 2♦ 3♦ and J♠ Q♠ K♠ each take one), so the joker must be laid.
@@ -940,7 +940,8 @@ TURN_HANDS = ["5C 6C 7C", "4D 6H 7H JD"]
 
 def turn_state(rules: RuleSet, table: Sequence[TableMeld] = (),
                opened: Sequence[bool] | None = None) -> GameState:
-    """Issue 8's position after a draw from the discard pile (9♠ taken)."""
+    """The position after a draw from the discard pile (9♠ taken) that the taken-card
+    tests below share."""
     state = start(rules, [C(h) for h in TURN_HANDS], C("9S"), C("10D 4S"), table, opened)
     return apply(state, Draw("discard")).state
 
@@ -958,7 +959,7 @@ def results(state: GameState, *actions: Meld | LayOff | Discard) -> list[str]:
 
 @pytest.mark.parametrize("rules", [CV, CV_WIN], ids=["plain", "discard_to_win"])
 def test_cardverse_may_meld_and_then_discard_the_card_taken(rules: RuleSet) -> None:
-    """Issue 8, 1: CardVerse has no taken-card rule, so no_discard_left never applies."""
+    """CardVerse has no taken-card rule, so no_discard_left never applies."""
     state = turn_state(rules)
     assert results(state, Meld(C("5C 6C 7C")), Discard(card("9S"))) == [
         "legal", "round_over"]
@@ -978,7 +979,7 @@ def test_cardverse_may_lay_off_and_then_discard_the_card_taken(rules: RuleSet) -
 
 
 def test_rami_meld_then_lay_off_the_taken_card_to_go_out() -> None:
-    """Issue 8, 2: both orders of the same cards are legal (the turn can end)."""
+    """Both orders of the same cards are legal (the turn can end)."""
     table = (TableMeld(C("10S JS QS"), 1),)
     state = turn_state(R51, table, (True, True))
     assert results(state, Meld(C("5C 6C 7C")), LayOff(C("9S"), 0)) == [

@@ -143,8 +143,8 @@ PL_RULE = "(n == 1 ? 0 : n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14) ? 
         "cs-rule-for-pl", "pl-rule-for-cs", "unreadable", "division-by-zero"])
 def test_a_catalogs_plural_rule_must_pick_the_locales_forms(
         tmp_path: Path, locale: str, plural: str, error: str | None) -> None:
-    """A ``Plural-Forms`` header with the right number of forms but another rule (review:
-    its ``plural=`` was not read): translators' tools number the forms by it, so a
+    """A ``Plural-Forms`` header with the right number of forms but another rule (its
+    ``plural=`` is read too): translators' tools number the forms by it, so a
     ``msgstr[1]`` written for the wrong counts would be shown for 2-4 (or 22-24 in
     Polish). The header's rule is compared with the locale's (Babel's, from CLDR) over
     counts 0-999; written otherwise but picking the same forms, it passes."""
@@ -412,8 +412,8 @@ def test_the_codes_messages_are_located_by_file_alone(project: Path) -> None:
 @pytest.mark.parametrize("what", ["pot", "new-catalog", "locales-folder", "page", "fifo"])
 def test_i18n_writes_nothing_through_a_link_out_of_the_project(
         tmp_path: Path, what: str) -> None:
-    """Review 3: a repository could ship ``locales/messages.pot`` as a link to any file
-    (``~/.bashrc``), and ``i18n extract`` replaced that file (``check`` passed). A
+    """A repository could ship ``locales/messages.pot`` as a link to any file
+    (``~/.bashrc``): ``i18n extract`` refuses it rather than replace that file. A
     catalog ``update`` would make, or the ``locales/`` folder, leading out is refused
     the same way; nothing is written."""
     project = _tiny(tmp_path, "")
@@ -430,12 +430,12 @@ def test_i18n_writes_nothing_through_a_link_out_of_the_project(
         (locales / "de" / "LC_MESSAGES" / "messages.po").symlink_to(tmp_path / "made.po")
         shown = "locales/de/LC_MESSAGES/messages.po"
         why = "a symbolic link to nothing; expected a"
-    elif what == "page":  # inside the project, but another input (review 4)
+    elif what == "page":  # inside the project, but another input
         (locales / "messages.pot").unlink(missing_ok=True)
         (locales / "messages.pot").symlink_to("../content/tiny.md")
         shown = "locales/messages.pot"
         why = "a symbolic link leading to another input of the project; expected a file"
-    elif what == "fifo":  # i18n waited for a reader (review 4)
+    elif what == "fifo":  # i18n would wait for a reader
         (locales / "messages.pot").unlink(missing_ok=True)
         os.mkfifo(locales / "messages.pot")
         shown = "locales/messages.pot"
@@ -505,7 +505,7 @@ def test_the_sites_gettext_renders_what_jinjas_newstyle_gettext_renders(
 
 def test_messages_digest_changes_with_what_a_lookup_of_its_keys_gives() -> None:
     """The build cache uses a rendered part again only when the messages it looked up
-    are held as before (issue 11: keyed by "the catalogs' messages it uses")."""
+    are held as before (it is keyed by the catalogs' messages it uses)."""
     from generator.i18n.catalog import Translator
 
     def held(**changes: str | tuple[str, ...] | None) -> str:

@@ -191,7 +191,7 @@ def test_a_numbered_meld_reason_is_one_sentence(site: Path, lang: str, expected:
 ])
 def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, case: str,
                                                        badge: str) -> None:
-    """Review pl S1: "Prawidłowy sekwens", not "Prawidłowe (sekwens)": the adjective
+    """Polish: "Prawidłowy sekwens", not "Prawidłowe (sekwens)": the adjective
     agrees with the type's gender, so the pair is one message (``meld verdict``)."""
     soup = parsed_page(site / lang / "rules" / "index.html")
     row = soup.find(id=case)
@@ -204,7 +204,7 @@ def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, cas
 
 def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
     """The home page shows no examples: its footer does not say "every example on this
-    page" (translation review, product notes); a rules page still does."""
+    page", which would claim examples it does not have; a rules page still does."""
     for lang in ("en", "cs"):
         home = parsed_page(site / lang / "index.html").select_one(".site-footer")
         rules = parsed_page(site / lang / "rules" / "index.html").select_one(".site-footer")
@@ -216,8 +216,8 @@ def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "cs", "sk", "pl", "et", "hu", "de"])
 def test_column_headings_start_with_a_capital(site: Path, lang: str) -> None:
-    """Translation review, source-level notes: the deck table's preset columns were
-    headed "reference rules | house rules" in lower case, in every locale."""
+    """Every column heading starts with a capital, the deck table's preset columns too
+    (not "reference rules | house rules"), in every locale."""
     headings = [h for page in ("rules", "first-meld", "cardverse")
                 for h in _texts(site, lang, page, "th")]
     assert len(headings) > 10

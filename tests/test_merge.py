@@ -29,7 +29,7 @@ msgstr ""
 '''
 
 SCENARIOS = {
-    # the review: "Jokers in melds" edited, then set back: the translation returns
+    # "Jokers in melds" edited, then set back: the translation returns
     "edited-then-reverted": (
         '#~ msgid "Jokers in melds"\n#~ msgstr "Žolíci v kombinacích"\n\n'
         'msgid "Jokers inside melds"\nmsgstr ""\n',
@@ -150,7 +150,7 @@ def test_a_guess_across_singular_and_plural_takes_the_forms_msgmerge_does() -> N
 
 
 def test_i18n_update_keeps_a_reverted_translation(init_project: Path) -> None:
-    """The review's steps on a site: an English title edited and updated (the new title
+    """An author's steps on a site: an English title edited and updated (the new title
     gets no guess: too far from the old one), then set back and updated again: the Czech
     title is the same as before, not empty. A near edit of a sentence is a fuzzy guess,
     and once set back its translation again, not fuzzy (its ``#| msgid`` is the English

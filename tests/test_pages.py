@@ -341,8 +341,8 @@ def test_bad_settings(project: Path) -> None:
 ])
 def test_front_matter_numbers_are_what_the_author_wrote(front: str, order: int | None,
                                                         error: str | None) -> None:
-    """Issue 8 item 5 for pages: plain YAML read ``order: 010`` as 8 (octal) and
-    ``1:48`` as 108; numbers are what the author wrote or an input error saying what to
+    """Numbers in front matter are what the author wrote (not ``order: 010`` as 8, octal,
+    or ``1:48`` as 108, as plain YAML reads them) or an input error saying what to
     write, at the value's position, as in case files."""
     data = f"---\n{front}\n---\n# Title\n\nText.\n".encode()
     page, errors = parse_page(Path("content/p.md"), "content/p.md", make_parser(), facts(),
@@ -352,9 +352,8 @@ def test_front_matter_numbers_are_what_the_author_wrote(front: str, order: int |
 
 
 def test_no_page_says_its_stacked_rows_stand_side_by_side() -> None:
-    """The readers' review (finding 6): "The table shows both games side by side" sat
-    above two rows one under the other (cards, on a phone); the pages now say one row
-    each."""
+    """No page says "The table shows both games side by side" above two rows one under
+    the other (cards, on a phone): the pages say one row each."""
     from tests.conftest import REPO
 
     said = {page.name: page.read_text(encoding="utf-8").count("side by side")
