@@ -1,5 +1,5 @@
-"""The incremental path as ``serve`` uses it (issue 11: "one case file changed on the
-repository's site rebuilt in under 0.3 s, measured in-process, without start-up").
+"""The incremental path as ``serve`` uses it (its target: one case file changed on the
+repository's site rebuilt in under 0.3 s, measured in-process, without start-up).
 
     PYTHONPATH=. python benchmarks/bench_incremental.py [--rounds 5]
 

@@ -1,4 +1,4 @@
-"""Our builds against Hugo's on equal content, side by side in one run (issue 11, item 4).
+"""Our builds against Hugo's on equal content, side by side in one run.
 
     PYTHONPATH=. python benchmarks/compare_hugo.py [--scales 100,700,7000] [--rounds 5]
 
@@ -24,7 +24,7 @@ Hugo's side is also timed followed by Pagefind over its ``public/`` folder (``pa
 way to give a Hugo site search: the "Hugo+PF" columns, equal content and equal features.
 
 It prints the median wall time (``time.perf_counter``) and peak memory of each side, the
-ratio ours/Hugo, the ratio to our own full build, and the issue's targets beside them;
+ratio ours/Hugo, the ratio to our own full build, and the performance targets beside them;
 then ``python -m generator check`` alone on the repository. Peak memory is the
 ``ru_maxrss`` that ``os.wait4`` returns for each build's process: on Linux the largest
 resident set of that process and of its reaped descendants (our forked render workers),
@@ -63,7 +63,7 @@ from scaling import hugo_site
 from scaling import scale_project
 
 SCENARIOS = ("full build", "nothing changed", "one case changed", "one catalog entry changed")
-# The issue's targets (issue 11, "Targets"): printed beside the figures, never asserted.
+# The performance targets: printed beside the figures, never asserted.
 TARGETS = {
     "full build": "≤ 1.0× Hugo (700, 7,000)",
     "nothing changed": "≤ 0.15× our full",

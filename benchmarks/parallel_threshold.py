@@ -1,4 +1,4 @@
-"""Where rendering over worker processes starts to pay (issue 11, item 3): a full build
+"""Where rendering over worker processes starts to pay: a full build
 (``--no-cache``) of our project scaled to each size, rendered in one process and over
 forked workers, alternately, in fresh processes; prints the medians and the ratio.
 

@@ -1,4 +1,4 @@
-"""Save-to-reload latency of ``python -m generator serve`` (issue 12: under 0.5 s).
+"""Save-to-reload latency of ``python -m generator serve`` (its target: under 0.5 s).
 
 Copies this repository's project (``content/``, ``locales/``, and ``templates/`` and
 ``site.yaml`` when there are any) to a temporary folder, starts ``serve`` on it (a free

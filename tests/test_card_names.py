@@ -97,7 +97,7 @@ def test_golden_card_names(locale: str) -> None:
     assert len(cards) == 53
     got = {c.code: translator.gettext(words.card_msgid(c), words.CARD_CONTEXT) for c in cards}
     assert got == {c.code: (expected(locale, c), True) for c in cards}
-    # Spot checks of gender agreement the issue names.
+    # Spot checks of gender agreement.
     if locale == "cs":
         assert got["QH"][0] == "srdcová dáma" and got["KH"][0] == "srdcový král"
         assert got["AH"][0] == "srdcové eso" and got["7S"][0] == "piková sedma"

@@ -549,7 +549,7 @@ def test_reference_definitions_each_at_its_line() -> None:
 
 def test_missing_anchor_errors_are_bounded() -> None:
     """2,000 headings and 2,000 links to missing anchors: each error names a few close
-    ids, not all 2,000 (was 26 MB of output for this page)."""
+    ids, not all 2,000 (which would be 26 MB of output for this page)."""
     text = "# Title\n\n" + "".join(f"## Rule {i}\n\n[x](#rule-{i}-x)\n\n" for i in range(2000))
     out = check_anchors(text.encode())
     assert len(out) == 2000

@@ -238,7 +238,7 @@ def test_a_build_killed_at_any_moment_leaves_a_whole_site(project: Path) -> None
     assert not list(project.glob(".site.new-*")) and not list(project.glob(".site.old-*"))
 
 
-# -- hostile output folders (the reliability issue's class 2) --------------------------
+# -- hostile output folders ------------------------------------------------------------
 
 def test_a_marker_without_a_list_is_not_taken_as_ours(tmp_path: Path) -> None:
     out = tmp_path / "site"

@@ -1,5 +1,5 @@
 """Untrusted text (translations, case titles and notes, Markdown) renders inert: the
-output HTML is parsed to prove it (the reliability issue)."""
+output HTML is parsed to prove it."""
 
 from __future__ import annotations
 
