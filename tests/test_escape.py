@@ -48,7 +48,7 @@ SITEMAP = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9",
 
 
 def test_sitemap_is_well_formed_xml_with_an_ampersand(tmp_path: Path) -> None:
-    """siteurl-amp: the address went raw into <loc>; now through an autoescaping template."""
+    """A ``site_url`` with ``&`` goes into <loc> through an autoescaping template, not raw."""
     project = _tiny(tmp_path, "")
     (project / "site.yaml").write_text('site_url: "https://example.org/a&b/"\n', "utf-8")
     report = build(project)
@@ -666,8 +666,8 @@ def test_a_signal_at_any_moment_of_start_up_says_interrupted(tmp_path: Path, nam
 
 
 def test_the_console_script_catches_an_interrupt_from_the_start() -> None:
-    """The rules-site script called generator.cli:main, whose import ran outside any
-    handler: it now names the wrapper that also runs ``python -m generator``. (Run in a
+    """The rules-site script names the wrapper that also runs ``python -m generator``,
+    not generator.cli:main, whose import runs outside any handler. (Run in a
     process of its own: the wrapper ends its process.)"""
     import tomllib
 

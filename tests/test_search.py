@@ -707,9 +707,9 @@ def test_the_pagefind_named_by_its_variable_makes_the_index_and_keys_it(
 def test_a_pagefind_variable_naming_no_program_is_said_to_be_the_cause(
         init_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str,
         cause: str) -> None:
-    """A ``PAGEFIND_BINARY_PATH`` that names no program failed with "expected it to run
-    (pip install 'pagefind[bin]')", though the package was installed: the variable is
-    what to fix, and the error now names it and what it holds."""
+    """A ``PAGEFIND_BINARY_PATH`` that names no program is what to fix, so the error
+    names the variable and what it holds (not "expected it to run (pip install
+    'pagefind[bin]')", with the package installed)."""
     named = named.format(tmp=tmp_path)
     monkeypatch.setenv("PAGEFIND_BINARY_PATH", named)
     result = run_cli("build", "--project", str(init_project))
