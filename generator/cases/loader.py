@@ -50,6 +50,7 @@ from generator.cases.slips import defaults_misspelt
 from generator.cases.slips import meant_defaults
 from generator.cases.slips import merged_cases
 from generator.cases.slips import misplaced_expect
+from generator.cases.slips import second_cases_list
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -377,10 +378,17 @@ class _FileLoader:
     def merged_cases(self, errors: list[InputError]) -> list[InputError]:
         """``errors`` (the parser's) with the duplicate keys of each item that holds two
         cases run together (:func:`generator.cases.slips.merged_cases`) replaced by the
-        one error that says so; those items go to :attr:`merged`."""
+        one error that says so, those items going to :attr:`merged`; and a second
+        top-level ``cases:`` by the error that says to add to the first
+        (:func:`generator.cases.slips.second_cases_list`)."""
         replaced: set[int] = set()
         said: list[InputError] = []
         for path, duplicates in self.doc.duplicates.items():
+            if not path and (second := second_cases_list([d[:3] for d in duplicates])):
+                mark, message = second
+                replaced.update(id(d[3]) for d in duplicates if d[0] == "cases")
+                said.append(InputError(self.rel, mark.line, mark.column, message))
+                continue
             if len(path) != 2 or path[0] != "cases" or not isinstance(path[1], int):
                 continue
             found = merged_cases(self.doc, path, [d[:3] for d in duplicates])

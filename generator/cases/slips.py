@@ -128,6 +128,27 @@ def merged_cases(doc: YamlDocument, case: YamlPath,
                    f"({_dash_hint(doc, case, start, again, key)})")
 
 
+def second_cases_list(duplicates: list[tuple[str, Mark, Mark]]) -> tuple[Mark, str] | None:
+    """Where and what to say when the file's top level has ``cases:`` twice, as when
+    ``explain``'s output (which starts with ``cases:``) is added to a case file by hand
+    or by ``>>``; ``None`` when no top-level key ``cases`` is repeated.
+
+    Args:
+        duplicates: the top-level mapping's duplicate keys: ``(key, first, again)``.
+
+    Returns:
+        The mark of the second ``cases`` and the message: ``a second 'cases:' (the
+        first at line 2): a case file holds one list of cases; expected the new cases
+        under the first (explain --append FILE adds a case to a case file)``.
+    """
+    for key, first, again in duplicates:
+        if key == "cases":
+            return again, (f"a second 'cases:' (the first at line {first.line}): a case "
+                           "file holds one list of cases; expected the new cases under "
+                           "the first (explain --append FILE adds a case to a case file)")
+    return None
+
+
 def _dash_hint(doc: YamlDocument, case: YamlPath, start: Mark, again: Mark, key: str) -> str:
     """``write line 12 as '  - id: b'`` where the case starts with a block ``- `` on its
     first key's line and the second case's key is indented as the first's; for a case
