@@ -811,6 +811,16 @@ def _run(args: argparse.Namespace) -> int:
         if os.environ.get("GENERATOR_DEBUG"):
             raise
         state = f", {_site_in_place(args)}" if args.command == "build" else ""
+        if isinstance(exc, ModuleNotFoundError) and exc.name \
+                and exc.name.partition(".")[0] != "generator":
+            # an installation without its dependencies (a checkout run by another
+            # Python than the one it was installed into): no fault of the generator's
+            _emit([f"error: the library {exc.name.partition('.')[0]!r} the generator needs "
+                   f"is not installed for {sys.executable}; nothing was written{state}; "
+                   "expected the generator installed with its dependencies into this "
+                   "Python: python3 -m pip install rules-site-generator (in a checkout: "
+                   "python3 -m pip install -e .)"])
+            return EXIT_INPUT
         _emit([f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
                f"written{state} (set GENERATOR_DEBUG=1 for details)"])
         return EXIT_INPUT

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -365,3 +367,19 @@ def test_a_report_that_cannot_be_written_is_exit_2(init_project: Path, report: s
     why = "standard output is closed" if where == "closed" else \
         "No space left on device"
     assert result.stderr.splitlines() == [f"error: cannot write the report: {why}"]
+
+
+def test_a_library_missing_from_the_installation_is_said_as_such(init_project: Path) -> None:
+    """A Python without the generator's dependencies (a checkout run by another
+    interpreter than the one it was installed into): the missing library is named with
+    what to install, exit 2, not "the generator failed"."""
+    code = ("import sys; sys.modules['babel'] = None; from generator.cli import main; "
+            "sys.exit(main())")
+    result = subprocess.run([sys.executable, "-c", code, "check", "--project",
+                             str(init_project)], capture_output=True, text=True,
+                            cwd=REPO, timeout=60, check=False)
+    assert (result.returncode, result.stdout) == (2, (
+        f"error: the library 'babel' the generator needs is not installed for "
+        f"{sys.executable}; nothing was written; expected the generator installed with "
+        "its dependencies into this Python: python3 -m pip install rules-site-generator "
+        "(in a checkout: python3 -m pip install -e .)\n"))
