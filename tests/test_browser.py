@@ -477,3 +477,187 @@ def test_copy_link_yields_the_rows_url(browser: Any, server: str) -> None:
         "const done = arguments[0];"
         "navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
     assert copied == f"{page}#{row_id}"
+
+
+# -- where an #anchor lands --------------------------------------------------------------
+
+LAND_WIDTHS = (375, 768, 1024, 1440)
+"""The widths an #anchor's landing is checked at: a phone, a tablet (the sticky menu on
+top), the narrowest and a wide desktop (the contents beside the article)."""
+LAND_LOCALES = ("en", "hu")
+"""The locales sampled: English, and Hungarian, whose long words turn the most tables
+into cards."""
+
+LANDED_JS = """
+// Where the element with the id arguments[0] is, against the sticky menu's bottom edge
+// (0 where the menu is not shown): CSS pixels from the viewport's top.
+const row = document.getElementById(arguments[0]);
+const bar = document.querySelector(".toc--mobile");
+const shown = bar && getComputedStyle(bar).display !== "none";
+return {top: row.getBoundingClientRect().top, bottom: row.getBoundingClientRect().bottom,
+        bar: shown ? bar.getBoundingClientRect().bottom : 0, height: innerHeight,
+        stacked: !!row.closest(".is-stacked")};
+"""
+
+
+def _rows_by_kind(site: Path, lang: str, every: bool) -> list[tuple[str, str]]:
+    """(slug, row id) of example rows of ``lang``'s pages: the first and last row of each
+    case kind's tables (``every``: all rows)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for slug in CONTENT_SLUGS:
+        soup = BeautifulSoup((site / lang / slug / "index.html").read_text(encoding="utf-8"),
+                             "html.parser")
+        for table in soup.select("article table.cases"):
+            kind = next(c for c in table["class"] if c.startswith("cases--"))
+            found.setdefault(kind, []).extend(
+                (slug, str(row["id"])) for row in table.select("tr[id]"))
+    picked = []
+    for rows in found.values():
+        picked += rows if every else sorted({rows[0], rows[-1]}, key=rows.index)
+    return picked
+
+
+def _arrive(browser: Any, url: str) -> None:
+    """Open ``url`` as a new arrival (not a jump within the page) and wait until the page
+    has loaded and its script has laid the tables out."""
+    browser.get("about:blank")
+    browser.get(url)
+    _wait(lambda: browser.execute_script("return document.readyState") == "complete")
+    browser.execute_async_script(
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
+
+
+def _landing_problem(browser: Any, where: str, row_id: str) -> str | None:
+    at = browser.execute_script(LANDED_JS, row_id)
+    if at["top"] < at["bar"] - 0.5 or at["top"] >= at["height"]:
+        return (f"{where}: #{row_id} lands at {at['top']:.0f} px, the sticky menu ends at "
+                f"{at['bar']:.0f} px, the screen at {at['height']} px"
+                + (" (as cards)" if at["stacked"] else ""))
+    return None
+
+
+@pytest.mark.parametrize("lang", LAND_LOCALES)
+def test_example_anchor_lands_below_the_sticky_menu(browser: Any, server: str, site: Path,
+                                                    lang: str) -> None:
+    """Arriving at a page by a link to an example row (a link, a search hit: the page's
+    address with the row's #id), the row's top edge is on screen below the sticky "On this
+    page" menu, at each of LAND_WIDTHS, whether the row's table is shown as a table or as
+    cards; and arriving through the language switcher lands the same way."""
+    from selenium.webdriver.common.by import By
+
+    rows = _rows_by_kind(site, lang, every=False)
+    assert len(rows) >= 18, rows
+    other = "cs" if lang != "cs" else "en"
+    problems = []
+    try:
+        for width in LAND_WIDTHS:
+            _width(browser, width)
+            for slug, row_id in rows:
+                _arrive(browser, f"{server}{lang}/{slug}/index.html#{row_id}")
+                problems.append(_landing_problem(browser, f"{lang}/{slug} {width}px", row_id))
+            slug, row_id = rows[len(rows) // 2]
+            _arrive(browser, f"{server}{other}/{slug}/index.html#{row_id}")
+            browser.find_element(By.CSS_SELECTOR, f'.lang-switch a[hreflang="{lang}"]').click()
+            _wait(lambda: browser.current_url.startswith(f"{server}{lang}/"))
+            _wait(lambda: browser.execute_script("return document.readyState") == "complete")
+            problems.append(_landing_problem(
+                browser, f"{other} → {lang}/{slug} {width}px", row_id))
+    finally:
+        _width(browser, WIDTHS[-1])
+    problems = [p for p in problems if p]
+    assert not problems, "\n".join(problems)
+
+
+SWEEP_JS = """
+// Jumps to each example row of the page in turn (its #id set as the address's anchor: the
+// browser scrolls at once, and reading a box lays the page out) and returns those whose
+// top edge is not on screen below the sticky menu.
+const rows = [...document.querySelectorAll("article table.cases tr[id]")];
+const bar = document.querySelector(".toc--mobile");
+const edge = bar && getComputedStyle(bar).display !== "none" ? () =>
+  bar.getBoundingClientRect().bottom : () => 0;
+const wrong = [];
+for (const row of rows) {
+  location.hash = row.id;
+  const top = row.getBoundingClientRect().top;
+  if (top < edge() - 0.5 || top >= innerHeight) wrong.push([row.id, top, edge()]);
+}
+return {count: rows.length, wrong};
+"""
+
+
+@pytest.mark.extended
+def test_every_example_anchor_lands_below_the_sticky_menu(browser: Any, server: str) -> None:
+    """Every example row of every locale, at each of LAND_WIDTHS, reached by a jump to its
+    #id on its page (the sampled test arrives from outside the page)."""
+    problems = []
+    seen = 0
+    try:
+        for width in LAND_WIDTHS:
+            _width(browser, width)
+            for lang in sorted({lang for lang, _ in PAGES}):
+                for slug in CONTENT_SLUGS:
+                    _arrive(browser, f"{server}{lang}/{slug}/index.html")
+                    found = browser.execute_script(SWEEP_JS)
+                    seen += found["count"]
+                    problems += [f"{lang}/{slug} {width}px: #{row} lands at {top:.0f} px, "
+                                 f"the sticky menu ends at {edge:.0f} px"
+                                 for row, top, edge in found["wrong"]]
+    finally:
+        _width(browser, WIDTHS[-1])
+    assert seen >= 100 * len(LAND_WIDTHS) * len({lang for lang, _ in PAGES}), seen
+    assert not problems, f"{len(problems)} rows:\n" + "\n".join(problems[:40])
+
+
+def test_language_switcher_keeps_the_section_being_read(browser: Any, server: str) -> None:
+    """A reader who stops in a section (no #anchor in the address) and scrolls back up to
+    the switcher finds its links naming that section (so a new tab or a copied address
+    keeps it too); following one lands there in the other language."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}en/rules/index.html")
+    heads = browser.find_elements(By.CSS_SELECTOR, "article h2[id]")
+    assert len(heads) > 3
+    head = heads[3]
+    browser.execute_script("scrollTo(0, arguments[0].getBoundingClientRect().top"
+                           " + scrollY - 10)", head)
+    link = browser.find_element(By.CSS_SELECTOR, '.lang-switch a[hreflang="pl"]')
+    want = f"{server}pl/rules/index.html#{head.get_attribute('id')}"
+    assert _wait(lambda: link.get_attribute("href") == want), link.get_attribute("href")
+    browser.execute_script("scrollTo(0, 0)")
+    time.sleep(0.6)  # past the pause after which the place is taken again
+    assert link.get_attribute("href") == want
+    link.click()
+    assert _wait(lambda: browser.current_url == want), browser.current_url
+
+
+CLS_JS = """
+// The page's cumulative layout shift since it started loading (shifts after a reader's
+// input do not count, as in Core Web Vitals), after two frames past the load event.
+const done = arguments[0];
+let total = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
+}).observe({type: "layout-shift", buffered: true});
+const settle = () => requestAnimationFrame(() => requestAnimationFrame(() =>
+  setTimeout(() => done(total), 300)));
+if (document.readyState === "complete") settle(); else addEventListener("load", settle);
+"""
+
+
+@pytest.mark.parametrize("width", [375, 1350])
+def test_nothing_shifts_while_a_page_loads(browser: Any, server: str, width: int) -> None:
+    """Every content page of two locales loads with a cumulative layout shift under 0.1
+    (Core Web Vitals' "good") on a phone and on a desktop."""
+    problems = []
+    try:
+        _width(browser, width, 940)
+        for lang in ("en", "de"):
+            for slug in ["", *CONTENT_SLUGS]:
+                _arrive(browser, server + _url(lang, slug))
+                shift = browser.execute_async_script(CLS_JS)
+                if shift >= 0.1:
+                    problems.append(f"{_url(lang, slug)} at {width} px: CLS {shift:.3f}")
+    finally:
+        _width(browser, WIDTHS[-1])
+    assert not problems, "\n".join(problems)

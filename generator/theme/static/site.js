@@ -5,25 +5,42 @@
 // - "Copy link" on a case row copies the row's address (page URL + #case-id);
 //   without the script (or a clipboard) it is a link to the row.
 // - The language switcher keeps the reader's place: a link to the same page in another
-//   language takes the current #anchor along (heading and case ids are the same in every
-//   language). Without JavaScript the links still lead to the same page.
+//   language takes the #anchor or the section being read along. Without JavaScript the
+//   links still lead to the same page.
+// - An #anchor lands below the sticky menu, also where a table turns into cards after
+//   the browser has scrolled to it.
 (function () {
   var doc = document, root = doc.documentElement, frame = 0;
   root.classList.add("js");
 
+  // Returns whether a table changed between columns and cards (the page's length did).
   function fitTables() {
-    var wraps = doc.querySelectorAll(".table-wrap"), i, w;
-    for (i = 0; i < wraps.length; i++) wraps[i].classList.remove("is-stacked");
+    var wraps = doc.querySelectorAll(".table-wrap"), i, w, before = [];
+    for (i = 0; i < wraps.length; i++) {
+      before.push(wraps[i].classList.contains("is-stacked"));
+      wraps[i].classList.remove("is-stacked");
+    }
     var wide = [];
     for (i = 0; i < wraps.length; i++) {
       w = wraps[i];
       if (w.scrollWidth > w.clientWidth) wide.push(w);
     }
     for (i = 0; i < wide.length; i++) wide[i].classList.add("is-stacked");
+    var changed = false;
+    for (i = 0; i < wraps.length; i++) {
+      if (wraps[i].classList.contains("is-stacked") !== before[i]) changed = true;
+    }
     for (i = 0; i < wraps.length; i++) {  // still wider (a tiny screen): keyboard-scrollable
       w = wraps[i];
       if (w.scrollWidth > w.clientWidth + 1) w.tabIndex = 0; else w.removeAttribute("tabindex");
     }
+    return changed;
+  }
+  // The element the address's #anchor names, if any.
+  function target() {
+    var id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* not percent-encoded */ }
+    return id ? doc.getElementById(id) : null;
   }
 
   var heads = [], links = doc.querySelectorAll(".toc a[href^='#']"),
@@ -42,12 +59,45 @@
     }
     if (current) current.textContent = at ? at.textContent.replace(/\s*#$/, "") : "";
     if (top) top.classList.toggle("is-shown", scrollY > innerHeight);
+    reading = at;
   }
+  // The language switcher's links take the reader's place along (heading and case ids are
+  // the same in every language): the address's #anchor, until the reader stops scrolling
+  // somewhere below the header; then the #anchor if its target is on screen, else the
+  // section being read. Scrolling back up to the switcher keeps that place. Set on the
+  // links themselves, so that opening one in a new tab or copying its address keeps it.
+  var switches = doc.querySelectorAll(".lang-switch a[hreflang]"), header = doc.querySelector(".site-header"),
+      reading = null, place = location.hash, pause = 0;
+  function setSwitches() {
+    for (var i = 0; i < switches.length; i++) {
+      switches[i].href = switches[i].href.split("#")[0] + place;
+    }
+  }
+  function settle() {
+    pause = 0;
+    if (header && header.getBoundingClientRect().bottom > 0) return;  // at the switcher
+    var aim = target(), box = aim && aim.getBoundingClientRect();
+    place = box && box.bottom > 0 && box.top < innerHeight ? "#" + aim.id
+      : reading ? "#" + reading.id : "";
+    setSwitches();
+  }
+  addEventListener("scroll", function () {
+    clearTimeout(pause);
+    pause = setTimeout(settle, 400);
+  }, { passive: true });
+  addEventListener("hashchange", function () { place = location.hash; setSwitches(); });
   function later() { if (!frame) frame = requestAnimationFrame(mark); }
   addEventListener("scroll", later, { passive: true });
   addEventListener("resize", function () { fitTables(); later(); });
-  addEventListener("load", fitTables);  // fonts and cards laid out
-  fitTables(); mark();
+  // A table turned into cards (or back) while the page loads moves what the browser has
+  // scrolled to: once loaded, land on the #anchor's target again.
+  var moved = fitTables();
+  addEventListener("load", function () {  // fonts and cards laid out
+    var aim = target();
+    if ((fitTables() || moved) && aim) aim.scrollIntoView();
+    later();
+  });
+  mark(); setSwitches();
 
   var status = doc.createElement("span");
   status.className = "visually-hidden"; status.setAttribute("role", "status");
@@ -56,9 +106,7 @@
   doc.addEventListener("click", function (event) {
     var t = event.target, link = t.closest && t.closest("a");
     if (!link) return;
-    if (link.matches(".lang-switch a[hreflang]") && location.hash) {
-      link.href = link.href.split("#")[0] + location.hash;
-    } else if (link.matches(".toc--mobile a")) {
+    if (link.matches(".toc--mobile a")) {
       link.closest("details").open = false;
     } else if (link.hasAttribute("data-copy-link") && navigator.clipboard) {
       event.preventDefault();
