@@ -255,24 +255,34 @@ def _summary(page: PageState) -> None:
 
 
 def _blocks(page: PageState) -> None:
-    """Run :data:`BLOCK_CHECKS` over each block token in order. The first ``#`` heading
-    is the title: its inline token is checked as ``title_token`` and its three tokens
-    are not the body's; every other token is."""
-    tokens = page.tokens
-    start = next((i for i, token in enumerate(tokens)
-                  if token.type == "heading_open" and token.tag == "h1"), None)
-    title = () if start is None else (tokens[start], tokens[start + 2])
-    if start is not None:
-        page.title_token = tokens[start + 1]
-        page.title = Message.of(page.title_token.content, line_of(page.title_token))
+    """Run :data:`BLOCK_CHECKS` over each block token in order: the title's inline
+    token (:func:`_take_title`) and the body's, each body token kept in the body."""
+    title = _take_title(page)
     checks = [check for _name, check in BLOCK_CHECKS.enabled()]
-    for token in tokens:
+    for token in page.tokens:
         if any(token is t for t in title):
             continue
         for check in checks:
             check(page, token)
         if token is not page.title_token:
             page.body.append(token)
+
+
+def _take_title(page: PageState) -> tuple[Token, ...]:
+    """Find the title, the first ``#`` heading, and fill in ``title`` and
+    ``title_token`` (its inline token).
+
+    Returns:
+        Its opening and closing tokens (none without a title): they are no block of
+        the page.
+    """
+    tokens = page.tokens
+    for start, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h1":
+            page.title_token = tokens[start + 1]
+            page.title = Message.of(page.title_token.content, line_of(page.title_token))
+            return token, tokens[start + 2]
+    return ()
 
 
 def _title(page: PageState) -> None:
