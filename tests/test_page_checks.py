@@ -75,7 +75,8 @@ def test_the_built_in_checks_are_listed_by_name_in_the_order_they_run() -> None:
 
 def test_a_check_registered_at_run_time_runs_and_reports_at_file_line_and_column(
         todo_check: None) -> None:
-    assert PAGE_CHECKS.names()[-3:] == ["slug", "todo", "links"]
+    names = PAGE_CHECKS.names()
+    assert names.index("todo") == names.index("slug") + 1
     assert checks_changed() != ""
     assert _errors(PAGE) == [f"content/p.md:7:3: {TODO}", f"content/p.md:8:9: {TODO}"]
     # its errors follow those of the checks before it, in the order they run
