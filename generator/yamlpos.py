@@ -433,8 +433,7 @@ _CANNOT_START = re.compile(r"found character '(.+)' that cannot start any token"
 
 
 _Rule: TypeAlias = Callable[[str, str], str | None]
-"""A syntax hint's rule: the hint for a PyYAML error's ``problem`` and ``context`` texts,
-or ``None`` where it does not apply."""
+"""A syntax hint's rule: the hint for a PyYAML error's ``problem`` and ``context``, or None."""
 
 
 def _when(test: Callable[[str, str], bool], hint: str) -> _Rule:
@@ -456,8 +455,7 @@ def _block_end(problem: str, context: str) -> str | None:
 
 
 def _cannot_start(problem: str, context: str) -> str | None:
-    """A value that starts with a character that starts no YAML token (``@``, a
-    backquote)."""
+    """A value that starts with a character no YAML token starts with (``@``, a backquote)."""
     found = _CANNOT_START.search(problem)
     return f"quote a value that starts with '{found.group(1)}'" if found else None
 
@@ -483,10 +481,9 @@ SYNTAX_HINTS: tuple[_Rule, ...] = (
     _cannot_start,
     _when(lambda p, c: "alias" in p or "alias" in c or "anchor" in c,
           "quote a value that starts with '*' or '&'"),
-    _when(lambda p, c: "a comment or a line break" in p,
-          "quote the whole value; a comment starts with ' #'"),
-    _when(lambda p, c: "single document" in c,
-          "one document per file: remove the '---' line"),
+    _when(lambda p, c: "a comment or a line break" in p, "quote the whole value; a comment "
+          "starts with ' #'"),
+    _when(lambda p, c: "single document" in c, "one document per file: remove the '---' line"),
 )
 """The syntax hints' rules, in order: the first that applies gives the hint."""
 
