@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator.cli_arguments import CI_FORMATS
-from generator.cli_arguments import parser
+from generator.cli_arguments import argument_parser
 from generator.cli_arguments import prog
 from generator.commands.build import BuildReport
 from generator.commands.build import build
@@ -477,7 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (docs/site.md)."""
     _escape_what_cannot_be_shown()
     given = list(sys.argv[1:] if argv is None else argv)
-    args = parser(next((a for a in given if not a.startswith("-")), None)).parse_args(given)
+    command = next((a for a in given if not a.startswith("-")), None)
+    args = argument_parser(command).parse_args(given)
     _Found.search = None
     if getattr(args, "project", False) is None:  # not given: found as git finds a repository
         _Found.search = find_project()

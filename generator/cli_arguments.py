@@ -16,16 +16,19 @@ from generator.errors import or_list
 
 CI_FORMATS = ("github", "junit")
 """The ``check --format`` values for CI systems (generator/commands/report_formats.py)."""
+
 PROJECT_HELP = ("project folder (default: the nearest folder holding site.yaml, the current "
                 "one or one above it; else the current folder)")
 
 
 def prog() -> str:
+    """The command's name in usage lines and advice: the script's (``rules-site``), or
+    ``python -m generator``."""
     name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     return "python -m generator" if name in ("", "__main__.py", "-c") else name
 
 
-def parser(command: str | None = None) -> argparse.ArgumentParser:
+def argument_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; ``command`` is the command the arguments name (the first one
     that is no option): ``explain``'s inputs, drawn from the kinds registry, are added
     only for it."""
@@ -107,7 +110,7 @@ EXPLAIN_HELP = ("print a case with the engine's values and reasoning, ready to p
 def _add_explain_parser(sub: Any) -> None:
     """``explain`` (docs/site.md, "explain"): the common fields, each kind's command-line
     inputs (:func:`generator.commands.explain.command_line_arguments`), ``--case``."""
-    # Only for explain (see parser): the registry imports the engine.
+    # Only for explain (see argument_parser): the registry imports the engine.
     from generator.commands.explain import command_line_arguments
     from generator.engine.rules import GAMES
     from generator.engine.rules import GAMES_WITH_OPTIONS

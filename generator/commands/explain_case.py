@@ -181,6 +181,8 @@ def _words(raw: Mapping[str, Any], kind: AnyKind) -> str | None:
 
 
 def made_up_title(case: Case, raw: Mapping[str, Any], kind: AnyKind, generated: bool) -> str:
+    """A title for a case without one: the words of a case made from the command line
+    (``generated``), else ``A <kind> case``."""
     words = _words(raw, kind) if generated else None
     return words or f"A {case.kind.replace('_', ' ')} case"
 
@@ -209,6 +211,8 @@ _Dumper.add_multi_representer(str, yaml.representer.SafeRepresenter.represent_st
 
 
 def dump_yaml(value: Any, step: int = 2) -> str:
+    """``value`` (plain values) as YAML in ``explain``'s form: block mappings, short lists
+    of scalars in flow style, nested mappings indented ``step`` columns."""
     text: str = yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
                           width=100, indent=step)
     return text

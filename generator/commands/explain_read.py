@@ -155,6 +155,8 @@ def as_case_file(data: bytes) -> tuple[bytes, bool]:
 
 
 def shifted(error: InputError, shift: bool) -> InputError:
+    """``error`` of a case mapping read as a case file (:func:`as_case_file`, ``shift``)
+    at its place in what was read: one line up, two columns left."""
     if not shift or error.line < 2:
         return error
     column = error.column - 2 if error.column is not None and error.column > 2 else \

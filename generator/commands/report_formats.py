@@ -1,4 +1,5 @@
-"""``check --format github`` and ``--format junit``: the check's findings for CI systems.
+"""``check``'s report in each ``--format``: ``text`` and ``json`` as ``check`` prints them,
+and ``github`` and ``junit``, its findings for CI systems.
 
 - ``github``: one GitHub Actions workflow command per finding,
   ``::error file=F,line=L,col=C,title=T::message`` (docs.github.com, "Workflow commands
@@ -14,11 +15,10 @@
   an ``<error>`` in the testsuite of its file. Written with :mod:`xml.etree.ElementTree`;
   no timestamps or durations, so the same input gives the same bytes.
 
-Every format's writer is registered in :data:`FORMATS` (text and JSON too), each a
-function of the check's :class:`Findings`.
-
-Both report what ``check`` reports in text (the same ``FILE:LINE`` lines and reasoning,
-:func:`generator.commands.check.disagreement_lines`); the exit status is the check's.
+The CI formats report what ``check`` reports in text (the same ``FILE:LINE`` lines and
+reasoning, :func:`generator.commands.check.disagreement_lines`); the exit status is the
+check's. Each format's writer is registered by name in :data:`FORMATS`, a function of the
+check's :class:`Findings` that returns the report's bytes.
 """
 
 from __future__ import annotations

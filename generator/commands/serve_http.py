@@ -193,6 +193,8 @@ class PreviewServer(ThreadingHTTPServer):
 
 
 class PreviewServer6(PreviewServer):
+    """The server on an IPv6 address."""
+
     address_family = socket.AF_INET6
 
 
