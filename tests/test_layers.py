@@ -83,7 +83,7 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("generator/commands/build.py", "_build"),
     ("generator/commands/build.py", "_render_and_write"),
     ("generator/commands/build.py", "_search_index"),
-    ("generator/cli.py", "_add_explain_parser"),
+    ("generator/cli_arguments.py", "_add_explain_parser"),
     ("generator/cli.py", "_check"),
     ("generator/cli.py", "_check_fix"),
     ("generator/cli.py", "_explain"),
