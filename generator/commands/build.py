@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 from generator.cache import BuildCache
 from generator.cache import cache_folder
-from generator.cache import digest
-from generator.cache import generator_hash
 from generator.cache import input_digests
+from generator.digests import digest
+from generator.digests import generator_hash
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK

@@ -32,7 +32,6 @@ from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from generator.cache import BuildCache
 from generator.content.rule_numbers import facts
 from generator.engine.rules import games
 from generator.errors import LINE_BREAK
@@ -50,6 +49,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import is_slug
 from generator.layout import read_regular
+from generator.memo import Store
 from generator.yamlpos import BoolText
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import boolean_hint
@@ -576,7 +576,7 @@ name come from it): a game registered or unregistered since forgets them all."""
 
 
 def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
-               cache: BuildCache | None = None
+               cache: Store | None = None
                ) -> tuple[list[SourcePage], list[InputError]]:
     """Parse every ``content/*.md`` of ``project`` (sorted by file name), each read
     through the project's layout (only a regular file inside the project).
@@ -666,7 +666,7 @@ def _remember(rel: str, key: str, kept: dict[str, Any]) -> None:
             _PAGES.popitem(last=False)
 
 
-def _cached_page(cache: BuildCache | None, rel: str, key: str) -> SourcePage | None:
+def _cached_page(cache: Store | None, rel: str, key: str) -> SourcePage | None:
     """The page ``rel`` of bytes of SHA-256 ``key`` as the cache keeps it, or ``None``."""
     if cache is None:
         return None

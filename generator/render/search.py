@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from generator.cache import BuildCache
-from generator.cache import digest
+from generator.digests import digest
 from generator.errors import shown
 from generator.layout import search_output
 

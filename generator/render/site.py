@@ -43,13 +43,13 @@ from markupsafe import Markup
 from markupsafe import escape
 
 from generator.cache import BuildCache
-from generator.cache import digest
 from generator.config import ICON_TYPES
 from generator.config import Config
 from generator.config import static_url
 from generator.content.pages import Fence
 from generator.content.pages import SourcePage
 from generator.content.rule_numbers import facts
+from generator.digests import digest
 from generator.errors import InputError
 from generator.errors import quoted
 from generator.i18n.catalog import Key
