@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from typing import Protocol
@@ -51,6 +52,19 @@ class FileStore(Store, Protocol):
 
     def keep_slots(self, slots: Iterable[str]) -> None:
         """Count ``slots`` as used by this build, unread."""
+
+    def adopt(self, files: Mapping[str, str], folder: Path) -> None:
+        """Keep the files just written below ``folder`` (relative path → SHA-256 hex
+        digest)."""
+
+    @property
+    def used(self) -> frozenset[str]:
+        """The entries this build looked up or stored (a render worker's, for the
+        runner's bookkeeping)."""
+
+    @property
+    def stored(self) -> frozenset[str]:
+        """Those of them this build stored."""
 
 
 def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:

@@ -36,10 +36,10 @@ from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.content.pages import SourcePage
 from generator.kinds.base import View
+from generator.render.blocks import LocaleRenderer
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.site import LocaleOutput
-from generator.render.site import LocaleRenderer
 from generator.render.site import SiteInput
 from tests.conftest import no_hang
 

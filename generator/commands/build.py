@@ -389,6 +389,7 @@ def _render_and_write(site: SiteInput, writer: SiteWriter, lines: list[str],
         if site.cache is not None:
             site.cache.notes.extend(n for o in outputs for n in o.notes
                                     if n not in site.cache.notes)
+            assert isinstance(site.cache, BuildCache)
             site.cache.mark_used((e for o in outputs for e in o.entries),
                                  (e for o in outputs for e in o.stored))
         for o in outputs:

@@ -45,7 +45,7 @@ from generator.layout import generated_files
 from generator.layout import real_path
 from generator.layout import search_output
 from generator.memo import Store
-from generator.render.site import template_errors
+from generator.render.template_checks import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
 

@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from generator.cache import BuildCache
 from generator.digests import digest
 from generator.errors import shown
 from generator.layout import search_output
+from generator.memo import FileStore
 
 UNUSED = frozenset({
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -327,7 +327,7 @@ INDEX_SLOT = "search/{lang}"
 
 
 def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
-                cache: BuildCache | None = None, *, cut: bool = True,
+                cache: FileStore | None = None, *, cut: bool = True,
                 digests: Mapping[str, str] | None = None, later: bool = False
                 ) -> LocalePlan:
     """Prepare one locale's search index, in the process that rendered the locale: make
@@ -409,7 +409,7 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     return LocalePlan(lang, key, shas, None, folder)
 
 
-def _kept_view(cache: BuildCache | None, sha: str, page: bytes | Path) -> bytes:
+def _kept_view(cache: FileStore | None, sha: str, page: bytes | Path) -> bytes:
     """The view of SHA-256 ``sha`` from the cache, or made again from ``page`` when its
     copy is missing or damaged (and kept again)."""
     view = cache.load_blob(sha) if cache is not None else None
@@ -431,7 +431,7 @@ def _views_key(program: str, shas: Mapping[str, str]) -> str:
     return digest(program, *(x for rel in sorted(shas) for x in (rel, shas[rel])))
 
 
-def _kept_files(cache: BuildCache, kept: object) -> dict[str, tuple[Path, str]] | None:
+def _kept_files(cache: FileStore, kept: object) -> dict[str, tuple[Path, str]] | None:
     """The cache's copies of an index it kept (``kept``: site path → SHA-256), by site
     path, with their digests; ``None`` when there is none, it is of another shape, or a
     copy is missing or damaged."""
