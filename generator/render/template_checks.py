@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 
+from jinja2 import Environment
 from jinja2 import TemplateSyntaxError
 from jinja2 import nodes
 
@@ -59,42 +61,62 @@ def template_errors(root: Path | Layout) -> list[InputError]:
     trees: dict[str, nodes.Template] = {}
     imports: list[tuple[str, nodes.FromImport | nodes.Import]] = []  # (importing, import)
     for name, rel in used.items():
-        try:
-            data = layout.read(rel)
-        except NotAnInput as exc:
-            errors.append(exc.error)
+        tree = _template_tree(layout, env, name, rel, errors)
+        if tree is None:
             continue
-        try:
-            source = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            errors.append(InputError(rel, data.count(b"\n", 0, exc.start) + 1, None,
-                                     "the template is not valid UTF-8; expected UTF-8 text"))
-            continue
-        try:
-            tree = trees[name] = parsed_template(name, source, str(layout.path(rel)))
-            if not rel.startswith(f"{THEME_LABEL}/"):
-                env.get_template(name)  # (compiling finds what parsing does not)
-        except TemplateSyntaxError as exc:
-            problem = (exc.message or "").rstrip(".")
-            errors.append(InputError(rel, exc.lineno or 1, None, f"template syntax error: "
-                                     f"{problem}; expected a template Jinja can parse"))
-            continue
+        trees[name] = tree
         for node in _references(tree):
             if isinstance(node, (nodes.FromImport, nodes.Import)):
                 imports.append((name, node))
-            target = getattr(node, "template", None)
-            if isinstance(target, nodes.Const) and isinstance(target.value, str) \
-                    and target.value not in names \
-                    and not getattr(node, "ignore_missing", False) \
-                    and layout.template_label(target.value) is None:
-                # (one that exists but is not a template file, e.g. a folder named
-                # base.html, is reported at its own name by Layout.template_files)
-                errors.append(InputError(rel, node.lineno, None, f"template "
-                                         f"{target.value!r} not found; expected one of: "
-                                         + ", ".join(sorted(names))))
+            errors += _named_missing(layout, rel, node, names)
     errors += _missing_imports(layout, used, trees, imports)
     errors += _import_cycles(used, trees)
     return errors
+
+
+def _template_tree(layout: Layout, env: Environment, name: str, rel: str,
+                   errors: list[InputError]) -> nodes.Template | None:
+    """The syntax tree of template ``name`` (at label ``rel``), a project's template
+    compiled too (compiling finds what parsing does not); ``None`` with its error added
+    to ``errors`` when it is not an input, not UTF-8, or does not parse or compile."""
+    try:
+        data = layout.read(rel)
+    except NotAnInput as exc:
+        errors.append(exc.error)
+        return None
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        errors.append(InputError(rel, data.count(b"\n", 0, exc.start) + 1, None,
+                                 "the template is not valid UTF-8; expected UTF-8 text"))
+        return None
+    try:
+        tree = parsed_template(name, source, str(layout.path(rel)))
+        if not rel.startswith(f"{THEME_LABEL}/"):
+            env.get_template(name)
+    except TemplateSyntaxError as exc:
+        problem = (exc.message or "").rstrip(".")
+        errors.append(InputError(rel, exc.lineno or 1, None, f"template syntax error: "
+                                 f"{problem}; expected a template Jinja can parse"))
+        return None
+    return tree
+
+
+def _named_missing(layout: Layout, rel: str, node: nodes.Node, names: AbstractSet[str]
+                   ) -> list[InputError]:
+    """The error of an ``extends``, ``include`` or ``import`` ``node`` of template
+    ``rel`` whose named template does not exist (``names``: the templates the site
+    uses), unless it says ``ignore missing``; none else. (One that exists but is not a
+    template file, e.g. a folder named base.html, is reported at its own name by
+    Layout.template_files.)"""
+    target = getattr(node, "template", None)
+    if isinstance(target, nodes.Const) and isinstance(target.value, str) \
+            and target.value not in names \
+            and not getattr(node, "ignore_missing", False) \
+            and layout.template_label(target.value) is None:
+        return [InputError(rel, node.lineno, None, f"template {target.value!r} not found; "
+                           "expected one of: " + ", ".join(sorted(names)))]
+    return []
 
 
 def _missing_imports(layout: Layout, used: dict[str, str], trees: dict[str, nodes.Template],
