@@ -58,6 +58,13 @@ class FileStore(Store, Protocol):
         digest)."""
 
     @property
+    def spare_site(self) -> Path | None:
+        """Where the output keeps a replaced site's folders for the next build."""
+
+    def mark_used(self, names: Iterable[str], stored: Iterable[str] = ()) -> None:
+        """Count entries a render worker used (and ``stored``) as this build's."""
+
+    @property
     def used(self) -> frozenset[str]:
         """The entries this build looked up or stored (a render worker's, for the
         runner's bookkeeping)."""

@@ -24,6 +24,7 @@ import generator.cache_files
 import generator.cache_key
 import generator.commands.build
 import generator.commands.project
+import generator.commands.stages
 import generator.digests
 import generator.engine.melds
 import generator.output
@@ -831,15 +832,15 @@ def test_a_file_saved_while_the_build_runs_is_not_kept_under_the_old_bytes(
     assert build(small).exit_code == 0
     _line_added_above_the_cases(small)  # other inputs: no build kept whole for these
     before = _snapshot(small)
-    real = generator.commands.project.load_project
+    real = generator.commands.stages.load_project
 
     def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
         RACES[change](small)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(generator.commands.project, "load_project", saved_meanwhile)
+    monkeypatch.setattr(generator.commands.stages, "load_project", saved_meanwhile)
     raced = build(small)
-    monkeypatch.setattr(generator.commands.project, "load_project", real)
+    monkeypatch.setattr(generator.commands.stages, "load_project", real)
     assert any("changed while the build ran" in line for line in raced.lines), raced.lines
     _restore(small, before)
     again = build(small)
@@ -973,7 +974,7 @@ def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
     shutil.rmtree(small / "site")
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET key material", encoding="utf-8")
-    real = generator.commands.build._open_output
+    real = generator.commands.build.open_writer
     swapped: list[Path] = []
 
     def swapping(*args: Any, **kwargs: Any) -> Any:
@@ -983,7 +984,7 @@ def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
             swapped.append(blob)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(generator.commands.build, "_open_output", swapping)
+    monkeypatch.setattr(generator.commands.build, "open_writer", swapping)
     report = build(small)
     assert swapped and report.exit_code == 0, report.lines
     assert not any(b"TOP-SECRET" in p.read_bytes()
