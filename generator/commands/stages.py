@@ -250,20 +250,26 @@ def render(opened: Opened) -> Rendered | Outcome:
     output.writer.write(common)
     published = publish_files(site, output.writer, common.keys())
     outputs = tuple(r.output for r in results if r.output is not None)
-    if site.cache is not None:
-        site.cache.notes.extend(n for o in outputs for n in o.notes
-                                if n not in site.cache.notes)
-        site.cache.mark_used((e for o in outputs for e in o.entries),
-                             (e for o in outputs for e in o.stored))
-    for o in outputs:
-        record_reads(o.reads)  # the workers' (a template read again there)
+    _workers_done(site.cache, outputs)
     coverage = {r.lang: r.output.coverage for r in results if r.output is not None}
-    if start.strict and any(c.untranslated for c in coverage.values()):
-        missing = [line for loc, c in coverage.items() if c.untranslated
-                   for line in strict_lines(loc, c)]
+    missing = [line for loc, c in coverage.items() if c.untranslated
+               for line in strict_lines(loc, c)] if start.strict else []
+    if missing:
         return _stopped(opened, EXIT_DISAGREE, missing, coverage)
     return Rendered(opened, outputs, common, published,
                     sum(r.files for r in results) + len(common) + len(published), coverage)
+
+
+def _workers_done(store: FileStore | None, outputs: tuple[LocaleOutput, ...]) -> None:
+    """Count what the render workers did as this build's: the entries they used and
+    stored and their notes (with a store), and the inputs they read (a template read
+    again there), for the runner's race bookkeeping."""
+    if store is not None:
+        store.notes.extend(n for o in outputs for n in o.notes if n not in store.notes)
+        store.mark_used((e for o in outputs for e in o.entries),
+                        (e for o in outputs for e in o.stored))
+    for o in outputs:
+        record_reads(o.reads)
 
 
 def index(rendered: Rendered) -> Indexed:
