@@ -109,8 +109,8 @@ def _new_environment(**loader: Any) -> Environment:
 ENVIRONMENTS = 4
 """The environments :func:`make_environment` keeps in a process, the last used: a build
 or ``serve`` uses one project's. A process that builds many projects (the test run
-builds 200) no longer keeps every one's templates: the test workers held 330,000 objects
-in them, and their garbage collections at the end took seconds."""
+builds 200) keeps only these: every one's templates would be 330,000 objects in a test
+worker, whose garbage collections at the end would take seconds."""
 
 
 @lru_cache(maxsize=ENVIRONMENTS)
