@@ -1043,6 +1043,7 @@ def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
     folder (14 MB at 700 pages would be left behind): the removal runs whole, then the
     signal stops the build. (In a child process:
     :func:`tests.conftest.in_child`.)"""
+    import generator.commands.stages as stages
     import generator.render.search as search
 
     def body() -> None:
@@ -1058,7 +1059,7 @@ def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
             os.kill(os.getpid(), signal_module.SIGINT)  # as the clean-up starts
             close(self)
 
-        search.scratch_folder = recorded  # type: ignore[assignment]
+        stages.scratch_folder = recorded  # type: ignore[assignment]
         search.Indexer.close = signalled  # type: ignore[method-assign]
         with pytest.raises(KeyboardInterrupt):
             build(lean_project, cache=False)

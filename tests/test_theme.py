@@ -14,11 +14,12 @@ import pytest
 from bs4 import BeautifulSoup
 
 import generator.layout
+import generator.render.template_checks
 from generator.commands.project import load_project
 from generator.layout import BUILTIN_POT
 from generator.layout import Layout
-from generator.render.site import ENVIRONMENTS
-from generator.render.site import make_environment
+from generator.render.environment import ENVIRONMENTS
+from generator.render.environment import make_environment
 from tests.conftest import REPO
 from tests.conftest import THEME
 from tests.conftest import override
@@ -227,9 +228,9 @@ def test_a_text_block_called_as_a_macro_is_an_input_error(tmp_path: Path) -> Non
 def test_a_module_name_bound_twice_is_left_to_the_render() -> None:
     """Which binding a use of ``m`` means depends on scopes the check does not follow: a
     template that binds the name otherwise too gets no error from it."""
-    from generator.render.site import _module_uses
-    from generator.render.site import _parsed
-    from generator.render.site import _uses
+    from generator.render.environment import parsed_template as _parsed
+    from generator.render.template_checks import _module_uses
+    from generator.render.template_checks import _uses
 
     plain = '{% import "macros.html" as m %}{{ m.a() }}{% if m.b is defined %}{{ m.b }}{% endif %}'
     uses, calls = _module_uses(_uses(_parsed("u.html", plain, "u.html")), "m", "macros.html")
@@ -246,8 +247,8 @@ def _check_and_render(project: Path) -> tuple[int, int, list[str]]:
     rendering alone says), and check's lines."""
     checked = run_cli("check", "--project", str(project))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generator.render.site, "_missing_imports", lambda *args: [])
-        patch.setattr(generator.render.site, "_import_cycles", lambda *args: [])
+        patch.setattr(generator.render.template_checks, "_missing_imports", lambda *args: [])
+        patch.setattr(generator.render.template_checks, "_import_cycles", lambda *args: [])
         built = run_cli("build", "--project", str(project))
     return checked.returncode, built.returncode, checked.stdout.splitlines()
 
@@ -375,8 +376,8 @@ def test_what_a_template_exports_follows_jinjas_scopes() -> None:
     """The macro-import check counts what Jinja exports: only the module's own scope,
     ``{% if %}`` branches included (a ``set`` there counts), private ``_`` names not;
     a macro inside another macro, a loop, a block or a ``with`` does not count."""
-    from generator.render.site import _exports
-    from generator.render.site import _parsed
+    from generator.render.environment import parsed_template as _parsed
+    from generator.render.template_checks import _exports
 
     source = ("{% set a = 1 %}{% if x %}{% set b = 2 %}{% elif y %}{% macro e() %}"
               "{% endmacro %}{% else %}{% set c, d = 3, 4 %}{% endif %}"
@@ -493,11 +494,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str | None], list[str
     its memos of both emptied first; rendering kept in this process, to be counted."""
     import jinja2
 
+    from generator.render import environment
     from generator.render import parallel
-    from generator.render import site
 
-    site._parsed.cache_clear()
-    site._compiled.cache_clear()
+    environment.parsed_template.cache_clear()
+    environment.compiled_template.cache_clear()
     monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)
     parsed: list[str | None] = []
     compiled: list[str | None] = []
@@ -597,10 +598,10 @@ def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_p
     templates were compiled before the locale's gettext was installed, old-style, and
     the build failed (``KeyError: 'who'``, ``TypeError: %c requires int or char``)."""
     from generator.commands.build import build
-    from generator.render import site
+    from generator.render import environment
 
-    site._parsed.cache_clear()
-    site._compiled.cache_clear()
+    environment.parsed_template.cache_clear()
+    environment.compiled_template.cache_clear()
     base = override(project, "base.html")
     text = base.read_text(encoding="utf-8")
     at = text.index(">", text.index("<body")) + 1

@@ -14,7 +14,6 @@ from dataclasses import field
 from pathlib import Path
 from pathlib import PurePosixPath
 
-from generator.cache import BuildCache
 from generator.cases.loader import clean_files
 from generator.cases.loader import load_cases
 from generator.cases.model import Case
@@ -45,7 +44,8 @@ from generator.layout import Layout
 from generator.layout import generated_files
 from generator.layout import real_path
 from generator.layout import search_output
-from generator.render.site import template_errors
+from generator.memo import Store
+from generator.render.template_checks import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
 
@@ -206,7 +206,7 @@ def _files_named(given: str, cwd: Path, layout: Layout, cases: CaseSet
 
 def load_project(root: Path, *, out: Path | None = None,
                  agreeing: frozenset[str] = frozenset(),
-                 cache: BuildCache | None = None, drafts: bool = False,
+                 cache: Store | None = None, drafts: bool = False,
                  selection: Selection | None = None) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
@@ -263,7 +263,7 @@ def load_project(root: Path, *, out: Path | None = None,
                    warnings)
 
 
-def _load_case_files(layout: Layout, cache: BuildCache | None) -> CaseSet:
+def _load_case_files(layout: Layout, cache: Store | None) -> CaseSet:
     """The project's case files, loaded; those the build cache knows valid are not
     validated again, and the cache learns the ones found valid now."""
     known = cache.load(VALID_SLOT, "sha256") if cache is not None else None

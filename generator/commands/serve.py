@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 from collections.abc import Generator
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import watchfiles
@@ -73,6 +74,7 @@ from generator.layout import OUTPUT
 from generator.layout import real_path
 from generator.layout import search_output
 from generator.render.preview import STATUS
+from generator.render.preview import Entry
 from generator.render.preview import english_summary
 from generator.render.preview import with_excerpts
 
@@ -80,6 +82,63 @@ TEMP_PREFIX = "rules-site-serve-"
 """The start of the temporary site folder's name (in the system's temporary folder);
 the process id of its serve follows, then a random part."""
 _TEMP_NAME = re.compile(re.escape(TEMP_PREFIX) + r"([0-9]+)-[A-Za-z0-9_]+")
+
+
+@dataclass(frozen=True)
+class _Built:
+    """What one of serve's builds gave (:func:`_built`).
+
+    Attributes:
+        report: the build's report; ``None`` when the generator failed.
+        code: its exit status.
+        lines: its lines (the generator's failure as one line).
+        summary: what a good build made (``""`` for a failed one).
+        seconds: how long it took.
+    """
+
+    report: BuildReport | None
+    code: int
+    lines: list[str]
+    summary: str
+    seconds: float
+
+
+def _built(root: Path, site: Path | None, search_later: bool) -> _Built:
+    """Build ``root`` into ``site`` with the drafts (``search_later``: see
+    :func:`generator.commands.build.build`). A fault of the generator is one line,
+    never fatal; a signal Python wrapped in another exception is raised."""
+    start = time.perf_counter()
+    try:
+        report = build(root, site, search_later=search_later, drafts=True)
+    except Exception as exc:  # a fault of the generator is shown, never fatal
+        stopped = interruption(exc)
+        if stopped is not None:  # a signal Python wrapped in another exception
+            raise stopped from exc
+        return _Built(None, EXIT_INPUT, [
+            f"error: the generator failed: {type(exc).__name__}: {exc} "
+            "(set GENERATOR_DEBUG=1 and run build for details)"], "",
+            time.perf_counter() - start)
+    code = report.exit_code
+    summary = (f"built {report.pages} files ({report.cached} from the cache)"
+               if code == EXIT_OK else "")
+    return _Built(report, code, list(report.lines), summary, time.perf_counter() - start)
+
+
+def _build_line(built: _Built, shown: Shown, entries: tuple[Entry, ...], *, changed: bool,
+                index_only: bool) -> str:
+    """serve's line about a build: what it made and what the pages do now, or why it
+    failed."""
+    if built.code != EXIT_OK:
+        what = english_summary(entries) or "no lines"
+        return (f"the build failed (exit {built.code}) in {built.seconds:.2f} s: {what}; the "
+                f"pages show them until the files are fixed (build {shown.build})")
+    behind = built.report.search_behind if built.report is not None else []
+    state = ("search index updated" if index_only
+             else "serving it" if shown.build == 1
+             else "reloading the pages" if changed else "nothing changed")
+    later = (f"; the search index of {_plural(len(behind), 'locale')} follows"
+             if behind else "")
+    return f"{built.summary} in {built.seconds:.2f} s; {state}{later} (build {shown.build})"
 
 
 class Preview:
@@ -184,30 +243,30 @@ class Preview:
         the build it follows, whose pages it only brings the index of (no reload when
         every other file is the same). Returns what is shown and the report of a good
         build (``None`` after a failed one)."""
-        start = time.perf_counter()
-        report: BuildReport | None = None
-        try:
-            report = build(self.root, self.site, search_later=search_later, drafts=True)
-            code, lines = report.exit_code, list(report.lines)
-            summary = (f"built {report.pages} files ({report.cached} from the cache)"
-                       if code == EXIT_OK else "")
-        except Exception as exc:  # a fault of the generator is shown, never fatal
-            stopped = interruption(exc)
-            if stopped is not None:  # a signal Python wrapped in another exception
-                raise stopped from exc
-            code, summary = EXIT_INPUT, ""
-            lines = [f"error: the generator failed: {type(exc).__name__}: {exc} "
-                     "(set GENERATOR_DEBUG=1 and run build for details)"]
-        seconds = time.perf_counter() - start
-        site = self._site_identity()
+        built = _built(self.root, self.site, search_later)
+        report, code = built.report, built.code
         index_only = (pages is not None and report is not None and code == EXIT_OK
                       and _without_index(report.files) == _without_index(pages))
-        entries = report_entries(lines)
+        entries = report_entries(built.lines)
         if code != EXIT_OK:
             entries = with_excerpts(self.root, entries)
+        shown, changed = self._show(built, entries, index_only)
+        listed = self._listed
+        self._listed = frozenset(e.lines for e in entries if e.kind == STATUS)
+        self.emit([line for e in entries if e.kind != STATUS or e.lines not in listed
+                   for line in e.lines])
+        self.say(_build_line(built, shown, entries, changed=changed, index_only=index_only))
+        return shown, report if code == EXIT_OK else None
+
+    def _show(self, built: _Built, entries: tuple[Entry, ...], index_only: bool
+              ) -> tuple[Shown, bool]:
+        """Show what a build gave (the new site, or its lines in place of every page),
+        waking whoever waits for it; returns what is shown and whether it changed."""
+        code = built.code
+        site = self._site_identity()
         with self._state:
             before = self._shown
-            errors = None if code == EXIT_OK else tuple(lines)
+            errors = None if code == EXIT_OK else tuple(built.lines)
             shown_entries = () if code == EXIT_OK else entries
             changed = (before.build == 0 or errors != before.errors
                        or shown_entries != before.entries
@@ -218,24 +277,7 @@ class Preview:
             if code == EXIT_OK:
                 self._last_site = site
             self._state.notify_all()
-            shown = self._shown
-        listed = self._listed
-        self._listed = frozenset(e.lines for e in entries if e.kind == STATUS)
-        self.emit([line for e in entries if e.kind != STATUS or e.lines not in listed
-                   for line in e.lines])
-        if code == EXIT_OK:
-            behind = (report.search_behind if report is not None else [])
-            state = ("search index updated" if index_only
-                     else "serving it" if shown.build == 1
-                     else "reloading the pages" if changed else "nothing changed")
-            later = (f"; the search index of {_plural(len(behind), 'locale')} follows"
-                     if behind else "")
-            self.say(f"{summary} in {seconds:.2f} s; {state}{later} (build {shown.build})")
-        else:
-            what = english_summary(entries) or "no lines"
-            self.say(f"the build failed (exit {code}) in {seconds:.2f} s: {what}; the pages "
-                     f"show them until the files are fixed (build {shown.build})")
-        return shown, report if code == EXIT_OK else None
+            return self._shown, changed
 
     def run(self, stop: threading.Event | None = None) -> None:
         """Watch the inputs, build once, then build again on every change, until

@@ -22,7 +22,6 @@ from mdit_py_plugins.anchors.index import slugify
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from generator.cache import BuildCache
 from generator.content.page_checks import MAX_PAGE_BYTES
 from generator.content.page_checks import PAGE_ADVICE
 from generator.content.page_checks import PAGE_CHECKS
@@ -42,6 +41,7 @@ from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import read_regular
+from generator.memo import Store
 
 __all__ = [
     "APP_CHOICE", "GENERATED_FENCES", "MAX_PAGE_BYTES", "PAGE_SLOT", "PLACEHOLDER", "Fence",
@@ -137,7 +137,7 @@ name come from it): a game registered or unregistered since forgets them all."""
 
 
 def load_pages(project: Path | Layout, md: MarkdownIt | None = None,
-               cache: BuildCache | None = None
+               cache: Store | None = None
                ) -> tuple[list[SourcePage], list[InputError]]:
     """Parse every ``content/*.md`` of ``project`` (sorted by file name), each read
     through the project's layout (only a regular file inside the project).
@@ -191,7 +191,7 @@ class _Loader:
             parser's only).
     """
 
-    def __init__(self, layout: Layout, md: MarkdownIt | None, cache: BuildCache | None
+    def __init__(self, layout: Layout, md: MarkdownIt | None, cache: Store | None
                  ) -> None:
         self.layout = layout
         self.cache = cache
@@ -272,7 +272,7 @@ def _remember(rel: str, key: str, kept: dict[str, Any]) -> None:
             _PAGES.popitem(last=False)
 
 
-def _cached_page(cache: BuildCache | None, rel: str, key: str) -> SourcePage | None:
+def _cached_page(cache: Store | None, rel: str, key: str) -> SourcePage | None:
     """The page ``rel`` of bytes of SHA-256 ``key`` as the cache keeps it, or ``None``."""
     if cache is None:
         return None
