@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import layout
+from generator.layout import writing as layout
 from generator.commands import fix as fix_module
 from generator.commands.project import load_project
 from tests.conftest import REPO

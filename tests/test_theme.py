@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-import generator.layout
+import generator.layout.paths
 from generator.commands.project import load_project
 from generator.layout import BUILTIN_POT
 from generator.layout import Layout
@@ -398,7 +398,7 @@ def test_an_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     macros = theme / "macros.html"
     macros.write_text("{% endif %}\n" + macros.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     project = _tiny(tmp_path, "")
     assert [e.format() for e in load_project(project).errors] == [
         "generator/theme/macros.html:1: template syntax error: Encountered unknown tag "
@@ -440,7 +440,7 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     page = theme / "page.html"
     page.write_text("{{ 1 // 0 }}\n" + page.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     report = build(_tiny(tmp_path, ""))
     assert (report.exit_code, report.lines) == (2, [
         "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
