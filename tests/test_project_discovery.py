@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from generator import layout
 from generator.layout import FoundProject
 from generator.layout import find_project
 from tests.conftest import replace_in

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.layout import writing as layout
 from generator.layout import TEMP_TAG
 from generator.layout import FileChanged
 from generator.layout import FileState
@@ -23,6 +22,7 @@ from generator.layout import in_form_of
 from generator.layout import rewrite_file
 from generator.layout import sweep_temporary_copies
 from generator.layout import write_failure
+from generator.layout import writing as layout
 from tests.conftest import REPO
 
 
