@@ -8,7 +8,10 @@ numbers its pages may cite), and :func:`games` / :func:`find_game` are the regis
 Everything else is derived from it: the rule sets (:func:`rule_set`), the game lists of
 the case-file schemas and messages (:data:`GAMES` and the other live lists), the words
 (``generator/i18n/words.py``), the placeholders (``generator/content/rule_numbers.py``)
-and the command line's choices. Adding a game is one entry of :data:`_BUILT_IN`.
+and the command line's choices. Adding a game is one entry of :data:`_BUILT_IN`; a
+project registers one of its own with :func:`register_game` or an entry point (group
+``rules_site.games``, loaded by ``generator/kinds/registry.py`` through
+:func:`load_before_use`).
 
 Every difference between Rami 40, Rami 51 (presets ``reference`` and ``house``) and the
 CardVerse variant is a field of :class:`RuleSet`; the rest of the engine reads these
