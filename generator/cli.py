@@ -49,6 +49,7 @@ from generator.errors import InputError
 from generator.errors import Interrupted
 from generator.errors import interruption
 from generator.errors import shown
+from generator.extensions import ExtensionError
 from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import OUTPUT
@@ -478,7 +479,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_what_cannot_be_shown()
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in given if not a.startswith("-")), None)
-    args = argument_parser(command).parse_args(given)
+    try:  # explain's choices read the registries, which load the entry points
+        args = argument_parser(command).parse_args(given)
+    except ExtensionError as exc:
+        _emit([f"error: {exc}"])
+        return EXIT_INPUT
     _Found.search = None
     if getattr(args, "project", False) is None:  # not given: found as git finds a repository
         _Found.search = find_project()
@@ -511,6 +516,9 @@ def _run(args: argparse.Namespace) -> int:
         return _build(args.project, args.out, args.strict, not args.no_cache, args.drafts)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
+    except ExtensionError as exc:  # an installed distribution's kind or game
+        _emit([f"error: {exc}"])
+        return EXIT_INPUT
     except Exception as exc:  # never a traceback (docs/site.md); GENERATOR_DEBUG=1 shows it
         stopped = interruption(exc)
         if stopped is not None:  # a signal Python wrapped in another exception

@@ -7,8 +7,12 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
 from functools import cache
 from pathlib import Path
+
+from generator.extensions import installed
+from generator.extensions import origin
 
 PACKAGE = Path(__file__).resolve().parent
 """The generator's own files (code, theme): their hash keys every stage's result."""
@@ -38,17 +42,45 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()
 
 
-@cache
 def generator_hash() -> str:
     """A hash of the installed generator's files (its code, the theme and everything else
-    in the package; compiled ``__pycache__`` files left out) and of which of its
-    :data:`LIBRARIES` are installed (:func:`library_identity`), computed once per
-    process: any change to the generator, the rules engine included, or a library
-    installed again (another version) changes every key made with it.
+    in the package; compiled ``__pycache__`` files left out), of which of its
+    :data:`LIBRARIES` are installed (:func:`library_identity`) and of the kinds and games
+    from outside the package: the installed distributions' entry points
+    (:func:`generator.extensions.installed`, each with its module's
+    :func:`library_identity`) and what a call registered
+    (:func:`generator.engine.rules.outside_identity`, read only once the engine is
+    imported: nothing can be registered before). Computed once per process (until
+    :func:`clear_generator_hash`): any change to the generator, the rules engine included,
+    a library installed again (another version) or another kind or game changes every
+    key made with it.
 
     Returns:
         A SHA-256 hex digest (:func:`digest`).
     """
+    rules = sys.modules.get("generator.engine.rules")  # not imported by a no-change build
+    return _generator_hash(str(rules.outside_identity()) if rules is not None else "")
+
+
+def clear_generator_hash() -> None:
+    """Forget the hashes :func:`generator_hash` computed in this process, so that the next
+    call reads the package's files, the libraries and the entry points again."""
+    _generator_hash.cache_clear()
+    _package_hash.cache_clear()
+
+
+@cache
+def _generator_hash(outside: str) -> str:
+    """:func:`generator_hash` with ``outside`` the calls' registrations."""
+    extensions = [f"{origin(entry)} {library_identity(entry.module)}"
+                  for entry in installed()]
+    return digest(_package_hash(), *extensions, outside)
+
+
+@cache
+def _package_hash() -> str:
+    """A hash of the package's files and of which :data:`LIBRARIES` are installed, once
+    per process."""
     parts: list[str | bytes] = [library_identity(name) for name in LIBRARIES]
     for folder, dirs, files in os.walk(PACKAGE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")

@@ -650,20 +650,20 @@ def test_a_library_installed_again_builds_everything_again(
     Jinja or markdown-it may write other bytes): a library installed again in another
     version (its ``__init__.py`` written anew) makes every page again, and the site is a
     clean build's. Before, only the generator's own files keyed it."""
-    request.addfinalizer(generator.digests.generator_hash.cache_clear)
+    request.addfinalizer(generator.digests.clear_generator_hash)
     library = tmp_path / "libs" / "zebralib"
     library.mkdir(parents=True)
     (library / "__init__.py").write_text("VERSION = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "libs"))
     monkeypatch.setattr(generator.digests, "LIBRARIES",
                         (*generator.digests.LIBRARIES, "zebralib"))
-    generator.digests.generator_hash.cache_clear()
+    generator.digests.clear_generator_hash()
     assert build(small).exit_code == 0
-    generator.digests.generator_hash.cache_clear()
+    generator.digests.clear_generator_hash()
     unchanged = build(small)
     assert (unchanged.exit_code, unchanged.cached) == (0, unchanged.pages)
     (library / "__init__.py").write_text("VERSION = 22\n", encoding="utf-8")
-    generator.digests.generator_hash.cache_clear()
+    generator.digests.clear_generator_hash()
     report = build(small)
     assert (report.exit_code, report.cached) == (0, 0)
     _clean(small, tmp_path)

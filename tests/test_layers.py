@@ -86,7 +86,7 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("generator/cli.py", "_check_fix"),
     ("generator/cli.py", "_explain"),
     ("generator/cli.py", "_i18n"),
-    ("generator/layout.py", "template_label"),
+    ("generator/layout/inputs.py", "template_label"),
     # the same for check's CI formats, schema and init (generator.cli, _check)
     ("generator/cli.py", "_check_to"),
     ("generator/cli.py", "_schema"),

@@ -282,8 +282,8 @@ def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Pat
 def test_an_out_over_the_inputs_is_one_error_before_the_loading(
         project: Path, where: str) -> None:
     """``--out /`` (or the project's parent, or an input folder) is one line naming the
-    output folder: the loading used to run first and call every input "a symbolic link
-    leading into the output folder"."""
+    output folder, found before the loading runs (which would call every input "a
+    symbolic link leading into the output folder")."""
     from generator.commands.build import build
 
     out = {"/": Path("/"), "parent": project.parent}.get(where, project / where)

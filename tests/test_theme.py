@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-import generator.layout
+import generator.layout.paths
 import generator.render.template_checks
 from generator.commands.project import load_project
 from generator.layout import BUILTIN_POT
@@ -155,11 +155,10 @@ def test_check_names_a_syntax_error_in_an_override_at_its_line(tmp_path: Path) -
 def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
         tmp_path: Path) -> None:
     """A ``templates/macros.html`` copied from an older theme lacks ``page_list``, which
-    the theme's home and 404 pages import: ``check`` passed and the build failed at
-    ``generator/theme/home.html:8`` with Jinja's "does not export the requested name"
-    (left from earlier stops). Now ``check`` names each import, the override that lacks
-    the macro and the theme's file to copy it from; an import of a macro no template
-    has names no file to copy."""
+    the theme's home and 404 pages import: ``check`` names each such import (not the
+    build failing at ``generator/theme/home.html:8`` with Jinja's "does not export the
+    requested name"), the override that lacks the macro and the theme's file to copy it
+    from; an import of a macro no template has names no file to copy."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     text = macros.read_text("utf-8")
@@ -399,7 +398,7 @@ def test_an_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     macros = theme / "macros.html"
     macros.write_text("{% endif %}\n" + macros.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     project = _tiny(tmp_path, "")
     assert [e.format() for e in load_project(project).errors] == [
         "generator/theme/macros.html:1: template syntax error: Encountered unknown tag "
@@ -441,7 +440,7 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     page = theme / "page.html"
     page.write_text("{{ 1 // 0 }}\n" + page.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     report = build(_tiny(tmp_path, ""))
     assert (report.exit_code, report.lines) == (2, [
         "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
@@ -464,10 +463,9 @@ def test_an_override_of_nav_html_without_the_nav_item_macro_is_an_error(
         "export the requested name 'nav_item'; expected a template that renders"])
 
 
-def test_overrides_copied_from_the_theme_before_nav_html_still_build(
-        tmp_path: Path) -> None:
-    """A project's base.html and macros.html copied from the theme before the navigation's
-    items moved to nav.html (base.html looping over ``nav`` itself; macros.html without
+def test_overrides_copied_from_a_theme_without_nav_html_build(tmp_path: Path) -> None:
+    """A project's base.html and macros.html copied from a theme whose navigation's items
+    are not in nav.html (base.html looping over ``nav`` itself; macros.html without
     ``nav_item``) build, and mark the page shown in the navigation."""
     from generator.commands.build import build
 
@@ -490,7 +488,7 @@ def test_overrides_copied_from_the_theme_before_nav_html_still_build(
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str | None], list[str | None]]:
-    """(the names of the templates parsed, those compiled) from now on in this process,
+    """(the names of the templates parsed, those compiled) from here on in this process,
     its memos of both emptied first; rendering kept in this process, to be counted."""
     import jinja2
 
@@ -526,9 +524,9 @@ def test_a_build_parses_and_compiles_each_template_once(
         project: Path, tmp_path: Path,
         counted: tuple[list[str | None], list[str | None]]) -> None:
     """The loading's template check and the rendering share one environment (the
-    loading's layout carries the build's --out; rendering used to make a second
-    environment from the bare project folder and compile every template again), and
-    the check's syntax tree is what is compiled (it used to be parsed twice)."""
+    loading's layout carries the build's --out, so rendering makes no second environment
+    from the bare project folder that would compile every template again), and the
+    check's syntax tree is what is compiled (each template is parsed once)."""
     from generator.commands.build import build
 
     parsed, compiled = counted
@@ -595,8 +593,9 @@ def test_a_process_keeps_the_environments_of_its_last_projects_alone(
 def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_path: Path) -> None:
     """``{% trans %}`` in a project's template renders as Jinja's newstyle gettext does
     (its variables by name, a literal ``%``), in a fresh process's first build: the
-    templates were compiled before the locale's gettext was installed, old-style, and
-    the build failed (``KeyError: 'who'``, ``TypeError: %c requires int or char``)."""
+    templates are compiled after the locale's gettext is installed, so none is compiled
+    old-style (which fails with ``KeyError: 'who'`` or ``TypeError: %c requires int or
+    char``)."""
     from generator.commands.build import build
     from generator.render import environment
 
