@@ -280,6 +280,19 @@ def test_the_recipe_of_a_page_check(copy: Path, tmp_path: Path) -> None:
     edit(checks, '    ("links", _links),\n', '    ("links", _links),\n'
          '    ("no_todo", _no_todo),\n')
 
+    edit(copy / "tests" / "test_page_checks.py", '"slug", "links"]', '"slug", "links",\n'
+         '        "no_todo"]')
+    edit(copy / "docs" / "site.md", "\n## Pages\n",
+         "\n## Pages\n\nA page holds no `TODO`.\n")
+    edit(copy / "CHANGELOG.md", "### Added\n", "### Added\n\n- Pages: no `TODO` left.\n")
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+         "tests/test_page_checks.py::"
+         "test_the_built_in_checks_are_listed_by_name_in_the_order_they_run"],
+        cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True,
+        text=True, timeout=600, check=False)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+
     project = tmp_path / "small"
     generator(copy, "init", str(project))
     page = next((project / "content").glob("*.md"))
