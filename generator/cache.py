@@ -42,19 +42,15 @@ import contextlib
 import errno
 import hashlib
 import hmac
-import importlib.util
 import json
 import os
 import re
 import secrets
 import shutil
 import stat
-import time
 from collections import OrderedDict
-from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +59,22 @@ try:
 except ImportError:  # not on POSIX: the cache is used without its lock
     fcntl = None  # type: ignore[assignment]
 
+from generator.cache_files import APP
+from generator.cache_files import OPEN_NEW
+from generator.cache_files import OPEN_READ
+from generator.cache_files import READ_LIMIT
+from generator.cache_files import CacheRefused
+from generator.cache_files import discard_at
+from generator.cache_files import exists_at
+from generator.cache_files import hash_bounded
+from generator.cache_files import names_in
+from generator.cache_files import open_file_at
+from generator.cache_files import open_folder
+from generator.cache_files import read_bounded
+from generator.cache_files import sweep
+from generator.cache_key import cache_key
+from generator.digests import digest
+from generator.digests import generator_hash
 from generator.errors import InputError
 from generator.layout import CONFIG
 from generator.layout import CONTENT
@@ -72,22 +84,10 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import real_path
 from generator.layout import write_all
+from generator.memo import remember
 
 FORMAT = 2
 """The layout of the cache's files; an entry of another format is a miss."""
-APP = "rules-site"
-"""The cache's folder in the user's cache folder, and the key's in the user's
-configuration folder."""
-KEY_FILE = "cache-key"
-"""The user's key (:func:`cache_key`) in ``<user configuration>/rules-site/``."""
-PACKAGE = Path(__file__).resolve().parent
-"""The generator's own files (code, theme): their hash keys every entry."""
-LIBRARIES = ("jinja2", "markupsafe", "markdown_it", "mdit_py_plugins", "mdurl", "babel",
-             "yaml", "jsonschema")
-"""The libraries whose code shapes what a build writes (templating, escaping, Markdown
-and its links' normalization, catalogs, case files and their schema): which of each is
-installed keys every entry too (:func:`generator_hash`). Pagefind's program keys the
-search indexes and whole builds (:func:`generator.render.search.version`)."""
 SHARED = 4096
 """How many entries read with ``shared`` (:meth:`BuildCache.load`) a process remembers,
 the least recently used forgotten first."""
@@ -97,80 +97,6 @@ inputs; its data)."""
 INPUT_LIMIT = 16 * 1024 * 1024
 """The largest input file hashed up front, in bytes; a larger one (an input error for
 every reader) makes :func:`input_digests` give up."""
-READ_LIMIT = 256 * 1024 * 1024
-"""The largest entry or blob read from the cache, in bytes; a larger one is damaged (the
-cache folder is not trusted: a planted file of any size must not exhaust memory)."""
-
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-"""Opens a folder, never through a link (the link itself fails: ``ENOTDIR``/``ELOOP``)."""
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-"""Opens a file to read, never through a link, without waiting at a FIFO."""
-_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-"""Creates a file that must be new."""
-_NOT_A_FOLDER = (errno.ENOTDIR, errno.ELOOP)
-"""What opening a link or a file as a folder with :data:`_DIR` gives."""
-
-
-class CacheRefused(Exception):
-    """The cache's key or folder cannot be used safely (a link, another user's file, a
-    key readable by others); the message says which and why. The build goes on without
-    the cache (:meth:`BuildCache.__enter__`)."""
-
-
-def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> None:
-    """Keep ``value`` in the process memo ``memo`` (the cache's entries, compiled
-    catalogs, inline HTML: what a process that builds again reuses) under ``key``, as
-    the most recently used; beyond ``limit`` items, the least recently used are
-    forgotten. (The search indexes' memo trims only after a build has them all:
-    :class:`generator.render.search.Indexer`.)"""
-    memo[key] = value
-    memo.move_to_end(key)
-    while len(memo) > limit:
-        memo.popitem(last=False)
-
-
-def digest(*parts: str | bytes) -> str:
-    """The SHA-256 hex digest of ``parts``, each length-prefixed (so that ``("ab", "c")``
-    and ``("a", "bc")`` differ)."""
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.hexdigest()
-
-
-@cache
-def generator_hash() -> str:
-    """A hash of the installed generator's files (its code, the theme and everything else
-    in the package; compiled ``__pycache__`` files left out) and of which of its
-    :data:`LIBRARIES` are installed (:func:`library_identity`), computed once per
-    process: any change to the generator, the rules engine included, or a library
-    installed again (another version) invalidates every entry."""
-    parts: list[str | bytes] = [str(FORMAT), *(library_identity(name) for name in LIBRARIES)]
-    for folder, dirs, files in os.walk(PACKAGE):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            path = Path(folder) / name
-            parts += [path.relative_to(PACKAGE).as_posix(), path.read_bytes()]
-    return digest(*parts)
-
-
-def library_identity(name: str) -> str:
-    """Which library ``name`` (an importable package) is installed, found without
-    importing it (a no-change build imports none of them): the path, size and time of
-    change of its ``__init__.py``, which an install of another version writes anew;
-    ``name`` alone when it cannot be found. (A package's metadata would give its version,
-    at 12 ms a build: importlib.metadata.)"""
-    try:
-        spec = importlib.util.find_spec(name)
-        origin = spec.origin if spec is not None else None
-        info = os.stat(origin) if origin else None
-    except (ImportError, ValueError, OSError):
-        info = None
-    return name if info is None else f"{name}:{origin}:{info.st_size}:{info.st_mtime_ns}"
 
 
 def cache_folder(project: Path) -> Path:
@@ -182,159 +108,6 @@ def cache_folder(project: Path) -> Path:
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
     return root / APP / digest(str(real_path(project)))[:16]
 
-
-def config_home() -> Path:
-    """The user's configuration folder: ``$XDG_CONFIG_HOME`` when it is set to an absolute
-    path (the XDG base directory specification), else ``~/.config``."""
-    base = os.environ.get("XDG_CONFIG_HOME", "")
-    return Path(base) if base and os.path.isabs(base) else Path.home() / ".config"
-
-
-def key_path() -> Path:
-    """Where the user's cache key is (:func:`cache_key`)."""
-    return config_home() / APP / KEY_FILE
-
-
-def cache_key() -> bytes:
-    """The user's key for the cache's entries (their HMAC): 32 random bytes kept as 64
-    hex digits in :func:`key_path`, outside every cache folder, so that a cache folder
-    restored or written by someone else cannot hold an entry this user's builds trust.
-    Made on first use, mode 0600: written to a new file (``O_EXCL``) and linked into
-    place, so that two builds starting at once agree on one key. Neither the key's
-    folder (``rules-site/``) nor the key is ever opened through a link.
-
-    Returns:
-        The key's bytes.
-
-    Raises:
-        CacheRefused: the key's folder or file is a link, not a folder or regular file,
-            not the user's own, the key readable or writable by others (as ssh refuses
-            such a private key) or not 64 hex digits; or it cannot be made (a read-only
-            configuration folder).
-    """
-    path = key_path()
-    try:
-        path.parent.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        home = os.open(path.parent.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError as exc:
-        raise CacheRefused(f"{path}: cannot make the build cache's key "
-                           f"({exc.strerror or exc})") from exc
-    try:
-        folder = _open_folder(path.parent, APP, home, mode=0o700, heal=False)
-    except OSError as exc:
-        raise CacheRefused(f"{path.parent}: cannot use it for the build cache's key "
-                           f"({exc.strerror or exc})") from exc
-    finally:
-        os.close(home)
-    try:
-        for _ in range(3):  # made by another build meanwhile: read that one
-            try:
-                return _read_key(path, folder)
-            except FileNotFoundError:
-                _make_key(path, folder)
-        raise CacheRefused(f"{path}: the build cache's key keeps going away")
-    except OSError as exc:
-        raise CacheRefused(f"{path}: cannot make the build cache's key "
-                           f"({exc.strerror or exc})") from exc
-    finally:
-        os.close(folder)
-
-
-def _read_key(path: Path, folder: int) -> bytes:
-    """The key in ``folder`` (:func:`cache_key`). Raises FileNotFoundError when there is
-    none, CacheRefused when it is not a key of the user's own."""
-    expected = ("expected a regular file of your own, mode 0600, holding 64 hex digits "
-                "(remove it: the next build makes a new one)")
-    try:
-        fd = os.open(KEY_FILE, _READ, dir_fd=folder)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        why = "a symbolic link" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
-        raise CacheRefused(f"{path}: the build cache's key is {why}; {expected}") from exc
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise CacheRefused(f"{path}: the build cache's key is not a regular file; "
-                               f"{expected}")
-        if info.st_uid != os.geteuid():
-            raise CacheRefused(f"{path}: the build cache's key is another user's "
-                               f"(uid {info.st_uid}); {expected}")
-        if info.st_mode & 0o077:
-            raise CacheRefused(f"{path}: the build cache's key is readable or writable by "
-                               f"others (mode {stat.S_IMODE(info.st_mode):04o}); {expected}")
-        text = os.read(fd, 128).strip()
-    finally:
-        os.close(fd)
-    if not re.fullmatch(rb"[0-9a-f]{64}", text):
-        raise CacheRefused(f"{path}: the build cache's key is not 64 hex digits; {expected}")
-    return bytes.fromhex(text.decode("ascii"))
-
-
-def _make_key(path: Path, folder: int) -> None:
-    """Make a new key in ``folder`` unless another build made one meanwhile: written to a
-    new temporary file, mode 0600, and linked (not renamed) into place, so that a key
-    there is never replaced."""
-    tmp = f".{KEY_FILE}.{os.getpid()}-{secrets.token_hex(4)}"
-    fd = os.open(tmp, _NEW, 0o600, dir_fd=folder)
-    try:
-        try:
-            os.fchmod(fd, 0o600)
-            write_all(fd, secrets.token_hex(32).encode("ascii") + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, KEY_FILE, src_dir_fd=folder, dst_dir_fd=folder,
-                    follow_symlinks=False)
-        except FileExistsError:
-            pass  # another build's key is the key
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP):
-                raise
-            os.rename(tmp, KEY_FILE, src_dir_fd=folder, dst_dir_fd=folder)  # no hard links
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp, dir_fd=folder)
-
-
-def _open_folder(path: Path, name: str, parent: int, *, mode: int = 0o777,
-                 heal: bool = True) -> int:
-    """The folder ``name`` in the folder of descriptor ``parent`` (whose path is
-    ``path.parent``; ``path`` names it in messages), opened without following a link and
-    made (with ``mode``, less the umask) when missing. With ``heal``, a symbolic link
-    there is removed, never followed, and a folder made in its place (a file there is an
-    OSError: the cache cannot be written).
-
-    Raises:
-        CacheRefused: the folder belongs to another user; or (without ``heal``) a link or
-            a non-folder is there.
-        OSError: it cannot be opened or made.
-    """
-    for attempt in range(3):
-        try:
-            fd = os.open(name, _DIR, dir_fd=parent)
-        except FileNotFoundError:
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(name, mode, dir_fd=parent)
-            continue
-        except OSError as exc:
-            if exc.errno not in _NOT_A_FOLDER:
-                raise
-            if not heal:
-                raise CacheRefused(f"{path}: a symbolic link or a file, not a folder; "
-                                   "expected a folder of your own (remove it)") from exc
-            if attempt < 2 and stat.S_ISLNK(_mode_at(parent, name)):
-                _discard_at(parent, name)  # the link itself
-                continue
-            raise
-        owner = os.fstat(fd).st_uid
-        if owner != os.geteuid():
-            os.close(fd)
-            raise CacheRefused(f"{path}: the folder belongs to another user (uid {owner}); "
-                               "expected a folder of your own")
-        return fd
-    raise OSError(errno.ENOENT, "it keeps going away", str(path))
 
 
 def input_digests(layout: Layout) -> dict[str, str] | None:
@@ -363,6 +136,13 @@ def input_digests(layout: Layout) -> dict[str, str] | None:
             return None
         digests[rel] = hashlib.sha256(data).hexdigest()
     return digests
+
+
+def _for_other_inputs(raw: bytes, inputs: str) -> bool:
+    """Whether the entry file's bytes ``raw`` name other inputs than ``inputs``, as
+    :meth:`BuildCache.store` writes them: such an entry is a miss, not parsed."""
+    at = raw.find(b'"inputs": "')
+    return at >= 0 and raw[at + 11:at + 12 + len(inputs)] != b'%s"' % inputs.encode()
 
 
 class BuildCache:
@@ -399,7 +179,7 @@ class BuildCache:
         A folder that cannot be locked is used without the lock."""
         if self._ready() and fcntl is not None:
             try:
-                self._lock = _open_file_at(self._fds[""], "lock", self._path("lock"),
+                self._lock = open_file_at(self._fds[""], "lock", self._path("lock"),
                                            self._note)
                 fcntl.flock(self._lock, fcntl.LOCK_SH)
                 os.utime(self._lock)  # used now (sweep)
@@ -439,7 +219,7 @@ class BuildCache:
             self.folder.parent.mkdir(parents=True, exist_ok=True)
             parent = os.open(self.folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
-                self._fds[""] = _open_folder(self.folder, self.folder.name, parent)
+                self._fds[""] = open_folder(self.folder, self.folder.name, parent)
             finally:
                 os.close(parent)
         except CacheRefused as exc:
@@ -473,9 +253,9 @@ class BuildCache:
             return fd
         above, _, name = rel.rpartition("/")
         parent = self._dir(above, create)
-        if not create and not _exists_at(parent, name):
+        if not create and not exists_at(parent, name):
             raise FileNotFoundError(errno.ENOENT, "no such folder", str(self._path(rel)))
-        fd = _open_folder(self._path(rel), name, parent)
+        fd = open_folder(self._path(rel), name, parent)
         self._fds[rel] = fd
         return fd
 
@@ -523,38 +303,60 @@ class BuildCache:
         name = self._entry_name(slot)
         path = self._path(f"entries/{name}")
         self._used.add(name)
-        try:
-            fd = os.open(name, _READ, dir_fd=self._dir("entries", create=False))
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:  # a link where an entry belongs: never followed
-                self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
-            return None
-        except CacheRefused as exc:
-            self._off(f"{exc}: this build goes on without the build cache")
+        fd = self._open_entry(name, path)
+        if fd is None:
             return None
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 if not stat.S_ISDIR(st.st_mode):  # (a folder: replaced when stored)
-                    self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+                    self._damaged_entry(path)
                 return None
             stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
             known = _SHARED.get((str(path), self.project)) if shared else None
             if known is not None and known[0] == stamp:
                 _SHARED.move_to_end((str(path), self.project))
                 return known[2] if inputs in (None, known[1]) else None
-            raw = _read_bounded(fd, st.st_size)
+            raw = read_bounded(fd, st.st_size)
         except OSError:
             return None
         finally:
             os.close(fd)
         if raw is None:  # larger than any entry a build writes
-            self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+            self._damaged_entry(path)
             return None
-        at = raw.find(b'"inputs": "')
-        if inputs is not None and at >= 0 and (
-                raw[at + 11:at + 12 + len(inputs)] != b'%s"' % inputs.encode()):
-            return None  # an entry for other inputs (as store writes it): not parsed
+        if inputs is not None and _for_other_inputs(raw, inputs):
+            return None  # not parsed
+        entry = self._verified(raw, slot, path)
+        if entry is None:
+            return None
+        data = entry["data"]
+        if shared:
+            remember(_SHARED, (str(path), self.project), (stamp, entry["inputs"], data),
+                     SHARED)
+        return data if inputs in (None, entry["inputs"]) else None
+
+    def _open_entry(self, name: str, path: Path) -> int | None:
+        """The entry file ``name`` opened to read, never through a link (a link there is
+        a damaged entry: a note), or ``None``."""
+        try:
+            return os.open(name, OPEN_READ, dir_fd=self._dir("entries", create=False))
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link where an entry belongs: never followed
+                self._damaged_entry(path)
+            return None
+        except CacheRefused as exc:
+            self._off(f"{exc}: this build goes on without the build cache")
+            return None
+
+    def _damaged_entry(self, path: Path) -> None:
+        self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+
+    def _verified(self, raw: bytes, slot: str, path: Path) -> dict[str, Any] | None:
+        """The entry file's bytes ``raw`` parsed, its data decoded (``"data"``), when it is
+        an entry of ``slot`` of this format, key, generator and project, sealed by its
+        HMAC (:meth:`_seal`); else ``None``: a miss (another version's, another key's,
+        another project's), or a damaged entry (with a note)."""
         try:
             entry = json.loads(raw)
             ok = (isinstance(entry, dict) and entry.get("slot") == slot
@@ -565,24 +367,24 @@ class BuildCache:
         if isinstance(entry, dict) and (entry.get("format") != FORMAT
                                         or (ok and entry["key"] != self._key_id)):
             return None  # another version's, or made under another key: a miss
-        if ok:
-            assert isinstance(entry, dict)
-            ok = hmac.compare_digest(entry["mac"].encode(), self._seal(
-                entry["generator"], slot, entry["inputs"], entry["data"]).encode())
-        try:
-            data = json.loads(entry["data"]) if ok else None
-        except (ValueError, RecursionError):
-            ok = False
-        if not ok:
-            self._note(f"{path}: a damaged cache entry; ignored, its part rebuilt")
+        data = self._unsealed(entry) if ok else None
+        if data is None:
+            self._damaged_entry(path)
             return None
-        assert isinstance(entry, dict)
         if entry["generator"] != generator_hash() or entry["project"] != self.project:
             return None  # another version's, or a copied cache: a miss, never used
-        if shared:
-            remember(_SHARED, (str(path), self.project), (stamp, entry["inputs"], data),
-                     SHARED)
-        return data if inputs in (None, entry["inputs"]) else None
+        return {**entry, "data": data[0]}
+
+    def _unsealed(self, entry: dict[str, Any]) -> tuple[Any] | None:
+        """The data of an entry of the right fields, decoded, when its HMAC is right (a
+        one-item tuple: the data may be ``None``); else ``None``."""
+        if not hmac.compare_digest(entry["mac"].encode(), self._seal(
+                entry["generator"], entry["slot"], entry["inputs"], entry["data"]).encode()):
+            return None
+        try:
+            return (json.loads(entry["data"]),)
+        except (ValueError, RecursionError):
+            return None
 
     def store(self, slot: str, inputs: str, data: Any) -> None:
         """Keep ``data`` (plain JSON data) in ``slot`` for these ``inputs``."""
@@ -611,7 +413,7 @@ class BuildCache:
         if fd is None:
             return None
         try:
-            found = _hash_bounded(fd)
+            found = hash_bounded(fd)
         except OSError:
             return None
         finally:
@@ -660,7 +462,7 @@ class BuildCache:
         if not self._ready() or not re.fullmatch(r"[0-9a-f]{64}", sha):
             return None
         try:
-            fd = os.open(sha, _READ, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
+            fd = os.open(sha, OPEN_READ, dir_fd=self._dir(f"blobs/{sha[:2]}", create=False))
         except (OSError, CacheRefused):
             return None
         try:
@@ -678,7 +480,7 @@ class BuildCache:
         if fd is None:
             return None
         try:
-            data = _read_bounded(fd, os.fstat(fd).st_size)
+            data = read_bounded(fd, os.fstat(fd).st_size)
         except OSError:
             return None
         finally:
@@ -722,7 +524,7 @@ class BuildCache:
         try:
             folder = self._dir(rel)
             tmp = f".tmp-{secrets.token_hex(8)}"
-            fd = os.open(tmp, _NEW, 0o666, dir_fd=folder)
+            fd = os.open(tmp, OPEN_NEW, 0o666, dir_fd=folder)
             try:
                 try:
                     write_all(fd, data)
@@ -774,7 +576,7 @@ class BuildCache:
             with contextlib.suppress(OSError, CacheRefused):
                 entries = self._dir("entries", create=False)
                 for name in self._stored:
-                    _discard_at(entries, name)
+                    discard_at(entries, name)
         self._used -= self._stored
         self._stored.clear()
 
@@ -807,204 +609,24 @@ class BuildCache:
         except (OSError, CacheRefused):
             pass
         else:
-            for name in _names(entries):
+            for name in names_in(entries):
                 if name not in self._used:
-                    _discard_at(entries, name)
+                    discard_at(entries, name)
         try:
             folder = self._dir("blobs", create=False)
         except (OSError, CacheRefused):
             pass
         else:
-            for sub in _names(folder):
+            for sub in names_in(folder):
                 try:
                     fd = self._dir(f"blobs/{sub}", create=False)
                 except (OSError, CacheRefused):
-                    _discard_at(folder, sub)  # a link or a file: not a folder of blobs
+                    discard_at(folder, sub)  # a link or a file: not a folder of blobs
                     continue
-                for name in _names(fd):
+                for name in names_in(fd):
                     if name not in keep:
-                        _discard_at(fd, name)
+                        discard_at(fd, name)
         assert self.folder is not None
         sweep(self.folder.parent, self.folder)
 
 
-STALE_DAYS = 30
-"""A project's cache folder not used for this many days is removed (:func:`sweep`)."""
-SWEPT = ".swept"
-"""The file in ``<user cache>/rules-site/`` whose time says when :func:`sweep` last ran."""
-_CACHE_NAME = re.compile(r"[0-9a-f]{16}")
-
-
-def sweep(parent: Path, mine: Path, now: float | None = None) -> list[Path]:
-    """Remove the cache folders of ``parent`` (``<user cache>/rules-site/``) that no build
-    used for :data:`STALE_DAYS` days: a project moved, renamed or deleted (a checkout in
-    a temporary folder) leaves its cache behind, named by the old path's hash, and
-    nothing else would ever remove it. Runs at most once a day (the time of
-    ``parent/.swept``); a folder's last use is its ``lock`` file's time (every build
-    takes the lock, :meth:`BuildCache.__enter__`, and marks it); a folder a build holds
-    now (its lock taken), not named as :func:`cache_folder` names them, not a real
-    folder of the user's own, or ``mine`` is left alone. Nothing is opened through a
-    link. What cannot be removed stays.
-
-    Args:
-        parent: the folder of every project's cache.
-        mine: this build's cache folder, never removed.
-        now: the time to compare with (seconds since the epoch; default the clock's).
-
-    Returns:
-        The folders removed.
-    """
-    now = time.time() if now is None else now
-    try:
-        top = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError:
-        return []
-    try:
-        return _sweep(parent, top, mine, now)
-    finally:
-        os.close(top)
-
-
-def _sweep(parent: Path, top: int, mine: Path, now: float) -> list[Path]:
-    try:
-        if now - os.stat(SWEPT, dir_fd=top, follow_symlinks=False).st_mtime < 86_400:
-            return []
-    except OSError:
-        pass
-    try:
-        fd = _open_file_at(top, SWEPT, parent / SWEPT, lambda line: None)
-        try:
-            os.utime(fd, (now, now))
-        finally:
-            os.close(fd)
-    except OSError:
-        return []  # a cache that cannot be written: nothing to tidy
-    removed = []
-    for name in _names(top):
-        if (parent / name == mine or not _CACHE_NAME.fullmatch(name)
-                or not stat.S_ISDIR(_mode_at(top, name))):
-            continue
-        try:
-            folder = _open_folder(parent / name, name, top, heal=False)
-        except (OSError, CacheRefused):
-            continue
-        try:
-            try:
-                used = os.stat("lock", dir_fd=folder, follow_symlinks=False).st_mtime
-            except OSError:
-                used = os.fstat(folder).st_mtime
-            if now - used < STALE_DAYS * 86_400:
-                continue
-            lock = _open_file_at(folder, "lock", parent / name / "lock", lambda line: None)
-        except OSError:
-            continue
-        finally:
-            os.close(folder)
-        try:
-            if fcntl is not None:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no build uses it now
-            shutil.rmtree(name, dir_fd=top)
-            removed.append(parent / name)
-        except OSError:
-            pass
-        finally:
-            os.close(lock)
-    return removed
-
-
-def _open_file_at(folder: int, name: str, path: Path, note: Callable[[str], None]) -> int:
-    """The regular file ``name`` of the cache's folder of descriptor ``folder`` opened to
-    read and write, made when missing (the umask's mode), never through a link: a link,
-    FIFO, folder or a file with other hard links there (``path`` in the note) is removed,
-    said in a note, and the file made anew, so that opening or touching it never
-    creates or changes a file elsewhere. Raises OSError."""
-    for attempt in range(2):
-        try:
-            fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-                         | os.O_CLOEXEC, 0o666, dir_fd=folder)
-        except OSError as exc:
-            if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO) or attempt:
-                raise
-        else:
-            info = os.fstat(fd)
-            if stat.S_ISREG(info.st_mode) and info.st_nlink == 1 \
-                    and info.st_uid == os.geteuid():
-                return fd
-            os.close(fd)
-            if attempt:
-                break
-        note(f"{path}: not a regular file of the cache's own (a link, FIFO, folder, hard "
-             "link or another user's file); replaced, never followed")
-        _discard_at(folder, name)
-    raise OSError(errno.EEXIST, "not a regular file of its own", str(path))
-
-
-def _read_bounded(fd: int, size: int) -> bytes | None:
-    """The content of the open file ``fd`` (``size`` bytes as ``fstat`` says), or
-    ``None`` when it holds more than :data:`READ_LIMIT` bytes. Raises OSError."""
-    if size > READ_LIMIT:
-        return None
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        chunk = os.read(fd, max(size - total, 0) + 65536)
-        if not chunk:
-            return b"".join(chunks)
-        total += len(chunk)
-        if total > READ_LIMIT:
-            return None
-        chunks.append(chunk)
-
-
-def _hash_bounded(fd: int) -> str | None:
-    """The SHA-256 hex digest of the open file ``fd``, read in pieces from its start, or
-    ``None`` when it holds more than :data:`READ_LIMIT` bytes. Raises OSError."""
-    h = hashlib.sha256()
-    total = 0
-    while True:
-        chunk = os.pread(fd, 1024 * 1024, total)
-        if not chunk:
-            return h.hexdigest()
-        total += len(chunk)
-        if total > READ_LIMIT:
-            return None
-        h.update(chunk)
-
-
-def _names(folder: int) -> list[str]:
-    """The names in the open folder ``folder``; none when it cannot be read."""
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return []
-
-
-def _exists_at(folder: int, name: str) -> bool:
-    """Whether ``name`` exists in the open folder ``folder`` (a link counts)."""
-    try:
-        os.stat(name, dir_fd=folder, follow_symlinks=False)
-    except OSError:
-        return False
-    return True
-
-
-def _mode_at(folder: int, name: str) -> int:
-    """The mode of ``name`` in the open folder ``folder`` (of a link, the link's); 0 when
-    it cannot be read."""
-    try:
-        return os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
-    except OSError:
-        return 0
-
-
-def _discard_at(folder: int, name: str) -> None:
-    """Remove ``name`` from the cache's open folder ``folder``: a folder with what it
-    holds, anything else (a link too) by its name alone; what cannot be removed stays
-    (the pruning goes on with the others)."""
-    try:
-        if stat.S_ISDIR(_mode_at(folder, name)):
-            shutil.rmtree(name, dir_fd=folder)
-        else:
-            os.unlink(name, dir_fd=folder)
-    except OSError:
-        pass

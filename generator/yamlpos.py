@@ -29,6 +29,7 @@ on which both versions agree, become a ``bool``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -431,44 +432,71 @@ _GENERIC_HINT = "check the indentation and the quotes here and on the line befor
 _CANNOT_START = re.compile(r"found character '(.+)' that cannot start any token")
 
 
+_Rule: TypeAlias = Callable[[str, str], str | None]
+"""A syntax hint's rule: the hint for a PyYAML error's ``problem`` and ``context``, or None."""
+
+
+def _when(test: Callable[[str, str], bool], hint: str) -> _Rule:
+    """The rule that gives ``hint`` where ``test(problem, context)`` holds."""
+    return lambda problem, context: hint if test(problem, context) else None
+
+
+def _block_end(problem: str, context: str) -> str | None:
+    """A block that ends where it should not: a list item or a field out of column."""
+    if "<block end>" not in problem:
+        return None
+    if "'-'" in problem or "block sequence" in problem:
+        return ("check the indentation: the items of one list start in the same "
+                "column, each starting with '- ', a space after the dash")
+    if "'<scalar>'" in problem:
+        return "quote the whole value, or check the indentation"
+    return ("check the indentation: the fields of one mapping start in the same "
+            "column, deeper than the field that holds them")
+
+
+def _cannot_start(problem: str, context: str) -> str | None:
+    """A value that starts with a character no YAML token starts with (``@``, a backquote)."""
+    found = _CANNOT_START.search(problem)
+    return f"quote a value that starts with '{found.group(1)}'" if found else None
+
+
+SYNTAX_HINTS: tuple[_Rule, ...] = (
+    _when(lambda p, c: "'\\t'" in p, "indent with spaces, not tabs"),
+    _when(lambda p, c: "mapping values are not allowed" in p,
+          "check the indentation and quote values containing ': '"),
+    _when(lambda p, c: "could not find expected ':'" in p,
+          "each field is 'name: value' on its own line: add the missing ':', or "
+          "indent a continued text more than its field name"),
+    _when(lambda p, c: "quoted scalar" in c and "end of stream" in p,
+          "close the quote: a value that starts with a quote ends with the same quote"),
+    _when(lambda p, c: "escape character" in p,
+          "in double quotes write a backslash as \\\\, or use single quotes"),
+    _when(lambda p, c: "flow sequence" in c,
+          "close the '[' with ']' and separate the items with ','"),
+    _when(lambda p, c: "flow mapping" in c,
+          "close the '{' with '}' and separate the entries with ','"),
+    _when(lambda p, c: "'<stream end>'" in p and "flow" in c,
+          "close every '[' with ']' and every '{' with '}'"),
+    _block_end,
+    _cannot_start,
+    _when(lambda p, c: "alias" in p or "alias" in c or "anchor" in c,
+          "quote a value that starts with '*' or '&'"),
+    _when(lambda p, c: "a comment or a line break" in p, "quote the whole value; a comment "
+          "starts with ' #'"),
+    _when(lambda p, c: "single document" in c, "one document per file: remove the '---' line"),
+)
+"""The syntax hints' rules, in order: the first that applies gives the hint."""
+
+
 def syntax_hint(problem: str, context: str) -> str:
     """What to do about a PyYAML syntax error, from its ``problem`` and ``context``
     texts: the common mistakes in a case file (indentation, tabs, an unquoted ': ',
-    a missing ':', an unclosed quote or bracket), else a general hint."""
-    if "'\\t'" in problem:
-        return "indent with spaces, not tabs"
-    if "mapping values are not allowed" in problem:
-        return "check the indentation and quote values containing ': '"
-    if "could not find expected ':'" in problem:
-        return ("each field is 'name: value' on its own line: add the missing ':', or "
-                "indent a continued text more than its field name")
-    if "quoted scalar" in context and "end of stream" in problem:
-        return "close the quote: a value that starts with a quote ends with the same quote"
-    if "escape character" in problem:
-        return "in double quotes write a backslash as \\\\, or use single quotes"
-    if "flow sequence" in context:
-        return "close the '[' with ']' and separate the items with ','"
-    if "flow mapping" in context:
-        return "close the '{' with '}' and separate the entries with ','"
-    if "'<stream end>'" in problem and "flow" in context:
-        return "close every '[' with ']' and every '{' with '}'"
-    if "<block end>" in problem:
-        if "'-'" in problem or "block sequence" in problem:
-            return ("check the indentation: the items of one list start in the same "
-                    "column, each starting with '- ', a space after the dash")
-        if "'<scalar>'" in problem:
-            return "quote the whole value, or check the indentation"
-        return ("check the indentation: the fields of one mapping start in the same "
-                "column, deeper than the field that holds them")
-    found = _CANNOT_START.search(problem)
-    if found:
-        return f"quote a value that starts with '{found.group(1)}'"
-    if "alias" in problem or "alias" in context or "anchor" in context:
-        return "quote a value that starts with '*' or '&'"
-    if "a comment or a line break" in problem:
-        return "quote the whole value; a comment starts with ' #'"
-    if "single document" in context:
-        return "one document per file: remove the '---' line"
+    a missing ':', an unclosed quote or bracket; :data:`SYNTAX_HINTS`, the first that
+    applies), else a general hint."""
+    for rule in SYNTAX_HINTS:
+        hint = rule(problem, context)
+        if hint is not None:
+            return hint
     return _GENERIC_HINT
 
 

@@ -129,7 +129,7 @@ def _own_build_cache(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
                      tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each test's builds keep their cache in a folder of the test's own (never the user's
     ``~/.cache``), so no test finds another's cache, and the build cache's key
-    (generator.cache.cache_key) in a configuration folder of its own: no test reads or
+    (generator.cache_key.cache_key) in a configuration folder of its own: no test reads or
     makes the user's real key. ``xdg-cache`` and ``xdg-config`` in its ``tmp_path`` where
     it has one; else folders named after the test in the run's temporary folder, made
     only when something is written there (a ``tmp_path`` made for each of the 700 tests

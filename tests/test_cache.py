@@ -20,23 +20,27 @@ import pytest
 from markdown_it import MarkdownIt
 
 import generator.cache
+import generator.cache_files
+import generator.cache_key
 import generator.commands.build
 import generator.commands.project
+import generator.commands.stages
+import generator.digests
 import generator.engine.melds
 import generator.output
 import generator.render.incremental
 import generator.render.parallel
 import generator.verify
-from generator.cache import APP
 from generator.cache import cache_folder
+from generator.cache_files import APP
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.content.pages import SourcePage
 from generator.kinds.base import View
+from generator.render.blocks import LocaleRenderer
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.site import LocaleOutput
-from generator.render.site import LocaleRenderer
 from generator.render.site import SiteInput
 from tests.conftest import no_hang
 
@@ -180,7 +184,7 @@ def _catalog_entry_made_fuzzy(root: Path) -> None:
 
 
 def _template_change(root: Path) -> None:
-    theme = Path(generator.cache.PACKAGE) / "theme" / "base.html"
+    theme = Path(generator.digests.PACKAGE) / "theme" / "base.html"
     mine = root / "templates" / "base.html"
     mine.parent.mkdir()
     mine.write_text(theme.read_text(encoding="utf-8").replace("</body>", "<!-- mine --></body>"),
@@ -320,7 +324,7 @@ def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
     data["body"]["at"] += 1
     entry["data"] = json.dumps(data, ensure_ascii=False, sort_keys=True,
                                separators=(",", ":"))
-    entry["sum"] = generator.cache.digest(entry["data"])
+    entry["sum"] = generator.digests.digest(entry["data"])
     path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
     _catalog_change(small)  # the page is laid out again, its body looked up
     assert build(small).exit_code == 0
@@ -455,7 +459,7 @@ def test_a_cache_no_build_used_for_30_days_is_removed(small: Path) -> None:
     _page_change(small)
     assert build(small).exit_code == 0
     assert again.exists()  # swept today already
-    swept = parent / generator.cache.SWEPT
+    swept = parent / generator.cache_files.SWEPT
     os.utime(swept, (time.time() - 86_401, time.time() - 86_401))
     _case_change(small)
     assert build(small).exit_code == 0
@@ -646,20 +650,20 @@ def test_a_library_installed_again_builds_everything_again(
     Jinja or markdown-it may write other bytes): a library installed again in another
     version (its ``__init__.py`` written anew) makes every page again, and the site is a
     clean build's. Before, only the generator's own files keyed it."""
-    request.addfinalizer(generator.cache.generator_hash.cache_clear)
+    request.addfinalizer(generator.digests.clear_generator_hash)
     library = tmp_path / "libs" / "zebralib"
     library.mkdir(parents=True)
     (library / "__init__.py").write_text("VERSION = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path / "libs"))
-    monkeypatch.setattr(generator.cache, "LIBRARIES",
-                        (*generator.cache.LIBRARIES, "zebralib"))
-    generator.cache.generator_hash.cache_clear()
+    monkeypatch.setattr(generator.digests, "LIBRARIES",
+                        (*generator.digests.LIBRARIES, "zebralib"))
+    generator.digests.clear_generator_hash()
     assert build(small).exit_code == 0
-    generator.cache.generator_hash.cache_clear()
+    generator.digests.clear_generator_hash()
     unchanged = build(small)
     assert (unchanged.exit_code, unchanged.cached) == (0, unchanged.pages)
     (library / "__init__.py").write_text("VERSION = 22\n", encoding="utf-8")
-    generator.cache.generator_hash.cache_clear()
+    generator.digests.clear_generator_hash()
     report = build(small)
     assert (report.exit_code, report.cached) == (0, 0)
     _clean(small, tmp_path)
@@ -828,15 +832,15 @@ def test_a_file_saved_while_the_build_runs_is_not_kept_under_the_old_bytes(
     assert build(small).exit_code == 0
     _line_added_above_the_cases(small)  # other inputs: no build kept whole for these
     before = _snapshot(small)
-    real = generator.commands.project.load_project
+    real = generator.commands.stages.load_project
 
     def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
         RACES[change](small)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(generator.commands.project, "load_project", saved_meanwhile)
+    monkeypatch.setattr(generator.commands.stages, "load_project", saved_meanwhile)
     raced = build(small)
-    monkeypatch.setattr(generator.commands.project, "load_project", real)
+    monkeypatch.setattr(generator.commands.stages, "load_project", real)
     assert any("changed while the build ran" in line for line in raced.lines), raced.lines
     _restore(small, before)
     again = build(small)
@@ -970,7 +974,7 @@ def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
     shutil.rmtree(small / "site")
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET key material", encoding="utf-8")
-    real = generator.commands.build._open_output
+    real = generator.commands.build.open_writer
     swapped: list[Path] = []
 
     def swapping(*args: Any, **kwargs: Any) -> Any:
@@ -980,7 +984,7 @@ def test_a_kept_copy_swapped_for_a_link_after_its_check_is_never_published(
             swapped.append(blob)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(generator.commands.build, "_open_output", swapping)
+    monkeypatch.setattr(generator.commands.build, "open_writer", swapping)
     report = build(small)
     assert swapped and report.exit_code == 0, report.lines
     assert not any(b"TOP-SECRET" in p.read_bytes()
@@ -1013,7 +1017,7 @@ def test_a_cache_that_fails_while_keeping_the_site_files_goes_on_without_it(
 # -- the cache folder is not trusted (docs/site.md, "Incremental builds") --------------
 
 def _key_file() -> Path:
-    return Path(os.environ["XDG_CONFIG_HOME"]) / APP / generator.cache.KEY_FILE
+    return Path(os.environ["XDG_CONFIG_HOME"]) / APP / generator.cache_key.KEY_FILE
 
 
 def _notes(report: BuildReport) -> list[str]:
@@ -1028,7 +1032,7 @@ def _planted_page(root: Path) -> tuple[str, dict[str, Any]]:
     script added, whose bytes are put in the cache as a blob of its own: (the entry's
     file, the entry with its data changed and its checksums left as they were)."""
     folder = cache_folder(root)
-    path = folder / "entries" / f"{generator.cache.digest('build')[:32]}.json"
+    path = folder / "entries" / f"{generator.digests.digest('build')[:32]}.json"
     entry = json.loads(path.read_text(encoding="utf-8"))
     data = json.loads(entry["data"])
     page = (root / "site" / "en" / "runs" / "index.html").read_bytes()
@@ -1052,7 +1056,7 @@ def test_a_forged_entry_is_never_used_and_one_signed_with_the_key_is(small: Path
     path, entry = _planted_page(small)
     for field in ("sum", "mac"):  # whichever checksum the entry has, computed again
         if field in entry:
-            entry[field] = generator.cache.digest(entry["data"])
+            entry[field] = generator.digests.digest(entry["data"])
     Path(path).write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
     report = build(small)
     page = small / "site" / "en" / "runs" / "index.html"
@@ -1155,8 +1159,8 @@ def test_the_cache_lock_is_never_opened_through_a_link(target: str, small: Path,
     (folder / "lock").unlink()
     (folder / "lock").symlink_to(victim)
     parent = folder.parent
-    (parent / generator.cache.SWEPT).unlink()
-    (parent / generator.cache.SWEPT).symlink_to(victim)
+    (parent / generator.cache_files.SWEPT).unlink()
+    (parent / generator.cache_files.SWEPT).symlink_to(victim)
     stale = parent / "0123456789abcdef"
     stale.mkdir()
     (stale / "lock").symlink_to(victim)

@@ -425,13 +425,14 @@ def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
     """sigint-after-swap: the message said 'the previous site is untouched' (exit 2)
     although the new site was in place; the next build removes what is left."""
     import generator.output
+    import generator.output_retire
 
     project = _tiny(tmp_path, "")
     assert main(["build", "--project", str(project)]) == 0
     page = project / "content" / "tiny.md"
     page.write_text(page.read_text("utf-8").replace("Plain paragraph.", "New paragraph."),
                     "utf-8")
-    remove = generator.output._remove
+    remove = generator.output.remove_site_folder
 
     def interrupted_remove(folder: Path) -> None:
         if ".old-" in folder.name:
@@ -443,8 +444,8 @@ def test_ctrl_c_while_the_old_site_is_removed_says_the_new_one_is_in_place(
 
     with pytest.MonkeyPatch.context() as patched:  # (undoing monkeypatch would undo
         # conftest's XDG_CACHE_HOME too: the next build would cache in ~/.cache)
-        patched.setattr(generator.output, "_remove", interrupted_remove)
-        patched.setattr(generator.output, "_keep_spare", interrupted_keep)
+        patched.setattr(generator.output, "remove_site_folder", interrupted_remove)
+        patched.setattr(generator.output_retire, "_keep_spare", interrupted_keep)
         capsys.readouterr()
         assert main(["build", "--project", str(project)]) == 130
     assert capsys.readouterr().err == ("interrupted; the new site is in place (what is left "
@@ -1042,6 +1043,7 @@ def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
     folder (14 MB at 700 pages would be left behind): the removal runs whole, then the
     signal stops the build. (In a child process:
     :func:`tests.conftest.in_child`.)"""
+    import generator.commands.stages as stages
     import generator.render.search as search
 
     def body() -> None:
@@ -1057,7 +1059,7 @@ def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
             os.kill(os.getpid(), signal_module.SIGINT)  # as the clean-up starts
             close(self)
 
-        search.scratch_folder = recorded  # type: ignore[assignment]
+        stages.scratch_folder = recorded  # type: ignore[assignment]
         search.Indexer.close = signalled  # type: ignore[method-assign]
         with pytest.raises(KeyboardInterrupt):
             build(lean_project, cache=False)

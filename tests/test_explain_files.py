@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import layout
+from generator.layout import writing as layout
 from tests.conftest import REPO
 from tests.conftest import run_cli
 

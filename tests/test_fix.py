@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import layout
 from generator.commands import fix as fix_module
 from generator.commands.project import load_project
+from generator.layout import writing as layout
 from tests.conftest import REPO
 from tests.conftest import run_cli
 

@@ -19,7 +19,7 @@ from generator.commands.i18n import extract_builtin
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import plural_rule
 from generator.layout import BUILTIN_POT
-from generator.render.site import install_gettext
+from generator.render.environment import install_gettext
 from tests.conftest import run_cli
 
 
@@ -478,7 +478,7 @@ GETTEXT_TEMPLATES = [
 @pytest.mark.parametrize("source", GETTEXT_TEMPLATES)
 def test_the_sites_gettext_renders_what_jinjas_newstyle_gettext_renders(
         source: str, autoescape: bool) -> None:
-    """``render.site.install_gettext`` makes ``_``, ``gettext`` and ``ngettext`` one call
+    """``render.environment.install_gettext`` makes ``_``, ``gettext`` and ``ngettext`` one call
     each (Jinja's newstyle gettext is three); what a template shows, or the error it
     raises, stays Jinja's: marked safe where autoescaping is on, %-formatted with the
     call's keywords, ``%%`` without them too."""

@@ -1,4 +1,4 @@
-"""What counts as a project input (docs/site.md, "Command line"; generator/layout.py): the
+"""What counts as a project input (docs/site.md, "Command line"; generator/layout/): the
 regular files inside the project. A link out of it, a loop, a FIFO, a device or a folder
 where a file is expected is an input error at ``FILE:1``: never opened, read or
 published, and never a hang. Names are checked by full match. Files the user keeps
@@ -325,7 +325,7 @@ def test_update_keeps_a_translators_save_made_while_it_writes(
     """A translator saves the Czech catalog after ``i18n update`` read it, while it
     writes its new text: the save is kept (exit 2, the catalog named), the other
     catalogs are written; run again, the update merges the save."""
-    from generator import layout
+    from generator.layout import writing as layout
 
     cs = project / "locales/cs/LC_MESSAGES/messages.po"
     de = project / "locales/de/LC_MESSAGES/messages.po"

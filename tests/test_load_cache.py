@@ -23,12 +23,12 @@ import generator.content.pages
 import generator.i18n.catalog
 from generator.cache import BuildCache
 from generator.cache import cache_folder
-from generator.cache import digest
 from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.content.pages import PAGE_SLOT
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
+from generator.digests import digest
 from generator.engine.rules import rami_variant
 from generator.engine.rules import register_game
 from generator.engine.rules import unregister_game

@@ -164,13 +164,13 @@ def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
         write_site(out, {"index.html": b"old"})
         writer = SiteWriter(out)
         writer.write({f"{n}/index.html": b"new" for n in range(50)})
-        remove = output._remove
+        remove = output.remove_site_folder
 
         def signalled(folder: Path) -> None:
             os.kill(os.getpid(), number)  # as the removal starts
             remove(folder)
 
-        output._remove = signalled
+        output.remove_site_folder = signalled
         signal.signal(signal.SIGTERM, Interrupted.raise_on_signal)  # as the command line does
         with pytest.raises(KeyboardInterrupt) as stopped:  # (Interrupted is one)
             writer.abort()
@@ -179,7 +179,7 @@ def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
         assert (stopped.value.signum, stopped.value.new_site) == (number, False)
         assert sorted(p.name for p in tmp_path.iterdir()) == [".site.lock", "site"]
         assert (out / "index.html").read_bytes() == b"old"
-        output._remove = remove
+        output.remove_site_folder = remove
         write_site(out, {"index.html": b"next"})  # the lock was given back
         assert (out / "index.html").read_bytes() == b"next"
 
@@ -282,8 +282,8 @@ def test_out_through_a_link_into_content_is_refused(project: Path, tmp_path: Pat
 def test_an_out_over_the_inputs_is_one_error_before_the_loading(
         project: Path, where: str) -> None:
     """``--out /`` (or the project's parent, or an input folder) is one line naming the
-    output folder: the loading used to run first and call every input "a symbolic link
-    leading into the output folder"."""
+    output folder, found before the loading runs (which would call every input "a
+    symbolic link leading into the output folder")."""
     from generator.commands.build import build
 
     out = {"/": Path("/"), "parent": project.parent}.get(where, project / where)
@@ -371,9 +371,9 @@ def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(
         start = time.monotonic()
         with pytest.raises(OutputError, match=r"the build with pid 4242 still holds the "
                                               r"lock after 0\.3 s"):
-            from generator import output
+            from generator import output_lock
 
-            output._Lock(tmp_path / ".site.lock", 0.3, said.append).__enter__()
+            output_lock.Lock(tmp_path / ".site.lock", 0.3, said.append).__enter__()
         assert time.monotonic() - start >= 0.3
         assert said == [f"{tmp_path / '.site.lock'}: waiting for the build with pid 4242, "
                         "which is writing this output folder (at most 0.3 s)"]
@@ -385,9 +385,9 @@ def test_a_build_waiting_for_the_lock_says_whose_and_gives_up(
         assert not out.exists()
     finally:
         os.close(lock)
-    from generator import output
+    from generator import output_lock
 
-    taken = output._Lock(tmp_path / ".site.lock").__enter__()  # free again
+    taken = output_lock.Lock(tmp_path / ".site.lock").__enter__()  # free again
     try:
         # the holder first, then the build that did not finish (as far as it knows)
         assert (tmp_path / ".site.lock").read_text("ascii") == f"{os.getpid()}\n4242\n"
@@ -415,7 +415,7 @@ def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
     without its cache)."""
     import errno
 
-    from generator import output
+    from generator import output_files
     from generator.output import SourceGone
 
     source = tmp_path / "kept.html"
@@ -425,7 +425,7 @@ def test_a_full_disk_while_copying_is_the_sites_error_not_the_sources(
     def full(fd: int, data: bytes) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(output, "_write_all", full)
+    monkeypatch.setattr(output_files, "_write_all", full)
     writer = SiteWriter(tmp_path / "site")
     with pytest.raises(OutputError, match=r"cannot write the site: .*No space left") as caught:
         writer.link({"index.html": (source, sha)})

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from generator import layout
 from generator.layout import FoundProject
 from generator.layout import find_project
 from tests.conftest import replace_in
@@ -128,7 +127,7 @@ def test_the_search_stops_at_a_file_system_boundary(tmp_path: Path,
             return os.stat_result(values)
         return found
 
-    monkeypatch.setattr(layout.os, "stat", stat)
+    monkeypatch.setattr(os, "stat", stat)
     home = tmp_path / "home"
     assert find_project(mounted / "inside", home=home) == \
         FoundProject(mounted / "inside", False, "file-system boundary")

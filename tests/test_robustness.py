@@ -52,20 +52,20 @@ def test_old_site_that_cannot_be_removed_only_warns(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "site"
     write_site(out, {"index.html": b"old"})
-    real_retire = output._retire
+    real_retire = output.retire
 
     def refuse(old: Path, *args: Any) -> list[str]:
         if ".old-" in old.name:
             raise PermissionError(13, "Permission denied", str(old))
         return real_retire(old, *args)
 
-    monkeypatch.setattr(output, "_retire", refuse)
+    monkeypatch.setattr(output, "retire", refuse)
     writer = SiteWriter(out)
     writer.write({"index.html": b"new"})
     writer.commit()
     assert (out / "index.html").read_bytes() == b"new"
     assert writer.warnings and "could not remove the previous site" in writer.warnings[0]
-    monkeypatch.setattr(output, "_retire", real_retire)
+    monkeypatch.setattr(output, "retire", real_retire)
     write_site(out, {"index.html": b"newer"})  # the next build clears what was left
     assert not list(tmp_path.glob(".site.old-*"))
 

@@ -1,4 +1,4 @@
-"""The one writer of the user's files (generator/layout.py, "Files the user keeps"):
+"""The one writer of the user's files (generator/layout/writing.py):
 :func:`rewrite_file` writes a file only while it is as it was read, in its own form (line
 ends, byte-order mark, permissions), through a temporary copy that a killed process's
 successor sweeps away."""
@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from generator import layout
 from generator.layout import TEMP_TAG
 from generator.layout import FileChanged
 from generator.layout import FileState
@@ -23,6 +22,7 @@ from generator.layout import in_form_of
 from generator.layout import rewrite_file
 from generator.layout import sweep_temporary_copies
 from generator.layout import write_failure
+from generator.layout import writing as layout
 from tests.conftest import REPO
 
 
@@ -163,7 +163,7 @@ def test_a_write_failure_names_what_was_written_and_what_not() -> None:
 KILLED_WRITER = """
 import os, signal, sys
 from pathlib import Path
-from generator import layout
+from generator.layout import writing as layout
 path = Path(sys.argv[1])
 layout.before_final_check = lambda named: os.kill(os.getpid(), signal.SIGKILL)
 layout.rewrite_file(layout.FileState.after_read(path, path.read_bytes()), b"new\\n")

@@ -27,10 +27,11 @@ import pytest
 
 import generator.render.search as search
 from generator.commands import serve as serve_module
-from generator.commands.serve import EVENTS
-from generator.commands.serve import SCRIPT
-from generator.commands.serve import InputFilter
+from generator.commands import serve_pages
 from generator.commands.serve import Preview
+from generator.commands.serve_pages import EVENTS
+from generator.commands.serve_pages import SCRIPT
+from generator.commands.serve_watch import InputFilter
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
 from tests.conftest import replace_in
@@ -271,7 +272,7 @@ def test_a_file_replaced_in_one_batch_is_named(tmp_path: Path) -> None:
     file, made and removed, is still left out."""
     from watchfiles import Change
 
-    from generator.commands.serve import changed_names
+    from generator.commands.serve_watch import changed_names
 
     page = tmp_path / "content" / "rules.md"
     page.parent.mkdir()
@@ -290,7 +291,7 @@ def test_changed_names_escape_control_characters(tmp_path: Path) -> None:
     line with them escaped, as the error lines show it: no raw ESC or BEL."""
     from watchfiles import Change
 
-    from generator.commands.serve import changed_names
+    from generator.commands.serve_watch import changed_names
 
     name = "content/\x1b[2J\x1b]0;pwned\x07x.md"
     names = changed_names({(Change.added, str(tmp_path / name))}, tmp_path)
@@ -396,7 +397,7 @@ def test_a_search_index_that_cannot_be_made_is_not_called_wrong_input(
         shown = preview.rebuild()
         assert shown.exit_code == 2 and shown.errors is not None
         assert any("pagefind[bin]" in line for line in shown.errors)
-        page = serve_module.error_page(shown, preview.session).decode("utf-8")
+        page = serve_pages.error_page(shown, preview.session).decode("utf-8")
         assert "<title>Build failed: 1 error</title>" in page
         assert "input error" not in page
     finally:

@@ -18,9 +18,9 @@ import pytest
 from bs4 import BeautifulSoup
 from bs4 import Tag
 
-from generator.commands import serve as serve_module
+from generator.commands import serve_pages
 from generator.commands.serve import Preview
-from generator.commands.serve import Shown
+from generator.commands.serve_pages import Shown
 from generator.layout import Layout
 from generator.render import preview as preview_page
 from tests.conftest import replace_in
@@ -154,7 +154,7 @@ def test_each_error_shows_its_lines_and_the_listed_cases_stand_apart(failing: Pa
     assert "# &lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" \
         in body
     assert "<script>alert" not in body and "<b>bold" not in body
-    assert [s.get("src") for s in page.select("script")] == [None, serve_module.SCRIPT]
+    assert [s.get("src") for s in page.select("script")] == [None, serve_pages.SCRIPT]
     assert page.select("script")[0].get_text() == f"\n{preview_page.SCROLL_TO_MARK}"
     points = errors[1].select_one("pre.excerpt")
     assert points is not None and points["aria-label"] == "Line 11"
@@ -225,8 +225,8 @@ def test_no_file_outside_the_project_is_shown(failing: Path, tmp_path: Path) -> 
                  f"{secret}:2:1: forged", ".git/config:1: forged",
                  "content/examples/leak.yaml:2: forged")
         forged = Shown(shown.build, lines, 2, False, preview_page.with_excerpts(
-            failing, serve_module.report_entries(lines)))
-        forged_page = serve_module.error_page(forged, preview.session).decode("utf-8")
+            failing, serve_pages.report_entries(lines)))
+        forged_page = serve_pages.error_page(forged, preview.session).decode("utf-8")
     assert "SECRET-LINE" not in body and "SECRET-LINE" not in forged_page
     leak = next(e for e in page.select("ol.errors > li") if "leak.yaml" in e.get_text())
     assert leak.select_one("p.missing").get_text() == (  # type: ignore[union-attr]
@@ -282,7 +282,7 @@ def test_an_excerpt_is_read_at_most_once_per_file_and_at_most_so_many(
 
     lines = [f"{FILE}:{n}:1: error {n}" for n in range(1, 40)]
     monkeypatch.setattr(preview_page, "_read_input", counting)
-    entries = preview_page.with_excerpts(failing, serve_module.report_entries(lines))
+    entries = preview_page.with_excerpts(failing, serve_pages.report_entries(lines))
     assert [e.excerpt is not None for e in entries] == (
         [True] * preview_page.MAX_EXCERPTS + [False] * (39 - preview_page.MAX_EXCERPTS))
     assert read == [FILE]
@@ -353,7 +353,7 @@ def test_a_bidirectional_control_in_a_files_name_is_shown_escaped() -> None:
     backwards: ``evil\\u202egnp.yaml`` reads as ``evillmay.png``): in the error's lines
     and the page's title it is shown as ``\\u202e``, as in an excerpt."""
     line = "content/examples/evil\u202egnp.yaml:3:1: an error\u2066"
-    entries = serve_module.report_entries([line])
+    entries = serve_pages.report_entries([line])
     page = preview_page.error_page(entries, locale="en", kept=False, exit_code=2)
     assert "\u202e" not in page and "\u2066" not in page
     soup = BeautifulSoup(page, "html.parser")

@@ -22,14 +22,15 @@ from pathlib import Path
 import pytest
 
 from generator.commands import serve as serve_module
-from generator.commands.serve import BUSY
-from generator.commands.serve import EVENTS
-from generator.commands.serve import SCRIPT
-from generator.commands.serve import Hosts
+from generator.commands import serve_http
 from generator.commands.serve import Preview
-from generator.commands.serve import accepted_hosts
-from generator.commands.serve import host_name
-from generator.commands.serve import refusal
+from generator.commands.serve_hosts import Hosts
+from generator.commands.serve_hosts import accepted_hosts
+from generator.commands.serve_hosts import host_name
+from generator.commands.serve_hosts import refusal
+from generator.commands.serve_http import BUSY
+from generator.commands.serve_pages import EVENTS
+from generator.commands.serve_pages import SCRIPT
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import run_cli
@@ -126,7 +127,7 @@ def test_a_foreign_host_is_refused_pages_and_events_alike(served: Served) -> Non
     refused = [line for line in served.said if line.startswith("refused a request")]
     assert refused.count('refused a request for the host "evil.example": not one this '
                          "preview answers to (serve --allow-host NAME adds one)") == 1
-    assert len(refused) <= serve_module.SAID_LIMIT
+    assert len(refused) <= serve_http.SAID_LIMIT
 
 
 def test_the_events_stream_opens_for_its_own_host_only(served: Served) -> None:
@@ -313,7 +314,7 @@ def test_an_empty_host_is_an_error_at_the_command_line(tmp_path: Path) -> None:
 @pytest.fixture
 def small_bound(monkeypatch: pytest.MonkeyPatch) -> int:
     """``MAX_CONNECTIONS`` made small for a test (it is read when a server starts)."""
-    monkeypatch.setattr(serve_module, "MAX_CONNECTIONS", 6)
+    monkeypatch.setattr(serve_http, "MAX_CONNECTIONS", 6)
     return 6
 
 
@@ -366,7 +367,7 @@ def test_clients_trickling_their_headers_are_closed_at_the_deadline(
     timeout, is closed once ``REQUEST_DEADLINE`` has passed since its request began:
     clients trickling on every connection do not keep the preview answering 503. An
     events stream opened in time stays open past the deadline."""
-    monkeypatch.setattr(serve_module, "REQUEST_DEADLINE", 0.6)
+    monkeypatch.setattr(serve_http, "REQUEST_DEADLINE", 0.6)
     said: list[str] = []
     preview = Preview(tmp_path, "127.0.0.1", 0, said.append, said.extend)
     preview.listen()
@@ -414,8 +415,8 @@ def test_events_streams_take_at_most_half_the_connections(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Events streams stay open: past ``MAX_STREAMS`` one more is answered 503 (and its
     connection freed), so that pages are still served; a stop ends the open streams."""
-    monkeypatch.setattr(serve_module, "MAX_CONNECTIONS", 6)
-    monkeypatch.setattr(serve_module, "MAX_STREAMS", 3)
+    monkeypatch.setattr(serve_http, "MAX_CONNECTIONS", 6)
+    monkeypatch.setattr(serve_http, "MAX_STREAMS", 3)
     said: list[str] = []
     preview = Preview(tmp_path, "127.0.0.1", 0, said.append, said.extend)
     preview.listen()
@@ -500,6 +501,6 @@ def test_a_flood_of_idle_clients_and_event_streams_then_ctrl_c(tmp_path: Path) -
     assert "Traceback" not in err and "Traceback" not in out
     assert err.endswith("stopped\n"), err
     assert [line for line in err.splitlines()[2:-1]
-            if not line.startswith(f"{serve_module.MAX_CONNECTIONS} connections are open")
+            if not line.startswith(f"{serve_http.MAX_CONNECTIONS} connections are open")
             ] == [], err
     assert list(tmp_path.glob(f"{serve_module.TEMP_PREFIX}*")) == []

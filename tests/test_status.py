@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from generator.commands.serve import report_entries
+from generator.commands.serve_pages import report_entries
 from generator.i18n import words
 from generator.kinds import REGISTRY
 from generator.render.preview import DISAGREEMENT

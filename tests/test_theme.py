@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-import generator.layout
+import generator.layout.paths
+import generator.render.template_checks
 from generator.commands.project import load_project
 from generator.layout import BUILTIN_POT
 from generator.layout import Layout
-from generator.render.site import ENVIRONMENTS
-from generator.render.site import make_environment
+from generator.render.environment import ENVIRONMENTS
+from generator.render.environment import make_environment
 from tests.conftest import REPO
 from tests.conftest import THEME
 from tests.conftest import override
@@ -154,11 +155,10 @@ def test_check_names_a_syntax_error_in_an_override_at_its_line(tmp_path: Path) -
 def test_an_override_without_a_macro_the_theme_imports_is_an_input_error(
         tmp_path: Path) -> None:
     """A ``templates/macros.html`` copied from an older theme lacks ``page_list``, which
-    the theme's home and 404 pages import: ``check`` passed and the build failed at
-    ``generator/theme/home.html:8`` with Jinja's "does not export the requested name"
-    (left from earlier stops). Now ``check`` names each import, the override that lacks
-    the macro and the theme's file to copy it from; an import of a macro no template
-    has names no file to copy."""
+    the theme's home and 404 pages import: ``check`` names each such import (not the
+    build failing at ``generator/theme/home.html:8`` with Jinja's "does not export the
+    requested name"), the override that lacks the macro and the theme's file to copy it
+    from; an import of a macro no template has names no file to copy."""
     project = _tiny(tmp_path, "")
     macros = override(project, "macros.html")
     text = macros.read_text("utf-8")
@@ -227,9 +227,9 @@ def test_a_text_block_called_as_a_macro_is_an_input_error(tmp_path: Path) -> Non
 def test_a_module_name_bound_twice_is_left_to_the_render() -> None:
     """Which binding a use of ``m`` means depends on scopes the check does not follow: a
     template that binds the name otherwise too gets no error from it."""
-    from generator.render.site import _module_uses
-    from generator.render.site import _parsed
-    from generator.render.site import _uses
+    from generator.render.environment import parsed_template as _parsed
+    from generator.render.template_checks import _module_uses
+    from generator.render.template_checks import _uses
 
     plain = '{% import "macros.html" as m %}{{ m.a() }}{% if m.b is defined %}{{ m.b }}{% endif %}'
     uses, calls = _module_uses(_uses(_parsed("u.html", plain, "u.html")), "m", "macros.html")
@@ -246,8 +246,8 @@ def _check_and_render(project: Path) -> tuple[int, int, list[str]]:
     rendering alone says), and check's lines."""
     checked = run_cli("check", "--project", str(project))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generator.render.site, "_missing_imports", lambda *args: [])
-        patch.setattr(generator.render.site, "_import_cycles", lambda *args: [])
+        patch.setattr(generator.render.template_checks, "_missing_imports", lambda *args: [])
+        patch.setattr(generator.render.template_checks, "_import_cycles", lambda *args: [])
         built = run_cli("build", "--project", str(project))
     return checked.returncode, built.returncode, checked.stdout.splitlines()
 
@@ -375,8 +375,8 @@ def test_what_a_template_exports_follows_jinjas_scopes() -> None:
     """The macro-import check counts what Jinja exports: only the module's own scope,
     ``{% if %}`` branches included (a ``set`` there counts), private ``_`` names not;
     a macro inside another macro, a loop, a block or a ``with`` does not count."""
-    from generator.render.site import _exports
-    from generator.render.site import _parsed
+    from generator.render.environment import parsed_template as _parsed
+    from generator.render.template_checks import _exports
 
     source = ("{% set a = 1 %}{% if x %}{% set b = 2 %}{% elif y %}{% macro e() %}"
               "{% endmacro %}{% else %}{% set c, d = 3, 4 %}{% endif %}"
@@ -398,7 +398,7 @@ def test_an_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     macros = theme / "macros.html"
     macros.write_text("{% endif %}\n" + macros.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     project = _tiny(tmp_path, "")
     assert [e.format() for e in load_project(project).errors] == [
         "generator/theme/macros.html:1: template syntax error: Encountered unknown tag "
@@ -440,7 +440,7 @@ def test_a_render_error_in_the_theme_is_named_by_its_package_path(
     shutil.copytree(THEME, theme)
     page = theme / "page.html"
     page.write_text("{{ 1 // 0 }}\n" + page.read_text("utf-8"), "utf-8")
-    monkeypatch.setattr(generator.layout, "THEME", theme)
+    monkeypatch.setattr(generator.layout.paths, "THEME", theme)
     report = build(_tiny(tmp_path, ""))
     assert (report.exit_code, report.lines) == (2, [
         "generator/theme/page.html:1: template error: ZeroDivisionError: integer division "
@@ -463,10 +463,9 @@ def test_an_override_of_nav_html_without_the_nav_item_macro_is_an_error(
         "export the requested name 'nav_item'; expected a template that renders"])
 
 
-def test_overrides_copied_from_the_theme_before_nav_html_still_build(
-        tmp_path: Path) -> None:
-    """A project's base.html and macros.html copied from the theme before the navigation's
-    items moved to nav.html (base.html looping over ``nav`` itself; macros.html without
+def test_overrides_copied_from_a_theme_without_nav_html_build(tmp_path: Path) -> None:
+    """A project's base.html and macros.html copied from a theme whose navigation's items
+    are not in nav.html (base.html looping over ``nav`` itself; macros.html without
     ``nav_item``) build, and mark the page shown in the navigation."""
     from generator.commands.build import build
 
@@ -489,15 +488,15 @@ def test_overrides_copied_from_the_theme_before_nav_html_still_build(
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str | None], list[str | None]]:
-    """(the names of the templates parsed, those compiled) from now on in this process,
+    """(the names of the templates parsed, those compiled) from here on in this process,
     its memos of both emptied first; rendering kept in this process, to be counted."""
     import jinja2
 
+    from generator.render import environment
     from generator.render import parallel
-    from generator.render import site
 
-    site._parsed.cache_clear()
-    site._compiled.cache_clear()
+    environment.parsed_template.cache_clear()
+    environment.compiled_template.cache_clear()
     monkeypatch.setattr(parallel, "PARALLEL_FROM", 10**6)
     parsed: list[str | None] = []
     compiled: list[str | None] = []
@@ -525,9 +524,9 @@ def test_a_build_parses_and_compiles_each_template_once(
         project: Path, tmp_path: Path,
         counted: tuple[list[str | None], list[str | None]]) -> None:
     """The loading's template check and the rendering share one environment (the
-    loading's layout carries the build's --out; rendering used to make a second
-    environment from the bare project folder and compile every template again), and
-    the check's syntax tree is what is compiled (it used to be parsed twice)."""
+    loading's layout carries the build's --out, so rendering makes no second environment
+    from the bare project folder that would compile every template again), and the
+    check's syntax tree is what is compiled (each template is parsed once)."""
     from generator.commands.build import build
 
     parsed, compiled = counted
@@ -594,13 +593,14 @@ def test_a_process_keeps_the_environments_of_its_last_projects_alone(
 def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_path: Path) -> None:
     """``{% trans %}`` in a project's template renders as Jinja's newstyle gettext does
     (its variables by name, a literal ``%``), in a fresh process's first build: the
-    templates were compiled before the locale's gettext was installed, old-style, and
-    the build failed (``KeyError: 'who'``, ``TypeError: %c requires int or char``)."""
+    templates are compiled after the locale's gettext is installed, so none is compiled
+    old-style (which fails with ``KeyError: 'who'`` or ``TypeError: %c requires int or
+    char``)."""
     from generator.commands.build import build
-    from generator.render import site
+    from generator.render import environment
 
-    site._parsed.cache_clear()
-    site._compiled.cache_clear()
+    environment.parsed_template.cache_clear()
+    environment.compiled_template.cache_clear()
     base = override(project, "base.html")
     text = base.read_text(encoding="utf-8")
     at = text.index(">", text.index("<body")) + 1

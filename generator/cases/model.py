@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 from typing import TypeVar
 
-from generator.cache import digest
+from generator.digests import digest
 from generator.engine.rules import RuleSet
 from generator.engine.rules import rule_set
 from generator.errors import InputError

@@ -302,3 +302,10 @@ def json_report(project: Project, strict: Strict | None = None) -> dict[str, Any
             [*project.warnings, *(strict.warnings_of_untranslated() if strict is not None
                                   else [])], key=InputWarning.sort_key)],
     }
+
+
+def usage_error_report(errors: list[InputError]) -> dict[str, Any]:
+    """The ``--format json`` object of a check that loaded no project (a usage error:
+    no project folder, paths with ``--id``): no case, no disagreement, ``errors``."""
+    return {"cases": 0, "disagreements": [], "errors": [e.as_dict() for e in errors],
+            "status": dict.fromkeys(map(str, CaseStatus), 0), "warnings": []}

@@ -267,11 +267,8 @@ def fix(root: Path, say: Callable[[str], None], *, selection: Selection | None =
         return FixReport(EXIT_INPUT, lines=[
             f"check --fix: {what}: the input has errors (fix them first)"],
             project=project)
-    layout = Layout.of(root)
     if write:
-        for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
-                              for rel in project.cases.files}):
-            sweep_temporary_copies(folder)  # what a killed --fix left, whatever it fixes now
+        _sweep(project, root)
     if not _targets(project):
         return FixReport(project.exit_code, project=project)
     report = FixReport(EXIT_DISAGREE)
@@ -279,15 +276,45 @@ def fix(root: Path, say: Callable[[str], None], *, selection: Selection | None =
     if isinstance(planned, FixReport):
         return planned
     if not write:
-        for plan in planned:
-            report.files.append(plan.rel)
-            report.diff.extend(plan.diff)
-            report.fixed += plan.fixed
-        say(f"--diff: {_cases_in_files(report.fixed, len(report.files))} would be fixed; "
-            "nothing written")
-        report.project = project
-        report.exit_code = project.exit_code
-        return report
+        return _diff_only(project, planned, report, say)
+    _write_planned(planned, report)
+    say(f"fixed {_cases_in_files(report.fixed, len(report.files))}")
+    report.project = load_project(root, selection=selection)
+    if report.exit_code != EXIT_INPUT:
+        report.exit_code = report.project.exit_code
+    return report
+
+
+def _sweep(project: Project, root: Path) -> None:
+    """Remove the temporary copies a killed ``check --fix`` left beside the project's
+    case files (:func:`generator.layout.sweep_temporary_copies`), whatever it fixes
+    now."""
+    layout = Layout.of(root)
+    for folder in sorted({Path(os.path.realpath(layout.path(rel))).parent
+                          for rel in project.cases.files}):
+        sweep_temporary_copies(folder)
+
+
+def _diff_only(project: Project, planned: list[PlannedFile], report: FixReport,
+               say: Callable[[str], None]) -> FixReport:
+    """``check --fix --diff``: ``report`` with the diff of every planned file, nothing
+    written; its exit code the check's of the files as they are."""
+    for plan in planned:
+        report.files.append(plan.rel)
+        report.diff.extend(plan.diff)
+        report.fixed += plan.fixed
+    say(f"--diff: {_cases_in_files(report.fixed, len(report.files))} would be fixed; "
+        "nothing written")
+    report.project = project
+    report.exit_code = project.exit_code
+    return report
+
+
+def _write_planned(planned: list[PlannedFile], report: FixReport) -> None:
+    """Write each planned file through the safe writer, adding what was written to
+    ``report``: a file changed since it was read is named and skipped; a file that
+    cannot be written stops the writing (the line names the files written before it and
+    those not written). Either sets the exit code 2."""
     for at, plan in enumerate(planned):
         try:
             rewrite_file(plan.state, plan.new)
@@ -303,11 +330,6 @@ def fix(root: Path, say: Callable[[str], None], *, selection: Selection | None =
         report.files.append(plan.rel)
         report.diff.extend(plan.diff)
         report.fixed += plan.fixed
-    say(f"fixed {_cases_in_files(report.fixed, len(report.files))}")
-    report.project = load_project(root, selection=selection)
-    if report.exit_code != EXIT_INPUT:
-        report.exit_code = report.project.exit_code
-    return report
 
 
 def _cases_in_files(cases: int, files: int) -> str:

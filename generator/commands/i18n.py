@@ -69,7 +69,7 @@ from generator.layout import read_regular
 from generator.layout import rewrite_file
 from generator.layout import theme_templates
 from generator.layout import write_failure
-from generator.render.site import template_errors
+from generator.render.template_checks import template_errors
 
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """Dates written into catalog headers: fixed, so that the same input gives the same bytes."""

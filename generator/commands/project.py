@@ -14,7 +14,6 @@ from dataclasses import field
 from pathlib import Path
 from pathlib import PurePosixPath
 
-from generator.cache import BuildCache
 from generator.cases.loader import clean_files
 from generator.cases.loader import load_cases
 from generator.cases.model import Case
@@ -45,7 +44,8 @@ from generator.layout import Layout
 from generator.layout import generated_files
 from generator.layout import real_path
 from generator.layout import search_output
-from generator.render.site import template_errors
+from generator.memo import Store
+from generator.render.template_checks import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
 
@@ -206,7 +206,7 @@ def _files_named(given: str, cwd: Path, layout: Layout, cases: CaseSet
 
 def load_project(root: Path, *, out: Path | None = None,
                  agreeing: frozenset[str] = frozenset(),
-                 cache: BuildCache | None = None, drafts: bool = False,
+                 cache: Store | None = None, drafts: bool = False,
                  selection: Selection | None = None) -> Project:
     """The load and verify stages, shared by ``check`` and ``build`` (docs/site.md: any input
     error ``build`` would report, ``check`` reports too): cases, catalogs, pages with
@@ -234,12 +234,7 @@ def load_project(root: Path, *, out: Path | None = None,
         The :class:`Project`; its ``errors`` hold every input error found.
     """
     layout = Layout.of(root, out)
-    known = cache.load(VALID_SLOT, "sha256") if cache is not None else None
-    cases = load_cases(layout, valid=frozenset(str(d) for d in known)
-                       if isinstance(known, list) else frozenset())
-    clean = clean_files(cases)
-    if cache is not None and clean != known:
-        cache.store(VALID_SLOT, "sha256", clean)
+    cases = _load_case_files(layout, cache)
     errors: list[InputError] = list(cases.errors)
     chosen: Iterable[Case] = cases.cases
     if selection:
@@ -263,15 +258,33 @@ def load_project(root: Path, *, out: Path | None = None,
     if not pages and not errors:
         errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
                                  "files content/<slug>.md"))
-    # (a page that did not load shows no case: no warning says its cases are shown nowhere)
-    warnings = [] if page_errors else sorted(unshown_cases(pages, cases),
-                                             key=InputWarning.sort_key)
-    if pages and not drafts and not page_errors and all(page.draft for page in pages):
+    warnings = [] if page_errors else _warnings(pages, cases, drafts)
+    return Project(root, cases, pages, locales, translators, results, errors, config,
+                   warnings)
+
+
+def _load_case_files(layout: Layout, cache: Store | None) -> CaseSet:
+    """The project's case files, loaded; those the build cache knows valid are not
+    validated again, and the cache learns the ones found valid now."""
+    known = cache.load(VALID_SLOT, "sha256") if cache is not None else None
+    cases = load_cases(layout, valid=frozenset(str(d) for d in known)
+                       if isinstance(known, list) else frozenset())
+    clean = clean_files(cases)
+    if cache is not None and clean != known:
+        cache.store(VALID_SLOT, "sha256", clean)
+    return cases
+
+
+def _warnings(pages: list[SourcePage], cases: CaseSet, drafts: bool) -> list[InputWarning]:
+    """The warnings of a project whose pages all loaded (a page that did not load shows
+    no case, so none says its cases are shown nowhere): every page a draft (without
+    ``drafts``), then each case no page shows."""
+    warnings = sorted(unshown_cases(pages, cases), key=InputWarning.sort_key)
+    if pages and not drafts and all(page.draft for page in pages):
         warnings.insert(0, InputWarning(CONTENT, 1, "every page is a draft; the site has "
                                         "no page but its home pages (build --drafts "
                                         "shows the drafts)"))
-    return Project(root, cases, pages, locales, translators, results, errors, config,
-                   warnings)
+    return warnings
 
 
 def nav_errors(config: Config, pages: Sequence[SourcePage]) -> list[InputError]:

@@ -1,4 +1,5 @@
-"""``check --format github`` and ``--format junit``: the check's findings for CI systems.
+"""``check``'s report in each ``--format``: ``text`` and ``json`` as ``check`` prints them,
+and ``github`` and ``junit``, its findings for CI systems.
 
 - ``github``: one GitHub Actions workflow command per finding,
   ``::error file=F,line=L,col=C,title=T::message`` (docs.github.com, "Workflow commands
@@ -14,24 +15,35 @@
   an ``<error>`` in the testsuite of its file. Written with :mod:`xml.etree.ElementTree`;
   no timestamps or durations, so the same input gives the same bytes.
 
-Both report what ``check`` reports in text (the same ``FILE:LINE`` lines and reasoning,
-:func:`generator.commands.check.disagreement_lines`); the exit status is the check's.
+The CI formats report what ``check`` reports in text (the same ``FILE:LINE`` lines and
+reasoning, :func:`generator.commands.check.disagreement_lines`); the exit status is the
+check's. Each format's writer is registered by name in :data:`FORMATS`, a function of the
+check's :class:`Findings` that returns the report's bytes.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from collections.abc import Callable
 from collections.abc import Iterable
+from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
 
 from generator.cases.model import Case
 from generator.cases.model import CaseSet
+from generator.commands.check import Strict
 from generator.commands.check import disagreement_lines
+from generator.commands.check import json_report
 from generator.commands.check import status_message
+from generator.commands.check import untranslated
+from generator.commands.check import usage_error_report
+from generator.commands.check import warning_lines
 from generator.commands.project import Project
+from generator.commands.project import format_errors
 from generator.errors import InputError
 from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
@@ -191,45 +203,147 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
     root = ET.Element("testsuites", {"name": SUITES_NAME})
     totals = dict.fromkeys(COUNTS, 0)
     for file in sorted({*by_file, *errors_by_file}):
-        suite = ET.SubElement(root, "testsuite", {"name": _xml(file)})
-        counts = dict.fromkeys(COUNTS, 0)
-        for result in by_file.get(file, []):
-            case = result.case
-            testcase = ET.SubElement(suite, "testcase", {
-                "classname": _xml(file), "name": case.id, "file": _xml(file),
-                "line": str(case.position.line)})
-            counts["tests"] += 1
-            for d in result.failing:  # a status keeps the others from failing (exit 0)
-                text = _text_of(d, result)
-                failure = ET.SubElement(testcase, "failure", {
-                    "type": _title(d), "message": _xml(_message(d, text[:1])),
-                    "line": str(d.position.line),
-                    **({"column": str(d.column)}
-                       if d.column is not None else {})})
-                failure.text = _xml("\n".join(text))
-            note = status_message(result)
-            if note is not None:  # listed, as check lists them
-                skipped = ET.SubElement(testcase, "skipped", {"message": _xml(note)})
-                if result.reported:
-                    skipped.text = _xml("\n".join(line for d in result.reported
-                                                   for line in _text_of(d, result)))
-                counts["skipped"] += 1
-            counts["failures"] += bool(result.failing)
-        for error in errors_by_file.get(file, []):
-            where = error.format().removesuffix(f": {error.message}")
-            testcase = ET.SubElement(suite, "testcase", {
-                "classname": _xml(file), "name": _xml(where), "file": _xml(file),
-                "line": str(error.line)})
-            ET.SubElement(testcase, "error", {"type": "input error",
-                                              "message": _xml(error.message)}
-                          ).text = _xml(error.format())
-            counts["tests"] += 1
-            counts["errors"] += 1
+        counts = _testsuite(root, file, by_file.get(file, []), errors_by_file.get(file, []))
         for key, value in counts.items():
-            suite.set(key, str(value))
             totals[key] += value
     for key, value in totals.items():
         root.set(key, str(value))
     ET.indent(root)
     data: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return data + b"\n"
+
+
+def _testsuite(root: ET.Element, file: str, results: list[CaseResult],
+               errors: list[InputError]) -> dict[str, int]:
+    """The ``<testsuite>`` of one file in ``root``: a ``<testcase>`` per case of
+    ``results``, then one per input error of ``errors``; returns its counts."""
+    suite = ET.SubElement(root, "testsuite", {"name": _xml(file)})
+    counts = dict.fromkeys(COUNTS, 0)
+    for result in results:
+        testcase = ET.SubElement(suite, "testcase", {
+            "classname": _xml(file), "name": result.case.id, "file": _xml(file),
+            "line": str(result.case.position.line)})
+        counts["tests"] += 1
+        for d in result.failing:  # a status keeps the others from failing (exit 0)
+            _failure(testcase, d, result)
+        counts["skipped"] += _skipped(testcase, result)
+        counts["failures"] += bool(result.failing)
+    for error in errors:
+        _error(suite, file, error)
+        counts["tests"] += 1
+        counts["errors"] += 1
+    for key, value in counts.items():
+        suite.set(key, str(value))
+    return counts
+
+
+def _failure(testcase: ET.Element, d: Disagreement, result: CaseResult) -> None:
+    """A ``<failure>`` in ``testcase`` for the failing disagreement ``d``: its text what
+    ``check`` prints for it."""
+    text = _text_of(d, result)
+    failure = ET.SubElement(testcase, "failure", {
+        "type": _title(d), "message": _xml(_message(d, text[:1])),
+        "line": str(d.position.line),
+        **({"column": str(d.column)} if d.column is not None else {})})
+    failure.text = _xml("\n".join(text))
+
+
+def _skipped(testcase: ET.Element, result: CaseResult) -> bool:
+    """A ``<skipped>`` in ``testcase`` where the case's ``status`` keeps it from failing,
+    listing its disagreements as ``check`` lists them; whether there is one."""
+    note = status_message(result)
+    if note is None:
+        return False
+    skipped = ET.SubElement(testcase, "skipped", {"message": _xml(note)})
+    if result.reported:
+        skipped.text = _xml("\n".join(line for d in result.reported
+                                       for line in _text_of(d, result)))
+    return True
+
+
+def _error(suite: ET.Element, file: str, error: InputError) -> None:
+    """A ``<testcase name=FILE:LINE:COL>`` in ``suite`` holding the input error
+    ``error`` as an ``<error type="input error">``."""
+    where = error.format().removesuffix(f": {error.message}")
+    testcase = ET.SubElement(suite, "testcase", {
+        "classname": _xml(file), "name": _xml(where), "file": _xml(file),
+        "line": str(error.line)})
+    ET.SubElement(testcase, "error", {"type": "input error", "message": _xml(error.message)}
+                  ).text = _xml(error.format())
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What ``check`` found, for its report in any format (:data:`FORMATS`).
+
+    Attributes:
+        project: the loaded and verified project; ``None`` when none was loaded (a
+            usage error).
+        errors: the input errors: the project's, or the usage error.
+        strict: ``--strict``'s findings, or ``None``.
+        aside: the warnings and ``--strict``'s lines (after the text report; on standard
+            error with the CI formats, which have no place for them).
+        prefix: the project folder relative to the working folder (GitHub finds the
+            files from the repository's root).
+    """
+
+    project: Project | None
+    errors: list[InputError]
+    strict: Strict | None
+    aside: list[str]
+    prefix: str
+
+    @classmethod
+    def of(cls, project: Project | None, missing: InputError | None, strict: bool,
+           prefix: str) -> Findings:
+        """The findings of ``project`` (``None``, with the usage error ``missing``);
+        ``strict``: ``--strict`` given (its findings only for a project without input
+        errors)."""
+        errors = [missing] if missing is not None else project.errors if project else []
+        found = untranslated(project) if project and strict and not project.errors else None
+        aside = [*warning_lines(project), *(found.lines() if found else [])] if project \
+            else []
+        return cls(project, errors, found, aside, prefix)
+
+
+def _lines(lines: Iterable[str]) -> bytes:
+    return "".join(f"{line}\n" for line in lines).encode("utf-8")
+
+
+def text_report(findings: Findings) -> bytes:
+    """``--format text``: the input errors, the disagreements with their reasoning, then
+    the warnings and ``--strict``'s lines, as ``check`` prints them."""
+    project = findings.project
+    return _lines([*format_errors(findings.errors),
+                   *(disagreement_lines(project) if project else []), *findings.aside])
+
+
+def json_bytes(findings: Findings) -> bytes:
+    """``--format json``: :func:`generator.commands.check.json_report` (a usage error's:
+    :func:`generator.commands.check.usage_error_report`), indented, UTF-8."""
+    project = findings.project
+    report = json_report(project, findings.strict) if project \
+        else usage_error_report(findings.errors)
+    return (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def github_report(findings: Findings) -> bytes:
+    """``--format github``: :func:`github_lines` (a usage error's: its ``::error``)."""
+    project = findings.project
+    return _lines(github_lines(project, findings.prefix) if project
+                  else [error_command(e) for e in findings.errors])  # (the folder's path)
+
+
+def junit_report(findings: Findings) -> bytes:
+    """``--format junit``: :func:`junit_xml`."""
+    project = findings.project
+    return junit_xml(project.results.values() if project else (), findings.errors)
+
+
+FORMATS: dict[str, Callable[[Findings], bytes]] = {
+    "text": text_report,
+    "json": json_bytes,
+    "github": github_report,
+    "junit": junit_report,
+}
+"""``check --format``'s values, each with the writer of its report."""

@@ -15,7 +15,7 @@ from jinja2 import Environment
 from jinja2 import TemplateSyntaxError
 
 from generator.cases.model import CaseSet
-from generator.content.pages import SourcePage
+from generator.content.source import SourcePage
 from generator.engine.rules import GAMES
 from generator.errors import InputError
 from generator.errors import InputWarning

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from generator.cases.model import Case
-from generator.content.pages import SourcePage
+from generator.content.source import SourcePage
 
 
 @dataclass(frozen=True)

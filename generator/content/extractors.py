@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from generator.cases.loader import MAX_CASE_FILE_BYTES
-from generator.content.pages import MAX_PAGE_BYTES
+from generator.content.page_checks import MAX_PAGE_BYTES
 from generator.content.pages import make_parser
 from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts

@@ -14,12 +14,12 @@ The answer is exact, not greedy:
    gaps or ends, ace low or high, at most ``rules.jokers_per_meld`` jokers) and kept
    only when :func:`~generator.engine.melds.check_meld` finds it valid; its points are
    ``check_meld``'s, so a joker counts at the place the engine gives it (the one with
-   fewer points), not at the place that would pay most.
+   fewer points), not at the place that would pay most (:func:`_valid_melds`).
 2. A depth-first search over the hand as a multiset (counts per distinct card, packed
    into one integer) takes the lowest card left and either leaves all its copies in
    the hand or puts one copy into a meld whose other cards are still there; results
    are memoized per (cards left, pure run still needed), so each reachable state is
-   solved once.
+   solved once (:class:`_Search`, over the state :class:`_Packing` packs).
 
 Among openings with the same points the one melding more cards wins (fewer left in
 the hand); remaining ties go to the search order, which depends only on the multiset.
@@ -29,8 +29,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from generator.engine.cards import JOKER
 from generator.engine.cards import Card
@@ -136,136 +139,281 @@ def _candidate_groups(
 
     A superset of the valid melds the hand holds; :func:`check_meld` decides. Each
     group holds at least one natural card and each natural card at most once (a set
-    has distinct suits, a run distinct ranks).
+    has distinct suits, a run distinct ranks). Sets first, then runs.
     """
     limit = min(rules.jokers_per_meld, jokers)
+    distinct = sorted(set(naturals), key=_order)
+    groups = set(_set_groups(distinct, limit))
+    groups.update(_run_groups(distinct, limit))
+    return groups
+
+
+def _set_groups(
+    distinct: list[Card], limit: int
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """The groups that could be a set (docs/rules.md "Melds": three or four cards of one
+    rank, no two of one suit), rank by rank: every choice of the rank's ``distinct``
+    cards with up to ``limit`` jokers, 3 or 4 cards in all."""
     by_rank: dict[Rank, list[Card]] = {}
-    by_suit: dict[Suit, dict[int, Card]] = {}
-    for card in sorted(set(naturals), key=_order):
-        assert card.rank is not None and card.suit is not None
+    for card in distinct:
+        assert card.rank is not None
         by_rank.setdefault(card.rank, []).append(card)
+    for same_rank in by_rank.values():
+        for n in range(1, min(len(same_rank), MAX_SET_CARDS) + 1):
+            for combo in combinations(same_rank, n):
+                for j in range(limit + 1):
+                    if MIN_MELD_CARDS <= n + j <= MAX_SET_CARDS:
+                        yield combo, j
+
+
+def _run_groups(
+    distinct: list[Card], limit: int
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """The groups that could be a run (docs/rules.md "Melds": three or more cards of one
+    suit in consecutive places, the ace low or high), suit by suit, window by window
+    (:func:`_run_windows`): the window's cards with jokers in its missing places, and
+    jokers standing in for some of its cards too while ``limit`` allows."""
+    for present in _suit_places(distinct).values():
+        for held, missing in _run_windows(present, limit):
+            for extra in range(limit - missing + 1):
+                for replaced in combinations(range(len(held)), extra):
+                    kept = tuple(c for i, c in enumerate(held) if i not in replaced)
+                    if kept:
+                        yield kept, missing + extra
+
+
+def _suit_places(distinct: list[Card]) -> dict[Suit, dict[int, Card]]:
+    """Per suit, the run places its cards of ``distinct`` stand at: an ace at both 1 and
+    :data:`HIGH_ACE` (:func:`check_meld` decides which place a rule set allows)."""
+    by_suit: dict[Suit, dict[int, Card]] = {}
+    for card in distinct:
+        assert card.rank is not None and card.suit is not None
         places = by_suit.setdefault(card.suit, {})
         if card.rank is Rank.ACE:
             places[1] = card
             places[HIGH_ACE] = card
         else:
             places[int(card.rank)] = card
-    groups: set[tuple[tuple[Card, ...], int]] = set()
-    for same_rank in by_rank.values():
-        for n in range(1, min(len(same_rank), MAX_SET_CARDS) + 1):
-            for combo in combinations(same_rank, n):
-                for j in range(limit + 1):
-                    if MIN_MELD_CARDS <= n + j <= MAX_SET_CARDS:
-                        groups.add((combo, j))
-    for present in by_suit.values():
-        for start in range(1, HIGH_ACE - MIN_MELD_CARDS + 2):
-            missing = 0
-            for end in range(start, min(HIGH_ACE, start + MAX_RUN_CARDS - 1) + 1):
-                if end not in present:
-                    missing += 1
-                    if missing > limit:
-                        break
-                if end - start + 1 < MIN_MELD_CARDS:
-                    continue
-                held = [present[p] for p in range(start, end + 1) if p in present]
-                # Jokers fill the missing places and may also stand in for held cards.
-                for extra in range(limit - missing + 1):
-                    for replaced in combinations(range(len(held)), extra):
-                        kept = tuple(c for i, c in enumerate(held) if i not in replaced)
-                        if kept:
-                            groups.add((kept, missing + extra))
-    return groups
+    return by_suit
+
+
+def _run_windows(
+    present: dict[int, Card], limit: int
+) -> Iterator[tuple[list[Card], int]]:
+    """Every window of :data:`MIN_MELD_CARDS` to :data:`MAX_RUN_CARDS` consecutive places
+    missing at most ``limit`` of ``present``'s places, by first place, then last.
+
+    Yields:
+        (the cards held in the window, low to high; how many places it misses).
+    """
+    for start in range(1, HIGH_ACE - MIN_MELD_CARDS + 2):
+        missing = 0
+        for end in range(start, min(HIGH_ACE, start + MAX_RUN_CARDS - 1) + 1):
+            if end not in present:
+                missing += 1
+                if missing > limit:
+                    break
+            if end - start + 1 >= MIN_MELD_CARDS:
+                yield [present[p] for p in range(start, end + 1) if p in present], missing
 
 
 def _solve(hand: tuple[Card, ...], rules: RuleSet) -> tuple[MeldResult, ...]:
-    """The melds of the best opening of ``hand`` (empty when none is allowed)."""
+    """The melds of the best opening of ``hand`` (empty when none is allowed).
+
+    The two steps of the module docstring: :func:`_valid_melds` lists the melds, then a
+    :class:`_Search` over the hand packed by :class:`_Packing` finds the best disjoint
+    choice of them.
+    """
     counts = Counter(c for c in hand if not c.is_joker)
     jokers = len(hand) - sum(counts.values())
-    melds: list[tuple[tuple[Card, ...], int, MeldResult]] = []
+    melds = _valid_melds(counts, jokers, rules)
+    if not melds:
+        return ()
+    packing = _Packing.of(melds, counts, jokers, rules)
+    scale = len(hand) + 1
+    return _Search(packing, packing.moves(melds, scale)).walk(rules.opening_needs_pure_run)
+
+
+_Group = tuple[tuple[Card, ...], int, MeldResult]
+"""A valid meld: its natural cards (distinct, in :func:`_order`), its jokers, its result."""
+
+
+def _valid_melds(counts: Counter[Card], jokers: int, rules: RuleSet) -> list[_Group]:
+    """The groups of :func:`_candidate_groups` that :func:`check_meld` finds valid
+    (docs/rules.md "Melds"), with its results (its points: "Points of melded cards")."""
+    melds: list[_Group] = []
     for naturals, j in _candidate_groups(counts, jokers, rules):
         result = check_meld((*naturals, *(JOKER,) * j), rules)
         if result.valid:
             melds.append((naturals, j, result))
-    if not melds:
-        return ()
+    return melds
 
-    # Index only the cards some meld uses; the others always stay in the hand.
-    used = sorted({c for naturals, _, _ in melds for c in naturals}, key=_order)
-    index = {card: i for i, card in enumerate(used)}
 
-    # State: one field per card index (its copies left) and one for the jokers, each
-    # field with a guard bit on top that is 0 in a state. Subtracting a meld from
-    # (state | guards) clears the guard of any field that runs short, so one
-    # subtraction tells whether the meld's cards are all still there.
-    width = max(max(counts[c] for c in used), 1).bit_length() + 1
-    joker_shift = width * len(used)
-    joker_width = max(jokers, rules.jokers_per_meld, 1).bit_length() + 1
-    guards = sum(1 << (width * i + width - 1) for i in range(len(used)))
-    guards |= 1 << (joker_shift + joker_width - 1)
-    field = [((1 << (width - 1)) - 1) << (width * i) for i in range(len(used))]
-    naturals_mask = sum(field)
-    start = sum(counts[c] << (width * i) for i, c in enumerate(used))
-    start |= jokers << joker_shift
+class _Move(NamedTuple):
+    """A meld as a step of the search: the cards it takes from a packed state and what
+    it scores."""
 
-    # A meld scores its points first, then its cards (more cards melded wins a tie).
-    scale = len(hand) + 1
-    by_first: list[list[tuple[int, int, int, bool, MeldResult]]] = [[] for _ in used]
-    for naturals, j, result in melds:
-        positions = [index[c] for c in naturals]
-        delta = sum(1 << (width * i) for i in positions) + (j << joker_shift)
-        need = sum(1 << (width * i + width - 1) for i in positions)
-        if j:
-            need |= 1 << (joker_shift + joker_width - 1)
-        score = (result.points or 0) * scale + len(result.cards)
-        by_first[min(positions)].append((delta, need, score, result.pure, result))
-    for options in by_first:
-        options.sort(key=lambda o: -o[2])
+    delta: int
+    """Its cards, packed: subtracting it from a state lays the meld."""
+    need: int
+    """The guard bits of the fields it takes from (see :class:`_Packing`)."""
+    score: int
+    """Its points times the scale, plus its cards (more cards melded wins a tie)."""
+    pure: bool
+    """Whether it is a pure run (docs/rules.md "The opening (first meld), Rami")."""
+    result: MeldResult
+    """:func:`check_meld`'s result."""
 
-    memo: dict[int, int] = {}
 
-    def best(state: int, need_pure: bool) -> int:
-        """Best score from ``state``; :data:`_INFEASIBLE` when a pure run is needed
-        and none can be laid."""
+@dataclass(frozen=True)
+class _Packing:
+    """The hand as a multiset packed into one integer, the search's state.
+
+    One field per card some meld uses (its copies left), in :func:`_order`, and one for
+    the jokers, each field with a guard bit on top that is 0 in a state. Subtracting a
+    meld's cards from (state | guards) clears the guard of any field that runs short,
+    so one subtraction tells whether the meld's cards are all still there. The cards no
+    meld uses always stay in the hand, so they have no field.
+
+    Attributes:
+        index: the field of each natural card some meld uses.
+        width: bits per natural card's field, its guard bit included.
+        joker_shift: the first bit of the jokers' field.
+        joker_guard: the jokers' field's guard bit.
+        guards: every field's guard bit.
+        fields: per natural card's field, the mask of its count bits.
+        naturals_mask: every natural card's count bits.
+        start: the hand packed.
+    """
+
+    index: Mapping[Card, int]
+    width: int
+    joker_shift: int
+    joker_guard: int
+    guards: int
+    fields: tuple[int, ...]
+    naturals_mask: int
+    start: int
+
+    @classmethod
+    def of(cls, melds: list[_Group], counts: Counter[Card], jokers: int,
+           rules: RuleSet) -> _Packing:
+        """The packing of a hand of ``counts`` natural cards and ``jokers`` jokers for
+        the search over ``melds``."""
+        used = sorted({c for naturals, _, _ in melds for c in naturals}, key=_order)
+        width = max(max(counts[c] for c in used), 1).bit_length() + 1
+        joker_shift = width * len(used)
+        joker_width = max(jokers, rules.jokers_per_meld, 1).bit_length() + 1
+        joker_guard = 1 << (joker_shift + joker_width - 1)
+        fields = tuple(((1 << (width - 1)) - 1) << (width * i) for i in range(len(used)))
+        start = sum(counts[c] << (width * i) for i, c in enumerate(used))
+        return cls(
+            index={card: i for i, card in enumerate(used)},
+            width=width,
+            joker_shift=joker_shift,
+            joker_guard=joker_guard,
+            guards=sum(1 << (width * i + width - 1) for i in range(len(used))) | joker_guard,
+            fields=fields,
+            naturals_mask=sum(fields),
+            start=start | jokers << joker_shift,
+        )
+
+    def lowest(self, state: int) -> int:
+        """The field of the lowest natural card left in ``state`` (one must be left)."""
+        left = state & self.naturals_mask
+        return ((left & -left).bit_length() - 1) // self.width
+
+    def moves(self, melds: list[_Group], scale: int) -> tuple[tuple[_Move, ...], ...]:
+        """Per field, the :class:`_Move` of each of ``melds`` whose lowest card is that
+        field's, highest score first (``scale``: more than the cards of any opening)."""
+        by_first: list[list[_Move]] = [[] for _ in self.fields]
+        for naturals, j, result in melds:
+            positions = [self.index[c] for c in naturals]
+            delta = sum(1 << (self.width * i) for i in positions) + (j << self.joker_shift)
+            need = sum(1 << (self.width * i + self.width - 1) for i in positions)
+            if j:
+                need |= self.joker_guard
+            score = (result.points or 0) * scale + len(result.cards)
+            by_first[min(positions)].append(_Move(delta, need, score, result.pure, result))
+        return tuple(tuple(sorted(options, key=lambda o: -o.score)) for options in by_first)
+
+
+class _Search:
+    """The best disjoint melds of a packed hand, by depth-first search with a memo.
+
+    A state is the multiset of cards left (:class:`_Packing`) and whether a pure run is
+    still needed (Rami 51, docs/rules.md "The opening (first meld), Rami"). From a state
+    the search takes the lowest natural card left and branches: each meld whose lowest
+    card it is and whose cards are all still there (highest score first), then leaving
+    every copy of the card in the hand. Each branch removes at least one natural card,
+    so the search ends, at most one level per natural card deep. The memo keyed by
+    state solves each reachable state once: at most 2 × (jokers + 1) × the product of
+    (copies + 1) over the cards some meld uses, far fewer in practice since the cards
+    below the lowest one left are all settled. A state costs one memo look-up per meld
+    starting at its lowest card, plus one.
+    """
+
+    def __init__(self, packing: _Packing, moves: tuple[tuple[_Move, ...], ...]) -> None:
+        """A search over ``packing``'s hand with ``moves`` (:meth:`_Packing.moves`)."""
+        self._packing = packing
+        self._moves = moves
+        self._memo: dict[int, int] = {}
+
+    def best(self, state: int, need_pure: bool) -> int:
+        """The best score from ``state``: the sum of the scores of the moves laid;
+        :data:`_INFEASIBLE` when a pure run is needed and none can be laid."""
         key = state << 1 | need_pure
-        found = memo.get(key)
+        found = self._memo.get(key)
         if found is not None:
             return found
-        left = state & naturals_mask
-        if not left:
+        if not state & self._packing.naturals_mask:
             value = _INFEASIBLE if need_pure else 0
         else:
-            i = ((left & -left).bit_length() - 1) // width
-            value = best(state & ~field[i], need_pure)
-            guarded = state | guards
-            for delta, need, score, pure, _ in by_first[i]:
-                if (guarded - delta) & need == need:
-                    value = max(value, score + best(state - delta, need_pure and not pure))
-        memo[key] = value
+            value = max(score + self.best(after, still)
+                        for after, still, score, _ in self._branches(state, need_pure))
+        self._memo[key] = value
         return value
 
-    need_pure = rules.opening_needs_pure_run
-    if best(start, need_pure) < 0:
-        return ()
+    def _branches(self, state: int, need_pure: bool
+                  ) -> Iterator[tuple[int, bool, int, MeldResult | None]]:
+        """The branches from ``state``, in search order: each meld that can be laid, then
+        leaving the lowest card's copies.
 
-    # Walk the memo back down the branches that give each state's best score.
-    chosen: list[MeldResult] = []
-    state = start
-    while state & naturals_mask:
-        target = best(state, need_pure)
-        left = state & naturals_mask
-        i = ((left & -left).bit_length() - 1) // width
-        guarded = state | guards
-        for delta, need, score, pure, result in by_first[i]:
-            if (guarded - delta) & need == need and (
-                score + best(state - delta, need_pure and not pure) == target
-            ):
-                chosen.append(result)
-                state -= delta
-                need_pure = need_pure and not pure
-                break
-        else:
-            state &= ~field[i]
-    return tuple(chosen)
+        Yields:
+            (the state after, whether a pure run is still needed after, the score gained,
+            the meld laid or ``None``).
+        """
+        packing = self._packing
+        i = packing.lowest(state)
+        guarded = state | packing.guards
+        for delta, need, score, pure, result in self._moves[i]:
+            if (guarded - delta) & need == need:
+                yield state - delta, need_pure and not pure, score, result
+        yield state & ~packing.fields[i], need_pure, 0, None
+
+    def walk(self, need_pure: bool) -> tuple[MeldResult, ...]:
+        """The melds of the best score from the hand, in the order laid: down from the
+        start, the first branch of each state that gives its best score; empty when
+        none is allowed."""
+        state = self._packing.start
+        if self.best(state, need_pure) < 0:
+            return ()
+        chosen: list[MeldResult] = []
+        while state & self._packing.naturals_mask:
+            state, need_pure, meld = self._best_branch(state, need_pure)
+            if meld is not None:
+                chosen.append(meld)
+        return tuple(chosen)
+
+    def _best_branch(self, state: int, need_pure: bool
+                     ) -> tuple[int, bool, MeldResult | None]:
+        """The first branch from ``state`` that gives its best score: (the state after,
+        whether a pure run is still needed after, the meld laid or ``None``)."""
+        target = self.best(state, need_pure)
+        for after, still, score, meld in self._branches(state, need_pure):
+            if score + self.best(after, still) == target:
+                return after, still, meld
+        raise AssertionError("no branch gives the best score")  # pragma: no cover
 
 
 def _left_over(hand: tuple[Card, ...], melds: tuple[MeldResult, ...]) -> tuple[Card, ...]:

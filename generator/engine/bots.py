@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from collections.abc import Sequence
+from dataclasses import dataclass
 from dataclasses import replace
 
 from generator.engine.cards import Card
@@ -65,35 +66,78 @@ def greedy_bot(state: GameState, rng: random.Random) -> Action:
     """
     actions = legal_actions(state)
     if not state.drawn:
-        top = state.discard[-1] if state.discard else None
-        if top is not None and Draw("discard") in actions and _wants(state, top):
-            return Draw("discard")
-        return Draw("stock")
-    melds = [a for a in actions if isinstance(a, Meld)]
-    discards = [a for a in actions if isinstance(a, Discard)]
+        return _greedy_draw(state, actions)
+    choices = _Choices.of(actions)
     if state.opened[state.turn]:
-        takes = [a for a in actions if isinstance(a, TakeJoker)]
-        if takes:
-            return takes[0]
-        if melds:
-            return max(melds, key=lambda m: (len(m.cards), _points(m.cards, state)))
-        layoffs = [a for a in actions if isinstance(a, LayOff)]
-        natural = [a for a in layoffs if not a.cards[0].is_joker]
-        if natural:
-            return max(natural, key=lambda a: card_hand_points(a.cards[0], state.rules))
-        if layoffs and (state.jokers_owed or not discards):
-            return layoffs[0]
-    elif melds:
-        if state.laid:
-            return max(melds, key=lambda m: _points(m.cards, state))
-        plan = _opening_plan(state)
-        if plan:
-            wanted = Meld(plan[0])
-            if wanted in melds:
-                return wanted
-    if not discards:
+        play = _opened_play(state, choices)
+    else:
+        play = _opening_play(state, choices.melds)
+    if play is not None:
+        return play
+    if not choices.discards:
         return actions[0]
-    return _choose_discard(state, discards, rng)
+    return _choose_discard(state, list(choices.discards), rng)
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """The legal actions after the draw, by kind, each in :func:`game.legal_actions`'
+    order."""
+
+    melds: tuple[Meld, ...]
+    layoffs: tuple[LayOff, ...]
+    takes: tuple[TakeJoker, ...]
+    discards: tuple[Discard, ...]
+
+    @classmethod
+    def of(cls, actions: Sequence[Action]) -> _Choices:
+        """``actions`` sorted by kind."""
+        return cls(
+            tuple(a for a in actions if isinstance(a, Meld)),
+            tuple(a for a in actions if isinstance(a, LayOff)),
+            tuple(a for a in actions if isinstance(a, TakeJoker)),
+            tuple(a for a in actions if isinstance(a, Discard)),
+        )
+
+
+def _greedy_draw(state: GameState, actions: Sequence[Action]) -> Action:
+    """The discard pile's top card when it may be drawn and :func:`_wants` it; else the
+    stock."""
+    top = state.discard[-1] if state.discard else None
+    if top is not None and Draw("discard") in actions and _wants(state, top):
+        return Draw("discard")
+    return Draw("stock")
+
+
+def _opened_play(state: GameState, choices: _Choices) -> Action | None:
+    """The play of a player who has opened, before discarding: the first joker take-back;
+    else the meld with the most cards (then points); else the lay-off of the natural card
+    worth most in the hand; else the first lay-off when a joker is owed or no discard is
+    legal; ``None`` when none of these applies."""
+    if choices.takes:
+        return choices.takes[0]
+    if choices.melds:
+        return max(choices.melds, key=lambda m: (len(m.cards), _points(m.cards, state)))
+    natural = [a for a in choices.layoffs if not a.cards[0].is_joker]
+    if natural:
+        return max(natural, key=lambda a: card_hand_points(a.cards[0], state.rules))
+    if choices.layoffs and (state.jokers_owed or not choices.discards):
+        return choices.layoffs[0]
+    return None
+
+
+def _opening_play(state: GameState, melds: Sequence[Meld]) -> Action | None:
+    """The play of a player who has not opened, among the legal ``melds``: once a meld is
+    laid this turn, the one with the most points; else the first meld of
+    :func:`_opening_plan` when it is legal; ``None`` otherwise."""
+    if not melds:
+        return None
+    if state.laid:
+        return max(melds, key=lambda m: _points(m.cards, state))
+    plan = _opening_plan(state)
+    if plan and Meld(plan[0]) in melds:
+        return Meld(plan[0])
+    return None
 
 
 def _points(cards: tuple[Card, ...], state: GameState) -> int:
@@ -103,6 +147,9 @@ def _points(cards: tuple[Card, ...], state: GameState) -> int:
 
 
 def _wants(state: GameState, top: Card) -> bool:
+    """Whether the greedy player takes ``top`` from the discard pile: a joker (in a game
+    with jokers), a card that makes a new meld with the hand, or, once opened, a card it
+    could lay off."""
     if top.is_joker:
         return state.rules.has_jokers
     if any(top in m for m in hand_melds((*state.hand, top), state.rules)):
@@ -157,6 +204,9 @@ def _opening_plan(state: GameState) -> list[tuple[Card, ...]]:
 
 
 def _choose_discard(state: GameState, discards: list[Discard], rng: random.Random) -> Action:
+    """Among the legal ``discards``: the loose natural cards (in no meld of the hand),
+    else any natural card, else any; of those, one worth most in the hand, ties at
+    random."""
     rules = state.rules
     in_melds = {c for m in hand_melds(state.hand, rules) for c in m}
     loose = [d for d in discards if d.card not in in_melds and not d.card.is_joker]

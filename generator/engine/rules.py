@@ -8,7 +8,10 @@ numbers its pages may cite), and :func:`games` / :func:`find_game` are the regis
 Everything else is derived from it: the rule sets (:func:`rule_set`), the game lists of
 the case-file schemas and messages (:data:`GAMES` and the other live lists), the words
 (``generator/i18n/words.py``), the placeholders (``generator/content/rule_numbers.py``)
-and the command line's choices. Adding a game is one entry of :data:`_BUILT_IN`.
+and the command line's choices. Adding a game is one entry of :data:`_BUILT_IN`; a
+project registers one of its own with :func:`register_game` or an entry point (group
+``rules_site.games``, loaded by ``generator/kinds/registry.py`` through
+:func:`load_before_use`).
 
 Every difference between Rami 40, Rami 51 (presets ``reference`` and ``house``) and the
 CardVerse variant is a field of :class:`RuleSet`; the rest of the engine reads these
@@ -282,8 +285,72 @@ _registry: tuple[GameSpec, ...] = ()
 the tuple itself says which state of the registry a value was derived from."""
 
 
+_loaders: list[Callable[[], None]] = []
+"""Functions that register more games, each run once, before the registry is next read
+(:func:`load_before_use`)."""
+
+_epoch = 0
+"""How many times a registry outside this module that :func:`per_registry` values read
+from has changed (:func:`registry_changed`)."""
+
+
+def load_before_use(loader: Callable[[], None]) -> None:
+    """Run ``loader`` once, the first time the registry is read after this call: a layer
+    above the engine hands in the function that registers the games of installed
+    distributions (entry points), so that the engine reads no file itself.
+
+    Args:
+        loader: registers games (:func:`register_game`); what it raises reaches the
+            reader of the registry that ran it, and it is not run again.
+    """
+    _loaders.append(loader)
+
+
+def _load() -> None:
+    """Run the loaders handed in by :func:`load_before_use`, each once."""
+    while _loaders:
+        _loaders.pop(0)()
+
+
+_outside: dict[str, str] = {}
+"""What was registered by a call from outside the package, by ``"game:<id>"`` or
+``"kind:<name>"``: a text that differs whenever the record does (:func:`outside_identity`)."""
+
+
+def registry_changed(name: str | None = None, identity: str | None = None) -> None:
+    """Make every value derived from the registry be derived again (:func:`per_registry`,
+    :class:`Live`, what keeps the registry's tuple to compare): a registry the engine does
+    not hold (the case kinds') that such values read from has changed.
+
+    Args:
+        name: the record that changed (``"kind:tally"``), when it was registered by a
+            call from outside the package; ``None`` for the package's own records and
+            those of installed distributions (which the build cache knows by their
+            files).
+        identity: what the record is now, a text that differs whenever it does
+            (:func:`outside_identity`); ``None`` when it was unregistered.
+    """
+    global _epoch
+    _epoch += 1
+    _replace((*_registry,))  # an equal, new tuple: what keys on its identity derives again
+    if name is not None and identity is None:
+        _outside.pop(name, None)
+    elif name is not None and identity is not None:
+        _outside[name] = identity
+
+
+def outside_identity() -> str:
+    """What the registries hold that a call from outside the package registered (not the
+    package's records, not an installed distribution's): ``""`` when nothing, else a
+    text that differs whenever such a record does; the build cache keys its entries
+    with it, as with the package's own files."""
+    return "\n".join(f"{name}={identity}" for name, identity in sorted(_outside.items()))
+
+
 def games() -> tuple[GameSpec, ...]:
     """The registered games, in the order the site lists them."""
+    if _loaders:
+        _load()
     return _registry
 
 
@@ -293,20 +360,26 @@ def find_game(game: str) -> GameSpec:
     Raises:
         UnknownGameError: no game has that id.
     """
-    for spec in _registry:
+    for spec in games():
         if spec.id == game:
             return spec
     raise UnknownGameError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
 
 
-def register_game(spec: GameSpec) -> None:
+def register_game(spec: GameSpec, *, installed: bool = False) -> None:
     """Add ``spec`` to the registry, after the games there (the site lists it last).
+
+    Args:
+        spec: the game's record.
+        installed: whether an installed distribution's entry point registers it (its
+            files key the build cache); otherwise a record from outside the package is
+            part of :func:`outside_identity`.
 
     Raises:
         ValueError: a game with its id is registered already, or it gives a rule number
             that another game gives with another value.
     """
-    if any(other.id == spec.id for other in _registry):
+    if any(other.id == spec.id for other in games()):
         raise ValueError(f"game {spec.id!r} is registered already")
     numbers = spec.facts()
     for other in _registry:
@@ -315,6 +388,9 @@ def register_game(spec: GameSpec) -> None:
                 raise ValueError(f"game {spec.id!r} gives {{{name}}} = {numbers[name]}, "
                                  f"game {other.id!r} gives {value}; expected one value")
     _replace((*_registry, spec))
+    if not installed and spec not in _BUILT_IN:
+        _outside[f"game:{spec.id}"] = repr((spec.id, spec.name, spec.rules, spec.presets,
+                                           spec.options, numbers))
 
 
 def unregister_game(game: str) -> GameSpec:
@@ -325,6 +401,7 @@ def unregister_game(game: str) -> GameSpec:
     """
     spec = find_game(game)
     _replace(tuple(other for other in _registry if other is not spec))
+    _outside.pop(f"game:{game}", None)
     return spec
 
 
@@ -341,17 +418,18 @@ arguments together)."""
 def per_registry(function: Callable[_P, _T]) -> Callable[_P, _T]:
     """``function`` (of hashable arguments) computed once for each state of the registry
     and each set of arguments: a value derived from the games (a schema, the rule
-    numbers) that is made again once a game is registered or unregistered. The values of
+    numbers) that is made again once a game is registered or unregistered, or a kind
+    (:func:`registry_changed`). The values of
     the last :data:`KEPT_STATES` states and arguments are kept (a test that registers a
     game makes one more state each time)."""
     @functools.lru_cache(maxsize=KEPT_STATES)
-    def keyed(registry: tuple[GameSpec, ...], args: tuple[Any, ...],
+    def keyed(registry: tuple[GameSpec, ...], epoch: int, args: tuple[Any, ...],
               kwargs: tuple[tuple[str, Any], ...]) -> _T:
         return function(*args, **dict(kwargs))
 
     @functools.wraps(function)
     def current(*args: _P.args, **kwargs: _P.kwargs) -> _T:
-        return keyed(_registry, args, tuple(kwargs.items()))
+        return keyed(games(), _epoch, args, tuple(kwargs.items()))
 
     return current
 
@@ -370,9 +448,10 @@ class Live(Sequence[_T], Generic[_T]):
         self._made: tuple[tuple[GameSpec, ...], tuple[_T, ...]] | None = None
 
     def _items(self) -> tuple[_T, ...]:
+        registry = games()
         made = self._made
-        if made is None or made[0] is not _registry:
-            made = self._made = (_registry, self._derive(_registry))
+        if made is None or made[0] is not registry:
+            made = self._made = (registry, self._derive(registry))
         return made[1]
 
     @overload
@@ -418,20 +497,20 @@ OPTIONS: Live[Option] = Live(lambda specs: tuple(dict.fromkeys(
 def presets_of(game: str) -> tuple[Preset, ...]:
     """The presets ``game`` is played under; ``()`` for a game without presets or an
     unknown id."""
-    spec = next((s for s in _registry if s.id == game), None)
+    spec = next((s for s in games() if s.id == game), None)
     return tuple(spec.presets) if spec is not None else ()
 
 
 def options_of(game: str) -> tuple[Option, ...]:
     """The options ``game`` takes; ``()`` for a game without options or an unknown id."""
-    spec = next((s for s in _registry if s.id == game), None)
+    spec = next((s for s in games() if s.id == game), None)
     return tuple(spec.options) if spec is not None else ()
 
 
 def default_preset(game: str) -> Preset | None:
     """The preset of a case of ``game`` that names none; ``None`` for a game without
     presets or an unknown id."""
-    spec = next((s for s in _registry if s.id == game), None)
+    spec = next((s for s in games() if s.id == game), None)
     return spec.default_preset if spec is not None else None
 
 

@@ -34,9 +34,7 @@ from babel.messages.pofile import PoFileError
 from babel.messages.pofile import read_po
 from markdown_it import MarkdownIt
 
-from generator.cache import BuildCache
-from generator.cache import digest
-from generator.cache import remember
+from generator.digests import digest
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
@@ -56,6 +54,8 @@ from generator.layout import builtin_catalog
 from generator.layout import catalog as catalog_path
 from generator.layout import is_locale_name
 from generator.layout import read_regular
+from generator.memo import Store
+from generator.memo import remember
 
 SOURCE_LOCALE = "en"
 """The language the content is written in."""
@@ -881,7 +881,7 @@ def layered(builtin: Translator | None, site: Translator) -> Translator:
 
 
 def load_translators(
-    project: Path | Layout, locales: Iterable[str], *, cache: BuildCache | None = None
+    project: Path | Layout, locales: Iterable[str], *, cache: Store | None = None
 ) -> tuple[dict[str, Translator], list[InputError]]:
     """Every locale's translator (English, the source, has none: its msgids are its
     text), with every catalog error: the site's catalog (read through the project's
@@ -951,7 +951,7 @@ def _key_order(key: Key) -> tuple[bool, str, str]:
     return (key[0] is not None, key[0] or "", key[1])
 
 
-def _cached_translator(cache: BuildCache | None, locale: str, key: str
+def _cached_translator(cache: Store | None, locale: str, key: str
                        ) -> Translator | None:
     """Locale ``locale``'s translator for inputs of digest ``key`` as the cache keeps
     it, or ``None``."""

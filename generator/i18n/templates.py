@@ -11,10 +11,10 @@ from pathlib import Path
 from babel.messages.extract import extract as babel_extract
 from jinja2 import TemplateError
 
-from generator.cache import BuildCache
-from generator.cache import digest
+from generator.digests import digest
 from generator.layout import Layout
 from generator.layout import NotAnInput
+from generator.memo import Store
 
 TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
 TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
@@ -26,7 +26,7 @@ TEMPLATES_SLOT = "template-messages"
 """The build cache's slot of :func:`template_messages`."""
 
 
-def template_messages(project: Path | Layout, *, cache: BuildCache | None = None
+def template_messages(project: Path | Layout, *, cache: Store | None = None
                       ) -> frozenset[tuple[str | None, str]]:
     """The (msgctxt, msgid) of every message the templates the site uses hold
     (:meth:`generator.layout.Layout.templates`: the project's ``templates/**/*.html``

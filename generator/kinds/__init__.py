@@ -4,14 +4,13 @@ As markdown-it-py lists its rules, this package lists its kinds; everything abov
 (the loader, the schema, ``verify``, the rows and the templates) loops over the registry
 or asks :data:`KINDS` by name, and never asks which kind a case is. A new kind is a
 module here (a :class:`~generator.kinds.base.Kind` subclass and its ``KIND``), one line
-in :data:`REGISTRY`, its template ``generator/theme/kinds/<kind>.html`` and its messages.
+in :data:`BUILT_IN`, its template ``generator/theme/kinds/<kind>.html`` and its messages.
+A project adds a kind of its own without editing the package: by a call,
+:func:`register_kind`, or by an entry point of group ``rules_site.kinds``
+(:mod:`generator.kinds.registry`).
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
 
 from generator.kinds import best_opening
 from generator.kinds import deck
@@ -24,11 +23,15 @@ from generator.kinds import meld
 from generator.kinds import round
 from generator.kinds import scenario
 from generator.kinds.base import Kind
+from generator.kinds.registry import KINDS
+from generator.kinds.registry import REGISTRY
+from generator.kinds.registry import AnyKind
+from generator.kinds.registry import kinds
+from generator.kinds.registry import load_entry_points
+from generator.kinds.registry import register_kind
+from generator.kinds.registry import unregister_kind
 
-AnyKind = Kind[Any, Any]
-"""A kind of any inputs and result."""
-
-REGISTRY: tuple[AnyKind, ...] = (
+BUILT_IN: tuple[AnyKind, ...] = (
     meld.KIND,
     first_meld.KIND,
     deck.KIND,
@@ -40,9 +43,10 @@ REGISTRY: tuple[AnyKind, ...] = (
     scenario.KIND,
     hand_size.KIND,
 )
-"""Every kind, in the order messages list them."""
+"""The package's kinds, in the order messages list them (before any a project adds)."""
 
-KINDS: Mapping[str, AnyKind] = MappingProxyType({kind.name: kind for kind in REGISTRY})
-"""The kinds by name (``KINDS["meld"]``)."""
+for _kind in BUILT_IN:
+    register_kind(_kind)
 
-__all__ = ["KINDS", "REGISTRY", "AnyKind", "Kind"]
+__all__ = ["BUILT_IN", "KINDS", "REGISTRY", "AnyKind", "Kind", "kinds", "load_entry_points",
+           "register_kind", "unregister_kind"]

@@ -32,10 +32,10 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from dataclasses import field
 
-from generator.cache import digest
-from generator.cache import generator_hash
 from generator.cases.model import Case
 from generator.content.pages import SourcePage
+from generator.digests import digest
+from generator.digests import generator_hash
 from generator.layout import CONFIG
 from generator.layout import TEMPLATES
 from generator.layout import catalog

@@ -19,7 +19,6 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import escape
 
-from generator.cache import remember
 from generator.content.pages import APP_CHOICE
 from generator.content.pages import GENERATED_FENCES
 from generator.content.pages import PLACEHOLDER
@@ -30,6 +29,7 @@ from generator.content.pages import make_parser
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
+from generator.memo import remember
 from generator.render.views import format_decimal
 
 

@@ -15,6 +15,7 @@ from generator.engine.game.cache import meld_order
 from generator.engine.game.cache import meld_result
 from generator.engine.game.state import GameState
 from generator.engine.game.state import TableMeld
+from generator.engine.rules import DeckRow
 from generator.engine.rules import RuleSet
 
 
@@ -104,43 +105,13 @@ def start(
         SetupError: a position that cannot be played; the message says what was expected.
     """
     players = len(hands)
-    try:
-        row = rules.deck_for(players)
-    except ValueError as exc:
-        raise SetupError(str(exc)) from exc
-    if any(not h for h in hands):
-        raise SetupError("an empty hand; expected every seat to hold cards")
-    for m in table:
-        if not 0 <= m.owner < players:
-            raise SetupError(f"table meld owner {m.owner}; expected a seat 0 to {players - 1}")
-        result = meld_result(m.cards, rules)
-        if not result.valid:
-            assert result.reason is not None
-            raise SetupError(f"table meld {' '.join(c.code for c in m.cards)} is not valid "
-                             f"({result.reason}); expected a valid meld")
-    every = [c for h in hands for c in h] + list(discard) + list(stock)
-    every += [c for m in table for c in m.cards]
-    counts = Counter(every)
-    for c, n in counts.items():
-        most = row.jokers if c.is_joker else row.decks
-        if n > most:
-            raise SetupError(f"{n} × {c.code}; expected at most {most} with {players} players")
-    if rules.opening_threshold is None:
-        if opened is not None:
-            raise SetupError(f"{rules.game} has no opening; expected no opened flags")
-        flags = (True,) * players
-    else:
-        flags = tuple(opened) if opened is not None else (False,) * players
-        if len(flags) != players:
-            raise SetupError(f"{len(flags)} opened flags; expected {players}, one per seat")
-    if not 0 <= turn < players:
-        raise SetupError(f"turn {turn}; expected a seat 0 to {players - 1}")
-    if not 0 <= reshuffles <= rules.max_reshuffles:
-        raise SetupError(f"{reshuffles} reshuffles; expected 0 to {rules.max_reshuffles}")
-    limit = rules.turn_limit
-    if turns_played < 0 or (limit is not None and turns_played >= limit):
-        upto = "" if limit is None else f" to {limit - 1}"
-        raise SetupError(f"{turns_played} turns played; expected 0{upto}")
+    row = _deck_row(rules, players)
+    _check_hands(hands)
+    _check_table(rules, table, players)
+    _check_copies(row, players, [*(c for h in hands for c in h), *discard, *stock,
+                                 *(c for m in table for c in m.cards)])
+    flags = _opened_flags(rules, opened, players)
+    _check_counters(rules, players, turn, turns_played, reshuffles)
     return GameState(
         rules,
         tuple(canon_all(h) for h in hands),
@@ -154,3 +125,77 @@ def start(
         reshuffles,
         seed,
     )
+
+
+def _deck_row(rules: RuleSet, players: int) -> DeckRow:
+    """The deck for ``players`` players (docs/rules.md "Cards and decks").
+
+    Raises:
+        SetupError: the game does not allow that many players.
+    """
+    try:
+        return rules.deck_for(players)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from exc
+
+
+def _check_hands(hands: Sequence[Sequence[Card]]) -> None:
+    """Raises :class:`SetupError` when a seat holds no card."""
+    if any(not h for h in hands):
+        raise SetupError("an empty hand; expected every seat to hold cards")
+
+
+def _check_table(rules: RuleSet, table: Sequence[TableMeld], players: int) -> None:
+    """Raises :class:`SetupError` at the first table meld, in the order laid, whose owner
+    is not a seat or that is not a valid meld (docs/rules.md "Melds")."""
+    for m in table:
+        if not 0 <= m.owner < players:
+            raise SetupError(f"table meld owner {m.owner}; expected a seat 0 to {players - 1}")
+        result = meld_result(m.cards, rules)
+        if not result.valid:
+            assert result.reason is not None
+            raise SetupError(f"table meld {' '.join(c.code for c in m.cards)} is not valid "
+                             f"({result.reason}); expected a valid meld")
+
+
+def _check_copies(row: DeckRow, players: int, cards: Sequence[Card]) -> None:
+    """Raises :class:`SetupError` at the first card (in order of first appearance in
+    ``cards``) with more copies than the deck ``row`` holds: one per deck, or its jokers
+    (docs/rules.md "Cards and decks")."""
+    for c, n in Counter(cards).items():
+        most = row.jokers if c.is_joker else row.decks
+        if n > most:
+            raise SetupError(f"{n} × {c.code}; expected at most {most} with {players} players")
+
+
+def _opened_flags(rules: RuleSet, opened: Sequence[bool] | None,
+                  players: int) -> tuple[bool, ...]:
+    """Per seat, whether it has opened: ``opened``, or nobody by default; everyone in a
+    game without an opening (docs/rules.md "The opening (first meld), Rami").
+
+    Raises:
+        SetupError: flags given for a game without an opening, or not one per seat.
+    """
+    if rules.opening_threshold is None:
+        if opened is not None:
+            raise SetupError(f"{rules.game} has no opening; expected no opened flags")
+        return (True,) * players
+    flags = tuple(opened) if opened is not None else (False,) * players
+    if len(flags) != players:
+        raise SetupError(f"{len(flags)} opened flags; expected {players}, one per seat")
+    return flags
+
+
+def _check_counters(rules: RuleSet, players: int, turn: int, turns_played: int,
+                    reshuffles: int) -> None:
+    """Raises :class:`SetupError` when ``turn`` is not a seat, or ``reshuffles`` or
+    ``turns_played`` is out of the rule set's range (docs/rules.md "End of a round"),
+    checked in that order."""
+    if not 0 <= turn < players:
+        raise SetupError(f"turn {turn}; expected a seat 0 to {players - 1}")
+    if not 0 <= reshuffles <= rules.max_reshuffles:
+        raise SetupError(f"{reshuffles} reshuffles; expected 0 to {rules.max_reshuffles}")
+    limit = rules.turn_limit
+    if turns_played < 0 or (limit is not None and turns_played >= limit):
+        upto = "" if limit is None else f" to {limit - 1}"
+        raise SetupError(f"{turns_played} turns played; expected 0{upto}")

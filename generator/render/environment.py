@@ -1,0 +1,204 @@
+"""The one Jinja environment of a project's templates (:func:`make_environment`): the
+project's ``templates/`` over the theme's, file by file, each template parsed and compiled
+once per process, and a locale's gettext callables installed in it
+(:func:`install_words`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from collections.abc import MutableMapping
+from functools import cache
+from functools import lru_cache
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from jinja2 import BaseLoader
+from jinja2 import Environment
+from jinja2 import StrictUndefined
+from jinja2 import Template
+from jinja2 import TemplateNotFound
+from jinja2 import nodes
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
+from markupsafe import escape
+
+from generator.i18n.explain import Words
+from generator.layout import Layout
+from generator.layout import NotAnInput
+
+
+class TemplateLoader(BaseLoader):
+    """Jinja's ``FileSystemLoader`` of two folders, the project's ``templates/`` first,
+    then the theme's (as MkDocs' ``custom_dir``), every template read through
+    :meth:`Layout.read` (a FIFO, a folder or a link out of the project is not loaded,
+    and not replaced by the theme's file either: it is an error to report)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+
+    def get_source(self, environment: Environment, template: str
+                   ) -> tuple[str, str, Callable[[], bool]]:
+        rel = self.layout.template_label(template)
+        if rel is None:
+            raise TemplateNotFound(template)
+        try:
+            data = self.layout.read(rel)
+        except NotAnInput as exc:
+            raise TemplateNotFound(template, exc.error.format()) from exc
+        path = self.layout.path(rel)
+        mtime = os.path.getmtime(path)
+
+        def uptodate() -> bool:  # also: no override added or removed since
+            try:
+                return os.path.getmtime(path) == mtime \
+                    and self.layout.template_label(template) == rel
+            except OSError:
+                return False
+
+        return data.decode("utf-8"), str(path), uptodate
+
+    def list_templates(self) -> list[str]:
+        return list(self.layout.templates([]))
+
+    def load(self, environment: Environment, name: str,
+             globals: MutableMapping[str, Any] | None = None) -> Template:
+        """Jinja's ``BaseLoader.load``, compiling the syntax tree :func:`template_errors`
+        parsed (:func:`parsed_template`), so that each template is parsed once, not twice."""
+        source, filename, uptodate = self.get_source(environment, name)
+        return environment.template_class.from_code(
+            environment, compiled_template(name, source, filename), globals or {}, uptodate)
+
+
+def make_environment(project: Path | Layout) -> Environment:
+    """The one Jinja environment of a project's templates, its ``templates/`` over the
+    theme's, file by file (made once per process for each of the last
+    :data:`ENVIRONMENTS` projects, shared by every locale and inherited by forked
+    workers): autoescape (HTML and XML alike: ``page.html``, ``sitemap.xml``),
+    i18n (newstyle gettext), strict undefined. Templates are read through the project's
+    layout (a project's: only regular files inside the project; the theme's: from the
+    package) and compiled on first use, each text once per process, whichever
+    environment loads it (:func:`compiled_template`)."""
+    return _environment(Layout.of(project))
+
+
+_OPTIONS: dict[str, Any] = {
+    "autoescape": True,
+    "extensions": ["jinja2.ext.i18n"],
+    "undefined": StrictUndefined,
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": True,
+}
+"""The options of every environment :func:`make_environment` makes: the same for each,
+so that a template's syntax tree and code serve them all (:func:`compiled_template`)."""
+
+
+def _new_environment(**loader: Any) -> Environment:
+    """An environment of :data:`_OPTIONS`, with newstyle gettext from the start: how
+    ``{% trans %}`` compiles depends on it (``install_gettext`` sets it again for each
+    locale, but a template compiled before that compiled old-style: a project's
+    ``{% trans who=x %}…{{ who }}…{% endtrans %}`` failed with ``KeyError: 'who'``)."""
+    env = Environment(**loader, **_OPTIONS)
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
+    return env
+
+
+ENVIRONMENTS = 4
+"""The environments :func:`make_environment` keeps in a process, the last used: a build
+or ``serve`` uses one project's. A process that builds many projects (the test run
+builds 200) keeps only these: every one's templates would be 330,000 objects in a test
+worker, whose garbage collections at the end would take seconds."""
+
+
+@lru_cache(maxsize=ENVIRONMENTS)
+def _environment(layout: Layout) -> Environment:
+    return _new_environment(loader=TemplateLoader(layout))
+
+
+@cache
+def _compiler() -> Environment:
+    """The environment that parses and compiles templates for every environment of
+    :func:`make_environment` (the same options; neither step needs a loader, nor the
+    globals a locale installs)."""
+    return _new_environment()
+
+
+TEMPLATES = ("page.html", "home.html", "404.html", "cases.html", "root.html")
+"""The templates the site is rendered from (each may extend, include or import others)."""
+
+
+@lru_cache(maxsize=256)
+def parsed_template(name: str, source: str, filename: str) -> nodes.Template:
+    """A template's syntax tree, parsed once per source text in a process (``serve``
+    rebuilds check the same templates again and again, and a process that builds
+    several projects, as the tests do, finds the theme's templates the same).
+
+    Raises:
+        TemplateSyntaxError: the source does not parse (not kept: raised every time).
+    """
+    return _compiler().parse(source, name, filename)
+
+
+@lru_cache(maxsize=256)
+def compiled_template(name: str, source: str, filename: str) -> CodeType:
+    """A template's code (Jinja's ``Environment.compile`` of :func:`parsed_template`'s tree),
+    compiled once per source text in a process, for every environment that loads it
+    (:meth:`TemplateLoader.load`): compiling is most of a template's loading, and a
+    new environment (a build of another project) loads the same theme.
+
+    Raises:
+        TemplateSyntaxError: the source does not parse or compile (not kept).
+    """
+    return _compiler().compile(parsed_template(name, source, filename), name, filename)
+
+
+def install_words(env: Environment, w: Words) -> None:
+    """Install this locale's gettext callables. Jinja's newstyle gettext marks what they
+    return as safe HTML, so they return the translation escaped: a translation is text,
+    never markup (a ``<script>`` in a catalog renders as text)."""
+
+    def gettext(msgid: str) -> Markup:
+        return escape(w.text(msgid))
+
+    def ngettext(singular: str, plural: str, n: int) -> Markup:
+        text, ok = w.translator.ngettext(singular, plural, n)
+        return escape(w.as_shown(text, ok))
+
+    install_gettext(env, gettext, ngettext)
+
+
+def install_gettext(env: Environment, gettext: Callable[[str], str],
+                    ngettext: Callable[[str, str, int], str]) -> None:
+    """Jinja's newstyle gettext (``jinja2.ext.i18n``, ``install_gettext_callables(...,
+    newstyle=True)``) over ``gettext`` and ``ngettext``, with the same results: what
+    they return marked safe where autoescaping is on, then ``%``-formatted with the
+    call's keywords (``num`` too, for ``ngettext``). But ``_``, ``gettext`` and
+    ``ngettext`` are each one call from a template, not Jinja's three (the alias ``_``
+    that looks ``gettext`` up, its wrapper, the function), and ``_`` is ``gettext``
+    itself, not looked up in the template's context: the templates call them some
+    thirty times a page."""
+
+    @pass_eval_context
+    def newstyle_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
+        rv = gettext(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        # (without a '%', formatting with no keywords gives the text itself)
+        return rv % variables if variables or "%" in rv else rv
+
+    @pass_eval_context
+    def newstyle_ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /,
+                          **variables: Any) -> str:
+        variables.setdefault("num", num)
+        rv = ngettext(singular, plural, num)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True)  # (sets how {% trans %} compiles)
+    env.globals.update(_=newstyle_gettext, gettext=newstyle_gettext,
+                       ngettext=newstyle_ngettext)
