@@ -64,10 +64,10 @@ REQUIRED = os.environ.get("RULES_BROWSER_REQUIRED") == "1"
 SITE = os.environ.get("RULES_BROWSER_SITE")
 """A site built before (its folder) to test instead of the repository's, built here:
 ``RULES_BROWSER_SITE=/tmp/old-site`` counts what an older version clips."""
-SCROLLS_BY_DESIGN: tuple[str, ...] = ()
+SCROLLS_BY_DESIGN: tuple[str, ...] = (".site-nav ul",)
 """Selectors of containers meant to scroll sideways, whose hidden part is not counted as
-clipped: none (the page strip wraps on phones; before it did, it hid the third page's
-name at 320 and 390 px on every page)."""
+clipped: the pages' strip, one row on phones that scrolls (its ends fade; the current
+page is scrolled into view)."""
 
 CLIPPED_JS = r"""
 // What is clipped or spills out at the current width. An element counts when it is
@@ -527,6 +527,23 @@ def _arrive(browser: Any, url: str) -> None:
         "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
 
 
+def _switch_language(browser: Any, lang: str) -> None:
+    """Click the shown link to ``lang`` in the header: a pill, or on phones the link in
+    the languages' menu, opened first."""
+    from selenium.webdriver.common.by import By
+
+    shown = [a for a in browser.find_elements(By.CSS_SELECTOR,
+                                              f'.lang-switch a[hreflang="{lang}"]')
+             if a.is_displayed()]
+    if not shown:
+        browser.find_element(By.CSS_SELECTOR, ".lang-switch--menu summary").click()
+        shown = [a for a in browser.find_elements(By.CSS_SELECTOR,
+                                                  f'.lang-switch a[hreflang="{lang}"]')
+                 if a.is_displayed()]
+    assert shown, f"no link to {lang} shown"
+    shown[0].click()
+
+
 def _landing_problem(browser: Any, where: str, row_id: str) -> str | None:
     at = browser.execute_script(LANDED_JS, row_id)
     if at["top"] < at["bar"] - 0.5 or at["top"] >= at["height"]:
@@ -557,7 +574,7 @@ def test_example_anchor_lands_below_the_sticky_menu(browser: Any, server: str, s
                 problems.append(_landing_problem(browser, f"{lang}/{slug} {width}px", row_id))
             slug, row_id = rows[len(rows) // 2]
             _arrive(browser, f"{server}{other}/{slug}/index.html#{row_id}")
-            browser.find_element(By.CSS_SELECTOR, f'.lang-switch a[hreflang="{lang}"]').click()
+            _switch_language(browser, lang)
             _wait(lambda: browser.current_url.startswith(f"{server}{lang}/"))
             _wait(lambda: browser.execute_script("return document.readyState") == "complete")
             problems.append(_landing_problem(
@@ -658,6 +675,80 @@ def test_nothing_shifts_while_a_page_loads(browser: Any, server: str, width: int
                 shift = browser.execute_async_script(CLS_JS)
                 if shift >= 0.1:
                     problems.append(f"{_url(lang, slug)} at {width} px: CLS {shift:.3f}")
+    finally:
+        _width(browser, WIDTHS[-1])
+    assert not problems, "\n".join(problems)
+
+
+# -- the header on phones ----------------------------------------------------------------
+
+PHONES = ((375, 667), (320, 568))
+"""Phone screens (CSS pixels): the header takes at most a fifth of the first screen."""
+
+COVERED_JS = """
+// The focus stops of the page (links, buttons, summaries, inputs shown) that something else
+// covers once scrolled into the middle or near the bottom of the screen (where a floating
+// button would be), after the page's script has had two frames to react to the scroll:
+// what the browser finds at the stop's centre is neither the stop nor inside it.
+const done = arguments[0];
+const stops = [...document.querySelectorAll("a[href], button, summary, input")]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden"
+          && !el.closest(".visually-hidden, details:not([open]) > :not(summary)"));
+const covered = [];
+const frames = () => new Promise((go) => requestAnimationFrame(() => requestAnimationFrame(go)));
+(async () => {
+  for (const el of stops) {
+    for (const [block, up] of [["center", 0], ["end", 32]]) {
+      el.scrollIntoView({block});
+      scrollBy(0, up);  // its centre 2 rem above the screen's bottom edge
+      await frames();
+      const r = el.getBoundingClientRect();
+      if (r.width < 2 || r.height < 2) continue;
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (at && at !== el && !el.contains(at) && !at.contains(el)) {
+        covered.push(el.textContent.trim().slice(0, 30) + " under " +
+          ((at.closest("[class]") || at).className || at.tagName));
+        break;
+      }
+    }
+  }
+  done(covered);
+})();
+"""
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES, ids=["375x667", "320x568"])
+def test_the_phone_header_leaves_the_screen_to_the_page(browser: Any, server: str,
+                                                        width: int, height: int) -> None:
+    """On a phone the header (name, languages, search, pages) takes at most 20 % of the
+    first screen on every content page of every locale: the languages are one menu and
+    search opens from a button; the menu and the button work, and no focus stop of the
+    page is covered by anything (the sticky menu, a floating button)."""
+    from selenium.webdriver.common.by import By
+
+    problems = []
+    try:
+        _width(browser, width, height)
+        for lang, slug in PAGES:
+            if not slug:
+                continue
+            browser.get(server + _url(lang, slug))
+            high = browser.execute_script(
+                "return document.querySelector('.site-header').getBoundingClientRect().height")
+            if high > 0.2 * height:
+                problems.append(f"{_url(lang, slug)}: the header is {high:.0f} px of {height}")
+        browser.get(f"{server}hu/rules/index.html")
+        toggle = browser.find_element(By.CSS_SELECTOR, ".search-toggle")
+        box = browser.find_element(By.CSS_SELECTOR, "form.site-search input")
+        assert toggle.is_displayed() and not box.is_displayed()
+        assert toggle.get_attribute("aria-expanded") == "false"
+        toggle.click()
+        assert box.is_displayed() and toggle.get_attribute("aria-expanded") == "true"
+        assert browser.switch_to.active_element == box
+        _switch_language(browser, "pl")
+        assert _wait(lambda: browser.current_url == f"{server}pl/rules/index.html")
+        covered = browser.execute_async_script(COVERED_JS)
+        problems += [f"pl/rules at {width} px: {c}" for c in covered]
     finally:
         _width(browser, WIDTHS[-1])
     assert not problems, "\n".join(problems)

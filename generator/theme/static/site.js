@@ -43,8 +43,8 @@
     return id ? doc.getElementById(id) : null;
   }
 
-  var heads = [], links = doc.querySelectorAll(".toc a[href^='#']"),
-      current = doc.querySelector(".toc__current"), top = doc.querySelector(".to-top");
+  var heads = [], links = doc.querySelectorAll(".toc li a[href^='#']"),
+      current = doc.querySelector(".toc__current");
   for (var i = 0; i < links.length; i++) {
     var h = doc.getElementById(links[i].getAttribute("href").slice(1));
     if (h && heads.indexOf(h) < 0) heads.push(h);
@@ -58,7 +58,6 @@
       else links[i].removeAttribute("aria-current");
     }
     if (current) current.textContent = at ? at.textContent.replace(/\s*#$/, "") : "";
-    if (top) top.classList.toggle("is-shown", scrollY > innerHeight);
     reading = at;
   }
   // The language switcher's links take the reader's place along (heading and case ids are
@@ -98,6 +97,12 @@
     later();
   });
   mark(); setSwitches();
+  // On phones the pages' strip is one row that scrolls sideways: the current page in view.
+  var here = doc.querySelector(".site-nav a[aria-current='page']");
+  if (here) {
+    var strip = here.closest("ul"), box = here.getBoundingClientRect(), frame_ = strip.getBoundingClientRect();
+    if (box.right > frame_.right) strip.scrollLeft += box.right - frame_.right + 16;
+  }
 
   var status = doc.createElement("span");
   status.className = "visually-hidden"; status.setAttribute("role", "status");
@@ -130,6 +135,27 @@
     return;
   }
   form.hidden = false;
+  // On phones the box opens from the magnifier button (the stylesheet shows the one or
+  // the other by the screen's width), and closes again with Escape.
+  var toggle = document.querySelector(".search-toggle");
+  function opened(open) {
+    form.classList.toggle("is-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  if (toggle) {
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      var open = !form.classList.contains("is-open");
+      opened(open);
+      if (open) input.focus();
+    });
+    form.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && form.classList.contains("is-open")) {
+        opened(false);
+        toggle.focus();
+      }
+    });
+  }
   var input = form.querySelector("input");
   var panel = form.querySelector(".site-search__panel");
   var status = form.querySelector(".site-search__status");
