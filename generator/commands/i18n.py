@@ -38,15 +38,15 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.i18n import words
-from generator.i18n.catalog import MAX_CATALOG_BYTES
 from generator.i18n.catalog import SOURCE_LOCALE
-from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import locale_error
-from generator.i18n.catalog import read_catalog_file
-from generator.i18n.catalog import read_for_update
-from generator.i18n.catalog import restore_previous_lines
 from generator.i18n.merge import merge
 from generator.i18n.merge import with_previous_lines
+from generator.i18n.pofile import MAX_CATALOG_BYTES
+from generator.i18n.pofile import check_catalog_syntax
+from generator.i18n.pofile import read_catalog_file
+from generator.i18n.pofile import read_for_update
+from generator.i18n.pofile import restore_previous_lines
 from generator.i18n.stats import format_stats
 from generator.i18n.stats import stats
 from generator.i18n.templates import TEMPLATE_EXTRACTOR
@@ -232,7 +232,7 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
 def catalog_bytes(catalog: Catalog) -> bytes:
     """A catalog as the bytes of a ``.po``/``.pot`` file, in message order, no wrapping
     churn; a translator's ``#~|`` lines (previous msgids of obsolete messages, read
-    through :func:`generator.i18n.catalog.read_for_update`) written back as they were."""
+    through :func:`generator.i18n.pofile.read_for_update`) written back as they were."""
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=0, sort_output=False, include_lineno=True)
     return with_previous_lines(restore_previous_lines(buffer.getvalue()), catalog)
@@ -298,7 +298,7 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
 
     Raises:
         NotAnInput: a catalog is not an input file or Babel cannot read it (check with
-            :func:`generator.i18n.catalog.check_catalog_syntax` first).
+            :func:`generator.i18n.pofile.check_catalog_syntax` first).
         FileChanged: a catalog changed since it was read, and ``changed`` is ``None``.
         OSError: a catalog could not be written; it and those after it are unchanged.
     """

@@ -17,7 +17,7 @@ header is refused, so that what ``check`` accepts is what both read:
 - ``Content-Type`` holds ``charset=UTF-8`` (the value in any case), written so, once;
 - ``Plural-Forms`` is ``nplurals=N; plural=EXPRESSION;``, ``N`` the locale's number of
   forms and the expression picking the locale's form for every count
-  (:func:`generator.i18n.catalog.plural_rule`); a catalog with plural messages has one;
+  (:func:`generator.i18n.plurals.plural_rule`); a catalog with plural messages has one;
 - the first ``charset=``, ``nplurals=`` and ``plural=`` of the header (where gettext
   reads them) are in those fields.
 

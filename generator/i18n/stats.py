@@ -16,7 +16,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.catalog import Message
 
-from generator.i18n.catalog import read_for_update
+from generator.i18n.pofile import read_for_update
 from generator.layout import BUILTIN_LABEL
 from generator.layout import CONFIG
 from generator.layout import CONTENT
