@@ -88,6 +88,8 @@ _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "plural": (1, 2), "gettext": N
 
 def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] | None,
          context: str | None = None) -> None:
+    """Add ``msgid`` (of ``context``) at ``where`` to ``catalog``, flagged by its
+    placeholders; a message already there gets one more location."""
     text = msgid[0] if isinstance(msgid, tuple) else msgid
     flags = []
     if "%(" in text:
@@ -359,16 +361,19 @@ def _in_package(write: Callable[[Any], None]) -> Callable[[Any], None]:
     """``write`` (a line, or lines) with a leading ``locales/`` named as the package's
     ``generator/locales/``."""
     def relabel(line: str) -> str:
+        """``line`` with a leading ``locales/`` named ``generator/locales/``."""
         return f"{BUILTIN_LABEL}/{line[len(LOCALES) + 1:]}" \
             if line.startswith(f"{LOCALES}/") else line
 
     def written(what: Any) -> None:
+        """Write ``what`` (a line, or lines) relabelled."""
         write(relabel(what) if isinstance(what, str) else [relabel(x) for x in what])
 
     return written
 
 
 def _plural(n: int, noun: str) -> str:
+    """``n`` and the English ``noun``, an ``s`` added but for one."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 

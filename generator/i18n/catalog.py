@@ -91,6 +91,7 @@ class Lookups:
 
 
 def _pairs(keys: set[Key]) -> list[list[str | None]]:
+    """Keys as sorted ``[context, msgid]`` pairs (:func:`_key_order`)."""
     return [[c, m] for c, m in sorted(keys, key=_key_order)]
 
 
@@ -223,16 +224,27 @@ class Translator:
 
 
 def _str(data: Any) -> str:
+    """``data`` where it is a string.
+
+    Raises:
+        ValueError: it is not.
+    """
     if not isinstance(data, str):
         raise ValueError("not a string")
     return data
 
 
 def _opt_str(data: Any) -> str | None:
+    """``data`` where it is a string or ``None`` (:func:`_str`)."""
     return None if data is None else _str(data)
 
 
 def _int(data: Any) -> int:
+    """``data`` where it is a whole number (not a bool).
+
+    Raises:
+        ValueError: it is not.
+    """
     if not isinstance(data, int) or isinstance(data, bool):
         raise ValueError("not a whole number")
     return data
@@ -502,6 +514,7 @@ def load_translators(
 
 
 def _key_order(key: Key) -> tuple[bool, str, str]:
+    """The sort order of message keys: without a context first, then by context and msgid."""
     return (key[0] is not None, key[0] or "", key[1])
 
 

@@ -49,10 +49,12 @@ def _key(message: Message) -> Any:
 
 
 def _text(message: Message) -> str:
+    """A message's msgid; the singular of a plural message."""
     return str(message.id[0] if isinstance(message.id, (list, tuple)) else message.id)
 
 
 def _translated(message: Message) -> bool:
+    """Whether any form of ``message``'s translation is written."""
     strings = message.string if isinstance(message.string, (list, tuple)) \
         else (message.string,)
     return any(strings)
