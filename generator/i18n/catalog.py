@@ -476,41 +476,86 @@ def load_translators(
     for locale in locales:
         if locale == SOURCE_LOCALE:
             continue
-        rel = catalog_path(locale)
-        data: bytes | None = None  # a name that is no locale is reported before reading
-        builtin: bytes | None = None
-        if locale_error(locale) is None:
-            builtin = builtin_bytes(locale)
-            if layout.exists(rel):
-                try:
-                    data = read_catalog_file(layout.path(rel), rel, layout)
-                except NotAnInput as exc:
-                    translators[locale] = source_translator()
-                    errors.append(exc.error)
-                    continue
-        key = digest(*(hashlib.sha256(d).hexdigest() if d is not None else "-"
-                       for d in (data, builtin)), rel, keys_digest)
+        builtin = builtin_bytes(locale) if locale_error(locale) is None else None
+        try:
+            inputs = _LocaleInputs.read(layout, locale, builtin)
+        except NotAnInput as exc:
+            translators[locale] = source_translator()
+            errors.append(exc.error)
+            continue
+        key = inputs.digest(keys_digest)
         cached = _cached_translator(cache, locale, key)
         if cached is not None:
             translators[locale] = cached
             continue
-        found: list[InputError] = []
-        if data is None and locale_error(locale) is None:
-            site = Translator(locale, {}, plural_rule(locale))  # the built-in one alone
-        else:
-            site, errs = load_translator(layout.path(rel), rel, locale, data or b"",
-                                         template_keys=template_keys)
-            found.extend(errs)
-        base = None
-        if builtin is not None:
-            # the package's own catalog: compiled once per content, as a site's is
-            base, errs = _compiled(builtin_label(locale), locale, builtin, frozenset())
-            found.extend(errs)
-        translators[locale] = layered(base, site)
+        translators[locale], found = _compile_locale(layout, inputs, template_keys)
         errors.extend(found)
         if cache is not None and not found:
             cache.store(CATALOG_SLOT + locale, key, translators[locale].as_data())
     return translators, errors
+
+
+@dataclass(frozen=True)
+class _LocaleInputs:
+    """What a locale's messages are compiled from.
+
+    Attributes:
+        locale: the locale.
+        rel: the site's catalog of it, relative to the project.
+        data: that catalog's bytes, or ``None``: it has none, or the locale's name is no
+            locale (reported when it is compiled, before anything is read).
+        builtin: the package's built-in catalog's bytes, or ``None``.
+    """
+
+    locale: str
+    rel: str
+    data: bytes | None
+    builtin: bytes | None
+
+    @classmethod
+    def read(cls, layout: Layout, locale: str, builtin: bytes | None) -> _LocaleInputs:
+        """The catalogs of ``locale``: the site's read through ``layout``, the built-in
+        one's bytes ``builtin`` (:func:`builtin_bytes`).
+
+        Raises:
+            NotAnInput: the site's catalog is not an input file or too large.
+        """
+        rel = catalog_path(locale)
+        if locale_error(locale) is not None:
+            return cls(locale, rel, None, None)
+        data = read_catalog_file(layout.path(rel), rel, layout) if layout.exists(rel) \
+            else None
+        return cls(locale, rel, data, builtin)
+
+    def digest(self, keys_digest: str) -> str:
+        """The digest of these inputs and of the template messages (``keys_digest``):
+        the build cache's key of the compiled messages."""
+        return digest(*(hashlib.sha256(d).hexdigest() if d is not None else "-"
+                        for d in (self.data, self.builtin)), self.rel, keys_digest)
+
+
+def _compile_locale(layout: Layout, inputs: _LocaleInputs, template_keys: AbstractSet[Key]
+                    ) -> tuple[Translator, list[InputError]]:
+    """A locale's messages compiled: the site's catalog (:func:`load_translator`; none
+    for a locale without one) over the built-in one (:func:`layered`).
+
+    Returns:
+        (the translator, the errors of both catalogs).
+    """
+    locale, rel = inputs.locale, inputs.rel
+    found: list[InputError] = []
+    if inputs.data is None and locale_error(locale) is None:
+        site = Translator(locale, {}, plural_rule(locale))  # the built-in one alone
+    else:
+        site, errs = load_translator(layout.path(rel), rel, locale, inputs.data or b"",
+                                     template_keys=template_keys)
+        found.extend(errs)
+    base = None
+    if inputs.builtin is not None:
+        # the package's own catalog: compiled once per content, as a site's is
+        base, errs = _compiled(builtin_label(locale), locale, inputs.builtin, frozenset())
+        found.extend(errs)
+    return layered(base, site), found
 
 
 def _key_order(key: Key) -> tuple[bool, str, str]:
