@@ -19,6 +19,7 @@ form ``what is wrong; what was expected``; jsonschema's own messages are never s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -489,77 +490,163 @@ def _case_fields_for(kind: object, game: object) -> list[str]:
             or name == "expect"]
 
 
+@dataclass(frozen=True)
+class _Failure:
+    """One jsonschema error, read for its message.
+
+    Attributes:
+        schema: the schema node that failed (its ``x-`` annotations).
+        path: where, within the validated value.
+        keyword: the keyword that failed (``type``, ``enum``, ``required``, ...).
+        expected: the keyword's value in the schema (the types, the choices, ...).
+        value: the value that failed.
+        what: how the messages name the value (``x-what``, else its key).
+    """
+
+    schema: Schema
+    path: YamlPath
+    keyword: str
+    expected: Any
+    value: Any
+    what: str
+
+    @classmethod
+    def of(cls, error: ValidationError) -> _Failure:
+        """The failure jsonschema's ``error`` reports."""
+        schema: Schema = error.schema if isinstance(error.schema, dict) else {}
+        path: YamlPath = tuple(error.absolute_path)
+        what = schema.get("x-what") or (str(path[-1]) if path else "value")
+        return cls(schema, path, str(error.validator), error.validator_value, error.instance,
+                   what)
+
+    def problem(self, message: str) -> SchemaProblem:
+        """A problem with ``message`` at the failed value."""
+        return SchemaProblem(self.path, message)
+
+
+_Rule = Callable[[_Failure], Iterator[SchemaProblem]]
+"""The messages of a failed keyword."""
+
+
+def _type_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """A value of the wrong type: what it must be, what it is, and a hint for text that
+    YAML reads as another type (``yes``, ``051``)."""
+    expected_value, value = failure.expected, failure.value
+    types = expected_value if isinstance(expected_value, list) else [expected_value]
+    expected = failure.schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
+    got = describe(value)
+    if "boolean" in types and isinstance(value, BoolText):
+        got, hint = value, boolean_hint(value)
+    elif "string" in types:
+        hint = string_hint(value)
+    elif "integer" in types:
+        hint = integer_hint(value)
+    else:
+        hint = ""
+    yield failure.problem(f"{failure.what} must be {expected}; got {got}{hint}")
+
+
+def _enum_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """A value not among the choices: an unknown word (with a close choice), or a value
+    that is not a word at all."""
+    choices = [str(choice) for choice in failure.expected]
+    schema, value, what = failure.schema, failure.value, failure.what
+    context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
+    if isinstance(value, str) and not isinstance(value, BoolText):
+        yield failure.problem(f"unknown {what} {value!r}{context}; expected one of: "
+                              f"{_listing(choices)}{did_you_mean(value, choices)}")
+    else:
+        yield failure.problem(f"{what}{context} must be one of: {_listing(choices)}; "
+                              f"got {describe(value)}{string_hint(value)}")
+
+
+def _required_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """One problem per missing field of a mapping, each with an example of its value."""
+    schema, value, path = failure.schema, failure.value, failure.path
+    if not isinstance(value, dict):
+        yield from _other_problem(failure)
+        return
+    container = schema.get("x-name", "mapping")
+    properties: Schema = schema.get("properties", {})
+    needs = f" ({schema['x-needs']})" if schema.get("x-needs") else ""
+    for name in failure.expected:
+        if name not in value:
+            extra = " (nor in defaults)" if name in DEFAULTABLE else ""
+            example = _example(name, properties.get(name), value)
+            yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}; "
+                                f"expected {name}: {example}{needs}", missing=name)
+
+
+def _additional_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """One problem per field a mapping does not take, at its key: one of another kind
+    (``x-elsewhere``, with why), or an unknown one (with a close name)."""
+    schema, value = failure.schema, failure.value
+    if not isinstance(value, dict):
+        yield from _other_problem(failure)
+        return
+    container = schema.get("x-name", "mapping")
+    word = schema.get("x-field", "field")
+    allowed = list(schema.get("properties", {}))
+    if schema.get("x-name") == "case":
+        allowed = _case_fields_for(value.get("kind"), value.get("game")) or allowed
+    elsewhere: dict[str, str] = schema.get("x-elsewhere", {})
+    for key in value:
+        if key in allowed:
+            continue
+        if key in elsewhere:
+            message = (f"{word} {key!r} in {container} {elsewhere[key]}; "
+                       f"expected one of: {_listing(allowed)}")
+        else:
+            message = (f"unknown {word} {key!r} in {container}; expected one of: "
+                       f"{_listing(allowed)}{did_you_mean(key, allowed)}")
+        yield SchemaProblem((*failure.path, key), message, at_key=True)
+
+
+def _empty_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """An empty string or list where one is needed."""
+    yield failure.problem(f"{failure.what} is empty; expected "
+                          f"{failure.schema.get('x-expected')}")
+
+
+def _minimum_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """A number below its least value."""
+    yield failure.problem(f"{failure.what} must be at least {failure.expected}; "
+                          f"got {describe(failure.value)}")
+
+
+def _other_problem(failure: _Failure) -> Iterator[SchemaProblem]:
+    """A keyword no rule names: where, and what was expected, not jsonschema's words."""
+    expected = failure.schema.get("x-expected", "a valid value")
+    yield failure.problem(f"{failure.what} is not valid ({failure.keyword}); "
+                          f"expected {expected}")
+
+
+_RULES: Mapping[str, _Rule] = MappingProxyType({
+    "type": _type_problem,
+    "enum": _enum_problem,
+    "required": _required_problem,
+    "additionalProperties": _additional_problem,
+    "minLength": _empty_problem,
+    "minItems": _empty_problem,
+    "minimum": _minimum_problem,
+})
+"""The messages of each keyword the schemas use, by keyword (another:
+:func:`_other_problem`)."""
+
+
 def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
     """The human messages for one jsonschema error (several for ``required`` and
-    ``additionalProperties``, one per field)."""
-    schema: Schema = error.schema if isinstance(error.schema, dict) else {}
-    path: YamlPath = tuple(error.absolute_path)
-    keyword = str(error.validator)
-    expected_value: Any = error.validator_value
-    value: Any = error.instance
-    what = schema.get("x-what") or (str(path[-1]) if path else "value")
-    template = schema.get("x-messages", {}).get(keyword)
-    if schema.get("x-message"):  # a fixed message (fields that do not apply)
-        yield SchemaProblem(path, schema["x-message"])
+    ``additionalProperties``, one per field): the node's fixed message (``x-message``: a
+    field that does not apply), else its message for the keyword (``x-messages``), else
+    the keyword's rule (:data:`_RULES`)."""
+    failure = _Failure.of(error)
+    template = failure.schema.get("x-messages", {}).get(failure.keyword)
+    if failure.schema.get("x-message"):
+        yield failure.problem(failure.schema["x-message"])
     elif template:
-        yield SchemaProblem(path, template.format(value=value))
-    elif keyword == "type":
-        types = expected_value if isinstance(expected_value, list) else [expected_value]
-        expected = schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
-        got = describe(value)
-        if "boolean" in types and isinstance(value, BoolText):
-            got, hint = value, boolean_hint(value)
-        elif "string" in types:
-            hint = string_hint(value)
-        elif "integer" in types:
-            hint = integer_hint(value)
-        else:
-            hint = ""
-        yield SchemaProblem(path, f"{what} must be {expected}; got {got}{hint}")
-    elif keyword == "enum":
-        choices = [str(choice) for choice in expected_value]
-        context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
-        if isinstance(value, str) and not isinstance(value, BoolText):
-            yield SchemaProblem(path, f"unknown {what} {value!r}{context}; expected one of: "
-                                f"{_listing(choices)}{did_you_mean(value, choices)}")
-        else:
-            yield SchemaProblem(path, f"{what}{context} must be one of: {_listing(choices)}; "
-                                f"got {describe(value)}{string_hint(value)}")
-    elif keyword == "required" and isinstance(value, dict):
-        container = schema.get("x-name", "mapping")
-        properties: Schema = schema.get("properties", {})
-        needs = f" ({schema['x-needs']})" if schema.get("x-needs") else ""
-        for name in expected_value:
-            if name not in value:
-                extra = " (nor in defaults)" if name in DEFAULTABLE else ""
-                example = _example(name, properties.get(name), value)
-                yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}; "
-                                    f"expected {name}: {example}{needs}", missing=name)
-    elif keyword == "additionalProperties" and isinstance(value, dict):
-        container = schema.get("x-name", "mapping")
-        word = schema.get("x-field", "field")
-        allowed = list(schema.get("properties", {}))
-        if schema.get("x-name") == "case":
-            allowed = _case_fields_for(value.get("kind"), value.get("game")) or allowed
-        elsewhere: dict[str, str] = schema.get("x-elsewhere", {})
-        for key in value:
-            if key in allowed:
-                continue
-            if key in elsewhere:
-                message = (f"{word} {key!r} in {container} {elsewhere[key]}; "
-                           f"expected one of: {_listing(allowed)}")
-            else:
-                message = (f"unknown {word} {key!r} in {container}; expected one of: "
-                           f"{_listing(allowed)}{did_you_mean(key, allowed)}")
-            yield SchemaProblem((*path, key), message, at_key=True)
-    elif keyword in ("minLength", "minItems"):
-        yield SchemaProblem(path, f"{what} is empty; expected {schema.get('x-expected')}")
-    elif keyword == "minimum":
-        yield SchemaProblem(path, f"{what} must be at least {expected_value}; "
-                            f"got {describe(value)}")
-    else:  # a keyword this module does not use yet: say where, not jsonschema's words
-        expected = schema.get("x-expected", "a valid value")
-        yield SchemaProblem(path, f"{what} is not valid ({keyword}); expected {expected}")
+        yield failure.problem(template.format(value=failure.value))
+    else:
+        yield from _RULES.get(failure.keyword, _other_problem)(failure)
 
 
 def _check(which: Literal["file", "case"], instance: Any) -> list[SchemaProblem]:
