@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.cases.loader import most_cards
+from generator.cases.reader import most_cards
 from generator.cases.schema import DIALECT
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import REQUIRED
