@@ -35,11 +35,11 @@ from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
+from generator.cases.problems import SchemaProblem
+from generator.cases.problems import file_problems
 from generator.cases.reader import CaseReader
 from generator.cases.reader import FileDefaults
 from generator.cases.schema import DEFAULTABLE
-from generator.cases.schema import SchemaProblem
-from generator.cases.schema import file_problems
 from generator.cases.slips import colon_keys
 from generator.cases.slips import colon_message
 from generator.cases.slips import defaults_misspelt

@@ -26,10 +26,10 @@ from typing import Protocol
 from generator.cases.model import Case
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
+from generator.cases.problems import SchemaProblem
+from generator.cases.problems import case_problems
 from generator.cases.schema import DEFAULTABLE
 from generator.cases.schema import INPUT_FIELDS
-from generator.cases.schema import SchemaProblem
-from generator.cases.schema import case_problems
 from generator.cases.schema import common_fields
 from generator.cases.schema import field_applies
 from generator.cases.slips import colon_keys
