@@ -50,6 +50,7 @@ from generator.engine.rules import rule_set
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
 from generator.kinds.fields import FieldSpec
+from generator.kinds.fields import Schema
 from generator.yamlpos import BoolText
 from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
@@ -208,10 +209,6 @@ class CaseReader:
         """Report ``message`` at ``rel`` within the case (its key with ``at_key``)."""
         self.report(self.locate(rel, at_key), message)
 
-    def read_card(self, rel: YamlPath, code: str, *, count: bool = True) -> Card | None:
-        """The card of ``code`` at ``rel`` (see :meth:`card`)."""
-        return self.card(rel, code, self.locate(rel), count=count)
-
     # -- values ------------------------------------------------------------------
 
     def _text(self, name: str) -> str | None:
@@ -234,8 +231,6 @@ class CaseReader:
         game = self._known("game", GAMES)
         rules = self._rule_set(game)
         self.check_cards(kind)
-        if kind is not None:
-            kind.read(self)
         if rules is not None:
             self.check_card_counts(rules)
         inputs = kind.check(self, rules) if kind is not None else None
@@ -325,7 +320,8 @@ class CaseReader:
         often), then the ``expect`` fields (documented values, no cards in play). A
         field of no kind, or of another kind than the case's, is the schema's to
         report; with an unknown kind, every kind's declarations are read, to report
-        every bad code."""
+        every bad code (but those of structures with cards ``within``, whose layout is
+        their kind's)."""
         found: list[tuple[YamlPath, FieldSpec]] = []
         expect = self.value.get("expect")
         kinds = [kind] if kind is not None else list(KINDS.values())
@@ -333,35 +329,65 @@ class CaseReader:
                      *(("expect", name) for name in
                        (expect if isinstance(expect, dict) else ()))]:
             spec = next((s for k in kinds if (s := _declared(k, path)) is not None), None)
-            if spec is not None and spec.shape != "value":
+            if spec is not None and spec.shape != "value" and (
+                    kind is not None or spec.shape != "within"):
                 found.append((path, spec))
         return found
 
     def check_cards(self, kind: AnyKind | None) -> None:
         """Read every card-shaped field (:meth:`_card_fields`) into :attr:`parsed`, each
-        code that names no card an error at it: the inputs' cards are the cards in play,
-        ``expect``'s are documented values (its ``card`` fields' errors name the field)."""
+        code that names no card an error at it: the inputs' cards are the cards in play
+        (but those of a field not :attr:`~FieldSpec.in_play`), ``expect``'s are
+        documented values (its ``card`` fields' errors name the field)."""
         expect: Any = self.value.get("expect")
         for path, spec in self._card_fields(kind):
             value = self.value[str(path[0])] if len(path) == 1 else expect[path[1]]
-            name = str(path[-1])
-            in_play = path[0] != "expect"
+            count = path[0] != "expect" and spec.in_play
             if spec.shape == "cards":
-                self.card_list(value, path, name, count=in_play)
+                self.card_list(value, path, str(path[-1]), count=count)
             elif spec.shape == "card":
-                if not isinstance(value, str):
-                    continue  # the schema has said so
-                if in_play:
-                    card = self.card(path, value, self.locate(path))
-                else:
-                    card = self.documented_card(path, value)
-                if card is not None:
-                    self.parsed[path] = (card,)
+                self._card_field(value, path)
+            elif spec.shape == "within":
+                self._within(spec.schema, value, path, count=count)
             elif isinstance(value, list):
                 what = "hand" if spec.shape == "hands" else "meld"
                 for index, item in enumerate(value):
-                    self.card_list(item, (*path, index), what, count=in_play,
+                    self.card_list(item, (*path, index), what, count=count,
                                    may_be_empty=spec.shape == "hands")
+
+    def _card_field(self, value: object, path: YamlPath) -> None:
+        """Read the field at ``path`` that holds one card code (``value``): a card in
+        play, or a documented one in ``expect`` (:meth:`documented_card`)."""
+        if not isinstance(value, str):
+            return  # the schema has said so
+        if path[0] != "expect":
+            card = self.card(path, value, self.locate(path))
+        else:
+            card = self.documented_card(path, value)
+        if card is not None:
+            self.parsed[path] = (card,)
+
+    def _within(self, node: Schema, value: object, path: YamlPath, *, count: bool) -> None:
+        """Read the cards within ``value`` (at ``path``) where its schema ``node`` marks
+        them (``x-cards``: a card list, or one card code), in the schema's order: a
+        mapping's fields as its ``properties`` list them, a list's items in order. A
+        value of the wrong type is the schema's to report."""
+        cards = node.get("x-cards")
+        if cards == "list":
+            self.card_list(value, path, node["x-what"], may_be_empty="minItems" not in node,
+                           count=count)
+        elif cards is not None:
+            card = self.card(path, value, self.locate(path), count=count) \
+                if isinstance(value, str) else None
+            if card is not None:
+                self.parsed[path] = (card,)
+        elif isinstance(value, dict):
+            for name, sub in node.get("properties", {}).items():
+                if name in value:
+                    self._within(sub, value[name], (*path, name), count=count)
+        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+            for index, item in enumerate(value):
+                self._within(node["items"], item, (*path, index), count=count)
 
     def documented_card(self, rel: YamlPath, code: str) -> Card | None:
         """The card of the documented value ``code`` at ``rel`` (an ``expect`` field), or

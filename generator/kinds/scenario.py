@@ -43,7 +43,6 @@ from generator.kinds.scenario_input import START_SCHEMA
 from generator.kinds.scenario_input import ScenarioInput
 from generator.kinds.scenario_input import no_opening
 from generator.kinds.scenario_input import read_actions
-from generator.kinds.scenario_input import read_cards
 from generator.kinds.scenario_input import read_start
 from generator.kinds.scenario_steps import ScenarioRun
 from generator.kinds.scenario_steps import action_parts
@@ -92,7 +91,7 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
 
     name = "scenario"
     inputs = fields.frozen({
-        "start": fields.FieldSpec(START_SCHEMA),
+        "start": fields.FieldSpec(START_SCHEMA, shape="within"),
         "actions": fields.FieldSpec({
             "type": "array",
             "x-what": "actions",
@@ -102,7 +101,7 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
             "items": ACTION_SCHEMA,
             "minItems": 1,
             "x-messages": {"minItems": "actions is empty; expected at least one action"},
-        }),
+        }, shape="within", in_play=False),
     })
     expect = fields.frozen({
         "results": fields.FieldSpec({
@@ -116,9 +115,6 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
     })
     required_expect = ("results",)
     with_verdict = ()
-
-    def read(self, reader: Reader) -> None:
-        read_cards(reader)
 
     def editor_rules(self, rules: RuleSet) -> fields.Schema:
         """``start``: one hand per seat; ``opened`` (Rami only), ``turn``, the table's

@@ -1,6 +1,9 @@
 """The inputs of kind ``scenario``: ``start`` (the position) and ``actions`` (the steps
 played from it), their schemas, and their reading into the engine's values (1-based
-seats and table meld numbers in the file, 0-based in the engine).
+seats and table meld numbers in the file, 0-based in the engine). Their cards are read by
+the loader before, where the schemas mark them (``x-cards``; the fields' shape
+``within``): those of ``start`` are the cards in play, those of ``actions`` name cards of
+the position.
 """
 
 from __future__ import annotations
@@ -146,6 +149,7 @@ ACTION_SCHEMA: fields.Schema = {
 }
 """One item of ``actions`` (which keys go together :func:`read_actions` checks)."""
 
+
 @dataclass(frozen=True)
 class ScenarioInput:
     """Inputs of a scenario.
@@ -162,42 +166,6 @@ class ScenarioInput:
 
 
 # -- reading -------------------------------------------------------------------------
-
-
-def read_cards(reader: Reader) -> None:
-    """The cards of ``start`` are the cards in play (counted for copies); those of
-    ``actions`` name cards of the position (not counted)."""
-    start = reader.value.get("start")
-    if isinstance(start, dict):
-        hands = start.get("hands")
-        if isinstance(hands, list):
-            for index, hand in enumerate(hands):
-                reader.card_list(hand, ("start", "hands", index), "hand")
-        for name in ("discard", "stock"):
-            if name in start:
-                reader.card_list(start[name], ("start", name), name, may_be_empty=True)
-        table = start.get("table")
-        if isinstance(table, list):
-            for index, meld in enumerate(table):
-                if isinstance(meld, dict) and "cards" in meld:
-                    reader.card_list(meld["cards"], ("start", "table", index, "cards"),
-                                     "cards")
-    actions = reader.value.get("actions")
-    if not isinstance(actions, list):
-        return
-    for index, item in enumerate(actions):
-        if not isinstance(item, dict):
-            continue
-        for key in ("meld", "layoff"):
-            if key in item:
-                reader.card_list(item[key], ("actions", index, key), key, count=False)
-        for key in ("discard", "card"):
-            code = item.get(key)
-            if isinstance(code, str):
-                rel = ("actions", index, key)
-                card = reader.read_card(rel, code, count=False)
-                if card is not None:
-                    reader.parsed[rel] = (card,)
 
 
 @dataclass(frozen=True)
