@@ -19,8 +19,8 @@ from generator.engine.cards import all_cards
 from generator.i18n import words
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translator
-from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
+from generator.i18n.plurals import plural_rule
 from generator.layout import BUILTIN_LOCALES
 from generator.layout import BUILTIN_POT
 from tests.conftest import REPO

@@ -755,3 +755,43 @@ def test_a_card_field_of_expect_that_names_no_card_is_an_input_error(
     assert formatted(result) == [f"content/examples/x.yaml:{line}:{column}: {field}: "
                                  f"unknown card 'ZZ' (bad rank); {CARD_HELP}"]
     assert result.cases == ()
+
+
+def test_the_cards_within_a_scenario_are_read_where_its_schema_marks_them(
+        tmp_path: Path) -> None:
+    """A scenario's ``start`` and ``actions`` are structures with cards ``within``
+    (``FieldSpec.shape``): the loader reads every card its schema marks, each bad code an
+    input error at it, in a hand, the discard, the stock, a table meld and each step that
+    names cards; the cards of the actions name cards of the position and are not counted
+    as more cards in play (``QH`` there three times is not a copy too many)."""
+    result = load_one(tmp_path, """
+        cases:
+          - id: s
+            kind: scenario
+            game: rami51
+            title: T
+            actions:
+              - meld: QH QH ZZ
+              - layoff: [QH, 1X]
+                onto: 1
+              - take_joker: 1
+                card: 7Q
+              - discard: XX
+            start:
+              hands: [5C 6C 7C, 2C 3C AX]
+              discard: 9Z
+              stock: 6H KY
+              table: [{seat: 1, cards: JK 7S 8W}]
+            expect: {results: [legal, legal, legal, legal]}
+        """)
+    assert formatted(result) == [
+        "content/examples/x.yaml:7:21: unknown card 'ZZ' (bad rank); " + CARD_HELP,
+        "content/examples/x.yaml:8:22: unknown card '1X' (bad rank); " + CARD_HELP,
+        "content/examples/x.yaml:11:15: unknown card '7Q' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:12:18: unknown card 'XX' (bad rank); " + CARD_HELP,
+        "content/examples/x.yaml:14:31: unknown card 'AX' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:15:16: unknown card '9Z' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:16:17: unknown card 'KY' (bad suit); " + CARD_HELP,
+        "content/examples/x.yaml:17:38: unknown card '8W' (bad suit); " + CARD_HELP,
+    ]
+    assert result.cases == ()

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
-from generator.i18n.catalog import plural_rule
+from generator.i18n.plurals import plural_rule
+from generator.i18n.pofile import check_catalog_syntax
 from tests.conftest import run_cli
 
 MSGFMT = shutil.which("msgfmt")

@@ -30,7 +30,7 @@ from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.config import load_config
 from generator.i18n.catalog import language_tag
-from generator.i18n.catalog import plural_rule
+from generator.i18n.plurals import plural_rule
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import alive

@@ -60,10 +60,10 @@ from generator.engine.codes import Code
 from generator.engine.rules import GAMES
 from generator.errors import InputError
 from generator.errors import shown
-from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
-from generator.i18n.catalog import plural_rule
 from generator.i18n.catalog import source_translator
+from generator.i18n.plurals import plural_rule
+from generator.i18n.pofile import check_catalog_syntax
 from generator.i18n.templates import template_messages
 from generator.kinds import KINDS
 from generator.kinds.first_meld import OPENING_REASONS

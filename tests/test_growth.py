@@ -50,9 +50,9 @@ from generator.commands.project import load_project
 from generator.content.checks import check_pages
 from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
-from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import load_translator
 from generator.i18n.catalog import source_translator
+from generator.i18n.pofile import check_catalog_syntax
 from generator.layout import Layout
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown

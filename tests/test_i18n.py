@@ -17,7 +17,7 @@ from generator.cli import main
 from generator.commands.i18n import catalog_bytes
 from generator.commands.i18n import extract_builtin
 from generator.i18n.catalog import load_translator
-from generator.i18n.catalog import plural_rule
+from generator.i18n.plurals import plural_rule
 from generator.layout import BUILTIN_POT
 from generator.render.environment import install_gettext
 from tests.conftest import run_cli

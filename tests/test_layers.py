@@ -100,7 +100,7 @@ ALLOWED_INSIDE_FUNCTIONS = {
     ("generator/pytest_plugin.py", "_status_mark"),
     # jsonschema (0.04 s) only for a case file the build cache does not know valid
     # (generator.cases.loader.load_cases, valid)
-    ("generator/cases/schema.py", "_validator"),
+    ("generator/cases/problems.py", "_validator"),
 }
 """Imports inside a function, each for a measured start-up cost (its comment says which)."""
 

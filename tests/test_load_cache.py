@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import generator.cases.loader
-import generator.cases.schema
+import generator.cases.problems
 import generator.content.pages
 import generator.i18n.catalog
 from generator.cache import BuildCache
@@ -266,7 +266,7 @@ def test_case_files_known_valid_are_not_checked_against_the_schema_again(
     """A case file that loaded without an error is not validated again while its bytes
     are the same (and jsonschema is not even imported: 0.07 s of a build); the cases
     are those a full check gives, and a file changed since is checked whole."""
-    checked = _count_calls(monkeypatch, generator.cases.schema, "_check")
+    checked = _count_calls(monkeypatch, generator.cases.problems, "_check")
 
     def load() -> Any:
         generator.cases.loader._MEMO.clear()  # as a new process: no file loaded yet

@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from generator.cases.loader import most_cards
+from generator.cases.reader import most_cards
 from generator.cases.schema import DIALECT
 from generator.cases.schema import INPUT_FIELDS
 from generator.cases.schema import REQUIRED
@@ -127,66 +129,133 @@ def _card_keywords(out: Schema, cards: str, game: str | None, jokers: bool) -> N
     })
 
 
-def _editor_node(node: object, game: str | None = None, jokers: bool = True) -> object:
-    """``node`` with the loader's ``x-`` annotations turned into the keywords editors
-    show, recursively: a field that must not be there (``x-message``) into an ``enum``
-    of nothing with its message, left out of completion; ``x-what``/``x-expected`` into
-    ``errorMessage`` and ``description``; card fields (``x-cards``) into patterns (no
-    joker where ``jokers`` is false: ``game`` has none)."""
-    if isinstance(node, list):
-        return [_editor_node(item, game, jokers) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("x-message"):
-        return {"enum": [], "errorMessage": node["x-message"], "doNotSuggest": True}
+@dataclass(frozen=True)
+class _Target:
+    """What a node is turned for.
+
+    Attributes:
+        game: the game of the case schema (``None``: any), named in card messages.
+        jokers: whether ``JK`` is a card there (``False``: ``game`` has no jokers).
+    """
+
+    game: str | None = None
+    jokers: bool = True
+
+
+_Annotation = Callable[[Schema, Schema, _Target], None]
+"""A step of :func:`_editor_node`: adds to the turned node (its first argument) the
+editors' keywords of one kind of annotation of the loader's node (its second)."""
+
+
+def _keywords(node: Schema, target: _Target) -> Schema:
+    """``node``'s keywords without its ``x-`` annotations, its sub-schemas turned
+    (:func:`_editor_node`), a ``pattern`` in the editors' syntax."""
     out: Schema = {}
     for key, value in node.items():
         if key.startswith("x-"):
             continue
         if key in _SUBSCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {name: _editor_node(sub, game, jokers) for name, sub in value.items()}
+            out[key] = {name: _editor_node(sub, target.game, target.jokers)
+                        for name, sub in value.items()}
         elif key in _SUBSCHEMA_LISTS or key in _SUBSCHEMA_ONE:
-            out[key] = _editor_node(value, game, jokers)
+            out[key] = _editor_node(value, target.game, target.jokers)
         elif key == "pattern" and isinstance(value, str):
             # ECMA-262 (the editors' regular expressions) has no \Z; without the m flag
             # its $ is the end of the text
             out[key] = value.replace("\\Z", "$")
         else:
             out[key] = value
-    what, expected = node.get("x-what"), node.get("x-expected")
+    return out
+
+
+def _cards(out: Schema, node: Schema, target: _Target) -> None:
+    """A card field (``x-cards``): the patterns of its codes (:func:`_card_keywords`)."""
     if node.get("x-cards"):
-        _card_keywords(out, node["x-cards"], game, jokers)
+        _card_keywords(out, node["x-cards"], target.game, target.jokers)
+
+
+def _text(out: Schema, node: Schema, target: _Target) -> None:
+    """A text field (``x-text``): printable characters only."""
     if node.get("x-text"):
         out["pattern"] = text_pattern()
         out["patternErrorMessage"] = ("a control character or a noncharacter; expected "
                                       "printable text (remove it)")
-    message = None
+
+
+def _value_message(node: Schema) -> str | None:
+    """The message of a value not among ``node``'s choices or not of its type (``None``:
+    ``node`` says neither what it is nor what it expects)."""
+    what, expected = node.get("x-what"), node.get("x-expected")
     if "enum" in node and what:
-        message = f"unknown {what}; expected one of: " + ", ".join(map(str, node["enum"]))
-    elif "type" in node and what and expected:
+        return f"unknown {what}; expected one of: " + ", ".join(map(str, node["enum"]))
+    if "type" in node and what and expected:
         message = f"{what} must be {expected}"
         if node["type"] == "boolean":
             message += " (not yes, no, on or off)"
+        return message
+    return None
+
+
+def _error_message(out: Schema, node: Schema, target: _Target) -> None:
+    """A wrong value's message (:func:`_value_message`) as ``errorMessage``; a mapping's
+    beside its type, in an ``allOf``: the YAML language server shows a node's
+    ``errorMessage`` instead of its messages of missing and unknown fields."""
+    message = _value_message(node)
     if message and node.get("type") == "object":
-        # the YAML language server shows a node's errorMessage instead of its messages
-        # of missing and unknown fields: the type's message goes beside, in an allOf
         del out["type"]
         out["allOf"] = [{"type": "object", "errorMessage": message}, *out.get("allOf", [])]
     elif message:
         out["errorMessage"] = message
+
+
+def _pattern_message(out: Schema, node: Schema, target: _Target) -> None:
+    """The loader's message of a pattern (``x-messages``), without the value."""
     pattern_message = node.get("x-messages", {}).get("pattern")
     if pattern_message:
         out["patternErrorMessage"] = pattern_message.replace(" {value!r}", "")
+
+
+def _missing_message(out: Schema, node: Schema, target: _Target) -> None:
+    """A mapping that needs its one field for a reason (``x-needs``): the missing
+    field's message, on a node of its own (as an object's type's)."""
     needs, required = node.get("x-needs"), node.get("required")
     if needs and isinstance(required, list) and len(required) == 1:
-        # the missing field's message, on a node of its own (as an object's type's)
         name = required[0]
         example = node.get("properties", {}).get(name, {}).get("x-example", "<a value>")
         del out["required"]
         out["allOf"] = [*out.get("allOf", []), {"required": [name], "errorMessage": (
             f"missing field {name!r}; expected {name}: {example} ({needs})")}]
+
+
+def _description(out: Schema, node: Schema, target: _Target) -> None:
+    """What the node expects (``x-expected``, ``x-what``) as its hover text, unless it
+    has one."""
+    what, expected = node.get("x-what"), node.get("x-expected")
     if expected and "description" not in out:
         out["description"] = f"{what}: {expected}" if what else str(expected)
+
+
+_ANNOTATIONS: tuple[_Annotation, ...] = (
+    _cards, _text, _error_message, _pattern_message, _missing_message, _description)
+"""The steps of :func:`_editor_node`, in the order they add their keywords."""
+
+
+def _editor_node(node: object, game: str | None = None, jokers: bool = True) -> object:
+    """``node`` with the loader's ``x-`` annotations turned into the keywords editors
+    show, recursively: a field that must not be there (``x-message``) into an ``enum``
+    of nothing with its message, left out of completion; ``x-what``/``x-expected`` into
+    ``errorMessage`` and ``description``; card fields (``x-cards``) into patterns (no
+    joker where ``jokers`` is false: ``game`` has none). The steps: :data:`_ANNOTATIONS`."""
+    if isinstance(node, list):
+        return [_editor_node(item, game, jokers) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("x-message"):
+        return {"enum": [], "errorMessage": node["x-message"], "doNotSuggest": True}
+    target = _Target(game, jokers)
+    out = _keywords(node, target)
+    for annotate in _ANNOTATIONS:
+        annotate(out, node, target)
     return out
 
 
@@ -277,32 +346,53 @@ def _expect(kind_name: str | None, game: str | None) -> Schema:
     return generic
 
 
+def _common_property(name: str, kind_name: str | None, game: str | None) -> Schema:
+    """The common field ``name`` in a case of ``kind_name`` in ``game``: ``kind`` and
+    ``game`` with their choices, a field that does not apply to the game with the
+    loader's message, any other as the loader's schema has it."""
+    spec = common_fields()[name]
+    if name == "kind":
+        return _kind_field()
+    if name == "game":
+        return _game_field(kind_name)
+    if game is not None and game not in spec.games:
+        return not_here(common_field_elsewhere(name, game))
+    return copy.deepcopy(spec.schema)
+
+
+def _input_property(name: str, kind_name: str | None, game: str | None) -> Schema | bool:
+    """The input field ``name`` in a case of ``kind_name`` in ``game``: ``true`` where
+    the kind is not known (typed by the kind) or the field is another kind's
+    (:func:`_elsewhere` says so), the loader's message where it does not apply to the
+    game, else the kind's schema of it."""
+    spec = KINDS[kind_name].inputs.get(name) if kind_name is not None else None
+    if spec is None or kind_name is None:
+        return True
+    if game is not None and game not in spec.games:
+        return not_here(input_in_game_elsewhere(name, kind_name, game))
+    return copy.deepcopy(spec.schema)
+
+
+def _required(kind_name: str | None, game: str | None) -> list[str]:
+    """The fields a case of ``kind_name`` in ``game`` needs, but ``kind`` and ``game``
+    (the file's ``defaults`` may give them): the common ones, then the kind's inputs
+    that apply to the game, in :data:`INPUT_FIELDS` order."""
+    required = [name for name in REQUIRED if name not in ("kind", "game")]
+    if kind_name is None:
+        return required
+    inputs = KINDS[kind_name].inputs
+    return [*required, *(name for name in INPUT_FIELDS if name in inputs
+                         and (game is None or game in inputs[name].games)
+                         and inputs[name].required)]
+
+
 def _case_def(kind_name: str | None, game: str | None) -> Schema:
     """The schema of a case of ``kind_name`` in ``game`` (either ``None``: missing,
     unknown or, for the game, not one the kind applies to), for editors."""
     kind = KINDS[kind_name] if kind_name is not None else None
-    properties: Schema = {}
-    for name, spec in common_fields().items():
-        if name == "kind":
-            properties[name] = _kind_field()
-        elif name == "game":
-            properties[name] = _game_field(kind_name)
-        elif game is not None and game not in spec.games:
-            properties[name] = not_here(common_field_elsewhere(name, game))
-        else:
-            properties[name] = copy.deepcopy(spec.schema)
-    required = [name for name in REQUIRED if name not in ("kind", "game")]
-    for name in INPUT_FIELDS:
-        if kind is None or kind_name is None:
-            properties[name] = True  # typed by the kind
-        elif name not in kind.inputs:
-            properties[name] = True  # another kind's: _elsewhere() says so
-        elif game is not None and game not in kind.inputs[name].games:
-            properties[name] = not_here(input_in_game_elsewhere(name, kind_name, game))
-        else:
-            properties[name] = copy.deepcopy(kind.inputs[name].schema)
-            if kind.inputs[name].required:
-                required.append(name)
+    properties: Schema = {name: _common_property(name, kind_name, game)
+                          for name in common_fields()}
+    properties.update({name: _input_property(name, kind_name, game) for name in INPUT_FIELDS})
     properties["expect"] = _expect(kind_name, game)
     title = f"{kind_name or 'a'} case" + (f" in {game}" if game else "")
     what = (f"{kind_name}: {inputs_text(kind, game)}, and expect" if kind is not None
@@ -313,7 +403,7 @@ def _case_def(kind_name: str | None, game: str | None) -> Schema:
         "type": "object",
         "properties": properties,
         "additionalProperties": False,
-        "required": required,
+        "required": _required(kind_name, game),
         "allOf": [*copy.deepcopy(STATUS_RULES),
                   *([_ref(f"{kind_name}-elsewhere")] if kind_name is not None else [])],
     }

@@ -6,12 +6,12 @@ positions (:mod:`generator.yamlpos`), check its frame against
 ``defaults`` (only the fields that apply to the case's kind and game), check the case
 against :func:`~generator.cases.schema.case_schema`, then what a schema cannot say:
 card codes (in the inputs and in ``expect``: every field its kind declares card-shaped),
-how often a card is used, jokers in CardVerse, the player count, ids
-unique across all files. Every error of the run is collected. An error in one case
-(a field, a card, its id) drops that case only; an error in the file itself (unreadable,
-not YAML, a wrong top level or a wrong ``defaults``) drops every case of the file. A
-case file named ``*.yml`` or ``*.YAML`` (any spelling but ``.yaml``) is an error, not
-silently skipped.
+how often a card is used, jokers in CardVerse, the player count (one case:
+:class:`~generator.cases.reader.CaseReader`), ids unique across all files. Every error of
+the run is collected. An error in one case (a field, a card, its id) drops that case only;
+an error in the file itself (unreadable, not YAML, a wrong top level or a wrong
+``defaults``) drops every case of the file. A case file named ``*.yml`` or ``*.YAML`` (any
+spelling but ``.yaml``) is an error, not silently skipped.
 
 Each file is loaded on its own (:func:`_load_file`: everything but the ids of the other
 files), then the files are joined in order (:func:`_join`: ids unique across them). What a
@@ -24,12 +24,9 @@ errors are a fresh load's.
 from __future__ import annotations
 
 import hashlib
-import re
-from collections import Counter
 from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
@@ -38,39 +35,22 @@ from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
 from generator.cases.model import frozen_mapping
+from generator.cases.problems import SchemaProblem
+from generator.cases.problems import file_problems
+from generator.cases.reader import CaseReader
+from generator.cases.reader import FileDefaults
 from generator.cases.schema import DEFAULTABLE
-from generator.cases.schema import INPUT_FIELDS
-from generator.cases.schema import case_problems
-from generator.cases.schema import common_fields
-from generator.cases.schema import field_applies
-from generator.cases.schema import file_problems
 from generator.cases.slips import colon_keys
 from generator.cases.slips import colon_message
 from generator.cases.slips import defaults_misspelt
 from generator.cases.slips import meant_defaults
 from generator.cases.slips import merged_cases
-from generator.cases.slips import misplaced_expect
 from generator.cases.slips import second_cases_list
-from generator.engine.cards import Card
-from generator.engine.cards import CardCodeError
-from generator.engine.cards import parse_card
-from generator.engine.rules import GAMES
-from generator.engine.rules import RuleSet
-from generator.engine.rules import UnknownGameError
-from generator.engine.rules import default_preset
 from generator.engine.rules import games
-from generator.engine.rules import options_of
-from generator.engine.rules import per_registry
-from generator.engine.rules import presets_of
-from generator.engine.rules import rule_set
 from generator.errors import InputError
-from generator.kinds import KINDS
-from generator.kinds import AnyKind
-from generator.kinds.fields import FieldSpec
 from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
-from generator.yamlpos import BoolText
 from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import YamlPath
@@ -84,8 +64,6 @@ SUFFIX = ".yaml"
 _MISNAMED = frozenset({".yaml", ".yml"})
 """Suffixes (lowercased) of files meant as case files: any spelling but :data:`SUFFIX`
 is an error."""
-
-_CODE = re.compile(r"\S+")
 
 MAX_CASE_FILE_BYTES = 5_000_000
 """The largest case file read (5 MB, about 30,000 cases; reading one takes about 100
@@ -236,21 +214,6 @@ def clean_files(cases: CaseSet) -> list[str]:
     (what :func:`load_cases` takes as ``valid`` next time), sorted."""
     failed = {e.file for e in cases.errors}
     return sorted({sha for rel, sha in cases.digests.items() if rel not in failed})
-
-
-@per_registry
-def most_cards() -> int:
-    """The most cards in play in any game and preset: the most one card list may hold."""
-    return max(row.cards for spec in games()
-               for preset in (spec.presets or (None,))
-               for row in spec.rule_set(preset).deck)
-
-
-def _declared(kind: AnyKind, path: YamlPath) -> FieldSpec | None:
-    """How ``kind`` declares the field at ``path`` (``("cards",)``, ``("expect",
-    "joker_stands_for")``); ``None`` for a field it does not have."""
-    declared = kind.expect if path[0] == "expect" else kind.inputs
-    return declared.get(str(path[-1]))
 
 
 def _by_position(error: InputError) -> tuple[int, int]:
@@ -409,395 +372,90 @@ class _FileLoader:
         """Every case of the file that is a mapping, with its id; the case itself when
         it has no error (the caller drops them all when :attr:`file_failed` is set)."""
         value = self.doc.value
-        bad_defaults: set[str] = set()
-        misspelt = defaults_misspelt(value) if isinstance(value, dict) else None
-        if misspelt is not None and isinstance(value[misspelt], dict):
-            # what the misspelt defaults would give: its cases miss it quietly
-            bad_defaults.update(meant_defaults(value[misspelt], DEFAULTABLE))
-        defaults_value = value.get("defaults") if isinstance(value, dict) else None
-        colons = {rel: found for rel in walk(defaults_value, ("defaults",))
-                  if isinstance(mapping := value_at(value, rel), dict)
-                  and (found := colon_keys(mapping))} if self.schema else {}
-        slipped = {(*rel, key) for rel, found in colons.items() for key in found.values()}
-        for problem in file_problems(value) if self.schema else ():
-            full = problem.path
-            if len(full) >= 2 and full[0] == "defaults":
-                bad_defaults.update(meant_defaults({str(full[1]): None}, DEFAULTABLE))
-            if len(full) == 2 and full[0] == "cases" and isinstance(full[1], int):
-                self.bad_cases.add(full[1])  # an item that is not a mapping
-            else:
-                self.file_failed = True
-            if full in slipped:
-                continue  # said below, once for its mapping
-            mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
-            self.error(mark, problem.message)
-        for rel, found in colons.items():
-            self.file_failed = True
-            bad_defaults.update(found)
-            self.error(self.doc.key_mark((*rel, next(iter(found.values())))),
-                       colon_message(found.values()))
+        bad_defaults = self.check_frame(value)
         if not isinstance(value, dict):
             return []
-        defaults = value.get("defaults")
-        if not isinstance(defaults, dict):
-            defaults = {}
-        defaults = {k: v for k, v in defaults.items() if k in DEFAULTABLE and k not in bad_defaults}
+        defaults = _defaults(value, bad_defaults)
         raw_cases = value.get("cases")
         if not isinstance(raw_cases, list):
             return []
-        entries: list[_Entry] = []
-        for index, raw in enumerate(raw_cases):
-            if isinstance(raw, dict):
-                loader = _CaseLoader(self, ("cases", index), raw, defaults, bad_defaults)
-                case = loader.load() if index not in self.merged else None
-                entries.append(_Entry(*loader.id_at(),
-                                      None if index in self.bad_cases else case))
-        return entries
+        return [self._entry(index, raw, defaults) for index, raw in enumerate(raw_cases)
+                if isinstance(raw, dict)]
 
+    def _entry(self, index: int, raw: dict[str, Any], defaults: FileDefaults) -> _Entry:
+        """The case at ``index`` in ``cases`` (``raw``, a mapping) read with the file's
+        ``defaults``: its id, and the case unless it has an error (one found before,
+        two cases run together included)."""
+        reader = CaseReader(self, ("cases", index), raw, defaults)
+        case = reader.load() if index not in self.merged else None
+        return _Entry(*reader.id_at(), None if index in self.bad_cases else case)
 
-class _CaseLoader:
-    """Checks one case and builds its :class:`Case`."""
+    def check_frame(self, value: object) -> frozenset[str]:
+        """Report what is wrong with the file's frame (``value``: its top level, its
+        ``defaults``, each item of ``cases`` for being a mapping), unless it is known
+        valid: the schema's problems in its order, then the keys of ``defaults`` written
+        ``name:value``, once for each mapping.
 
-    def __init__(self, file: _FileLoader, path: YamlPath, raw: dict[str, Any],
-                 defaults: dict[str, Any], bad_defaults: set[str]) -> None:
-        self.file = file
-        self.bad_defaults = bad_defaults
-        self.doc = file.doc
-        self.path = path
-        self.mark = self.doc.mark(path)
-        self.value: dict[str, Any] = dict(raw)
-        self.from_defaults: set[str] = set()
-        for name in DEFAULTABLE:  # kind and game first: the others depend on them
-            if name in raw or name not in defaults:
-                continue
-            if field_applies(name, self._text("kind"), self._text("game")):
-                self.value[name] = defaults[name]
-                self.from_defaults.add(name)
-        self.positions: dict[str, Mark] = {}
-        self.cards: list[tuple[Card, Mark]] = []
-        self.parsed: dict[YamlPath, tuple[Card, ...]] = {}
-        self.failed = False
-
-    # -- positions ---------------------------------------------------------------
-
-    def _full(self, rel: YamlPath) -> YamlPath:
-        if rel and rel[0] in self.from_defaults:
-            return ("defaults", *rel)
-        return (*self.path, *rel)
-
-    def locate(self, rel: YamlPath, at_key: bool = False) -> Mark:
-        """Where ``rel`` (a path within the case) is: in the case, or in ``defaults``."""
-        full = self._full(rel)
-        return self.doc.key_mark(full) if at_key else self.doc.mark(full)
-
-    def report(self, mark: Mark, message: str) -> None:
-        """Report ``message`` at ``mark``; the case is dropped."""
-        self.failed = True
-        self.file.error(mark, message)
-
-    def error(self, rel: YamlPath, message: str, *, at_key: bool = False) -> None:
-        """Report ``message`` at ``rel`` within the case (its key with ``at_key``)."""
-        self.report(self.locate(rel, at_key), message)
-
-    def read_card(self, rel: YamlPath, code: str, *, count: bool = True) -> Card | None:
-        """The card of ``code`` at ``rel`` (see :meth:`card`)."""
-        return self.card(rel, code, self.locate(rel), count=count)
-
-    # -- values ------------------------------------------------------------------
-
-    def _text(self, name: str) -> str | None:
-        value = self.value.get(name)
-        return value if isinstance(value, str) and not isinstance(value, BoolText) else None
-
-    def _known(self, name: str, choices: Collection[str]) -> str | None:
-        value = self._text(name)
-        return value if value in choices else None
-
-    # -- checks ------------------------------------------------------------------
-
-    def load(self) -> Case | None:
-        if self.file.schema:
-            self.check_schema()
-        name = self._known("kind", KINDS)
-        kind = KINDS[name] if name is not None else None
-        game = self._known("game", GAMES)
-        rules = self._rule_set(game)
-        self.check_cards(kind)
-        if kind is not None:
-            kind.read(self)
-        if rules is not None:
-            self.check_card_counts(rules)
-        inputs = kind.check(self, rules) if kind is not None else None
-        if self.failed or kind is None or game is None or inputs is None:
-            return None
-        return self.build(kind, game, inputs)
-
-    def check_schema(self) -> None:
-        colons = {rel: found for rel in walk(self.value)
-                  if not (rel and rel[0] in self.from_defaults)
-                  and isinstance(mapping := value_at(self.value, rel), dict)
-                  and (found := colon_keys(mapping))}
-        misplaced = self._misplaced()
-        slipped = [*((*rel, key) for rel, found in colons.items() for key in found.values()),
-                   *((name,) for name in misplaced)]
-        missed = {(rel, name) for rel, found in colons.items() for name in found}
-        missed.update((("expect",), name) for name in misplaced)
-        if misplaced:
-            missed.add(((), "expect"))
-        for problem in case_problems(self.value):
-            if problem.missing is not None and problem.missing in self.file.optional:
-                continue
-            if (problem.missing in self.bad_defaults
-                    or (problem.path, problem.missing) in missed
-                    or any(problem.path[:len(s)] == s for s in slipped)
-                    or (misplaced and problem.path == ("expect",)
-                        and not self.value.get("expect"))):
-                # said at the default, or by the slip's message below: fail quietly
-                self.failed = True
-                continue
-            rel = problem.path
-            message = problem.message
-            if rel and rel[0] in self.from_defaults:
-                # e.g. a first_meld case in a file whose default game is cardverse:
-                # say so at the case, which is what needs a game of its own
-                where = self.doc.mark(("defaults", rel[0]))
-                what, sep, rest = message.partition("; ")
-                message = f"{what} ({rel[0]} from defaults at line {where.line}){sep}{rest}"
-                mark = self.mark
-            else:
-                mark = self.locate(rel, problem.at_key)
-            self.report(mark, message)
+        Returns:
+            The fields ``defaults`` means to give but gets wrong (misspelt, wrong, or
+            written ``name:value``): a case that misses one fails quietly.
+        """
+        bad = _misspelt_defaults(value)
+        colons = self._default_colons(value) if self.schema else {}
+        slipped = {(*rel, key) for rel, found in colons.items() for key in found.values()}
+        for problem in file_problems(value) if self.schema else ():
+            bad.update(self._frame_problem(problem, slipped))
         for rel, found in colons.items():
-            self.error((*rel, next(iter(found.values()))), colon_message(found.values()),
-                       at_key=True)
-        if misplaced:
-            self.error((misplaced[0],), misplaced_expect(self.doc, self.path, misplaced),
-                       at_key=True)
+            self.file_failed = True
+            bad.update(found)
+            self.error(self.doc.key_mark((*rel, next(iter(found.values())))),
+                       colon_message(found.values()))
+        return frozenset(bad)
 
-    def _misplaced(self) -> list[str]:
-        """The fields of the case that belong in its ``expect``: fields of its kind's
-        ``expect`` and not of the case itself, written after ``expect`` (dedented out of
-        it), or, when no kind takes them as an input either (``cards`` is an input of a
-        meld and an ``expect`` field of a deck), before it or without it
-        (:func:`generator.cases.slips.misplaced_expect`)."""
-        name = self._known("kind", KINDS)
-        if name is None:
-            return []
-        kind = KINDS[name]
-        expect = self.doc.key_marks.get((*self.path, "expect"))
-        found = []
-        for key in self.value:
-            if (key not in kind.expect or key in kind.inputs or key in common_fields()
-                    or key in self.from_defaults):
-                continue
-            mark = self.doc.key_marks.get((*self.path, key))
-            after = expect is not None and mark is not None and mark.line > expect.line
-            if after or key not in INPUT_FIELDS:
-                found.append(key)
-        return found
+    def _default_colons(self, value: object) -> dict[YamlPath, dict[str, str]]:
+        """The mappings in ``defaults`` with keys written ``name:value``
+        (:func:`~generator.cases.slips.colon_keys`), by their paths."""
+        defaults = value.get("defaults") if isinstance(value, dict) else None
+        return {rel: found for rel in walk(defaults, ("defaults",))
+                if isinstance(mapping := value_at(value, rel), dict)
+                and (found := colon_keys(mapping))}
 
-    def _rule_set(self, game: str | None) -> RuleSet | None:
-        if game is None:
-            return None
-        options = self.value.get("options")
-        flags: dict[str, bool] = {}
-        if isinstance(options, dict):
-            flags = {k: v for k, v in options.items()
-                     if k in options_of(game) and isinstance(v, bool)}
-        preset = self._known("rules", presets_of(game)) if presets_of(game) else None
-        try:
-            return rule_set(game, preset, **flags)
-        except UnknownGameError:  # pragma: no cover - game and preset are checked above
-            return None
+    def _frame_problem(self, problem: SchemaProblem, slipped: Collection[YamlPath]) -> set[str]:
+        """Record one problem of the file's frame: an item of ``cases`` that is not a
+        mapping fails that case, any other the whole file; report it unless it is at a
+        key written ``name:value`` (in ``slipped``, said once for its mapping).
 
-    def _card_fields(self, kind: AnyKind | None) -> list[tuple[YamlPath, FieldSpec]]:
-        """The fields present that hold cards (a :attr:`FieldSpec.shape` other than
-        ``value``, as the kind declares them), with how to read them: the input fields in
-        file order (so that a card used too often is reported where it is used once too
-        often), then the ``expect`` fields (documented values, no cards in play). A
-        field of no kind, or of another kind than the case's, is the schema's to
-        report; with an unknown kind, every kind's declarations are read, to report
-        every bad code."""
-        found: list[tuple[YamlPath, FieldSpec]] = []
-        expect = self.value.get("expect")
-        kinds = [kind] if kind is not None else list(KINDS.values())
-        for path in [*((name,) for name in self.value if name in INPUT_FIELDS),
-                     *(("expect", name) for name in
-                       (expect if isinstance(expect, dict) else ()))]:
-            spec = next((s for k in kinds if (s := _declared(k, path)) is not None), None)
-            if spec is not None and spec.shape != "value":
-                found.append((path, spec))
-        return found
-
-    def check_cards(self, kind: AnyKind | None) -> None:
-        """Read every card-shaped field (:meth:`_card_fields`) into :attr:`parsed`, each
-        code that names no card an error at it: the inputs' cards are the cards in play,
-        ``expect``'s are documented values (its ``card`` fields' errors name the field)."""
-        expect: Any = self.value.get("expect")
-        for path, spec in self._card_fields(kind):
-            value = self.value[str(path[0])] if len(path) == 1 else expect[path[1]]
-            name = str(path[-1])
-            in_play = path[0] != "expect"
-            if spec.shape == "cards":
-                self.card_list(value, path, name, count=in_play)
-            elif spec.shape == "card":
-                if not isinstance(value, str):
-                    continue  # the schema has said so
-                if in_play:
-                    card = self.card(path, value, self.locate(path))
-                else:
-                    card = self.documented_card(path, value)
-                if card is not None:
-                    self.parsed[path] = (card,)
-            elif isinstance(value, list):
-                what = "hand" if spec.shape == "hands" else "meld"
-                for index, item in enumerate(value):
-                    self.card_list(item, (*path, index), what, count=in_play,
-                                   may_be_empty=spec.shape == "hands")
-
-    def documented_card(self, rel: YamlPath, code: str) -> Card | None:
-        """The card of the documented value ``code`` at ``rel`` (an ``expect`` field), or
-        ``None`` after an error that names the field: not a card in play, and the
-        field's position stays its key's (where a disagreement is reported)."""
-        try:
-            return parse_card(code)
-        except CardCodeError as exc:
-            self.error(rel, f"{rel[-1]}: {exc}")
-            return None
-
-    def card_list(self, value: object, rel: YamlPath, what: str, *,
-                  may_be_empty: bool = False, count: bool = True) -> None:
-        """Read a card list (a list of codes or a string of codes) into ``self.parsed``;
-        record each card and where it is, and an error for each code that names no card
-        (and for no card at all, unless ``may_be_empty``: a hand of a seat that went out).
-        ``count=False``: the cards name cards of the case counted elsewhere (a scenario's
-        actions), not more cards in play."""
-        most = most_cards()
-        if isinstance(value, (list, str)) and (
-                len(value) > most if isinstance(value, list)
-                else next(islice(_CODE.finditer(value), most, None), None) is not None):
-            # not read card by card: a list that long is wrong whatever its cards
-            self.report(self.locate(rel), f"{what} has more than {most} cards; expected at "
-                       f"most {most} (the most cards in play in any game)")
-            return
-        if isinstance(value, list):
-            items = [((*rel, index), item, self.locate((*rel, index)))
-                     for index, item in enumerate(value)]
-        elif isinstance(value, str):
-            start = self.locate(rel)
-            if "," in value:
-                codes = [code for code in re.split(r"[\s,]+", value) if code]
-                self.report(start, f"{what} {value!r} is a list written with commas in one "
-                           f"string; expected the codes separated by spaces "
-                           f"({' '.join(codes)}) or a YAML list ([{', '.join(codes)}])")
-                return
-            items = []
-            for index, match in enumerate(_CODE.finditer(value)):
-                column = self.doc.column_in_scalar(self._full(rel), match.start())
-                mark = Mark(start.line, column) if column is not None else start
-                items.append(((*rel, index), match.group(), mark))
-            if not items and not may_be_empty:
-                self.report(start, f"{what} is empty; expected at least one card")
+        Returns:
+            The fields of ``defaults`` the problem is in.
+        """
+        full = problem.path
+        bad: set[str] = set()
+        if len(full) >= 2 and full[0] == "defaults":
+            bad = meant_defaults({str(full[1]): None}, DEFAULTABLE)
+        if len(full) == 2 and full[0] == "cases" and isinstance(full[1], int):
+            self.bad_cases.add(full[1])  # an item that is not a mapping
         else:
-            return  # the schema has said so
-        cards: list[Card] = []
-        for item_path, code, mark in items:
-            if not isinstance(code, str):
-                continue  # the schema has said so
-            card = self.card(item_path, code, mark, count=count)
-            if card is not None:
-                cards.append(card)
-        if len(cards) == len(items):
-            self.parsed[rel] = tuple(cards)
-
-    def card(self, rel: YamlPath, code: str, mark: Mark, *, count: bool = True) -> Card | None:
-        """The card of ``code`` (recorded with its position, and among the cards in play
-        unless ``count`` is false), or ``None`` after an error."""
-        try:
-            card = parse_card(code)
-        except CardCodeError as exc:
-            self.report(mark, str(exc))
-            return None
-        if count:
-            self.cards.append((card, mark))
-        self.positions[".".join(map(str, rel))] = mark
-        return card
-
-    def check_card_counts(self, rules: RuleSet) -> None:
-        game = rules.game
-        jokers = [mark for card, mark in self.cards if card.is_joker]
-        if not rules.has_jokers:
-            for mark in jokers:
-                self.report(mark, f"jokers are not used in {game}; expected natural cards only")
-        else:
-            most = max(rule_set(game, preset).max_jokers
-                       for preset in presets_of(game) or (None,))
-            if len(jokers) > most:
-                self.report(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
-                           f"{most} ({game} is played with at most {most} jokers)")
-        limit = rules.max_copies
-        total = Counter(card for card, _ in self.cards if not card.is_joker)
-        seen: Counter[Card] = Counter()
-        decks = "one deck" if limit == 1 else f"at most {limit} decks"
-        for card, mark in self.cards:
-            if card.is_joker:
-                continue
-            seen[card] += 1
-            if seen[card] == limit + 1:
-                self.report(mark, f"card {card.code} is used {total[card]} times in this case; "
-                           f"expected at most {limit} ({game} is played with {decks})")
-
-    def id_at(self) -> tuple[str | None, Position | None]:
-        """The case's id and where it is, for :func:`_join`; ``(None, None)`` when it is
-        not a non-empty string (the schema has said so). Duplicates are looked for
-        whatever the id's characters (the schema reports those): two cases ``"dup\\n"``
-        are two errors, not one case replacing the other."""
-        case_id = self._text("id")
-        if not case_id:
-            return None, None
-        return case_id, self.file.position(self.locate(("id",)))
-
-    # -- the case ----------------------------------------------------------------
-
-    def build(self, kind: AnyKind, game: str, inputs: object) -> Case:
-        value = self.value
-        field_positions: dict[str, Position] = {}
-        value_positions: dict[str, Position] = {}
-        for rel in walk(value):
-            if rel:  # a field: where its key is; a list item: where it starts
-                at_key = isinstance(rel[-1], str)
-                dotted = ".".join(map(str, rel))
-                field_positions[dotted] = self.file.position(self.locate(rel, at_key))
-                if at_key:
-                    value_positions[dotted] = self.file.position(self.locate(rel))
-        for dotted, mark in self.positions.items():
-            field_positions[dotted] = self.file.position(mark)
-        options = value.get("options", {})
-        return Case(
-            id=value.get("id", ""),
-            kind=kind.name,
-            game=game,
-            rules=value.get("rules", default_preset(game)) if presets_of(game) else None,
-            options=frozen_mapping(
-                {name: bool(options.get(name, False)) for name in options_of(game)}
-            ),
-            title=value.get("title", ""),
-            note=value.get("note"),
-            inputs=inputs,
-            expect=frozen_mapping({k: _frozen(v) for k, v in value.get("expect", {}).items()}),
-            position=self.file.position(self.mark),
-            field_positions=frozen_mapping(field_positions),
-            value_positions=frozen_mapping(value_positions),
-            status=value.get("status"),
-            because=value.get("because"),
-            draft=value.get("draft", False) is True,
-        )
+            self.file_failed = True
+        if full not in slipped:
+            mark = self.doc.key_mark(full) if problem.at_key else self.doc.mark(full)
+            self.error(mark, problem.message)
+        return bad
 
 
-def _frozen(value: Any) -> Any:
-    """A documented value made immutable: lists become tuples, mappings read-only."""
-    if isinstance(value, list):
-        return tuple(_frozen(item) for item in value)
-    if isinstance(value, dict):
-        return frozen_mapping({k: _frozen(v) for k, v in value.items()})
-    return value
+def _misspelt_defaults(value: object) -> set[str]:
+    """The fields a misspelt ``defaults`` (``default:``, ``Defaults:``) would give: its
+    cases miss them quietly (the misspelling is the file's error)."""
+    misspelt = defaults_misspelt(value) if isinstance(value, dict) else None
+    if misspelt is not None and isinstance(value, dict) and isinstance(value[misspelt], dict):
+        return meant_defaults(value[misspelt], DEFAULTABLE)
+    return set()
+
+
+def _defaults(value: dict[str, Any], bad: frozenset[str]) -> FileDefaults:
+    """What the file ``value``'s ``defaults`` give its cases: the fields it may hold,
+    but those it gets wrong (``bad``)."""
+    defaults = value.get("defaults")
+    if not isinstance(defaults, dict):
+        defaults = {}
+    return FileDefaults(
+        {k: v for k, v in defaults.items() if k in DEFAULTABLE and k not in bad}, bad)

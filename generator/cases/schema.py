@@ -1,4 +1,4 @@
-"""The case-file schema (JSON Schema, draft 2020-12) and human messages for its errors.
+"""The case-file schema (JSON Schema, draft 2020-12), built from the fields and the kinds.
 
 The schema is generated from the fields every case has (:func:`common_fields`, with the
 games each applies to) and from the kinds (:data:`generator.kinds.REGISTRY`: per kind,
@@ -13,20 +13,16 @@ after the file's defaults have filled it in), each made again when a game is reg
 ``if game is cardverse then`` no ``rules`` and no meld ``points``, and so on.
 
 Schema nodes carry annotations (``x-what``, ``x-expected``, ``x-example``, ``x-name``,
-``x-message``, ...) that :func:`file_problems` and :func:`case_problems` turn into messages of the
-form ``what is wrong; what was expected``; jsonschema's own messages are never shown.
+``x-message``, ...) that :func:`~generator.cases.problems.file_problems` and
+:func:`~generator.cases.problems.case_problems` turn into messages of the form ``what is
+wrong; what was expected``; jsonschema's own messages are never shown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from collections.abc import Iterator
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING
-from typing import Any
-from typing import Literal
 
 from generator.engine.codes import CaseStatus
 from generator.engine.rules import GAMES
@@ -34,7 +30,6 @@ from generator.engine.rules import OPTIONS
 from generator.engine.rules import PRESETS
 from generator.engine.rules import per_registry
 from generator.errors import and_list
-from generator.errors import did_you_mean
 from generator.errors import or_list
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
@@ -46,17 +41,6 @@ from generator.kinds.fields import boolean
 from generator.kinds.fields import enum
 from generator.kinds.fields import not_here
 from generator.kinds.fields import string
-from generator.yamlpos import BoolText
-from generator.yamlpos import YamlPath
-from generator.yamlpos import boolean_hint
-from generator.yamlpos import describe
-from generator.yamlpos import integer_hint
-from generator.yamlpos import string_hint
-
-if TYPE_CHECKING:  # jsonschema is imported where a value is checked: a build whose case
-    # files are all known valid (generator.cases.loader.load_cases) needs none of it
-    from jsonschema.exceptions import ValidationError
-    from jsonschema.protocols import Validator
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -189,7 +173,8 @@ def _when(conditions: Mapping[str, str], then: Schema) -> Schema:
     }
 
 
-def _listing(names: Iterable[str]) -> str:
+def listing(names: Iterable[str]) -> str:
+    """Names as messages list them after ``expected one of:``: ``a, b, c``."""
     return ", ".join(names)
 
 
@@ -214,7 +199,7 @@ def inputs_text(kind: AnyKind, game: str | None = None) -> str:
     list them after ``expected``: ``meld, cards (optionally opened)``."""
     specs = {name: spec for name, spec in kind.inputs.items()
              if game is None or game in spec.games}
-    text = _listing(name for name, spec in specs.items() if spec.required)
+    text = listing(name for name, spec in specs.items() if spec.required)
     optional = [name for name, spec in specs.items() if not spec.required]
     if optional:
         text += f" (optionally {or_list(optional)})"
@@ -253,7 +238,7 @@ def input_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
 def expect_in_game_elsewhere(name: str, kind_name: str, game: str) -> str:
     """Why the kind's ``expect`` field ``name`` does not apply to ``game``."""
     kind = KINDS[kind_name]
-    applicable = _listing([n for n, s in kind.expect.items() if game in s.games])
+    applicable = listing([n for n, s in kind.expect.items() if game in s.games])
     return (f"field {name!r} in expect does not apply to game {game!r} for kind "
             f"{kind_name!r}{kind.expect[name].note_for(game)}; expected one of: {applicable}")
 
@@ -263,7 +248,7 @@ def expect_elsewhere(name: str, kind_name: str, game: str | None = None) -> str:
     (the fields it has listed: those that apply to ``game`` when given)."""
     allowed = [n for n, s in KINDS[kind_name].expect.items() if game is None or game in s.games]
     return (f"field {name!r} in expect does not apply to kind {kind_name!r}; "
-            f"expected one of: {_listing(allowed)}")
+            f"expected one of: {listing(allowed)}")
 
 
 def _kind_branch(kind_name: str, kind: AnyKind) -> Schema:
@@ -357,7 +342,7 @@ def file_schema() -> Schema:
                 "type": "object",
                 "x-what": "defaults",
                 "x-expected": "a mapping of values shared by the cases ("
-                + _listing(DEFAULTABLE) + ")",
+                + listing(DEFAULTABLE) + ")",
                 "x-name": "defaults",
                 "properties": {name: common_fields()[name].schema for name in DEFAULTABLE},
                 "additionalProperties": False,
@@ -379,81 +364,6 @@ def file_schema() -> Schema:
     }
 
 
-def _is_integer(_checker: object, instance: object) -> bool:
-    # JSON Schema counts 3.0 as an integer and Python counts True as one: neither here
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-def _is_string(_checker: object, instance: object) -> bool:
-    # a bare yes/no is text to YAML 1.2 only: not a string here (nor a boolean)
-    return isinstance(instance, str) and not isinstance(instance, BoolText)
-
-
-@per_registry
-def _validator(which: Literal["file", "case"]) -> Validator:
-    """The validator of :func:`file_schema` or :func:`case_schema`: draft 2020-12,
-    except that ``integer`` means a Python int that is not a bool, and ``string`` a str
-    that is not a :class:`~generator.yamlpos.BoolText` (a bare ``yes`` is neither a
-    string nor a boolean)."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.validators import extend
-
-    strict: type[Validator] = extend(  # type: ignore[no-untyped-call]
-        Draft202012Validator,
-        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
-            {"integer": _is_integer, "string": _is_string}),
-    )
-    schema = file_schema() if which == "file" else case_schema()
-    validator: Validator = strict(schema)
-    return validator
-
-
-@dataclass(frozen=True)
-class SchemaProblem:
-    """One thing wrong with a value, as the schema sees it.
-
-    Attributes:
-        path: where, within the validated value (``("expect", "points")``).
-        message: ``what is wrong; what was expected``.
-        at_key: the problem is the mapping key at ``path`` (an unknown field), not
-            its value.
-        missing: for a missing field, its name.
-    """
-
-    path: YamlPath
-    message: str
-    at_key: bool = False
-    missing: str | None = None
-
-
-_TYPE_WORDS = {
-    "string": "a string",
-    "integer": "an integer",
-    "boolean": "true or false",
-    "object": "a mapping",
-    "array": "a list",
-    "number": "a number",
-    "null": "empty",
-}
-
-
-def _example(name: str, schema: object, container: dict[str, Any]) -> str:
-    """What a missing field ``name`` should hold, as its message shows it after
-    ``expected name:`` (``valid or invalid``, ``<English text>``)."""
-    if name == "expect":
-        kind = container.get("kind")
-        if isinstance(kind, str) and kind in KINDS:
-            return expect_example(KINDS[kind], container.get("game"))
-        return "<the documented values, e.g. verdict, points>"
-    if not isinstance(schema, dict):
-        return "<a value>"
-    if "x-example" in schema:
-        return str(schema["x-example"])
-    if "enum" in schema:
-        return or_list(str(choice) for choice in schema["enum"])
-    return f"<{schema.get('x-expected', 'a value')}>"
-
-
 def expect_example(kind: AnyKind, game: object) -> str:
     """The ``expect`` fields of a kind (those that apply to ``game`` when it is known):
     ``<verdict (valid or invalid), optionally type, points, reason>``."""
@@ -466,131 +376,7 @@ def expect_example(kind: AnyKind, game: object) -> str:
         choices = kind.expect[name].schema.get("enum")
         parts.append(f"{name} ({or_list(map(str, choices))})" if choices else name)
     if required and optional:
-        parts.append("optionally " + _listing(optional))
+        parts.append("optionally " + listing(optional))
     elif optional:
-        parts.append("one or more of " + _listing(optional))
+        parts.append("one or more of " + listing(optional))
     return "<" + ", ".join(parts) + ">"
-
-
-def _case_fields_for(kind: object, game: object) -> list[str]:
-    """The fields a case of ``kind`` may have (those that apply to ``game`` when it is
-    known), in :data:`CASE_FIELDS` order; empty for an unknown kind."""
-    if not isinstance(kind, str) or kind not in KINDS:
-        return []
-    known_game = game if isinstance(game, str) and game in GAMES else None
-    spec = KINDS[kind]
-
-    def applies(field_spec: FieldSpec) -> bool:
-        return known_game is None or known_game in field_spec.games
-
-    return [name for name in CASE_FIELDS
-            if (name in common_fields() and applies(common_fields()[name]))
-            or (name in spec.inputs and applies(spec.inputs[name]))
-            or name == "expect"]
-
-
-def _problems(error: ValidationError) -> Iterator[SchemaProblem]:
-    """The human messages for one jsonschema error (several for ``required`` and
-    ``additionalProperties``, one per field)."""
-    schema: Schema = error.schema if isinstance(error.schema, dict) else {}
-    path: YamlPath = tuple(error.absolute_path)
-    keyword = str(error.validator)
-    expected_value: Any = error.validator_value
-    value: Any = error.instance
-    what = schema.get("x-what") or (str(path[-1]) if path else "value")
-    template = schema.get("x-messages", {}).get(keyword)
-    if schema.get("x-message"):  # a fixed message (fields that do not apply)
-        yield SchemaProblem(path, schema["x-message"])
-    elif template:
-        yield SchemaProblem(path, template.format(value=value))
-    elif keyword == "type":
-        types = expected_value if isinstance(expected_value, list) else [expected_value]
-        expected = schema.get("x-expected") or " or ".join(_TYPE_WORDS[t] for t in types)
-        got = describe(value)
-        if "boolean" in types and isinstance(value, BoolText):
-            got, hint = value, boolean_hint(value)
-        elif "string" in types:
-            hint = string_hint(value)
-        elif "integer" in types:
-            hint = integer_hint(value)
-        else:
-            hint = ""
-        yield SchemaProblem(path, f"{what} must be {expected}; got {got}{hint}")
-    elif keyword == "enum":
-        choices = [str(choice) for choice in expected_value]
-        context = f" for kind {schema['x-for']!r}" if schema.get("x-for") else ""
-        if isinstance(value, str) and not isinstance(value, BoolText):
-            yield SchemaProblem(path, f"unknown {what} {value!r}{context}; expected one of: "
-                                f"{_listing(choices)}{did_you_mean(value, choices)}")
-        else:
-            yield SchemaProblem(path, f"{what}{context} must be one of: {_listing(choices)}; "
-                                f"got {describe(value)}{string_hint(value)}")
-    elif keyword == "required" and isinstance(value, dict):
-        container = schema.get("x-name", "mapping")
-        properties: Schema = schema.get("properties", {})
-        needs = f" ({schema['x-needs']})" if schema.get("x-needs") else ""
-        for name in expected_value:
-            if name not in value:
-                extra = " (nor in defaults)" if name in DEFAULTABLE else ""
-                example = _example(name, properties.get(name), value)
-                yield SchemaProblem(path, f"missing field {name!r} in {container}{extra}; "
-                                    f"expected {name}: {example}{needs}", missing=name)
-    elif keyword == "additionalProperties" and isinstance(value, dict):
-        container = schema.get("x-name", "mapping")
-        word = schema.get("x-field", "field")
-        allowed = list(schema.get("properties", {}))
-        if schema.get("x-name") == "case":
-            allowed = _case_fields_for(value.get("kind"), value.get("game")) or allowed
-        elsewhere: dict[str, str] = schema.get("x-elsewhere", {})
-        for key in value:
-            if key in allowed:
-                continue
-            if key in elsewhere:
-                message = (f"{word} {key!r} in {container} {elsewhere[key]}; "
-                           f"expected one of: {_listing(allowed)}")
-            else:
-                message = (f"unknown {word} {key!r} in {container}; expected one of: "
-                           f"{_listing(allowed)}{did_you_mean(key, allowed)}")
-            yield SchemaProblem((*path, key), message, at_key=True)
-    elif keyword in ("minLength", "minItems"):
-        yield SchemaProblem(path, f"{what} is empty; expected {schema.get('x-expected')}")
-    elif keyword == "minimum":
-        yield SchemaProblem(path, f"{what} must be at least {expected_value}; "
-                            f"got {describe(value)}")
-    else:  # a keyword this module does not use yet: say where, not jsonschema's words
-        expected = schema.get("x-expected", "a valid value")
-        yield SchemaProblem(path, f"{what} is not valid ({keyword}); expected {expected}")
-
-
-def _check(which: Literal["file", "case"], instance: Any) -> list[SchemaProblem]:
-    seen: dict[SchemaProblem, None] = {}
-    for error in _validator(which).iter_errors(instance):
-        for problem in _problems(error):
-            seen.setdefault(problem, None)
-    return list(seen)
-
-
-def file_problems(instance: object) -> list[SchemaProblem]:
-    """Check a whole case file against :func:`file_schema` (the cases only for being
-    mappings).
-
-    Args:
-        instance: the file's plain value (from :func:`generator.yamlpos.parse_yaml`).
-
-    Returns:
-        Every problem, without repeats; empty when the file's frame is right.
-    """
-    return _check("file", instance)
-
-
-def case_problems(instance: object) -> list[SchemaProblem]:
-    """Check one case, its defaults filled in, against :func:`case_schema`.
-
-    Args:
-        instance: the case's plain value (a dict).
-
-    Returns:
-        Every problem (types, values, missing and unknown fields, fields that do not
-        apply to the kind or game), without repeats, paths relative to the case.
-    """
-    return _check("case", instance)

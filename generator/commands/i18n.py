@@ -14,6 +14,8 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import UTC
 from datetime import datetime
 from pathlib import Path
@@ -38,15 +40,15 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import InputError
 from generator.i18n import words
-from generator.i18n.catalog import MAX_CATALOG_BYTES
 from generator.i18n.catalog import SOURCE_LOCALE
-from generator.i18n.catalog import check_catalog_syntax
 from generator.i18n.catalog import locale_error
-from generator.i18n.catalog import read_catalog_file
-from generator.i18n.catalog import read_for_update
-from generator.i18n.catalog import restore_previous_lines
 from generator.i18n.merge import merge
 from generator.i18n.merge import with_previous_lines
+from generator.i18n.pofile import MAX_CATALOG_BYTES
+from generator.i18n.pofile import check_catalog_syntax
+from generator.i18n.pofile import read_catalog_file
+from generator.i18n.pofile import read_for_update
+from generator.i18n.pofile import restore_previous_lines
 from generator.i18n.stats import format_stats
 from generator.i18n.stats import stats
 from generator.i18n.templates import TEMPLATE_EXTRACTOR
@@ -86,6 +88,8 @@ _PY_KEYWORDS = {"text": None, "ngettext": (1, 2), "plural": (1, 2), "gettext": N
 
 def _add(catalog: Catalog, msgid: str | tuple[str, ...], where: tuple[str, int] | None,
          context: str | None = None) -> None:
+    """Add ``msgid`` (of ``context``) at ``where`` to ``catalog``, flagged by its
+    placeholders; a message already there gets one more location."""
     text = msgid[0] if isinstance(msgid, tuple) else msgid
     flags = []
     if "%(" in text:
@@ -232,7 +236,7 @@ def extract(project: Path | Layout) -> tuple[Catalog, list[InputError]]:
 def catalog_bytes(catalog: Catalog) -> bytes:
     """A catalog as the bytes of a ``.po``/``.pot`` file, in message order, no wrapping
     churn; a translator's ``#~|`` lines (previous msgids of obsolete messages, read
-    through :func:`generator.i18n.catalog.read_for_update`) written back as they were."""
+    through :func:`generator.i18n.pofile.read_for_update`) written back as they were."""
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=0, sort_output=False, include_lineno=True)
     return with_previous_lines(restore_previous_lines(buffer.getvalue()), catalog)
@@ -298,7 +302,7 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
 
     Raises:
         NotAnInput: a catalog is not an input file or Babel cannot read it (check with
-            :func:`generator.i18n.catalog.check_catalog_syntax` first).
+            :func:`generator.i18n.pofile.check_catalog_syntax` first).
         FileChanged: a catalog changed since it was read, and ``changed`` is ``None``.
         OSError: a catalog could not be written; it and those after it are unchanged.
     """
@@ -307,21 +311,7 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
     for locale in locales:
         rel = catalog_path(locale)
         state = (read or {}).get(rel) or catalog_state(layout, rel)
-        if state.data is not None:
-            catalog = read_for_update(state.data, rel, locale)
-        else:
-            catalog = Catalog(locale=locale, project="Rummy rules", version="1",
-                              creation_date=FIXED_DATE, revision_date=FIXED_DATE,
-                              fuzzy=False)
-        kept = [m for m in catalog if m.id and m.string and not m.fuzzy
-                and (m.context, _msgid(m)) in overrides
-                and template.get(m.id, m.context) is None]
-        merge(catalog, template)  # as msgmerge: revived, exact, fuzzy with #| msgid
-        for message in kept:  # a translation that overrides a built-in one stays
-            catalog.obsolete.pop(_obsolete_key(message), None)
-            catalog[message.id] = message
-        catalog.revision_date = FIXED_DATE
-        catalog.creation_date = FIXED_DATE
+        catalog = _merged(_catalog_to_update(state, rel, locale), template, overrides)
         try:
             write_catalog(catalog, state)
         except FileChanged:
@@ -335,20 +325,55 @@ def update(project: Path | Layout, template: Catalog, locales: list[str],
     return result
 
 
+def _catalog_to_update(state: FileState, rel: str, locale: str) -> Catalog:
+    """The catalog ``rel`` of ``locale`` as ``state`` read it
+    (:func:`generator.i18n.pofile.read_for_update`), or a new empty one where there is
+    none yet.
+
+    Raises:
+        NotAnInput: Babel cannot read it.
+    """
+    if state.data is not None:
+        return read_for_update(state.data, rel, locale)
+    return Catalog(locale=locale, project="Rummy rules", version="1",
+                   creation_date=FIXED_DATE, revision_date=FIXED_DATE, fuzzy=False)
+
+
+def _merged(catalog: Catalog, template: Catalog,
+            overrides: AbstractSet[tuple[str | None, str]]) -> Catalog:
+    """``catalog`` with ``template`` merged in (:func:`generator.i18n.merge.merge`: as
+    msgmerge, revived, exact, fuzzy with ``#| msgid``), its translations of
+    ``overrides`` the template does not hold kept (they override built-in ones), dated
+    :data:`FIXED_DATE`; returned."""
+    kept = [m for m in catalog if m.id and m.string and not m.fuzzy
+            and (m.context, _msgid(m)) in overrides
+            and template.get(m.id, m.context) is None]
+    merge(catalog, template)
+    for message in kept:
+        catalog.obsolete.pop(_obsolete_key(message), None)
+        catalog[message.id] = message
+    catalog.revision_date = FIXED_DATE
+    catalog.creation_date = FIXED_DATE
+    return catalog
+
+
 def _in_package(write: Callable[[Any], None]) -> Callable[[Any], None]:
     """``write`` (a line, or lines) with a leading ``locales/`` named as the package's
     ``generator/locales/``."""
     def relabel(line: str) -> str:
+        """``line`` with a leading ``locales/`` named ``generator/locales/``."""
         return f"{BUILTIN_LABEL}/{line[len(LOCALES) + 1:]}" \
             if line.startswith(f"{LOCALES}/") else line
 
     def written(what: Any) -> None:
+        """Write ``what`` (a line, or lines) relabelled."""
         write(relabel(what) if isinstance(what, str) else [relabel(x) for x in what])
 
     return written
 
 
 def _plural(n: int, noun: str) -> str:
+    """``n`` and the English ``noun``, an ``s`` added but for one."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
@@ -396,11 +421,60 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
     Returns:
         The exit status: 0, or 2 for an input error or a catalog that cannot be written.
     """
+    run, errors = _start(layout, action, emit, say, builtin)
+    read, found = _read_catalogs(run.layout, run.locales)
+    errors.extend(found)
+    if errors:
+        return _nothing_written(run, format_errors(errors))
+    if action == "stats":
+        builtin_template = None if builtin else builtin_catalog_template()
+        run.emit(format_stats(stats(run.catalog, run.layout, run.locales, builtin_template)))
+        return EXIT_OK
+    problems = _write_problems(run.layout, [
+        run.layout.path(POT), *(run.layout.path(catalog_path(loc)) for loc in run.locales)])
+    if problems:
+        return _nothing_written(run, problems)
+    return _write(run, read)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One run of ``i18n`` (:func:`i18n`).
+
+    Attributes:
+        layout: the project's layout (the package's ``generator/`` folder with
+            ``builtin``).
+        action: ``extract``, ``update`` or ``stats``.
+        builtin: whether it works on the built-in catalogs.
+        emit: prints report lines (paths named as the repository names them).
+        say: prints one progress or summary line.
+        catalog: the template catalog extracted.
+        locales: the locales whose catalogs it reads (and updates), sorted.
+    """
+
+    layout: Layout
+    action: str
+    builtin: bool
+    emit: Callable[[Iterable[str]], None]
+    say: Callable[[str], None]
+    catalog: Catalog
+    locales: list[str]
+
+
+def _start(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
+           say: Callable[[str], None], builtin: bool) -> tuple[_Run, list[InputError]]:
+    """The run :func:`i18n`'s arguments ask for: the messages extracted (the site's, or
+    the package's with ``builtin``, its paths then named ``generator/locales/...``) and
+    the locales: those with a catalog or a ``locales/<lang>/LC_MESSAGES/`` folder, and
+    those ``site.yaml`` lists, but English.
+
+    Returns:
+        (the run, the input errors met while extracting).
+    """
+    listed: tuple[str, ...] = ()
     if builtin:
         layout = Layout.of(BUILTIN_LOCALES.parent)
         catalog, errors = extract_builtin()
-        listed: tuple[str, ...] = ()
-        # the package's paths as the repository names them (generator/locales/...)
         emit = _in_package(emit)
         say = _in_package(say)
     else:
@@ -408,8 +482,22 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         listed = load_config(layout)[0].languages or ()
     locales = sorted({*layout.catalog_locales(), *layout.locale_folders(), *listed}
                      - {SOURCE_LOCALE})
-    read: dict[str, FileState] = {}  # each catalog as read, before anything is written
-    for locale in locales:  # read before anything is written (Babel would drop lines)
+    return _Run(layout, action, builtin, emit, say, catalog, locales), errors
+
+
+def _read_catalogs(layout: Layout, locales: Iterable[str]
+                   ) -> tuple[dict[str, FileState], list[InputError]]:
+    """Each locale's catalog read and checked before anything is written (Babel would
+    drop the lines it cannot parse).
+
+    Returns:
+        (each catalog as read, by its path relative to the project; the input errors:
+        a locale name Babel does not know, a catalog that is not an input file, its
+        syntax errors).
+    """
+    read: dict[str, FileState] = {}
+    errors: list[InputError] = []
+    for locale in locales:
         bad_name = locale_error(locale)
         if bad_name is not None:
             errors.append(bad_name)
@@ -423,59 +511,105 @@ def i18n(layout: Layout, action: str, emit: Callable[[Iterable[str]], None],
         data = read[rel].data
         if data is not None:
             errors.extend(check_catalog_syntax(layout.path(rel), rel, data, locale))
-    if errors:
-        emit(format_errors(errors))
-        say("nothing written")
-        return EXIT_INPUT
-    if action == "stats":
-        builtin_template = None if builtin else builtin_catalog_template()
-        emit(format_stats(stats(catalog, layout, locales, builtin_template)))
-        return EXIT_OK
-    targets = [layout.path(POT), *(layout.path(catalog_path(loc)) for loc in locales)]
-    # What is written must be a file of locales/: a messages.pot (or a catalog not yet
-    # made) that is a link elsewhere would have the file it leads to replaced (such as
-    # ~/.bashrc, or a page of the project), a FIFO would hold i18n until read.
+    return read, errors
+
+
+def _nothing_written(run: _Run, lines: Iterable[str]) -> int:
+    """Report ``lines`` and that nothing is written; the exit status for an input
+    error."""
+    run.emit(lines)
+    run.say("nothing written")
+    return EXIT_INPUT
+
+
+def _write_problems(layout: Layout, targets: list[Path]) -> list[str]:
+    """Why the files i18n writes (``targets``) must not be written, one line each, or
+    nothing. Each must be a file of ``locales/``: a ``messages.pot`` (or a catalog not
+    yet made) that is a link elsewhere would have the file it leads to replaced (such as
+    ``~/.bashrc``, or a page of the project), a FIFO would hold i18n until read. Then
+    each must be writable (or, not yet made, its folder)."""
     astray = [(t, why) for t in targets if (why := _write_problem(layout, t)) is not None]
     if astray:
-        emit([f"{layout.rel(t)}:1: {why}; expected a file inside the project's locales/ "
-              "(i18n writes it)" for t, why in astray])
-        say("nothing written")
-        return EXIT_INPUT
+        return [f"{layout.rel(t)}:1: {why}; expected a file inside the project's locales/ "
+                "(i18n writes it)" for t, why in astray]
     locked = [t for t in targets if (t.exists() and not os.access(t, os.W_OK))
               or (not t.exists() and not os.access(t.parent, os.W_OK)
                   and t.parent.exists())]
-    if locked:
-        emit([f"{layout.rel(t)}:1: cannot be written; expected a writable catalog"
-              for t in locked])
-        say("nothing written")
-        return EXIT_INPUT
-    written: list[str] = []
-    changed: list[str] = []
-    order = [POT, *(map(catalog_path, locales) if action == "update" else ())]
+    return [f"{layout.rel(t)}:1: cannot be written; expected a writable catalog"
+            for t in locked]
+
+
+@dataclass
+class _Progress:
+    """What a run wrote: the paths written, and those not written because they changed
+    since they were read, in order."""
+
+    written: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+
+
+def _write(run: _Run, read: Mapping[str, FileState]) -> int:
+    """Write ``messages.pot`` and, for ``update``, merge it into every catalog
+    (:func:`update`, over the catalogs as ``read``).
+
+    Returns:
+        The exit status: 0, or 2 when a file changed since it was read (named) or could
+        not be written (named, with the files written before it and those not).
+    """
+    progress = _Progress()
     try:
-        try:
-            write_catalog(catalog, catalog_state(layout, POT))
-            written.append(POT)
-            say(f"{POT}: {_plural(len(catalog), 'message')}")
-        except FileChanged:
-            changed.append(POT)
-        if action == "update":
-            keep = frozenset() if builtin else builtin_keys()
-            for locale, fuzzy in update(layout, catalog, locales, written, keep, read=read,
-                                        changed=changed).items():
-                say(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy")
+        _write_template(run, progress)
+        if run.action == "update":
+            _update_catalogs(run, read, progress)
     except (OSError, NotAnInput) as exc:
-        failed = next(rel for rel in order if rel not in written and rel not in changed)
-        left = order[order.index(failed) + 1:]
-        if isinstance(exc, NotAnInput):
-            exc = OSError(exc.error.message)
-        emit([*(_changed(rel, action) for rel in changed),
-              write_failure(failed, exc, written, left)])
-        return EXIT_INPUT
-    if changed:
-        emit([_changed(rel, action) for rel in changed])
+        return _write_stopped(run, exc, progress)
+    if progress.changed:
+        run.emit([_changed(rel, run.action) for rel in progress.changed])
         return EXIT_INPUT
     return EXIT_OK
+
+
+def _write_template(run: _Run, progress: _Progress) -> None:
+    """Write the template catalog ``messages.pot`` (unless it changed since it was read)
+    and say how many messages it holds.
+
+    Raises:
+        NotAnInput, OSError: as :func:`catalog_state` and :func:`write_catalog`.
+    """
+    try:
+        write_catalog(run.catalog, catalog_state(run.layout, POT))
+        progress.written.append(POT)
+        run.say(f"{POT}: {_plural(len(run.catalog), 'message')}")
+    except FileChanged:
+        progress.changed.append(POT)
+
+
+def _update_catalogs(run: _Run, read: Mapping[str, FileState], progress: _Progress
+                     ) -> None:
+    """Merge the template into every locale's catalog (:func:`update`; a site's catalog
+    keeps its translations of built-in messages) and say how many are fuzzy in each.
+
+    Raises:
+        NotAnInput, OSError: as :func:`update`.
+    """
+    keep = frozenset() if run.builtin else builtin_keys()
+    for locale, fuzzy in update(run.layout, run.catalog, run.locales, progress.written,
+                                keep, read=read, changed=progress.changed).items():
+        run.say(f"{catalog_path(locale)}: updated, {fuzzy} fuzzy")
+
+
+def _write_stopped(run: _Run, exc: OSError | NotAnInput, progress: _Progress) -> int:
+    """Report the file that could not be written (``exc``), with the files written
+    before it and those left, after the files that changed since they were read; the
+    exit status for an input error."""
+    order = [POT, *(map(catalog_path, run.locales) if run.action == "update" else ())]
+    failed = next(rel for rel in order
+                  if rel not in progress.written and rel not in progress.changed)
+    left = order[order.index(failed) + 1:]
+    error = OSError(exc.error.message) if isinstance(exc, NotAnInput) else exc
+    run.emit([*(_changed(rel, run.action) for rel in progress.changed),
+              write_failure(failed, error, progress.written, left)])
+    return EXIT_INPUT
 
 
 def _changed(rel: str, action: str) -> str:

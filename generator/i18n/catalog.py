@@ -7,9 +7,7 @@ the build can count it (docs/site.md, "Languages").
 
 from __future__ import annotations
 
-import gettext
 import hashlib
-import io
 import json
 import re
 from collections import OrderedDict
@@ -28,24 +26,22 @@ from typing import Any
 
 from babel.core import Locale
 from babel.core import UnknownLocaleError
-from babel.messages.catalog import Catalog
-from babel.messages.plurals import get_plural
-from babel.messages.pofile import PoFileError
-from babel.messages.pofile import read_po
-from markdown_it import MarkdownIt
 
 from generator.digests import digest
-from generator.errors import UNPRINTABLE
 from generator.errors import InputError
-from generator.errors import control_character
-from generator.errors import invisible_only
-from generator.errors import visible
-from generator.i18n.header import Header
-from generator.i18n.header import LocaleForms
-from generator.i18n.header import header_errors
-from generator.i18n.header import read_header
-from generator.i18n.merge import read_previous
+from generator.i18n.placeholders import BRACE_PLACEHOLDER as BRACE_PLACEHOLDER
+from generator.i18n.placeholders import malformed_placeholder as malformed_placeholder
+from generator.i18n.placeholders import stray_braces as stray_braces
+from generator.i18n.plurals import FORM_HINTS
+from generator.i18n.plurals import PluralRule
+from generator.i18n.plurals import plural_rule
+from generator.i18n.pofile import MAX_CATALOG_BYTES
+from generator.i18n.pofile import lex
+from generator.i18n.pofile import msgstr_lines
+from generator.i18n.pofile import read_catalog
+from generator.i18n.pofile import read_catalog_file
 from generator.i18n.templates import template_messages
+from generator.i18n.translation_checks import check_translations
 from generator.layout import BUILTIN_LABEL
 from generator.layout import LOCALES
 from generator.layout import Layout
@@ -59,103 +55,6 @@ from generator.memo import remember
 
 SOURCE_LOCALE = "en"
 """The language the content is written in."""
-
-_PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
-BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
-"""A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
-literal braces (:func:`stray_braces`)."""
-_BRACES = re.compile(r"\{\{|\}\}|[{}]")
-_LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
-
-
-def placeholders(text: str) -> frozenset[str]:
-    """The placeholders of a message as written, conversion included: ``%(num)s``,
-    ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
-    prose). A translation must use exactly the source's."""
-    return frozenset(_PERCENT.findall(text)) | frozenset(
-        m.group(0) for m in BRACE_PLACEHOLDER.finditer(text))
-
-
-def stray_braces(text: str) -> list[tuple[int, str]]:
-    """The braces of a page's text that are neither part of a placeholder
-    (:data:`BRACE_PLACEHOLDER`) nor doubled (``{{``, ``}}``: a literal brace), as the
-    pages fill placeholders (:class:`generator.render.markdown.Renderer`), which show
-    them as they are: a malformed placeholder (``{}``, ``{ name }``, ``{name!r}``,
-    ``{name:,}``, ``{name[0]}``) or a lone ``{`` or ``}``.
-
-    Returns:
-        Each as (its offset in ``text``, the text shown in an error: from the ``{`` to
-        its ``}`` on the same line, or the brace alone), in order.
-    """
-    spans = [m.span() for m in BRACE_PLACEHOLDER.finditer(text)]
-    found: list[tuple[int, str]] = []
-    upcoming = 0
-    skip_to = 0
-    for brace in _BRACES.finditer(text):
-        at = brace.start()
-        while upcoming < len(spans) and spans[upcoming][1] <= at:
-            upcoming += 1
-        if at < skip_to or len(brace.group()) == 2 or (
-                upcoming < len(spans) and spans[upcoming][0] <= at):
-            continue
-        group = _BRACE_GROUP.match(text, at) if brace.group() == "{" else None
-        if group is not None:
-            found.append((at, group.group()))
-            skip_to = group.end()
-        else:
-            found.append((at, brace.group()))
-    return found
-
-
-_BRACE_GROUP = re.compile(r"\{[^{}\n]*\}")
-"""A ``{`` and its ``}`` on the same line, no brace between (each text scanned once)."""
-
-
-def malformed_placeholder(shown: str, known: Iterable[str] = ()) -> str:
-    """The message for a stray brace or malformed placeholder ``shown``
-    (:func:`stray_braces`): what is wrong and what to write (the placeholder it starts
-    with, when ``known`` names it)."""
-    literal = "or {{ and }} for a brace shown as it is"
-    if shown in ("{", "}"):
-        return (f"a lone {shown!r}; expected a placeholder such as {{rami51.threshold}}, "
-                f"{literal}")
-    name = re.match(r"\s*([A-Za-z0-9_.]+)", shown[1:])
-    if BRACE_PLACEHOLDER.fullmatch(shown):
-        return (f"{shown!r} is next to another brace; expected {shown} apart from "
-                f"braces, {literal}")
-    write = f"{{{name.group(1)}}}" if name is not None and name.group(1) in set(known) \
-        else "a rule number's name in braces, such as {rami51.threshold}"
-    return (f"{shown!r} is not a placeholder (a name in braces, no spaces, conversion, "
-            f"format or index); expected {write}, {literal}")
-
-
-def link_targets(text: str) -> frozenset[str]:
-    """The targets of the links and images a message renders to, as the site's Markdown
-    parser reads it: inline links and images, autolinks (``<https://…>``) and e-mail
-    autolinks (``<a@b.c>``, target ``mailto:a@b.c``), normalized as rendered. (A
-    reference link ``[text][label]`` can only name a definition of the English page.)"""
-    if "<" not in text and "](" not in text:
-        return frozenset()  # neither an inline link nor an autolink: no parse needed
-    tokens = _inline_markdown().parseInline(text, {})[0].children or []
-    return frozenset(str(t.attrGet("href") if t.type == "link_open" else t.attrGet("src"))
-                     for t in tokens if t.type in ("link_open", "image"))
-
-
-@cache
-def _inline_markdown() -> MarkdownIt:
-    """CommonMark without raw HTML, as the pages are parsed: a block's links are its
-    inline tokens, which the pages' block-level plugins do not change."""
-    return MarkdownIt("commonmark", {"html": False})
-
-
-_FORM_HINTS = {
-    "cs": "[0] 1, [1] 2-4, [2] other",
-    "sk": "[0] 1, [1] 2-4, [2] other",
-    "pl": "[0] 1, [1] 2-4 and 22-24…, [2] other",
-    "et": "[0] 1, [1] other",
-    "de": "[0] 1, [1] other",
-    "hu": "[0] 1, [1] other",
-}
 
 Key = tuple[str | None, str]
 """A message's key: (msgctxt, msgid); for plural messages the singular msgid."""
@@ -192,6 +91,7 @@ class Lookups:
 
 
 def _pairs(keys: set[Key]) -> list[list[str | None]]:
+    """Keys as sorted ``[context, msgid]`` pairs (:func:`_key_order`)."""
     return [[c, m] for c, m in sorted(keys, key=_key_order)]
 
 
@@ -324,369 +224,35 @@ class Translator:
 
 
 def _str(data: Any) -> str:
+    """``data`` where it is a string.
+
+    Raises:
+        ValueError: it is not.
+    """
     if not isinstance(data, str):
         raise ValueError("not a string")
     return data
 
 
 def _opt_str(data: Any) -> str | None:
+    """``data`` where it is a string or ``None`` (:func:`_str`)."""
     return None if data is None else _str(data)
 
 
 def _int(data: Any) -> int:
+    """``data`` where it is a whole number (not a bool).
+
+    Raises:
+        ValueError: it is not.
+    """
     if not isinstance(data, int) or isinstance(data, bool):
         raise ValueError("not a whole number")
     return data
 
 
-class PluralRule:
-    """A gettext plural rule compiled from a ``Plural-Forms`` header (e.g. cs: 3 forms).
-
-    Calling it with a count returns the index of the plural form to use.
-    """
-
-    def __init__(self, expression: str, nplurals: int) -> None:
-        self.nplurals = nplurals
-        self.expression = expression
-        self._fn = gettext.c2py(expression)
-
-    def __call__(self, n: int) -> int:
-        return int(self._fn(n))
-
-
-def plural_rule(locale: str) -> PluralRule:
-    """The gettext plural rule Babel gives for ``locale`` (CLDR-derived; cs/sk: 3 forms)."""
-    info = get_plural(locale)
-    return PluralRule(info.plural_expr, info.num_plurals)
-
-
 def source_translator() -> Translator:
     """The English translator: every msgid is its own text."""
     return Translator(SOURCE_LOCALE, {}, plural_rule(SOURCE_LOCALE))
-
-
-def _msgstr_lines(entries: Iterable[dict[str, Any]]) -> dict[int, dict[int, int]]:
-    """The line of each ``msgstr`` (by form: 0 for a message without plural forms) of
-    every message, by the line of its ``msgid`` (where Babel says the message is)."""
-    found: dict[int, dict[int, int]] = {}
-    for entry in entries:
-        lines = entry.get("lines", {})
-        if "msgid" in lines:
-            forms = entry.get("forms") or ({0: lines["msgstr"]} if "msgstr" in lines else {})
-            found[lines["msgid"]] = dict(forms)
-    return found
-
-
-def _check_translations(
-    catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]], errors: list[InputError],
-    template_keys: AbstractSet[Key],
-) -> None:
-    """Every translation: no control character (:data:`~generator.errors.UNPRINTABLE`:
-    it would reach the pages as it is); none that shows nothing (white space, U+200B)
-    for a source that shows something (a title, a link would be blank); its
-    placeholders and link targets against its source; a lone ``%`` in a
-    message that is %-formatted: one the templates use (``template_keys``: newstyle
-    gettext formats them all) or whose msgid has ``%(name)`` placeholders (the
-    code formats those). Decided by the messages' use, never by their ``#:`` comments or
-    flags, which a translator can delete."""
-    for message in catalog:
-        if not message.id or not message.string or message.fuzzy:
-            continue  # a fuzzy translation is not used: the English is shown
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        expected = placeholders(str(ids[0]))
-        links = link_targets(str(ids[0]))
-        formatted = "%(" in str(ids[0]) or (message.context, str(ids[0])) in template_keys
-        # a page's text, whose placeholders and doubled braces the pages fill
-        braced = BRACE_PLACEHOLDER.search(str(ids[0])) is not None or "{{" in str(ids[0]) \
-            or "}}" in str(ids[0])
-        for index, text in enumerate(strings):
-            if not text:
-                continue
-            line = msgstrs.get(message.lineno or 1, {}).get(index, message.lineno or 1)
-            control = UNPRINTABLE.search(str(text))
-            if control is not None:
-                errors.append(InputError(rel, line, None, control_character(
-                    control.group(), " in the translation")))
-            elif (not any(visible(char) for char in str(text))
-                  and any(visible(char) for char in str(ids[0]))):
-                held = invisible_only(str(text)) or "only white space"
-                errors.append(InputError(
-                    rel, line, None,
-                    f"the translation shows nothing ({held}); "
-                    "expected the text in the catalog's language, or an empty msgstr (the "
-                    "English is shown)"))
-            elif formatted and _LONE_PERCENT.search(str(text).replace("%%", "")):
-                errors.append(InputError(
-                    rel, line, None,
-                    "a lone '%' in a message that is %-formatted (template or code text); "
-                    "expected %% for a percent sign",
-                ))
-            elif braced and (stray := stray_braces(str(text))):
-                errors.append(InputError(rel, line, None, "in the translation: "
-                                         + malformed_placeholder(stray[0][1], (
-                                             m.group(1) for m in
-                                             BRACE_PLACEHOLDER.finditer(str(ids[0]))))))
-            else:
-                for what, found, want in (("placeholders", placeholders(str(text)), expected),
-                                          ("link targets", link_targets(str(text)), links)):
-                    if found != want:
-                        errors.append(InputError(
-                            rel, line, None,
-                            f"translation's {what} ({', '.join(sorted(found)) or 'none'}) "
-                            f"differ from the source's; expected "
-                            f"{', '.join(sorted(want)) or 'none'}",
-                        ))
-                        break
-
-
-_STRING = r'"((?:[^"\\]++|\\.)*+)"'
-"""A quoted string; possessive, so that matching a long line keeps no backtracking state
-(memory constant, not about 40 bytes per character)."""
-_KEYWORD = re.compile(r'^\s*(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+'
-                      + _STRING + r'\s*$')
-_CONTINUATION = re.compile(r'^\s*' + _STRING + r'\s*$')
-
-
-def _lex(data: bytes, rel: str, locale: str | None = None
-         ) -> tuple[list[dict[str, Any]], list[InputError]]:
-    """The entries of a catalog as written, and what Babel's lenient reader would accept
-    in part or silently: a line that is not a comment, blank, keyword or quoted
-    continuation (an unterminated string, stray text); a message given twice;
-    ``msgstr[N]`` without ``msgid_plural``; a second header entry, or one with a
-    ``msgctxt``; a header that gettext's tools and Babel would read differently, or
-    whose charset is not UTF-8, or whose ``Plural-Forms`` is missing (with plural
-    messages) or disagrees with the locale's gettext rule (:mod:`generator.i18n.header`,
-    when ``locale`` is given).
-
-    Each entry holds its strings by keyword (``msgctxt``, ``msgid``, ``plural``,
-    ``msgstr``), ``lines`` (the line of each keyword), ``parts`` (the ``msgstr``'s
-    quoted strings as written, each with its line) and, for a plural message,
-    ``forms``: the line of each ``msgstr[N]`` by ``N`` (Babel keeps only the msgid's
-    line, and pads forms that are not written with empty ones)."""
-    errors: list[InputError] = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad_line = data.count(b"\n", 0, exc.start) + 1
-        return [], [InputError(rel, bad_line, None, "the catalog is not valid UTF-8; "
-                               "expected UTF-8 text")]
-    entries: list[dict[str, Any]] = []
-    entry: dict[str, Any] = {}  # a string's parts as a list, joined when the entry is done
-    last = ""
-    # Lines as Babel's reader and gettext split them, at LF alone (str.splitlines also
-    # splits at a form feed or U+2028 inside a string: "bad .po syntax", later lines
-    # numbered one off).
-    for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        found = _KEYWORD.match(line)
-        if found:
-            keyword = found.group(1)
-            if keyword in ("msgctxt", "msgid") and (
-                    "msgstr" in entry or "plural" in entry or keyword in entry
-                    or (keyword == "msgctxt" and "msgid" in entry)):
-                entries.append(_joined(entry))
-                entry = {}
-            base = "msgstr" if keyword.startswith("msgstr") else keyword
-            if base == "msgstr" and found.group(2) is None and "msgstr" in entry:
-                errors.append(InputError(rel, number, None, "a second msgstr for one message; "
-                                         "expected one msgstr (or msgstr[N] for plurals)"))
-            if base == "msgstr" and found.group(2) is not None:
-                entry.setdefault("forms", {})[int(found.group(2))] = number
-            entry[base if base != "msgid_plural" else "plural"] = [found.group(3)]
-            entry.setdefault("lines", {})[base] = number
-            if keyword == "msgstr":
-                entry["parts"] = [(found.group(3), number)]
-            last = base if base != "msgid_plural" else "plural"
-            continue
-        more = _CONTINUATION.match(line)
-        if more and last:
-            entry.setdefault(last, []).append(more.group(1))
-            if last == "msgstr" and "parts" in entry:
-                entry["parts"].append((more.group(1), number))
-            continue
-        errors.append(InputError(
-            rel, number, None,
-            f"bad .po syntax: {stripped[:40]!r}; expected a keyword (msgctxt, msgid, "
-            'msgid_plural, msgstr, msgstr[N]) and a quoted "string", or a quoted '
-            "continuation line",
-        ))
-    if entry:
-        entries.append(_joined(entry))
-    seen: dict[tuple[str | None, str], int] = {}
-    header: Header | None = None
-    header_at = 0  # the header's msgid line
-    plural_line: int | None = None
-    for item in entries:
-        lines = item.get("lines", {})
-        where = lines.get("msgid", 1)
-        key = (item.get("msgctxt"), item.get("msgid", ""))
-        if key in seen and key[1]:
-            errors.append(InputError(rel, where, None, f"message {key[1][:40]!r} given "
-                                     f"twice (first at line {seen[key]}); expected each "
-                                     "message once"))
-        seen.setdefault(key, where)
-        if item.get("forms") and "plural" not in item:
-            errors.append(InputError(rel, min(item["forms"].values()), None, "msgstr[N] for "
-                                     "a message without msgid_plural; expected a plain "
-                                     "msgstr"))
-        if "plural" in item and plural_line is None:
-            plural_line = where
-        if key[1] or "plural" in item:
-            continue
-        # an empty msgid: the header entry, which Babel also takes with a msgctxt
-        if header is not None or key[0] is not None:
-            errors.append(InputError(rel, where, None, (
-                "msgctxt on a message with an empty msgid, which Babel reads as the header"
-                if key[0] is not None else
-                f"a second header entry (msgid \"\"; the first at line {header_at})")
-                + '; expected one header entry, msgid "" without msgctxt'))
-            continue
-        header, header_errors_found = read_header(item.get("parts", []), rel)
-        header_at = where
-        errors.extend(header_errors_found)
-    forms = None if locale is None else _locale_forms(locale)
-    errors.extend(header_errors(header, plural_line, rel, forms))
-    return entries, errors
-
-
-def _joined(entry: dict[str, Any]) -> dict[str, Any]:
-    """An entry of :func:`_lex` with each string's parts joined."""
-    return {key: "".join(value) if key in _STRINGS else value for key, value in entry.items()}
-
-
-_STRINGS = frozenset({"msgctxt", "msgid", "plural", "msgstr"})
-
-
-@lru_cache(maxsize=64)
-def _locale_forms(locale: str) -> LocaleForms:
-    """What ``locale``'s ``Plural-Forms`` must say (:class:`LocaleForms`)."""
-    rule = plural_rule(locale)
-    return LocaleForms(locale, rule.nplurals, rule.expression,
-                       lambda expression: _plural_differs(expression, rule))
-
-
-PLURAL_CHECKED = (*range(1000), *(10**k + d for k in range(3, 10) for d in range(-2, 25)))
-"""The counts at which a catalog's own plural expression is compared with the locale's:
-0-999 (every rule of CLDR's gettext forms repeats within ``n % 100`` from 100 on) and
-a few around each power of ten up to 10⁹ (a rule that singles out a large count)."""
-
-
-def _plural_differs(expression: str, rule: PluralRule) -> str | None:
-    """Why a catalog's plural expression is not the locale's ``rule`` (translators'
-    tools number the forms by it: msgstr[1] written for "2-4" is shown for the counts
-    the locale's rule gives form 1), or ``None`` when it picks the same form for every
-    count of :data:`PLURAL_CHECKED` (written alike or not)."""
-    if " ".join(expression.split()) == " ".join(rule.expression.split()):
-        return None
-    try:
-        theirs = PluralRule(expression, rule.nplurals)
-    except (ValueError, SyntaxError, RecursionError):  # gettext.c2py's refusals
-        return "which gettext cannot read"
-    for n in PLURAL_CHECKED:
-        try:
-            form = theirs(n)
-        except ArithmeticError:  # n/0, n%0
-            return f"which gettext cannot work out for {n}"
-        if form != rule(n):
-            return f"which gives msgstr[{form}] for {n} where the locale uses msgstr[{rule(n)}]"
-    return None
-
-
-def _for_babel(data: bytes) -> bytes:
-    """The catalog with ``#~|`` lines (previous msgids of obsolete messages, which
-    ``msgmerge --previous`` writes and Babel cannot read) turned into plain comments,
-    so that line numbers stay the same."""
-    return re.sub(rb"(?m)^#~\|", b"# ~|", data)
-
-
-def restore_previous_lines(data: bytes) -> bytes:
-    """The ``#~|`` lines :func:`_for_babel` turned into comments, as they were (Babel
-    writes a comment as ``# `` and its text)."""
-    return re.sub(rb"(?m)^# ~\|", b"#~|", data)
-
-
-def read_for_update(data: bytes, rel: str, locale: str) -> Catalog:
-    """A catalog read for ``i18n update``: as :func:`check_catalog_syntax` reads it, so
-    that nothing it accepts is dropped (``#~|`` lines become comments that
-    :func:`restore_previous_lines` turns back; ``#|`` lines a fuzzy message's previous
-    msgid: :func:`generator.i18n.merge.read_previous`), and only when it passes that check (a
-    header Babel would read otherwise than gettext, e.g. with a million plural forms or
-    another charset, would be written back so).
-
-    Raises:
-        NotAnInput: it does not pass :func:`check_catalog_syntax`, or Babel cannot read
-            it (the first error, at its line).
-    """
-    errors = _lex(data, rel, locale)[1]
-    if errors:
-        raise NotAnInput(errors[0])
-    catalog, errors = _read_catalog(data, rel, locale)
-    if catalog is None:
-        raise NotAnInput(errors[0])
-    return read_previous(catalog)
-
-
-def check_catalog_syntax(path: Path, rel: str, data: bytes | None = None,
-                         locale: str | None = None) -> list[InputError]:
-    """The syntax errors of a ``.po`` file (before ``i18n update`` rewrites it: Babel's
-    reader would silently drop what it cannot read), its header's included, checked as
-    :func:`load_translator` checks them.
-
-    Args:
-        path: the file (read only when ``data`` is ``None``, and only if it is a
-            regular file).
-        rel: its path relative to the project, for error messages.
-        data: the file's bytes, when already read (through the project's layout).
-        locale: the catalog's locale: its header's ``Plural-Forms`` must be the
-            locale's (``None``: only its form is checked).
-    """
-    try:
-        data = read_catalog_file(path, rel) if data is None else data
-    except NotAnInput as exc:
-        return [exc.error]
-    errors = _lex(data, rel, locale)[1]
-    if not errors:
-        errors.extend(_read_catalog(data, rel, None)[1])
-    return errors
-
-
-MAX_CATALOG_BYTES = 10_000_000
-"""The largest catalog read (10 MB; this site's are about 120 KB): a larger one is an
-input error, refused before it is read."""
-
-
-def read_catalog_file(path: Path, rel: str, layout: Layout | None = None) -> bytes:
-    """A catalog's bytes: a regular file (inside the project, when ``layout`` is given)
-    of at most :data:`MAX_CATALOG_BYTES`, checked before it is read.
-
-    Raises:
-        NotAnInput: not such a file, too large, or it cannot be read (at ``rel:1``).
-    """
-    limit = {"limit": MAX_CATALOG_BYTES, "what": "catalog",
-             "advice": "remove the obsolete (#~) messages, or shorten the translations"}
-    if layout is not None:
-        return layout.read(rel, **limit)  # type: ignore[arg-type]
-    return read_regular(path, rel, **limit)  # type: ignore[arg-type]
-
-
-def _read_catalog(data: bytes, rel: str, locale: str | None
-                  ) -> tuple[Catalog | None, list[InputError]]:
-    """Babel's reading of a catalog that passed :func:`_lex`; what Babel still
-    refuses becomes one input error on one line."""
-    try:
-        return read_po(io.BytesIO(_for_babel(data)), locale=locale, abort_invalid=True), []
-    except PoFileError as exc:
-        line = (getattr(exc, "lineno", 0) or 0) + 1
-        text = " ".join(str(exc).split())
-        return None, [InputError(rel, line, None, f"bad .po syntax: {text[:120]}; expected "
-                                 "a gettext catalog")]
-    except (LookupError, ValueError) as exc:
-        text = " ".join(str(exc).split())
-        return None, [InputError(rel, 1, None, f"the catalog cannot be read: {text[:120]}; "
-                                 "expected a UTF-8 gettext catalog with a valid header")]
 
 
 def load_translator(path: Path, rel: str, locale: str, data: bytes | None = None, *,
@@ -729,16 +295,16 @@ def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
     reuses it. Neither the translator's ``messages`` nor the list is changed after
     this; callers copy the lookup sets and the list."""
     errors: list[InputError] = []
-    entries, errors = _lex(data, rel, locale)
+    entries, errors = lex(data, rel, locale)
     if errors:
         return source_translator(), errors
-    read, errors = _read_catalog(data, rel, locale)
+    read, errors = read_catalog(data, rel, locale)
     if read is None:
         return source_translator(), errors
     catalog = read
     rule = plural_rule(locale)
-    msgstrs = _msgstr_lines(entries)
-    _check_translations(catalog, rel, msgstrs, errors, template_keys)
+    msgstrs = msgstr_lines(entries)
+    errors.extend(check_translations(catalog, rel, msgstrs, template_keys))
     messages: dict[Key, str | tuple[str, ...]] = {}
     unused: dict[Key, tuple[int, str]] = {}
     for message in catalog:
@@ -758,7 +324,7 @@ def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
                 errors.append(InputError(
                     rel, where, None,
                     f"{len(lines)} plural forms; expected {rule.nplurals} for {locale} "
-                    f"(gettext order: {_FORM_HINTS.get(locale, 'see Plural-Forms')})",
+                    f"(gettext order: {FORM_HINTS.get(locale, 'see Plural-Forms')})",
                 ))
             elif forms and all(forms):
                 messages[key] = forms
@@ -910,44 +476,90 @@ def load_translators(
     for locale in locales:
         if locale == SOURCE_LOCALE:
             continue
-        rel = catalog_path(locale)
-        data: bytes | None = None  # a name that is no locale is reported before reading
-        builtin: bytes | None = None
-        if locale_error(locale) is None:
-            builtin = builtin_bytes(locale)
-            if layout.exists(rel):
-                try:
-                    data = read_catalog_file(layout.path(rel), rel, layout)
-                except NotAnInput as exc:
-                    translators[locale] = source_translator()
-                    errors.append(exc.error)
-                    continue
-        key = digest(*(hashlib.sha256(d).hexdigest() if d is not None else "-"
-                       for d in (data, builtin)), rel, keys_digest)
+        builtin = builtin_bytes(locale) if locale_error(locale) is None else None
+        try:
+            inputs = _LocaleInputs.read(layout, locale, builtin)
+        except NotAnInput as exc:
+            translators[locale] = source_translator()
+            errors.append(exc.error)
+            continue
+        key = inputs.digest(keys_digest)
         cached = _cached_translator(cache, locale, key)
         if cached is not None:
             translators[locale] = cached
             continue
-        found: list[InputError] = []
-        if data is None and locale_error(locale) is None:
-            site = Translator(locale, {}, plural_rule(locale))  # the built-in one alone
-        else:
-            site, errs = load_translator(layout.path(rel), rel, locale, data or b"",
-                                         template_keys=template_keys)
-            found.extend(errs)
-        base = None
-        if builtin is not None:
-            # the package's own catalog: compiled once per content, as a site's is
-            base, errs = _compiled(builtin_label(locale), locale, builtin, frozenset())
-            found.extend(errs)
-        translators[locale] = layered(base, site)
+        translators[locale], found = _compile_locale(layout, inputs, template_keys)
         errors.extend(found)
         if cache is not None and not found:
             cache.store(CATALOG_SLOT + locale, key, translators[locale].as_data())
     return translators, errors
 
 
+@dataclass(frozen=True)
+class _LocaleInputs:
+    """What a locale's messages are compiled from.
+
+    Attributes:
+        locale: the locale.
+        rel: the site's catalog of it, relative to the project.
+        data: that catalog's bytes, or ``None``: it has none, or the locale's name is no
+            locale (reported when it is compiled, before anything is read).
+        builtin: the package's built-in catalog's bytes, or ``None``.
+    """
+
+    locale: str
+    rel: str
+    data: bytes | None
+    builtin: bytes | None
+
+    @classmethod
+    def read(cls, layout: Layout, locale: str, builtin: bytes | None) -> _LocaleInputs:
+        """The catalogs of ``locale``: the site's read through ``layout``, the built-in
+        one's bytes ``builtin`` (:func:`builtin_bytes`).
+
+        Raises:
+            NotAnInput: the site's catalog is not an input file or too large.
+        """
+        rel = catalog_path(locale)
+        if locale_error(locale) is not None:
+            return cls(locale, rel, None, None)
+        data = read_catalog_file(layout.path(rel), rel, layout) if layout.exists(rel) \
+            else None
+        return cls(locale, rel, data, builtin)
+
+    def digest(self, keys_digest: str) -> str:
+        """The digest of these inputs and of the template messages (``keys_digest``):
+        the build cache's key of the compiled messages."""
+        return digest(*(hashlib.sha256(d).hexdigest() if d is not None else "-"
+                        for d in (self.data, self.builtin)), self.rel, keys_digest)
+
+
+def _compile_locale(layout: Layout, inputs: _LocaleInputs, template_keys: AbstractSet[Key]
+                    ) -> tuple[Translator, list[InputError]]:
+    """A locale's messages compiled: the site's catalog (:func:`load_translator`; none
+    for a locale without one) over the built-in one (:func:`layered`).
+
+    Returns:
+        (the translator, the errors of both catalogs).
+    """
+    locale, rel = inputs.locale, inputs.rel
+    found: list[InputError] = []
+    if inputs.data is None and locale_error(locale) is None:
+        site = Translator(locale, {}, plural_rule(locale))  # the built-in one alone
+    else:
+        site, errs = load_translator(layout.path(rel), rel, locale, inputs.data or b"",
+                                     template_keys=template_keys)
+        found.extend(errs)
+    base = None
+    if inputs.builtin is not None:
+        # the package's own catalog: compiled once per content, as a site's is
+        base, errs = _compiled(builtin_label(locale), locale, inputs.builtin, frozenset())
+        found.extend(errs)
+    return layered(base, site), found
+
+
 def _key_order(key: Key) -> tuple[bool, str, str]:
+    """The sort order of message keys: without a context first, then by context and msgid."""
     return (key[0] is not None, key[0] or "", key[1])
 
 

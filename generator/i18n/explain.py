@@ -101,6 +101,8 @@ class Words:
 
 
 def _term(placed: Placed) -> str:
+    """A placed card as a term of a points sum: its label, a joker as ``JK→`` and the card
+    it stands for."""
     if placed.card.is_joker:
         stands = placed.stands_for
         return f"JK→{stands.label}" if stands else "JK"
@@ -160,6 +162,8 @@ def table_joker_sentence(meld: MeldResult, swap: SwapResult, w: Words) -> str | 
 
 
 def points_sum(placed: Iterable[Placed], total: int, w: Words) -> str:
+    """The sentence adding up the points of ``placed`` to ``total`` (code ``points_sum``),
+    in ``w``'s words."""
     terms = " + ".join(f"{_term(p)} {p.points}" for p in placed)
     return w.code("explanation", "points_sum", terms=terms, total=total)
 

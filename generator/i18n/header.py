@@ -17,7 +17,7 @@ header is refused, so that what ``check`` accepts is what both read:
 - ``Content-Type`` holds ``charset=UTF-8`` (the value in any case), written so, once;
 - ``Plural-Forms`` is ``nplurals=N; plural=EXPRESSION;``, ``N`` the locale's number of
   forms and the expression picking the locale's form for every count
-  (:func:`generator.i18n.catalog.plural_rule`); a catalog with plural messages has one;
+  (:func:`generator.i18n.plurals.plural_rule`); a catalog with plural messages has one;
 - the first ``charset=``, ``nplurals=`` and ``plural=`` of the header (where gettext
   reads them) are in those fields.
 
@@ -243,6 +243,7 @@ def _unescaped(parts: Sequence[tuple[str, int]]) -> tuple[str, Callable[[int], i
         total += len(part)
 
     def line_at(offset: int) -> int:
+        """The catalog line of the text at ``offset`` of the joined header."""
         if not parts:
             return 1
         return parts[max(0, bisect_right(starts, offset) - 1)][1]
@@ -281,6 +282,7 @@ def _charset_errors(field: HeaderField, rel: str) -> list[InputError]:
     tools do not read it as Babel does (another case, spaces around ``=``, quotes),
     given twice, or not UTF-8."""
     def error(what: str) -> list[InputError]:
+        """``what`` as the one error, at the field's line."""
         return [InputError(rel, field.line, None, what)]
 
     charsets = [item.strip() for item in field.value.split(";")[1:]

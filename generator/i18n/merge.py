@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -48,10 +49,12 @@ def _key(message: Message) -> Any:
 
 
 def _text(message: Message) -> str:
+    """A message's msgid; the singular of a plural message."""
     return str(message.id[0] if isinstance(message.id, (list, tuple)) else message.id)
 
 
 def _translated(message: Message) -> bool:
+    """Whether any form of ``message``'s translation is written."""
     strings = message.string if isinstance(message.string, (list, tuple)) \
         else (message.string,)
     return any(strings)
@@ -149,9 +152,32 @@ def with_previous_lines(data: bytes, catalog: Catalog) -> bytes:
     return "".join(out).encode("utf-8")
 
 
+@dataclass(frozen=True)
+class _Guess:
+    """A template message the catalog does not hold, and the translated message whose
+    translation it is given.
+
+    Attributes:
+        message: the template's message.
+        source: the catalog's message (current or obsolete) the translation comes from.
+        restored: whether ``message``'s English is the old msgid (``#| msgid``) of the
+            fuzzy guess ``source``: the English set back to the text that translation was
+            made for, which it fits again (not fuzzy).
+    """
+
+    message: Message
+    source: Message
+    restored: bool
+
+
 def merge(catalog: Catalog, template: Catalog) -> Catalog:
     """Merge ``template`` into ``catalog`` (changed in place, and returned), as GNU
-    ``msgmerge --previous`` does (see the module's docstring).
+    ``msgmerge --previous`` does (see the module's docstring), in named steps: revive
+    the obsolete messages whose English is back and find a guess for each other new
+    message; add the guesses; take the old msgid off every confirmed translation;
+    let Babel merge the exact keys, keeping the fuzzy guesses' old msgids; settle the
+    guesses (their sources no longer obsolete, their old msgids set); drop the
+    untranslated obsolete messages.
 
     Args:
         catalog: a locale's catalog as read (its obsolete messages included).
@@ -161,60 +187,113 @@ def merge(catalog: Catalog, template: Catalog) -> Catalog:
         ``catalog``, its messages those of ``template`` in its order, each translated as
         above; what ``template`` no longer holds obsolete.
     """
-    current = {_key(m): m for m in catalog if m.id}
     obsolete = dict(catalog.obsolete)
+    guesses = _revive_and_guess(catalog, template, obsolete)
+    _add_guesses(catalog, guesses)
+    _forget_confirmed_previous(catalog)
+    catalog.obsolete.clear()
+    catalog.obsolete.update(obsolete)
+    _update_keeping_previous(catalog, template)
+    _settle_guesses(catalog, guesses)
+    _drop_untranslated_obsolete(catalog)
+    return catalog
+
+
+def _revive_and_guess(catalog: Catalog, template: Catalog, obsolete: dict[Any, Message]
+                      ) -> list[_Guess]:
+    """For each template message the catalog does not hold: its obsolete entry revived
+    into ``catalog`` (and taken out of ``obsolete``) where it has one, else its guess
+    (:func:`_guess`) where one is found.
+
+    Returns:
+        The guesses, in the template's order.
+    """
+    current = {_key(m): m for m in catalog if m.id}
     candidates = [*current.values(), *(m for k, m in obsolete.items() if k not in current)]
-    guesses: list[tuple[Message, Message]] = []  # (template message, translated from)
-    # a fuzzy guess whose old msgid ("#| msgid") is a template message's English: the
-    # English set back to the text its translation was made for, which it fits again
-    made_for = {(str(m.previous_id[0]), m.context): m for m in current.values()
-                if m.fuzzy and m.previous_id and _translated(m)}
-    restored: set[Any] = set()
+    made_for = _made_for(current.values())
+    guesses: list[_Guess] = []
     for message in template:
-        if not message.id:
-            continue
         key = _key(message)
-        if key in current:
+        if not message.id or key in current:
             continue
         if key in obsolete:  # English set back: the obsolete entry is the message again
             revived = obsolete.pop(key)
             catalog[revived.id] = revived
             current[key] = revived
             continue
-        source = made_for.get((_text(message), message.context))
-        if source is not None:
-            restored.add(key)
-        else:
-            source = _closest(message, candidates)
-        if source is not None:
-            guesses.append((message, source))
-    for message, source in guesses:  # filed under the new msgid: Babel keeps them
-        guess = message.clone()
-        guess.string = _strings_as(message, source, catalog.num_plurals)
-        guess.flags = set(source.flags) | {"fuzzy"}
-        if _key(message) in restored:
+        guess = _guess(message, made_for, candidates)
+        if guess is not None:
+            guesses.append(guess)
+    return guesses
+
+
+def _made_for(messages: Iterable[Message]) -> dict[tuple[str, str | None], Message]:
+    """The translated fuzzy guesses among ``messages`` by their old msgid (``#| msgid``)
+    and msgctxt: the English their translation was made for."""
+    return {(str(m.previous_id[0]), m.context): m for m in messages
+            if m.fuzzy and m.previous_id and _translated(m)}
+
+
+def _guess(message: Message, made_for: dict[tuple[str, str | None], Message],
+           candidates: Iterable[Message]) -> _Guess | None:
+    """The translation for a new template ``message``: the fuzzy guess whose old msgid
+    is its English (``made_for``: restored), else the closest translated candidate
+    (:func:`_closest`), else ``None``."""
+    source = made_for.get((_text(message), message.context))
+    if source is not None:
+        return _Guess(message, source, restored=True)
+    source = _closest(message, candidates)
+    return None if source is None else _Guess(message, source, restored=False)
+
+
+def _add_guesses(catalog: Catalog, guesses: Iterable[_Guess]) -> None:
+    """Add each guess to ``catalog`` under its template msgid (Babel's merge keeps it):
+    its source's translation (:func:`_strings_as`), flags and comments, fuzzy unless
+    restored."""
+    for found in guesses:
+        guess = found.message.clone()
+        guess.string = _strings_as(found.message, found.source, catalog.num_plurals)
+        guess.flags = set(found.source.flags) | {"fuzzy"}
+        if found.restored:
             guess.flags.discard("fuzzy")
-        guess.user_comments = list(source.user_comments)
+        guess.user_comments = list(found.source.user_comments)
         catalog[guess.id] = guess
-    for message in catalog:  # an old "#| msgid" stands only over a guess still fuzzy
+
+
+def _forget_confirmed_previous(catalog: Catalog) -> None:
+    """Take the old msgid off every message that is not fuzzy: an old ``#| msgid``
+    stands only over a guess still fuzzy."""
+    for message in catalog:
         if message.id and not message.fuzzy:
             message.previous_id = []
-    catalog.obsolete.clear()
-    catalog.obsolete.update(obsolete)
-    previous = {_key(m): list(m.previous_id) for m in catalog  # (Babel's merge drops them)
+
+
+def _update_keeping_previous(catalog: Catalog, template: Catalog) -> None:
+    """Babel's merge of ``template`` into ``catalog`` by exact keys, the old msgids of
+    the fuzzy guesses (which Babel's merge drops) put back on those still fuzzy."""
+    previous = {_key(m): list(m.previous_id) for m in catalog
                 if m.id and m.fuzzy and m.previous_id}
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-    for key, ids in previous.items():  # a guess not yet confirmed keeps its old msgid
+    for key, ids in previous.items():
         kept = catalog.get(key[0], key[1]) if isinstance(key, tuple) else catalog.get(key)
         if kept is not None and kept.fuzzy:
             kept.previous_id = ids
-    for message, source in guesses:
-        catalog.obsolete.pop(_key(source), None)  # its translation stands in a guess now
+
+
+def _settle_guesses(catalog: Catalog, guesses: Iterable[_Guess]) -> None:
+    """Each guess's source no longer obsolete (its translation stands in the guess now),
+    and each guess not restored given its source's msgid as its old msgid (where they
+    differ)."""
+    for found in guesses:
+        message, source = found.message, found.source
+        catalog.obsolete.pop(_key(source), None)
         merged = catalog.get(message.id, message.context)
-        if merged is not None and _key(source) != _key(message) \
-                and _key(message) not in restored:
+        if merged is not None and _key(source) != _key(message) and not found.restored:
             merged.previous_id = list(source.id) if isinstance(source.id, (list, tuple)) \
                 else [source.id]
+
+
+def _drop_untranslated_obsolete(catalog: Catalog) -> None:
+    """Drop the obsolete messages without a translation: nothing to keep."""
     for key in [k for k, m in catalog.obsolete.items() if not _translated(m)]:
-        del catalog.obsolete[key]  # nothing to keep
-    return catalog
+        del catalog.obsolete[key]

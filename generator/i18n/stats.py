@@ -16,7 +16,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.catalog import Message
 
-from generator.i18n.catalog import read_for_update
+from generator.i18n.pofile import read_for_update
 from generator.layout import BUILTIN_LABEL
 from generator.layout import CONFIG
 from generator.layout import CONTENT
@@ -51,6 +51,8 @@ LAST_SOURCES = ("case files", CONFIG, "templates", BUILTIN_SOURCE)
 
 
 def _source(locations: Iterable[tuple[str, int | None]]) -> str:
+    """The source the statistics count a message under, by the first of its locations
+    that is a case file, a page (its slug) or ``site.yaml``; else ``templates``."""
     for filename, _line in locations:
         if filename.startswith(CASES_ROOT):
             return "case files"
@@ -62,6 +64,8 @@ def _source(locations: Iterable[tuple[str, int | None]]) -> str:
 
 
 def _state(message: Message | None) -> str:
+    """A message's state in a catalog: ``translated``, ``fuzzy`` or ``untranslated``
+    (missing, or a form empty)."""
     if message is None or not message.string:
         return "untranslated"
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
@@ -110,6 +114,7 @@ def stats(template: Catalog, project: Path | Layout, locales: Iterable[str],
 
 
 def _count(per: dict[str, Counts], source: str, state: str) -> None:
+    """Count one message of ``source`` in ``state``."""
     counts = per.setdefault(source, Counts())
     setattr(counts, state, getattr(counts, state) + 1)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,31 +42,61 @@ def template_messages(project: Path | Layout, *, cache: Store | None = None
 
     With ``cache`` (the build cache), the set found for the same template files (names
     and bytes) is taken from it, and a set found is kept there."""
-    layout = Layout.of(project)
+    sources = _template_sources(Layout.of(project))
+    key = digest(*(part for label, data in sources for part in (
+        label, "-" if data is None else hashlib.sha256(data).hexdigest())))
+    kept = _kept_messages(cache, key)
+    if kept is not None:
+        return kept
+    found = _messages_of(data for _label, data in sources)
+    if cache is not None:
+        cache.store(TEMPLATES_SLOT, key, sorted(
+            ([c, m] for c, m in found), key=lambda k: (k[0] is not None, k[0] or "", k[1])))
+    return found
+
+
+Messages = frozenset[tuple[str | None, str]]
+"""Messages by (msgctxt, msgid), the singular of a plural message."""
+
+
+def _template_sources(layout: Layout) -> list[tuple[str, bytes | None]]:
+    """Each template the site uses, as its name and path (``name\\0path``) and its bytes,
+    ``None`` for one that is not an input file."""
     sources: list[tuple[str, bytes | None]] = []
     for name, rel in layout.templates([]).items():
         try:
             sources.append((f"{name}\0{rel}", layout.read(rel)))
         except NotAnInput:
             sources.append((f"{name}\0{rel}", None))
-    key = digest(*(part for label, data in sources for part in (
-        label, "-" if data is None else hashlib.sha256(data).hexdigest())))
+    return sources
+
+
+def _kept_messages(cache: Store | None, key: str) -> Messages | None:
+    """The messages the build cache keeps for templates of digest ``key``, or ``None``
+    (no cache, nothing kept, or not of the shape :func:`template_messages` stores)."""
     kept = cache.load(TEMPLATES_SLOT, key) if cache is not None else None
-    if isinstance(kept, list) and all(
-            isinstance(k, list) and len(k) == 2 and isinstance(k[1], str)
-            and (k[0] is None or isinstance(k[0], str)) for k in kept):
-        return frozenset((k[0], k[1]) for k in kept)
+    if not isinstance(kept, list) or not all(_is_key(k) for k in kept):
+        return None
+    return frozenset((k[0], k[1]) for k in kept)
+
+
+def _is_key(data: object) -> bool:
+    """Whether ``data`` is a message's key as stored: ``[context or None, msgid]``."""
+    return (isinstance(data, list) and len(data) == 2 and isinstance(data[1], str)
+            and (data[0] is None or isinstance(data[0], str)))
+
+
+def _messages_of(sources: Iterable[bytes | None]) -> Messages:
+    """The messages of every template source; one that is not an input file (``None``)
+    or that Jinja cannot parse adds none (the build reports it when it loads it)."""
     found: set[tuple[str | None, str]] = set()
-    for _label, data in sources:
+    for data in sources:
         if data is None:
-            continue  # reported when the build loads the template
+            continue
         try:
             found |= _messages_in(data)
         except (TemplateError, UnicodeDecodeError):
-            continue  # reported when the build loads the template
-    if cache is not None:
-        cache.store(TEMPLATES_SLOT, key, sorted(
-            ([c, m] for c, m in found), key=lambda k: (k[0] is not None, k[0] or "", k[1])))
+            continue
     return frozenset(found)
 
 

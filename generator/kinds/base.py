@@ -63,10 +63,12 @@ class Reader(Protocol):
 
     Attributes:
         value: the case's fields, the file's defaults filled in (plain YAML values).
-        parsed: the card lists read so far, by path (``("cards",)``, ``("melds", 1)``):
-            every field the kind declares card-shaped (:attr:`FieldSpec.shape`), its
-            inputs and its ``expect`` fields (``("expect", "joker_stands_for")``), is
-            read by the loader before :meth:`Kind.check`, each bad code reported at it.
+        parsed: the card lists read, by path (``("cards",)``, ``("melds", 1)``,
+            ``("start", "hands", 0)``): every field the kind declares card-shaped
+            (:attr:`FieldSpec.shape`, the cards ``within`` a structure where its schema
+            marks them), its inputs and its ``expect`` fields (``("expect",
+            "joker_stands_for")``), is read by the loader before :meth:`Kind.check`,
+            each bad code reported at it.
         failed: an error has been reported for the case.
     """
 
@@ -81,14 +83,6 @@ class Reader(Protocol):
 
     def error(self, rel: Path, message: str, *, at_key: bool = False) -> None:
         """Report ``message`` at ``rel`` (its key with ``at_key``); the case is dropped."""
-
-    def card_list(self, value: object, rel: Path, what: str, *, may_be_empty: bool = False,
-                  count: bool = True) -> None:
-        """Read a card list at ``rel`` into :attr:`parsed` (each bad code reported);
-        ``count=False``: its cards are not more cards in play."""
-
-    def read_card(self, rel: Path, code: str, *, count: bool = True) -> Card | None:
-        """The card of ``code`` at ``rel``, or ``None`` after an error."""
 
 
 @dataclass(frozen=True)
@@ -139,9 +133,6 @@ class Kind(Generic[I, R]):
         return f"kinds/{self.name}.html"
 
     # -- loading -------------------------------------------------------------------
-
-    def read(self, reader: Reader) -> None:
-        """Read the cards the input shapes do not say (a scenario's position)."""
 
     def check(self, reader: Reader, rules: RuleSet | None) -> I | None:
         """Check what the schema cannot say and build the inputs.

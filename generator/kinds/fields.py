@@ -44,9 +44,11 @@ OPENING_GAMES: Sequence[str] = Live(lambda specs: tuple(
 OPTION_GAMES: Sequence[str] = GAMES_WITH_OPTIONS
 """The games that take options (``cardverse``)."""
 
-Shape = Literal["value", "card", "cards", "melds", "hands"]
+Shape = Literal["value", "card", "cards", "melds", "hands", "within"]
 """How the loader reads a field: as is, as one card code, as a card list, as a list of
-card lists (``melds``: none empty; ``hands``: an empty one is a seat that went out)."""
+card lists (``melds``: none empty; ``hands``: an empty one is a seat that went out), or
+as a structure with cards ``within`` it, where its schema marks them (``x-cards``:
+:func:`card`, :func:`card_list`)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,11 @@ class FieldSpec:
             :data:`RAMI_GAMES`, :data:`generator.engine.rules.GAMES`); elsewhere it is
             an input error.
         shape: ``"card"`` for one card code, ``"cards"`` for a card list, ``"melds"``
-            and ``"hands"`` for a list of card lists (the loader parses the codes),
-            ``"value"`` otherwise.
+            and ``"hands"`` for a list of card lists, ``"within"`` for cards inside a
+            structure (the loader parses the codes), ``"value"`` otherwise.
+        in_play: an input field's cards are cards in play (counted against the decks
+            and jokers of the game); ``False``: they name cards of the case that are
+            counted elsewhere (a scenario's actions).
         note: added to the "does not apply to game" message, with ``{game}`` the game
             it is about, ``{options}`` its options and ``{presets}`` its presets
             (:meth:`note_for`): ``" ({game} has no opening)"``.
@@ -77,6 +82,7 @@ class FieldSpec:
     note: str = ""
     required: bool = True
     verdicts: tuple[str, ...] = ()
+    in_play: bool = True
 
     def note_for(self, game: str) -> str:
         """:attr:`note` about ``game``: ``" (cardverse has no opening)"``."""
