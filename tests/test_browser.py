@@ -560,7 +560,6 @@ def test_example_anchor_lands_below_the_sticky_menu(browser: Any, server: str, s
     address with the row's #id), the row's top edge is on screen below the sticky "On this
     page" menu, at each of LAND_WIDTHS, whether the row's table is shown as a table or as
     cards; and arriving through the language switcher lands the same way."""
-    from selenium.webdriver.common.by import By
 
     rows = _rows_by_kind(site, lang, every=False)
     assert len(rows) >= 18, rows

@@ -13,6 +13,7 @@ from generator.content.pages import parse_page
 from generator.content.rule_numbers import facts
 from generator.engine import rule_set
 from tests.conftest import LEAN_LOCALES
+from tests.conftest import REPO
 from tests.conftest import parsed_page
 from tests.conftest import replace_in
 from tests.conftest import run_cli
@@ -121,10 +122,18 @@ def test_case_id_colliding_with_a_heading(project: Path) -> None:
     assert "id 'three-kings' twice on the page (also a heading)" in out
 
 
+def _sets_id(template: str, anchor: str) -> str:
+    """Where the theme's ``template`` sets ``id="anchor"``: ``generator/theme/T:LINE``."""
+    lines = (REPO / "generator" / "theme" / template).read_text("utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if f'id="{anchor}"' in text)
+    return f"generator/theme/{template}:{line}"
+
+
 @pytest.mark.parametrize(("heading", "where"), [
-    ("Content", "generator/theme/base.html:50"), ("Top", "generator/theme/base.html:27"),
-    ("Site search panel", "generator/theme/search.html:16"),
-    ("Site search input", "generator/theme/search.html:14"),
+    ("Content", _sets_id("base.html", "content")), ("Top", _sets_id("base.html", "top")),
+    ("Site search", _sets_id("search.html", "site-search")),
+    ("Site search panel", _sets_id("search.html", "site-search-panel")),
+    ("Site search input", _sets_id("search.html", "site-search-input")),
 ])
 def test_a_heading_that_takes_a_theme_id_is_an_error_at_its_line(
         project: Path, heading: str, where: str) -> None:

@@ -248,8 +248,16 @@ def test_pages_have_the_ways_to_find_things(built_site: Path, lang: str) -> None
     top = page.select_one(".to-top a")
     assert top is not None and top["href"] == "#top" and page.select_one("#top") is not None
     assert top.get_text() == tr(lang, "Back to top")
-    mobile = [a["href"] for a in _tags(page, ".toc--mobile a")]
-    sidebar = [a["href"] for a in _tags(page, ".toc--sidebar a")]
+    mobile = [a["href"] for a in _tags(page, ".toc--mobile li a")]
+    sidebar = [a["href"] for a in _tags(page, ".toc--sidebar li a")]
     assert mobile == sidebar == [f"#{h['id']}" for h in _tags(page, "article h2[id]")]
+    # back to the top from the phone menu's bar (an arrow, its name for screen readers)
+    # and from the end of the sidebar
+    bar_top = page.select_one(".toc--mobile > a.toc__top")
+    side_top = page.select_one(".toc--sidebar .toc__back a")
+    assert bar_top is not None and side_top is not None
+    assert bar_top["href"] == side_top["href"] == "#top"
+    assert bar_top.select_one(".visually-hidden").get_text() == tr(lang, "Back to top")
+    assert side_top.get_text() == tr(lang, "Back to top")
     assert page.select_one('script[src="../../static/site.js"]') is not None
     assert not _tags(page, '[src^="http"], link[href^="http"]')  # nothing external
