@@ -164,9 +164,33 @@ def _own_signal_state() -> Iterator[None]:
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
-SHIPPED_LOCALES = ("cs", "de", "et", "hu", "pl", "sk")
-"""The locales this repository's site and the package's built-in catalogs translate (and
-English, the source)."""
+def catalog_locales(folder: Path) -> tuple[str, ...]:
+    """The locales with a catalog in ``folder`` (``<lang>/LC_MESSAGES/messages.po``),
+    sorted.
+
+    Raises:
+        AssertionError: ``folder`` holds no catalog.
+    """
+    found = tuple(sorted(p.parent.parent.name
+                         for p in folder.glob("*/LC_MESSAGES/messages.po")))
+    assert found, f"no catalog in {folder}"
+    return found
+
+
+SHIPPED_LOCALES = catalog_locales(REPO / "generator" / "locales")
+"""The locales the package's built-in catalogs translate (and English, the source),
+sorted: a language added by docs/DESIGN.md's recipe is one of them without a test's
+edit."""
+SITE_LOCALES = ("en", *catalog_locales(REPO / "locales"))
+"""The locales this repository's site is built in, as it lists them: English (the
+source) first, then every locale with a catalog in ``locales/``, sorted (it has no
+``site.yaml`` setting ``languages``)."""
+UNSHIPPED_LOCALE = next(
+    x for x in ("fr", "nl", "it", "es")
+    if x not in {*SHIPPED_LOCALES, *SITE_LOCALES,
+                 *catalog_locales(REPO / "generator" / "scaffold" / "locales")})
+"""A locale Babel knows that no catalog of the repository translates (not the built-in
+ones, the site's, the scaffold's): the tests' language without catalogs."""
 
 
 @functools.cache

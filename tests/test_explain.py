@@ -14,6 +14,8 @@ import yaml
 from generator.commands.explain import command_line_arguments
 from generator.kinds import REGISTRY
 from tests.conftest import REPO
+from tests.conftest import SHIPPED_LOCALES
+from tests.conftest import SITE_LOCALES
 from tests.conftest import run_cli
 from tests.test_fix import small_project
 
@@ -137,7 +139,8 @@ def test_the_reasoning_in_czech_from_the_command_line() -> None:
      "command line: cardverse does not allow 9 players"),
     (("--game", "rami51", "--lang", "xx", "QH", "KH", "AH"),
      "--lang: 'xx' is not a locale Babel knows; expected a locale identifier such as cs or "
-     "pt_BR (with a catalog: en, cs, de, et, hu, pl, sk)\n"),
+     "pt_BR (with a catalog: "
+     f"{', '.join(['en', *sorted({*SITE_LOCALES[1:], *SHIPPED_LOCALES})])})\n"),
     (("--game", "rami51", "--id", "Bad ID!", "QH", "KH", "AH"),
      "command line: id 'Bad ID!' has characters outside [a-z0-9-]; expected lowercase "
      "letters, digits and hyphens\n"),

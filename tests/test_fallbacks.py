@@ -13,6 +13,7 @@ from generator.i18n.explain import ENGLISH_CLOSE as CLOSE
 from generator.i18n.explain import ENGLISH_OPEN as OPEN
 from generator.render.fallbacks import SPAN
 from generator.render.fallbacks import mark_english
+from tests.conftest import UNSHIPPED_LOCALE
 from tests.conftest import run_cli
 
 
@@ -38,9 +39,9 @@ def test_mark_english(html: str, marked: str) -> None:
 
 def test_a_locale_without_built_in_words_marks_and_counts_them(tmp_path: Path) -> None:
     project = tmp_path / "site"
-    assert run_cli("init", str(project), "--lang", "fr").returncode == 0
+    assert run_cli("init", str(project), "--lang", UNSHIPPED_LOCALE).returncode == 0
     assert run_cli("build", "--project", str(project)).returncode == 0
-    html = (project / "site" / "fr" / "melds" / "index.html").read_text("utf-8")
+    html = (project / "site" / UNSHIPPED_LOCALE / "melds" / "index.html").read_text("utf-8")
     assert OPEN not in html and CLOSE not in html
     soup = BeautifulSoup(html, "html.parser")
     marked = {e.get_text() for e in soup.select('span.untranslated[lang="en"]')}

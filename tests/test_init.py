@@ -34,6 +34,7 @@ from generator.package import repository_url
 from generator.package import version
 from tests.conftest import REPO
 from tests.conftest import SHIPPED_LOCALES
+from tests.conftest import UNSHIPPED_LOCALE
 from tests.conftest import run_cli
 from tests.conftest import run_process
 
@@ -109,13 +110,15 @@ def test_a_new_site_in_slovak_and_estonian_speaks_them_from_the_first_build(
 
 
 def test_a_language_without_built_in_catalogs_falls_back_and_says_so(tmp_path: Path) -> None:
-    """French has no built-in catalog: the theme's and the engine's words are English,
-    counted and refused by --strict, never silently."""
+    """A language without a built-in catalog (French, where the package does not ship
+    it): the theme's and the engine's words are English, counted and refused by
+    --strict, never silently."""
+    lang = UNSHIPPED_LOCALE
     target = tmp_path / "site"
-    _init(target, "--lang", "fr")
+    _init(target, "--lang", lang)
     build = run_cli("build", "--project", str(target))
     assert build.returncode == 0, build.stdout + build.stderr
-    found = re.search(r"^fr: (\d+) of the (\d+) messages the site uses are translated "
+    found = re.search(rf"^{lang}: (\d+) of the (\d+) messages the site uses are translated "
                       r"\((\d+)%\), (\d+) untranslated or fuzzy, shown in English$",
                       build.stderr, re.M)
     assert found is not None and found[1] == "0" and int(found[4]) == int(found[2]) > 40
@@ -124,7 +127,7 @@ def test_a_language_without_built_in_catalogs_falls_back_and_says_so(tmp_path: P
     assert strict.returncode == 1
     listed = strict.stdout.splitlines()
     assert len(listed) == 21 and listed[-1] == (
-        f"locales/fr/LC_MESSAGES/messages.po:1: and {int(found[2]) - 20} more untranslated "
+        f"locales/{lang}/LC_MESSAGES/messages.po:1: and {int(found[2]) - 20} more untranslated "
         "or fuzzy messages (--strict)")
 
 

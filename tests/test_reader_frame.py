@@ -15,6 +15,7 @@ from bs4 import Tag
 from tests.conftest import EXTENDED
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
+from tests.conftest import SITE_LOCALES
 from tests.conftest import parsed_page
 from tests.conftest import repo_translator
 from tests.conftest import run_cli
@@ -24,7 +25,7 @@ LEAN_PROJECT = True
 """The ``project`` fixture is the lean copy (conftest): every page and case, in English
 and Czech, which is all these tests of the reader's frame (canonical links, 404) need."""
 
-LOCALES = ("en", "cs", "de", "et", "hu", "pl", "sk")  # as the site lists them
+LOCALES = SITE_LOCALES  # as the site lists them
 CHECKED = LOCALES if EXTENDED else ("en", "cs", "hu")
 """The locales each per-locale test reads: all of them in the extended round, else
 English, a Slavic and a Finno-Ugric locale (the longest words: hu)."""

@@ -30,6 +30,7 @@ from generator.render.search import UNUSED
 from generator.render.search import search_index
 from generator.render.search import search_view
 from tests.conftest import LEAN_LOCALES
+from tests.conftest import SITE_LOCALES
 from tests.conftest import alive
 from tests.conftest import replace_in
 from tests.conftest import run_cli
@@ -41,7 +42,7 @@ and Czech, which is all these tests of the index's mechanism need (the whole sit
 index: ``built_site``)."""
 
 
-LOCALES = ("cs", "de", "en", "et", "hu", "pl", "sk")
+LOCALES = SITE_LOCALES
 SLUGS = ("cardverse", "first-meld", "rules")
 
 

@@ -25,8 +25,6 @@ import pytest
 
 from tests.conftest import repo_catalogs
 
-LOCALES = ("cs", "sk", "pl", "et", "hu", "de")
-
 
 @dataclass(frozen=True)
 class Term:
