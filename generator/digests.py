@@ -72,7 +72,7 @@ def clear_generator_hash() -> None:
 @cache
 def _generator_hash(outside: str) -> str:
     """:func:`generator_hash` with ``outside`` the calls' registrations."""
-    extensions = [f"{origin(entry)} {library_identity(entry.module)}"
+    extensions = [f"{origin(entry)} {source_identity(entry.module)}"
                   for entry in installed()]
     return digest(_package_hash(), *extensions, outside)
 
@@ -105,3 +105,39 @@ def library_identity(name: str) -> str:
     except (ImportError, ValueError, OSError):
         info = None
     return name if info is None else f"{name}:{origin}:{info.st_size}:{info.st_mtime_ns}"
+
+
+def source_identity(module: str) -> str:
+    """Which code the entry point's ``module`` runs, found without importing it: the
+    path, size and time of change of every file of its top-level package (a kind's
+    helper modules, templates and data included; ``__pycache__`` left out), or of the
+    top-level module's file; ``module`` alone when it cannot be found. An edit to any
+    file of an extension changes it.
+
+    Args:
+        module: a dotted module name (``cardcount_ext.kind``).
+
+    Returns:
+        One line of text per file, joined.
+    """
+    top = module.partition(".")[0]
+    try:  # a top-level name is found without running any of the package's code
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return module
+    places = list(spec.submodule_search_locations or [])
+    files = [Path(spec.origin)] if not places and spec.origin else []
+    for place in places:
+        for folder, dirs, names in os.walk(place):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            files += [Path(folder) / name for name in sorted(names)]
+    lines = []
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        lines.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
+    return "\n".join(lines) or module

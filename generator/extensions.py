@@ -77,10 +77,13 @@ def load(group: str, kind: type[_T], what: str, register: Callable[[_T], None],
     for entry in metadata.entry_points(group=group):
         try:
             value = entry.load()
-        except Exception as exc:  # whatever the distribution's import raises
+        except (Exception, SystemExit) as exc:  # whatever the import raises, an exit too
+            expected = ("a module installed with the distribution"
+                        if isinstance(exc, ImportError)
+                        else "a module that imports without an error")
             raise ExtensionError(
                 f"{origin(entry)}: cannot be imported: {type(exc).__name__}: {exc}; "
-                "expected a module installed with the distribution") from None
+                f"expected {expected}") from None
         if not isinstance(value, kind):
             raise ExtensionError(f"{origin(entry)}: is {type(value).__name__}; expected {what}")
         if name_of(value) != entry.name:

@@ -201,3 +201,42 @@ def test_an_entry_point_that_does_not_import_is_exit_2_without_a_traceback(
         "distribution tally-extension 1.0: cannot be imported: ModuleNotFoundError: No "
         "module named 'tally_missing'; expected a module installed with the distribution\n")
 
+
+
+def test_an_entry_point_whose_import_exits_is_an_error_not_a_silent_exit(
+        registries: None, init_project: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module that calls ``sys.exit`` while it imports stops no command silently: it is
+    the entry point's error, exit 2."""
+    folder = _distribution(tmp_path, f"[{KIND_GROUP}]\ntally = tally_exits:KIND\n")
+    (folder / "tally_exits.py").write_text("import sys\nsys.exit(0)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    _load_again()
+    checked = run_cli("check", "--project", str(init_project))
+    sys.modules.pop("tally_exits", None)
+    assert checked.returncode == 2
+    assert checked.stdout + checked.stderr == (
+        f"error: entry point tally = tally_exits:KIND (group {KIND_GROUP}) of "
+        "distribution tally-extension 1.0: cannot be imported: SystemExit: 0; expected a "
+        "module that imports without an error\n")
+
+
+def test_any_file_of_an_extension_s_package_keys_the_build(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The generator's hash covers every file of the package an entry point names (a
+    helper module the kind imports, a template), read without importing the package: a
+    package whose ``__init__`` raises is hashed, not run."""
+    from generator.digests import source_identity
+
+    package = tmp_path / "count_ext"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise RuntimeError('not run')\n", encoding="utf-8")
+    (package / "kind.py").write_text("KIND = None\n", encoding="utf-8")
+    (package / "helper.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = source_identity("count_ext.kind")
+    assert str(package / "helper.py") in before and "count_ext" not in sys.modules
+    (package / "helper.py").write_text("VALUE = 22\n", encoding="utf-8")
+    assert source_identity("count_ext.kind") != before
+    assert source_identity("not_installed_anywhere.kind") == "not_installed_anywhere.kind"

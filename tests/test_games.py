@@ -66,7 +66,7 @@ def test_an_unknown_game_names_every_game() -> None:
 
 @pytest.mark.parametrize(("spec", "message"), [
     (rami_variant("rami40", "Rami 40 again", opening_threshold=40),
-     "game 'rami40' is registered already"),
+     "game 'rami40' is registered already; expected a new id"),
     (GameSpec("rami99", "Rami 99", replace(rule_set("rami51"), game="rami99", preset=None),
               numbers={"rami.hand_size": lambda game: 14}),
      r"game 'rami99' gives \{rami.hand_size\} = 14, game 'rami40' gives 13; expected one "

@@ -380,7 +380,7 @@ def register_game(spec: GameSpec, *, installed: bool = False) -> None:
             that another game gives with another value.
     """
     if any(other.id == spec.id for other in games()):
-        raise ValueError(f"game {spec.id!r} is registered already")
+        raise ValueError(f"game {spec.id!r} is registered already; expected a new id")
     numbers = spec.facts()
     for other in _registry:
         for name, value in other.facts().items():
