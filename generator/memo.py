@@ -1,22 +1,30 @@
-"""What a stage keyed per item sees of the stage runner's store (:class:`Store`,
+"""The stages keyed per item wrapped around the stage runner's store
+(:func:`item_stage`, :func:`carried_stage`), what the store is to them (:class:`Store`,
 :class:`FileStore`), and a process's own memos (:func:`remember`) (docs/DESIGN.md, "The
 build cache").
 
-A stage that keeps a result per item (a page parsed, a locale's compiled catalog, a
-page rendered in one locale, a case table) is handed a store by the stage runner
-(:mod:`generator.commands.stages`) and asks it for the result kept for the item's slot
-and its inputs' digest; the store behind these protocols is the build cache
-(:class:`generator.cache.BuildCache`), whose trust checks the stage never sees.
+A stage that keeps a result per item (a page parsed, a locale's compiled catalog, the
+templates' messages, a case table) declares its slot, its inputs' digest and how its
+result is made, encoded and decoded; :func:`item_stage` returns the result kept for
+that digest, or makes and keeps it, so the function that makes it takes no store. The
+store behind these protocols is the build cache (:class:`generator.cache.BuildCache`),
+handed down by the stage runner (:mod:`generator.commands.stages`), whose trust checks
+the stage never sees.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from typing import Protocol
+from typing import TypeVar
+
+T = TypeVar("T")
+K = TypeVar("K")
 
 
 class Store(Protocol):
@@ -91,3 +99,72 @@ def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> N
     memo.move_to_end(key)
     while len(memo) > limit:
         memo.popitem(last=False)
+
+
+def item_stage(store: Store | None, slot: str, inputs: str, make: Callable[[], T], *,
+               encode: Callable[[T], Any], decode: Callable[[Any], T | None],
+               shared: bool = False) -> T:
+    """An item's stage wrapped in the store: the result kept in ``slot`` for the
+    inputs' digest ``inputs`` when there is one that decodes, else the result ``make``
+    gives, kept there encoded.
+
+    Args:
+        store: the build's store, or ``None`` (no cache: ``make`` runs, nothing is kept).
+        slot: the item's slot.
+        inputs: the digest of the inputs the result is made from.
+        make: makes the result from the inputs (a pure function of them).
+        encode: the result as plain JSON data to keep, or ``None``: not to be kept (a
+            result with errors, made again so that they are found again).
+        decode: a kept entry as the result, or ``None``: not usable (then ``make``
+            runs); raising ``KeyError``, ``TypeError`` or ``ValueError`` for an entry of
+            another shape counts the same.
+        shared: the entry is read as remembered in the process
+            (:meth:`Store.load`'s ``shared``): ``decode`` must not change it.
+
+    Returns:
+        The kept result, or the one made.
+    """
+    if store is not None:
+        found = store.load(slot, inputs, shared=shared)
+        if found is not None:
+            try:
+                result = decode(found)
+            except (KeyError, TypeError, ValueError):
+                result = None  # checksummed and of this generator, yet of another shape
+            if result is not None:
+                return result
+    result = make()
+    if store is not None:
+        data = encode(result)
+        if data is not None:
+            store.store(slot, inputs, data)
+    return result
+
+
+def carried_stage(store: Store | None, slot: str, inputs: str,
+                  make: Callable[[K | None], T], *, encode: Callable[[T], Any],
+                  decode: Callable[[Any], K | None]) -> T:
+    """A stage that starts from what the last build learnt (the case files found
+    valid, each locale's catalog digest), wrapped in the store: ``make`` is given that
+    knowledge, decoded from ``slot``, and what it learns now is kept there when it
+    differs.
+
+    Args:
+        store: the build's store, or ``None`` (``make`` is given ``None``; nothing kept).
+        slot: the slot of the knowledge.
+        inputs: the name it is kept under (the same for every build).
+        make: the result, from the knowledge (``None``: none, or not of its shape).
+        encode: what the result teaches, as plain JSON data.
+        decode: the kept data as the knowledge, or ``None``: not of its shape.
+
+    Returns:
+        ``make``'s result.
+    """
+    found = store.load(slot, inputs) if store is not None else None
+    known = decode(found) if found is not None else None
+    result = make(known)
+    if store is not None:
+        data = encode(result)
+        if data != found:
+            store.store(slot, inputs, data)
+    return result

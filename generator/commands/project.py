@@ -45,6 +45,7 @@ from generator.layout import generated_files
 from generator.layout import real_path
 from generator.layout import search_output
 from generator.memo import Store
+from generator.memo import carried_stage
 from generator.render.template_checks import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
@@ -266,13 +267,12 @@ def load_project(root: Path, *, out: Path | None = None,
 def _load_case_files(layout: Layout, cache: Store | None) -> CaseSet:
     """The project's case files, loaded; those the build cache knows valid are not
     validated again, and the cache learns the ones found valid now."""
-    known = cache.load(VALID_SLOT, "sha256") if cache is not None else None
-    cases = load_cases(layout, valid=frozenset(str(d) for d in known)
-                       if isinstance(known, list) else frozenset())
-    clean = clean_files(cases)
-    if cache is not None and clean != known:
-        cache.store(VALID_SLOT, "sha256", clean)
-    return cases
+    return carried_stage(
+        cache, VALID_SLOT, "sha256",
+        lambda known: load_cases(layout, valid=known or frozenset()),
+        encode=clean_files,
+        decode=lambda data: frozenset(str(d) for d in data) if isinstance(data, list)
+        else None)
 
 
 def _warnings(pages: list[SourcePage], cases: CaseSet, drafts: bool) -> list[InputWarning]:

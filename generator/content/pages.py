@@ -12,6 +12,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
@@ -42,6 +44,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import read_regular
 from generator.memo import Store
+from generator.memo import item_stage
 
 __all__ = [
     "APP_CHOICE", "GENERATED_FENCES", "MAX_PAGE_BYTES", "PAGE_SLOT", "PLACEHOLDER", "Fence",
@@ -189,6 +192,8 @@ class _Loader:
     Attributes:
         remember: whether the pages parsed are kept in :data:`_PAGES` (the default
             parser's only).
+        keep: whether a page parsed is kept at all (in the cache or :data:`_PAGES`):
+            its plain data is then made.
     """
 
     def __init__(self, layout: Layout, md: MarkdownIt | None, cache: Store | None
@@ -197,6 +202,7 @@ class _Loader:
         self.cache = cache
         self.md = md
         self.remember = md is None
+        self.keep = cache is not None or self.remember
         self.known: Mapping[str, int] | None = None
         self.pages: list[SourcePage] = []
         self.errors: list[InputError] = []
@@ -211,31 +217,46 @@ class _Loader:
             self.errors.append(exc.error)
             return
         key = _key(data)
-        page = _cached_page(self.cache, rel, key)
-        if page is None:
-            page, kept = self._parsed(rel, key, data)
-            if kept is not None and self.cache is not None:
-                self.cache.store(PAGE_SLOT + rel, key, kept)
-        if page is not None:
-            self.pages.append(page)
+        parsed = item_stage(self.cache, PAGE_SLOT + rel, key,
+                            partial(self._parsed, rel, key, data),
+                            encode=lambda parsed: parsed.data,
+                            decode=partial(_decoded_page, rel))
+        self.errors.extend(parsed.errors)
+        if parsed.page is not None:
+            self.pages.append(parsed.page)
 
-    def _parsed(self, rel: str, key: str, data: bytes
-                ) -> tuple[SourcePage | None, dict[str, Any] | None]:
-        """The page ``rel`` as this process parsed it before, or parsed now (its errors
-        added), with its plain data when it is to be kept (no errors)."""
+    def _parsed(self, rel: str, key: str, data: bytes) -> _Parsed:
+        """The page ``rel`` of bytes ``data`` (of key ``key``) as this process parsed it
+        before, or parsed now, with its errors and its plain data when it is to be kept
+        (no errors)."""
         kept = _remembered(rel, key) if self.remember else None
         if kept is not None:
-            return SourcePage.from_data(kept), kept
+            return _Parsed(SourcePage.from_data(kept), [], kept)
         self.md = self.md or make_parser()
         self.known = self.known if self.known is not None else facts()
         page, errors = parse_page(self.layout.path(rel), rel, self.md, self.known, data)
-        self.errors.extend(errors)
-        if page is None or errors or (self.cache is None and not self.remember):
-            return page, None
+        if page is None or errors or not self.keep:
+            return _Parsed(page, errors, None)
         kept = page.as_data()
         if kept is not None and self.remember:
             _remember(rel, key, kept)
-        return page, kept
+        return _Parsed(page, errors, kept)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """A page's stage's result (:meth:`_Loader.load`).
+
+    Attributes:
+        page: the page, or ``None``: it could not be read.
+        errors: its errors.
+        data: its plain data (:meth:`SourcePage.as_data`) to keep, or ``None``: not kept
+            (it has errors; nothing keeps it).
+    """
+
+    page: SourcePage | None
+    errors: list[InputError]
+    data: dict[str, Any] | None
 
 
 def _key(data: bytes) -> str:
@@ -272,17 +293,12 @@ def _remember(rel: str, key: str, kept: dict[str, Any]) -> None:
             _PAGES.popitem(last=False)
 
 
-def _cached_page(cache: Store | None, rel: str, key: str) -> SourcePage | None:
-    """The page ``rel`` of bytes of SHA-256 ``key`` as the cache keeps it, or ``None``."""
-    if cache is None:
-        return None
-    found = cache.load(PAGE_SLOT + rel, key)
-    if found is None:
-        return None
-    try:
-        page = SourcePage.from_data(found)
-    except ValueError:
-        return None  # checksummed and of this generator, yet not a page: parsed again
-    return page if page.rel == rel else None
+def _decoded_page(rel: str, found: Any) -> _Parsed | None:
+    """The page ``rel`` from the entry the cache keeps for its bytes (``found``), or
+    ``None`` for another page's.
 
-
+    Raises:
+        ValueError: the entry is not a page (it is parsed again).
+    """
+    page = SourcePage.from_data(found)
+    return _Parsed(page, [], found) if page.rel == rel else None

@@ -21,6 +21,7 @@ from dataclasses import field
 from dataclasses import replace
 from functools import cache
 from functools import lru_cache
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ from generator.layout import catalog as catalog_path
 from generator.layout import is_locale_name
 from generator.layout import read_regular
 from generator.memo import Store
+from generator.memo import item_stage
 from generator.memo import remember
 
 SOURCE_LOCALE = "en"
@@ -484,14 +486,12 @@ def load_translators(
             errors.append(exc.error)
             continue
         key = inputs.digest(keys_digest)
-        cached = _cached_translator(cache, locale, key)
-        if cached is not None:
-            translators[locale] = cached
-            continue
-        translators[locale], found = _compile_locale(layout, inputs, template_keys)
+        translators[locale], found = item_stage(
+            cache, CATALOG_SLOT + locale, key,
+            partial(_compile_locale, layout, inputs, template_keys),
+            encode=_encoded_catalog, decode=partial(_decoded_catalog, locale, key),
+            shared=True)
         errors.extend(found)
-        if cache is not None and not found:
-            cache.store(CATALOG_SLOT + locale, key, translators[locale].as_data())
     return translators, errors
 
 
@@ -563,30 +563,36 @@ def _key_order(key: Key) -> tuple[bool, str, str]:
     return (key[0] is not None, key[0] or "", key[1])
 
 
-def _cached_translator(cache: Store | None, locale: str, key: str
-                       ) -> Translator | None:
-    """Locale ``locale``'s translator for inputs of digest ``key`` as the cache keeps
-    it, or ``None``."""
-    if cache is None:
-        return None
-    found = cache.load(CATALOG_SLOT + locale, key, shared=True)
-    if found is None:
-        return None
+def _encoded_catalog(compiled: tuple[Translator, list[InputError]]
+                     ) -> dict[str, Any] | None:
+    """A locale's compiled messages as the build cache keeps them, or ``None`` (not
+    kept) when its catalogs had errors."""
+    translator, errors = compiled
+    return None if errors else translator.as_data()
+
+
+def _decoded_catalog(locale: str, key: str, found: Any
+                     ) -> tuple[Translator, list[InputError]] | None:
+    """Locale ``locale``'s translator for inputs of digest ``key`` from the entry the
+    cache keeps (``found``, shared: not changed), without errors; ``None`` for another
+    locale's.
+
+    Raises:
+        ValueError: the entry is not a catalog.
+    """
     kept = _KEPT.get(key)
     if kept is None:
-        try:
-            kept = Translator.from_data(found)
-        except ValueError:
-            return None  # checksummed and of this generator, yet not a catalog: read again
+        kept = Translator.from_data(found)
     remember(_KEPT, key, kept, KEPT)
     # A translator of its own (its lookups are this build's), sharing the messages and
     # what messages_digest said of them, which no one changes.
-    return replace(kept, seen=set(), fallbacks=set()) if kept.locale == locale else None
+    return (replace(kept, seen=set(), fallbacks=set()), []) if kept.locale == locale \
+        else None
 
 
 KEPT = 32
 """How many compiled catalogs a process remembers (``serve`` builds again and again)."""
 _KEPT: OrderedDict[str, Translator] = OrderedDict()
-"""The translators :func:`_cached_translator` made, by their inputs' digest: a build in
+"""The translators :func:`_decoded_catalog` made, by their inputs' digest: a build in
 the same process takes the same catalog without making it again, and without saying its
 messages again for :meth:`Translator.messages_digest`."""

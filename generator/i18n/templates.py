@@ -16,6 +16,7 @@ from generator.digests import digest
 from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.memo import Store
+from generator.memo import item_stage
 
 TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
 TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
@@ -45,14 +46,9 @@ def template_messages(project: Path | Layout, *, cache: Store | None = None
     sources = _template_sources(Layout.of(project))
     key = digest(*(part for label, data in sources for part in (
         label, "-" if data is None else hashlib.sha256(data).hexdigest())))
-    kept = _kept_messages(cache, key)
-    if kept is not None:
-        return kept
-    found = _messages_of(data for _label, data in sources)
-    if cache is not None:
-        cache.store(TEMPLATES_SLOT, key, sorted(
-            ([c, m] for c, m in found), key=lambda k: (k[0] is not None, k[0] or "", k[1])))
-    return found
+    return item_stage(cache, TEMPLATES_SLOT, key,
+                      lambda: _messages_of(data for _label, data in sources),
+                      encode=_encoded, decode=_decoded)
 
 
 Messages = frozenset[tuple[str | None, str]]
@@ -71,10 +67,16 @@ def _template_sources(layout: Layout) -> list[tuple[str, bytes | None]]:
     return sources
 
 
-def _kept_messages(cache: Store | None, key: str) -> Messages | None:
-    """The messages the build cache keeps for templates of digest ``key``, or ``None``
-    (no cache, nothing kept, or not of the shape :func:`template_messages` stores)."""
-    kept = cache.load(TEMPLATES_SLOT, key) if cache is not None else None
+def _encoded(messages: Messages) -> list[list[str | None]]:
+    """The messages as the build cache keeps them: ``[context or None, msgid]`` each,
+    those without a context first."""
+    return sorted(([c, m] for c, m in messages),
+                  key=lambda k: (k[0] is not None, k[0] or "", k[1]))
+
+
+def _decoded(kept: object) -> Messages | None:
+    """The messages the build cache keeps (:func:`_encoded`), or ``None``: not of
+    that shape."""
     if not isinstance(kept, list) or not all(_is_key(k) for k in kept):
         return None
     return frozenset((k[0], k[1]) for k in kept)

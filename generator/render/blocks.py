@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from functools import partial
 from typing import Any
 
 from jinja2 import Environment
@@ -18,6 +19,7 @@ from generator.i18n.catalog import Lookups
 from generator.i18n.explain import Words
 from generator.kinds import REGISTRY
 from generator.memo import FileStore
+from generator.memo import item_stage
 from generator.render.errors import call_macro
 from generator.render.incremental import RenderKeys
 from generator.render.views import View
@@ -25,6 +27,9 @@ from generator.render.views import case_row
 from generator.render.views import deck_table
 from generator.render.views import presets_table
 from generator.verify import CaseResult
+
+Table = tuple[str, Lookups, list[str]]
+"""A cases table: its HTML, its lookups, the titles and notes it shows in English."""
 
 
 class LocaleRenderer:
@@ -53,7 +58,7 @@ class LocaleRenderer:
         self.translator = words.translator
         self._views: dict[str, tuple[View, Lookups]] = {}
         self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
-        self._tables: dict[tuple[str, ...], tuple[str, Lookups, list[str]]] = {}
+        self._tables: dict[tuple[str, ...], Table] = {}
         self._generated: dict[tuple[str, str, str], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
         """Case titles and notes shown in English since it was last emptied (for the
@@ -114,16 +119,11 @@ class LocaleRenderer:
             if not ids:
                 return ""
             key = (*ids, caption)
-            self.table_slots.add(self._table_slot(ids, caption))
-            hit = self._tables.get(key) or self._kept_table(ids, caption)
+            slot = self._table_slot(ids, caption)
+            self.table_slots.add(slot)
+            hit = self._tables.get(key)
             if hit is None:
-                with self.translator.record() as lookups:
-                    plain = [self.view(i) for i in ids]
-                    english = sorted({r[text] for r in plain for text in ("title", "note")
-                                      if r[f"{text}_en"]})
-                    html = self._cases_table(ids, plain, caption)
-                hit = (html, lookups, english)
-                self._keep_table(ids, caption, hit)
+                hit = self._table(slot, ids, caption)
             else:
                 self.translator.replay(hit[1])
             self._tables[key] = hit
@@ -149,35 +149,48 @@ class LocaleRenderer:
         """The cache slot of a table of cases in this locale."""
         return f"table/{digest(self.translator.locale, caption, *ids)}"
 
-    def _kept_table(self, ids: Sequence[str], caption: str
-                    ) -> tuple[str, Lookups, list[str]] | None:
-        """A cases table the build cache keeps for these inputs (its cases, its caption,
-        the templates: :meth:`RenderKeys.table`) and the messages it looked up, as the
-        locale's catalog holds them now (:meth:`Translator.messages_digest`): its HTML,
-        its lookups and the titles and notes it shows in English; ``None`` without one."""
-        if self.cache is None or self.keys is None:
-            return None
-        data = self.cache.load(self._table_slot(ids, caption),
-                               self.keys.table(self.translator.locale, ids, caption),
-                               shared=True)
-        if data is None:
-            return None
-        try:
-            lookups = Lookups.from_data(data["lookups"])
-            if data["messages"] != self.translator.messages_digest(lookups.seen):
-                return None  # a message it shows was changed
-            return str(data["html"]), lookups, [str(m) for m in data["english"]]
-        except (KeyError, TypeError, ValueError):
-            return None
+    def _table(self, slot: str, ids: Sequence[str], caption: str) -> Table:
+        """A cases table not shown before in this locale: the one the build cache keeps
+        in ``slot`` for its inputs (its lookups replayed), or rendered now and kept."""
+        inputs = self.keys.table(self.translator.locale, ids, caption) \
+            if self.keys is not None else ""
+        table, made = item_stage(self.cache, slot, inputs,
+                                 partial(self._made_table, ids, caption),
+                                 encode=self._encoded_table, decode=self._decoded_table,
+                                 shared=True)
+        if not made:
+            self.translator.replay(table[1])
+        return table
 
-    def _keep_table(self, ids: Sequence[str], caption: str,
-                    table: tuple[str, Lookups, list[str]]) -> None:
-        if self.cache is not None and self.keys is not None:
-            self.cache.store(self._table_slot(ids, caption),
-                             self.keys.table(self.translator.locale, ids, caption),
-                             {"html": table[0], "lookups": table[1].as_data(),
-                              "english": table[2],
-                              "messages": self.translator.messages_digest(table[1].seen)})
+    def _made_table(self, ids: Sequence[str], caption: str) -> tuple[Table, bool]:
+        """A cases table rendered now: its HTML, its lookups and the titles and notes
+        it shows in English (with ``True``: made, its lookups recorded as made)."""
+        with self.translator.record() as lookups:
+            plain = [self.view(i) for i in ids]
+            english = sorted({r[text] for r in plain for text in ("title", "note")
+                              if r[f"{text}_en"]})
+            html = self._cases_table(ids, plain, caption)
+        return (html, lookups, english), True
+
+    def _encoded_table(self, made: tuple[Table, bool]) -> dict[str, Any]:
+        """A cases table as the build cache keeps it, with the digest of the messages it
+        looked up as the locale's catalog holds them (:meth:`Translator.messages_digest`)."""
+        (html, lookups, english), _made = made
+        return {"html": html, "lookups": lookups.as_data(), "english": english,
+                "messages": self.translator.messages_digest(lookups.seen)}
+
+    def _decoded_table(self, data: Any) -> tuple[Table, bool] | None:
+        """A cases table the build cache keeps for these inputs (its cases, its caption,
+        the templates: :meth:`RenderKeys.table`) (with ``False``: its lookups to be
+        replayed), or ``None`` when a message it looked up changed.
+
+        Raises:
+            KeyError, TypeError, ValueError: the entry is of another shape.
+        """
+        lookups = Lookups.from_data(data["lookups"])
+        if data["messages"] != self.translator.messages_digest(lookups.seen):
+            return None  # a message it shows was changed
+        return (str(data["html"]), lookups, [str(m) for m in data["english"]]), False
 
     def _cases_table(self, ids: Sequence[str], plain: list[View], caption: str) -> str:
         """A cases table: what its rows share said once above them (the most frequent

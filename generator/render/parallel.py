@@ -24,12 +24,14 @@ from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait
 from pathlib import Path
+from typing import Any
 from typing import NamedTuple
 from typing import NoReturn
 
 from generator.errors import signals_deferred
 from generator.layout import page_output
 from generator.layout import reads_recorded
+from generator.memo import carried_stage
 from generator.output import SiteWriter
 from generator.render.errors import template_error
 from generator.render.search import LocalePlan
@@ -231,12 +233,15 @@ def _order(site: SiteInput) -> list[str]:
     if site.cache is None or site.keys is None:
         return order
     catalogs = {lang: site.keys.catalogs.get(lang, "") for lang in order}
-    last = site.cache.load(ORDER_SLOT, "catalogs")
-    if isinstance(last, dict):
-        order.sort(key=lambda lang: last.get(lang) == catalogs[lang])  # stable: False first
-    if last != catalogs:
-        site.cache.store(ORDER_SLOT, "catalogs", catalogs)
-    return order
+
+    def changed_first(last: dict[str, Any] | None) -> list[str]:
+        if last is not None:
+            order.sort(key=lambda lang: last.get(lang) == catalogs[lang])  # stable: False first
+        return order
+
+    return carried_stage(site.cache, ORDER_SLOT, "catalogs", changed_first,
+                         encode=lambda _order: catalogs,
+                         decode=lambda data: data if isinstance(data, dict) else None)
 
 
 def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None = None,
