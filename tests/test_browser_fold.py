@@ -53,7 +53,7 @@ def test_a_folded_table_stays_folded_and_a_link_to_its_row_opens_it(
     assert browser.execute_script(_STATE)[3] is True
     top, bottom = browser.execute_script(
         "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];", row)
-    assert 0 <= top and bottom <= browser.execute_script("return innerHeight")
+    assert top >= 0 and bottom <= browser.execute_script("return innerHeight")
     browser.execute_script("localStorage.clear()")
 
 

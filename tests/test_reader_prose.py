@@ -12,7 +12,8 @@ _TAG = re.compile(r"<[^>]*>")
 
 
 def test_no_page_shows_an_option_code(built_site: Path) -> None:
-    codes = re.compile(r"(?<![\w.])(%s)(?!\w)" % "|".join(re.escape(str(o)) for o in Option))
+    names = "|".join(re.escape(str(o)) for o in Option)
+    codes = re.compile(rf"(?<![\w.])({names})(?!\w)")
     pages = sorted(built_site.glob("*/**/index.html"))
     assert len(pages) > 20
     shown = {}
