@@ -759,7 +759,17 @@ def test_built_rows_carry_the_engines_values(tmp_path: Path) -> None:
         html = (project / "site" / lang / "kinds" / "index.html").read_text(encoding="utf-8")
         soup = BeautifulSoup(html, "html.parser")
         rows = {str(tr["id"]): tr for tr in soup.select("tr[id]")}
-        attrs = {i: {k: str(v) for k, v in tr.attrs.items() if k.startswith("data-")}
+        # the examples filter's attributes: the rule set's game and preset, and their words
+        where = {k: str(v) for k, v in rows["nine-onto-joker-run"].attrs.items()
+                 if k.startswith(("data-game", "data-preset"))}
+        assert where == {"data-game": "rami51", "data-preset": "reference",
+                         "data-game-name": "Rami 51",
+                         "data-preset-name": "reference rules" if lang == "en"
+                         else "referenčné pravidlá"}
+        assert rows["cardverse-lay-off"]["data-game"] == "cardverse"
+        assert not rows["cardverse-lay-off"].has_attr("data-preset")
+        attrs = {i: {k: str(v) for k, v in tr.attrs.items() if k.startswith("data-")
+                     and not k.startswith(("data-game", "data-preset"))}
                  for i, tr in rows.items()}
         assert attrs["ace-and-joker-left"] == {"data-points": "36"}
         assert attrs["nine-onto-joker-run"] == {"data-verdict": "valid", "data-points": "30"}

@@ -148,12 +148,12 @@ EXACT: tuple[tuple[str, str | None, str, str], ...] = (
     # the adjective agrees with the type, in one message
     ("pl", "meld verdict", "Valid run", "Prawidłowy sekwens"),
     ("pl", "meld verdict", "Invalid set", "Nieprawidłowa grupa"),
-    # The option as the prose names it, by its code.
-    ("cs", "option", "ace high", "volba ace_high"),
-    ("cs", "option", "discard to win", "volba discard_to_win"),
-    ("sk", "option", "ace high", "možnosť ace_high"),
-    ("de", "option", "ace high", "Ass hoch (ace_high)"),
-    ("de", "option", "discard to win", "Ausmachen nur mit Abwurf (discard_to_win)"),
+    # The option as the prose names it, in words (its code never shows on a page).
+    ("cs", "option", "ace high", "volba „vysoké eso“"),
+    ("cs", "option", "discard to win", "volba „konec odhozením“"),
+    ("sk", "option", "ace high", "možnosť „vysoké eso“"),
+    ("de", "option", "ace high", "Ass hoch"),
+    ("de", "option", "discard to win", "Ausmachen nur mit Abwurf"),
     ("de", None, "Scores", "Punkte"),
     ("cs", "verdict", "Can open", "Stačí na první vyložení"),
     ("cs", "verdict", "Cannot open", "Nestačí na první vyložení"),

@@ -37,7 +37,9 @@ def case_row(result: CaseResult, w: Words) -> View:
     ``melds``, ``verdict_text``, ``points_text``, ``context_text``,
     ``reason_text``, ``reasoning``, ``data``: more ``data-*`` attributes,
     ``points_column``: the table shows points, ``draft``: the case is a draft, shown by a
-    build that shows drafts), then the kind's own
+    build that shows drafts, ``game`` and ``preset``: the rule set's ids (``preset`` empty
+    for a game without presets), ``game_name`` and ``preset_name``: their words, which the
+    page's examples filter shows), then the kind's own
     (:meth:`generator.kinds.base.Kind.row`), which may replace ``melds``, ``points``,
     ``verdict_text`` and ``data``, and add ``table_note`` (a sentence the table says
     once above its rows) and ``no_points_text`` (what the points cell says instead of
@@ -77,6 +79,10 @@ def case_row(result: CaseResult, w: Words) -> View:
         **status_view(result, w),
         "draft": case.draft,
         "points_column": True,
+        "game": rules.game,
+        "game_name": w.code("game", rules.game),
+        "preset": str(rules.preset or ""),
+        "preset_name": w.code("preset", rules.preset) if rules.preset else "",
         **extra,
     }
 

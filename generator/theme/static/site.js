@@ -125,6 +125,107 @@
   });
 })();
 
+// Examples a reader can fold and filter. Without the script every table of examples is
+// open (a <details open> the browser folds by itself) and the filter stays hidden.
+// - The tables the reader folds stay folded on this page: localStorage, keyed by the
+//   page's path and the table's first row id.
+// - The filter (page.html), where the page's examples are of more than one game or rule
+//   preset: only the rows of the chosen game and preset show, the count is announced.
+// - An #anchor to a row (a link, a search hit) opens its table and clears a filter that
+//   hides the row.
+(function () {
+  var doc = document, folds = doc.querySelectorAll("details.cases-fold");
+  if (!folds.length) return;
+  var key = "folded:" + location.pathname, folded = [];
+  try { folded = JSON.parse(localStorage.getItem(key) || "[]") || []; } catch (e) { folded = []; }
+  function keep() {
+    try {
+      if (folded.length) localStorage.setItem(key, JSON.stringify(folded));
+      else localStorage.removeItem(key);
+    } catch (e) { /* storage refused: folding still works, for this visit */ }
+  }
+  var form = doc.querySelector("form.case-filter"), rows = doc.querySelectorAll("tr[data-game]");
+  function selects() { return form ? form.querySelectorAll("select") : []; }
+  // Shows the rows the filter's choices allow; says how many.
+  function filter() {
+    if (!form) return;
+    var game = form.elements.game.value, preset = form.elements.preset.value, shown = 0, i;
+    for (i = 0; i < rows.length; i++) {
+      var r = rows[i], show = (!game || r.getAttribute("data-game") === game) &&
+        (!preset || r.getAttribute("data-preset") === preset);
+      r.hidden = !show;
+      if (show) shown++;
+    }
+    for (i = 0; i < folds.length; i++) {  // a table with no row left goes too
+      folds[i].hidden = !folds[i].querySelector("tbody tr:not([hidden])");
+    }
+    form.querySelector(".case-filter__count").textContent = game || preset
+      ? form.getAttribute("data-count").replace("{num}", shown).replace("{total}", rows.length) : "";
+  }
+  if (form) {
+    var kinds = { game: {}, preset: {} }, names = { game: [], preset: [] };
+    for (var i = 0; i < rows.length; i++) {
+      for (var k in kinds) {
+        var v = rows[i].getAttribute("data-" + k);
+        if (v && !kinds[k][v]) { kinds[k][v] = rows[i].getAttribute("data-" + k + "-name"); names[k].push(v); }
+      }
+    }
+    if (names.game.length > 1 || names.preset.length > 1) {
+      for (k in kinds) {
+        var select = form.elements[k];
+        select.appendChild(new Option(select.getAttribute("data-all"), ""));
+        for (i = 0; i < names[k].length; i++) {
+          select.appendChild(new Option(kinds[k][names[k][i]], names[k][i]));
+        }
+        if (names[k].length < 2) select.closest("label").hidden = true;
+      }
+      form.hidden = false;
+      form.addEventListener("change", filter);
+      form.addEventListener("submit", function (event) { event.preventDefault(); });
+    } else {
+      form = null;
+    }
+  }
+  // Opens the table of the #anchor's row and shows the row; lands on the #anchor again
+  // where that (or folding the tables above it) moved it.
+  function reveal(moved) {
+    var id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* not percent-encoded */ }
+    var aim = id && doc.getElementById(id), fold = aim && aim.closest("details.cases-fold");
+    if (fold && aim.hidden && form) {
+      var s = selects();
+      for (var i = 0; i < s.length; i++) s[i].value = "";
+      filter();
+      moved = true;
+    }
+    if (fold && !fold.open) { fold.open = true; moved = true; }
+    if (aim && moved === true) aim.scrollIntoView();
+  }
+  var restored = false;
+  for (var j = 0; j < folds.length; j++) {
+    var d = folds[j];
+    if (folded.indexOf(d.getAttribute("data-fold")) >= 0) { d.open = false; restored = true; }
+    d.addEventListener("toggle", function (event) {
+      var name = event.target.getAttribute("data-fold"), at = folded.indexOf(name);
+      if (event.target.open && at >= 0) folded.splice(at, 1);
+      else if (!event.target.open && at < 0) folded.push(name);
+      keep();
+      dispatchEvent(new Event("resize"));  // an opened table fits its place again
+    });
+  }
+  reveal(restored);
+  addEventListener("hashchange", reveal);
+  // A printed page has every table: the folded ones open while it prints.
+  var shut = [];
+  addEventListener("beforeprint", function () {
+    shut = [];
+    for (var i = 0; i < folds.length; i++) if (!folds[i].open) { shut.push(folds[i]); folds[i].open = true; }
+  });
+  addEventListener("afterprint", function () {
+    for (var i = 0; i < shut.length; i++) shut[i].open = false;
+  });
+})();
+
 // The search box (search.html): shown only where JavaScript runs. Nothing of the search
 // loads until the reader first focuses the box: then static/search.js, which loads
 // Pagefind and this locale's index. Opened from a file, where browsers refuse to load
