@@ -12,9 +12,11 @@ The print test prints the Czech rules page to A4 through the DevTools protocol
 
 from __future__ import annotations
 
+import base64
 import functools
 import http.server
 import io
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -79,9 +81,14 @@ class _Host(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(data)
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a browser that drops a connection (a page left while loading) is no error
+
+
 def _serve(folder: Path, prefix: str) -> tuple[http.server.ThreadingHTTPServer, str]:
     handler = functools.partial(_Host, directory=str(folder), prefix=prefix)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}{prefix}"
 
@@ -171,3 +178,59 @@ def test_not_found_pages_work_under_a_sub_path(browser: Any,  # noqa: F811
                                                sub_path_host: str) -> None:
     """The same for a site published under a sub-path (``site_url``'s path)."""
     assert _check_not_found(browser, sub_path_host) == []
+
+
+# -- print -----------------------------------------------------------------------------
+
+A4 = {"paperWidth": 8.27, "paperHeight": 11.69}
+"""A4 in inches, the other settings Chromium's defaults (its margins, no background)."""
+MAX_PAGES = 23
+"""The most A4 pages the Czech rules page prints to."""
+LEFT_OUT = (".site-nav", ".lang-switch", ".site-search", ".search-toggle", ".toc",
+            ".case__link", ".to-top", ".skip-link", ".pager")
+"""What print leaves out: the navigation, the languages, search, the contents, copy-link
+and back-to-top controls."""
+
+PRINTED_JS = """
+const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+const card = document.querySelector(".cases .card");
+const style = getComputedStyle(card);
+return {shown: arguments[0].filter((s) => [...document.querySelectorAll(s)].some(shown)),
+        card: [style.display, style.borderTopStyle, style.backgroundColor, style.boxShadow],
+        text: card.innerText.replace(/\\s+/g, ""), label: card.getAttribute("aria-label"),
+        captions: [...document.querySelectorAll("table caption")]
+          .map((c) => c.innerText.replace(/\\s+/g, " ").trim()).filter((t) => t)};
+"""
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def _orphaned_captions(pages: list[str], captions: list[str]) -> list[int]:
+    """The pages (from 1) whose text ends with a table's caption: its table starts on the
+    next page."""
+    ends = {_squeezed(c)[-30:] for c in captions}
+    return [n for n, text in enumerate(pages[:-1], start=1)
+            if any(_squeezed(text).endswith(end) for end in ends)]
+
+
+def test_cs_rules_prints_on_few_pages_captions_with_their_tables(
+        browser: Any, host: str) -> None:  # noqa: F811
+    """The Czech rules page printed to A4: at most :data:`MAX_PAGES` pages, no page ends
+    with a caption whose table starts on the next, the screen's controls left out, the
+    cards printed as text ("Q♥", no tile)."""
+    pypdf = pytest.importorskip("pypdf")
+    browser.get(host + "cs/rules/index.html")
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        seen = browser.execute_script(PRINTED_JS, list(LEFT_OUT))
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    pdf = base64.b64decode(browser.execute_cdp_cmd("Page.printToPDF", A4)["data"])
+    pages = [page.extract_text() or "" for page in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+    orphaned = _orphaned_captions(pages, seen["captions"])
+    assert len(pages) <= MAX_PAGES and not orphaned, (len(pages), orphaned)
+    assert seen["shown"] == []
+    assert seen["card"] == ["inline", "none", "rgba(0, 0, 0, 0)", "none"]
+    assert re.fullmatch(r"(10|[2-9AJQK])[♠♥♦♣]|JK★", seen["text"]), seen
