@@ -100,12 +100,13 @@ def test_the_site_nav_lists_every_page_and_marks_the_one_shown(built_site: Path,
                                                               lang: str) -> None:
     """Each item is rendered once per locale and the page's own item again on its page
     (render/site.py, SiteNav): every page lists every page in order, its own item alone
-    marked; the home and 404 pages, one level up, mark none."""
+    marked; the home page, one level up, marks none, nor does the 404 page, whose links
+    start at the site's root (``/``: no site_url)."""
     titles = [soup(built_site, f"{lang}/{slug}/index.html").h1.get_text(strip=True)
               for slug in SLUGS]
     shown = [(f"{lang}/{slug}/index.html", "../", slug) for slug in SLUGS]
     for rel, up, own in [*shown, (f"{lang}/index.html", "", None),
-                         (f"{lang}/404.html", "", None)]:
+                         (f"{lang}/404.html", f"/{lang}/", None)]:
         links = _tags(soup(built_site, rel), "nav.site-nav a")
         assert [(a["href"], a.get_text()) for a in links] == [
             (f"{up}{slug}/index.html", title) for slug, title in zip(SLUGS, titles,
@@ -122,23 +123,32 @@ def test_every_locale_has_a_404_page(built_site: Path, lang: str) -> None:
     assert page.h1.get_text(strip=True) == tr(lang, "Page not found")
     assert page.select_one('meta[name="robots"]')["content"] == "noindex"
     hrefs = [a["href"] for a in _tags(page, ".page-list a")]
-    assert hrefs == [f"{slug}/index.html" for slug in SLUGS]
-    assert all((built_site / lang / h).is_file() for h in hrefs)
-    assert page.select_one("base") is None  # no site_url: links relative to <lang>/
+    assert hrefs == [f"/{lang}/{slug}/index.html" for slug in SLUGS]  # from the root
+    assert all((built_site / h.lstrip("/")).is_file() for h in hrefs)
+    assert page.select_one("base") is None
 
 
 def test_the_root_404_page_names_every_language(built_site: Path) -> None:
     page = soup(built_site, "404.html")
     links = _tags(page, ".root__languages a")
     assert [(a["href"], a.select_one(".root__note").get_text()) for a in links] == [
-        (f"{lang}/index.html", tr(lang, "Page not found")) for lang in LOCALES]
+        (f"/{lang}/index.html", tr(lang, "Page not found")) for lang in LOCALES]
+    assert page.select_one('link[rel="stylesheet"]')["href"] == "/static/style.css"
 
 
-def test_canonical_and_404_base_follow_site_url(lean_project: Path, built_site: Path) -> None:
-    """Every page of every locale of a site with a ``site_url`` (the lean project's two
-    locales: the links are the frame's, the same in every locale)."""
+def _root_relative(page: BeautifulSoup) -> list[str]:
+    """Every address a page links or loads, but its fragments (``#top``)."""
+    return [tag.get("href") or tag.get("src") or tag["data-base"]
+            for tag in page.select("a[href], link[href], script[src], img[src], [data-base]")
+            if not (tag.get("href") or "").startswith("#")]
+
+
+def test_canonical_and_404_links_follow_site_url(lean_project: Path, built_site: Path) -> None:
+    """Every page of every locale of a site with a ``site_url`` under a sub-path (the
+    lean project's two locales: the links are the frame's, the same in every locale):
+    canonical addresses are absolute, the 404 pages link from the site_url's path."""
     assert soup(built_site, "en/rules/index.html").select_one('link[rel="canonical"]') is None
-    url = "https://rules.example.org/"
+    url = "https://rules.example.org/games/"
     project = lean_project
     (project / "site.yaml").write_text(f"site_url: {url}\n", "utf-8")
     assert run_cli("build", "--project", str(project)).returncode == 0
@@ -152,9 +162,15 @@ def test_canonical_and_404_base_follow_site_url(lean_project: Path, built_site: 
             assert [a["href"] for a in links] == [f"{url}{lang}/{slug}/"]
         home = soup(site, f"{lang}/index.html").select_one('link[rel="canonical"]')
         assert home is not None and home["href"] == f"{url}{lang}/"
-        base = soup(site, f"{lang}/404.html").select_one("base")
-        assert base is not None and base["href"] == f"{url}{lang}/"
-    assert soup(site, "404.html").select_one("base")["href"] == url
+        not_found = soup(site, f"{lang}/404.html")
+        assert not_found.select_one("base") is None
+        hrefs = _root_relative(not_found)
+        assert f"/games/{lang}/{SLUGS[0]}/index.html" in hrefs
+        assert "/games/static/style.css" in hrefs
+        assert all(h.startswith("/games/") for h in hrefs), hrefs
+        assert all((site / h.removeprefix("/games/")).exists() for h in hrefs), hrefs
+    hrefs = _root_relative(soup(site, "404.html"))
+    assert hrefs and all(h.startswith("/games/") for h in hrefs), hrefs
     assert not _tags(soup(site, "en/404.html"), 'link[rel="canonical"]')
 
 

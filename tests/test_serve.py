@@ -9,6 +9,7 @@ import html
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -137,6 +138,11 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     assert page.replace(page[page.index(f'<script src="{SCRIPT}"'):
                              page.index("</script>", page.index(SCRIPT)) + 9], "") == not_found
     assert running.get("/.rules-site/")[0] == 404  # the build's marker folder is not served
+    status, _, deep = running.get("/cs/rules/old-page/missing")  # deeper: links still work
+    assert status == 404 and 'lang="cs"' in deep
+    addresses = re.findall(r'(?:href|src)="(/[^"#]*)"', deep)
+    assert "/static/style.css" in addresses and "/cs/rules/index.html" in addresses
+    assert [a for a in addresses if running.get(a)[0] != 200] == []
 
     melds = project / "content" / "examples" / "melds-rami.yaml"
     replace_in(melds, "title: Queen, king and ace of hearts",

@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from babel.core import Locale
 from jinja2 import Environment
@@ -174,6 +175,14 @@ class SiteInput:
     def site_url(self) -> str | None:
         """The published site's address (``site.yaml``'s ``site_url``), or ``None``."""
         return self.config.site_url
+
+    @property
+    def site_path(self) -> str:
+        """The path of the site's root on its web server, ending in ``/``: ``site_url``'s
+        path (``/rules/`` for ``https://example.org/rules/``), or ``/`` without one (a
+        site served at a domain's root). The "page not found" pages link from it: a web
+        server shows them at any missing address, at any depth."""
+        return (urlsplit(self.site_url).path or "/") if self.site_url else "/"
 
     def chrome(self, w: Words) -> dict[str, Any]:
         """What every template shows of the settings, in ``w``'s locale (the templates'
@@ -352,11 +361,11 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     home_tpl = scene.env.get_template("home.html")
     _locale_page(scene, out, "home", home_output(lang), lambda: _render_home(
         home_tpl, scene, rendered, nav.home))
-    # A web server shows it at any missing address: with site_url its links are absolute
-    # (<base>), without they are relative to <lang>/ (from disk, or served at its place).
-    # It depends on what the home page does (the pages' titles and summaries).
+    # A web server shows it at any missing address: its links start at the site's root
+    # path (SiteInput.site_path). It depends on what the home page does (the pages'
+    # titles and summaries).
     _locale_page(scene, out, "404", not_found_output(lang), lambda: _render_not_found(
-        scene, rendered, nav.home))
+        scene, rendered, nav))
     out.coverage = _coverage(scene.translator)
     return out
 
@@ -555,20 +564,27 @@ def _render_home(home_tpl: Template, scene: LocaleScene,
 
 
 def _render_not_found(scene: LocaleScene, rendered: Mapping[str, LocalePage],
-                      nav: SiteNav) -> str:
-    """A locale's "page not found" page (``404.html``): the locale's pages."""
+                      nav: LocaleNav) -> str:
+    """A locale's "page not found" page (``404.html``): the locale's pages. Every link
+    starts at the site's root path (:attr:`SiteInput.site_path`), so that the page works
+    at whatever missing address, at whatever depth, a web server shows it."""
     site, lang, names = scene.site, scene.lang, scene.names
+    root = site.site_path
+    here = f"{root}{lang}/"
+    items = [{**item, "url": f"{here}{item['slug']}/index.html"} for item in nav.items]
+    absolute_nav = SiteNav(scene.env.get_template("nav.html"), items, scene.translator)
     return scene.env.get_template("404.html").render(
         alternates=[], canonical=None, description="",
-        base_href=f"{site.site_url}{lang}/" if site.site_url else None,
-        lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
-        site=scene.chrome,
-        pages=_page_list(site.pages, rendered),
-        languages=_home_languages(site, names, lang),
-        nav=nav.nav, nav_html=nav.html(), current_slug="",
+        lang=language_tag(lang), lang_name=names[lang], root=root,
+        home_url=f"{here}index.html", site=scene.chrome,
+        pages=[{**page, "url": f"{here}{page['url']}"}
+               for page in _page_list(site.pages, rendered)],
+        languages=[{**other, "url": f"{root}{other['url'].removeprefix('../')}"}
+                   for other in _home_languages(site, names, lang)],
+        nav=absolute_nav.nav, nav_html=absolute_nav.html(), current_slug="",
         untranslated=0,
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
-        **_search_box(site, lang, "../"),
+        **_search_box(site, lang, root),
     )
 
 
@@ -622,13 +638,16 @@ def render_common(site: SiteInput) -> dict[str, bytes]:
     names = site.names()
     chrome = site.chrome(w)
     root_html = env.get_template("root.html").render(
-        not_found=False, base_href=None, lang=language_tag(default), site=chrome,
+        not_found=False, lang=language_tag(default), site=chrome,
         languages=[{"code": language_tag(loc), "name": names[loc],
                     "url": f"{loc}/index.html"} for loc in site.locales])
-    # The root 404: each language's "Page not found", linking to its home.
+    # The root 404: each language's "Page not found", linking to its home; its links
+    # start at the site's root path, as the locales' 404 pages' do.
+    root = site.site_path
     root_404 = env.get_template("root.html").render(
-        not_found=True, base_href=site.site_url, lang=language_tag(default), site=chrome,
-        languages=[{"code": language_tag(loc), "name": names[loc], "url": f"{loc}/index.html",
+        not_found=True, root=root, lang=language_tag(default), site=chrome,
+        languages=[{"code": language_tag(loc), "name": names[loc],
+                    "url": f"{root}{loc}/index.html",
                     "not_found": Words(site.translators[loc]).text("Page not found")}
                    for loc in site.locales])
     files = {ROOT_INDEX: mark_english(root_html).encode("utf-8"),
