@@ -6,6 +6,12 @@
 // plural forms, in data-count-N attributes: see count()). From the keyboard, Enter opens
 // the top hit and the arrow keys move between the box and the results' links.
 
+const SHOWN_PAGES = 8;
+const SHOWN_PLACES = 6;
+const LOOKED_AT = 40;
+let pagefind = null;
+let asked = 0;
+
 export async function start(form) {
   const input = form.querySelector("input");
   const panel = form.querySelector(".site-search__panel");
@@ -30,13 +36,15 @@ export async function start(form) {
     if (search === null || mine !== asked) {
       return;
     }
-    const pages = await Promise.all(search.results.slice(0, SHOWN_PAGES).map((r) => r.data()));
+    const fetched = await Promise.all(search.results.slice(0, LOOKED_AT).map((r) => r.data()));
     if (mine !== asked) {
       return;
     }
+    const found = fetched.filter((page) => wordsOf(page, term));
+    const pages = found.slice(0, SHOWN_PAGES);
     list.replaceChildren(...pages.map((page) => item(page, form.dataset.base)));
     status.textContent = pages.length
-      ? count(form, search.results.length)
+      ? count(form, found.length)
       : form.dataset.none.replace("{query}", term);
     open(true);
   };
@@ -91,6 +99,22 @@ export async function start(form) {
     status.textContent = "";
     open(false);
   }
+}
+
+// Whether the page holds the words searched for: Pagefind answers a word it does not
+// know with the longest start of it that it does ("kxyzzy" finds "k", "jelly" "je"),
+// so a matched word less than half as long as the shortest word searched for is
+// dropped (page.locations keeps the others); a stemmed match ("jokers" → "joker",
+// "installation" → "instal") is kept.
+function wordsOf(page, term) {
+  const shortest = Math.min(...term.split(/\s+/).map((t) => plain(t).length));
+  const all = page.content.split(/[\r\n\s]+/g);
+  page.locations = page.locations.filter((at) => 2 * plain(all[at] || "").length >= shortest);
+  return page.locations.length > 0;
+}
+
+function plain(word) {
+  return word.normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 // "N results" in the page's language: the form holds the catalog's text for a few
@@ -165,7 +189,11 @@ function where(page) {
     }
     found.get(anchor.id).words.push(at);
   }
-  return [...found.values()].sort((a, b) => a.start - b.start).slice(0, SHOWN_PLACES);
+  // sections whose heading holds a matched word first, then the others in page order
+  const named = (p) => p.words.some((at) => at < p.start + p.headingWords);
+  return [...found.values()]
+    .sort((a, b) => named(b) - named(a) || a.start - b.start)
+    .slice(0, SHOWN_PLACES);
 }
 
 // A few words of the page's text (all, split into words) from start (a case's title, a
