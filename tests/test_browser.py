@@ -457,12 +457,13 @@ def test_search_finds_words_not_card_codes(browser: Any, server: str, lang: str)
 
     browser.get(f"{server}{lang}/rules/index.html")
     form = browser.find_element(By.CSS_SELECTOR, "form.site-search")
-    nonsense = ["abracadabra", "qwerty", "kxyzzy", "jelly"] + ([] if JOKER[lang].lower() == "joker"
-                                                else ["joker"])
+    nonsense = ["abracadabra", "qwerty", "kxyzzy", "jelly"]
+    if JOKER[lang].lower() != "joker":
+        nonsense.append("joker")
     for word in nonsense:
         _search(browser, word)
         none = str(form.get_attribute("data-none")).replace("{query}", word)
-        said = _wait(lambda: _status(browser) == none, 15)
+        said = _wait(lambda none=none: _status(browser) == none, 15)
         assert said, f"{lang} {word!r}: {_status(browser)!r}, {_result_links(browser)[:6]}"
         assert _result_links(browser) == []
     _search(browser, JOKER[lang])
