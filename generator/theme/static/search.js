@@ -43,8 +43,10 @@ export async function start(form) {
     const found = fetched.filter((page) => wordsOf(page, term));
     const pages = found.slice(0, SHOWN_PAGES);
     list.replaceChildren(...pages.map((page) => item(page, form.dataset.base)));
+    // (the pages past the first LOOKED_AT are counted as found, not looked at)
+    const more = Math.max(0, search.results.length - LOOKED_AT);
     status.textContent = pages.length
-      ? count(form, found.length)
+      ? count(form, found.length + more)
       : form.dataset.none.replace("{query}", term);
     open(true);
   };
@@ -137,10 +139,10 @@ function item(page, base) {
   const places = where(page);
   if (places.length) {
     const ul = document.createElement("ul");
+    const all = page.content.split(/[\r\n\s]+/g);
     for (const place of places) {
       const sub = document.createElement("li");
       const a = link(url + "#" + place.id, "", "site-search__place");
-      const all = page.content.split(/[\r\n\s]+/g);
       // A section's heading is the first words of its text: shown once, as the heading
       // (its matched words marked there), and the excerpt goes on after it.
       const after = place.start + place.headingWords;
