@@ -417,6 +417,107 @@ def test_search_finds_a_case_by_a_word_of_its_title(browser: Any, server: str,
     _width(browser, WIDTHS[-1])
 
 
+JOKER = {"en": "joker", "cs": "žolík", "sk": "žolík", "et": "jokker", "de": "Joker",
+         "pl": "joker", "hu": "dzsóker"}
+"""Each locale's word for the joker (its catalog's glossary)."""
+
+
+def _search(browser: Any, word: str) -> Any:
+    """Type ``word`` into the page's search box (emptied first)."""
+    from selenium.webdriver.common.by import By
+
+    box = browser.find_element(By.CSS_SELECTOR, "form.site-search input[type=search]")
+    box.click()
+    box.clear()
+    box.send_keys(word)
+    return box
+
+
+def _status(browser: Any) -> str:
+    from selenium.webdriver.common.by import By
+
+    return str(browser.find_element(By.CSS_SELECTOR, ".site-search__status").text)
+
+
+def _result_links(browser: Any) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return [a.get_attribute("href") for a in
+            browser.find_elements(By.CSS_SELECTOR, ".site-search__results a")]
+
+
+@pytest.mark.parametrize("lang", sorted(JOKER))
+def test_search_finds_words_not_card_codes(browser: Any, server: str, lang: str) -> None:
+    """A word the pages do not hold finds nothing, whatever letter it starts with (the
+    card codes J♥, Q♥, K♥, A♥ are not in the index), and says so in the locale's words;
+    the locale's word for the joker finds the rules page's section on it. Where the
+    locale's word is another, "joker" finds nothing. A section's heading is shown once
+    in its excerpt."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}{lang}/rules/index.html")
+    form = browser.find_element(By.CSS_SELECTOR, "form.site-search")
+    nonsense = ["abracadabra", "qwerty", "kxyzzy", "jelly"]
+    if JOKER[lang].lower() != "joker":
+        nonsense.append("joker")
+    for word in nonsense:
+        _search(browser, word)
+        none = str(form.get_attribute("data-none")).replace("{query}", word)
+        said = _wait(lambda none=none: _status(browser) == none, 15)
+        assert said, f"{lang} {word!r}: {_status(browser)!r}, {_result_links(browser)[:6]}"
+        assert _result_links(browser) == []
+    _search(browser, JOKER[lang])
+    want = f"{server}{lang}/rules/index.html#the-joker"
+    found = _wait(lambda: want in _result_links(browser), 15)
+    assert found, f"{lang} {JOKER[lang]!r}: {_result_links(browser)[:12]}, expected {want}"
+    # the section's excerpt is its first paragraph's start: the heading is not repeated
+    excerpt = browser.execute_script(
+        "return [...document.querySelectorAll('.site-search__place')].find((a) => a.href"
+        " === arguments[0]).querySelector('.site-search__excerpt').textContent", want)
+    paragraph = browser.execute_script(
+        "return document.querySelector('#the-joker').nextElementSibling.textContent")
+    assert excerpt.split()[:5] == paragraph.split()[:5], (lang, excerpt, paragraph)
+
+
+def test_search_from_the_keyboard(browser: Any, server: str) -> None:
+    """"/" goes to the search box; the number of results is said in the live region;
+    the arrow keys move from the box into the results and back; Enter opens the top
+    hit."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(f"{server}cs/index.html")
+    box = browser.find_element(By.CSS_SELECTOR, "form.site-search input[type=search]")
+    ActionChains(browser).send_keys("/").perform()
+    assert browser.switch_to.active_element == box
+    assert box.get_attribute("value") == ""
+    box.send_keys("žolík")
+    _wait(lambda: browser.find_elements(By.CSS_SELECTOR, ".site-search__page"), 15)
+    pages = browser.find_elements(By.CSS_SELECTOR, ".site-search__page")
+    status = browser.find_element(By.CSS_SELECTOR, ".site-search__status")
+    assert status.get_attribute("aria-live") == "polite"
+    # cs: 1 výsledek, 2-4 výsledky, 0 and 5+ výsledků
+    forms = {1: "výsledek", 2: "výsledky", 3: "výsledky", 4: "výsledky"}
+    assert _status(browser) == f"{len(pages)} {forms.get(len(pages), 'výsledků')}"
+    links = browser.find_elements(By.CSS_SELECTOR, ".site-search__results a")
+    assert len(links) >= 2
+    box.send_keys(Keys.ARROW_DOWN)
+    assert browser.switch_to.active_element == links[0]
+    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()
+    assert browser.switch_to.active_element == links[1]
+    ActionChains(browser).send_keys(Keys.ARROW_UP, Keys.ARROW_UP).perform()
+    assert browser.switch_to.active_element == box
+    top = links[0].get_attribute("href")
+    box.send_keys(Keys.ENTER)
+    assert _wait(lambda: browser.current_url == top, 10), (browser.current_url, top)
+    # "/" typed in the box is a character, not the shortcut
+    box = browser.find_element(By.CSS_SELECTOR, "form.site-search input[type=search]")
+    box.click()
+    box.send_keys("a/b")
+    assert box.get_attribute("value") == "a/b"
+
+
 def test_search_from_a_file_says_it_needs_a_server(browser: Any, site: Path) -> None:
     """Opened from disk, the focused search box says (in the page's language, from the
     catalog) that search needs the site served, and names a command."""

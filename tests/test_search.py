@@ -232,6 +232,25 @@ def test_no_two_elements_texts_run_together_in_the_index(built_site: Path) -> No
     assert not joined, joined
 
 
+_LETTER_CODE = re.compile(r"(?<!\w)(?:[JQKA][♥♦♣♠]|JK→)")
+"""A card code whose rank is a letter (``J♥``, ``A♠``) or a joker standing for a card:
+indexed, its letter would match every word that starts with it."""
+
+
+def test_the_index_holds_no_card_codes(built_site: Path) -> None:
+    """The engine's sentences under the cases write cards as codes ("JK→J♥ 10 + Q♥
+    10"); the pages mark the codes ``data-pagefind-ignore``, so no page's index text
+    holds one, in any locale, and the words around them stay."""
+    files = _index_on_disk(built_site)
+    found = {f"{lang}{fragment['url']}": _LETTER_CODE.findall(fragment["content"])[:5]
+             for lang in LOCALES for fragment in _fragments(files, lang)}
+    assert {url: codes for url, codes in found.items() if codes} == {}
+    html = (built_site / "en" / "first-meld" / "index.html").read_text(encoding="utf-8")
+    assert '<span class="card-code" data-pagefind-ignore>JK→J♥</span>' in html
+    rules = next(f for f in _fragments(files, "en") if f["url"] == "/first-meld/index.html")
+    assert "The joker stands for , not : fewer points." in " ".join(rules["content"].split())
+
+
 def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
     """The box is in every page's header, hidden (shown by the script), its messages the
     locale's; no page loads the search's script or Pagefind itself."""

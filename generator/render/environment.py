@@ -6,6 +6,7 @@ once per process, and a locale's gettext callables installed in it
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from collections.abc import MutableMapping
 from functools import cache
@@ -96,12 +97,35 @@ _OPTIONS: dict[str, Any] = {
 so that a template's syntax tree and code serve them all (:func:`compiled_template`)."""
 
 
+_CARD_CODE = re.compile(r"(?<![\w♥♦♣♠→])(?:JK→)?(?:(?:10|[2-9JQKA])[♥♦♣♠]|JK)(?![\w♥♦♣♠→])")
+"""A card written as its code in a sentence of the engine's (``J♥``, ``10♠``, ``JK``, a
+joker and the card it stands for ``JK→8♥``: :mod:`generator.engine.cards`)."""
+
+
+def card_codes(text: str) -> Markup:
+    """``text`` escaped, each card code in it (:data:`_CARD_CODE`) wrapped in a
+    ``<span class="card-code" data-pagefind-ignore>``: the search index leaves the codes
+    out (a one-letter rank would match any word that starts with it) and keeps the words
+    around them. The filter ``card_codes`` of every environment.
+
+    Args:
+        text: a sentence (plain text, not yet escaped).
+
+    Returns:
+        The sentence as HTML.
+    """
+    escaped = str(escape(text))
+    return Markup(_CARD_CODE.sub(
+        lambda m: f'<span class="card-code" data-pagefind-ignore>{m[0]}</span>', escaped))
+
+
 def _new_environment(**loader: Any) -> Environment:
     """An environment of :data:`_OPTIONS`, with newstyle gettext from the start: how
     ``{% trans %}`` compiles depends on it (``install_gettext`` sets it again for each
     locale, but a template compiled before that compiled old-style: a project's
     ``{% trans who=x %}…{{ who }}…{% endtrans %}`` failed with ``KeyError: 'who'``)."""
     env = Environment(**loader, **_OPTIONS)
+    env.filters["card_codes"] = card_codes
     env.newstyle_gettext = True  # type: ignore[attr-defined]
     return env
 

@@ -282,6 +282,19 @@
       say(form.dataset.failed);
     });
   }
+  // "/" goes to the box (opening it on phones), unless the reader is typing elsewhere.
+  document.addEventListener("keydown", function (event) {
+    var at = event.target;
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented
+        || at.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(at.tagName)) {
+      return;
+    }
+    event.preventDefault();
+    if (toggle && !form.classList.contains("is-open") && getComputedStyle(toggle).display !== "none") {
+      opened(true);
+    }
+    input.focus();
+  });
   form.addEventListener("focusin", start);
   form.addEventListener("submit", function (event) {
     event.preventDefault();
