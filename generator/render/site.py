@@ -68,6 +68,7 @@ from generator.render.kept import Whole
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
+from generator.render.typography import typeset
 from generator.verify import CaseResult
 
 
@@ -456,7 +457,7 @@ def _lay_out(scene: LocaleScene, out: LocaleOutput, page_tpl: Template, nav: Loc
         html = _counted(partial(page_tpl.render, **_page_context(scene, nav, index, body)),
                         own, framed, shown)
     rel = page_output(scene.lang, page.slug)
-    data = out.files[rel] = html.encode("utf-8")
+    data = out.files[rel] = _page_bytes(scene, html)
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_page(page.slug, body, shown, data,
                                               scene.translator)
@@ -499,9 +500,15 @@ def _locale_page(scene: LocaleScene, out: LocaleOutput, slot: str, rel: str,
         return
     with scene.translator.record() as shown:
         html = mark_english(render())
-    data = out.files[rel] = html.encode("utf-8")
+    data = out.files[rel] = _page_bytes(scene, html)
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_home(slot, shown, data)
+
+
+def _page_bytes(scene: LocaleScene, html: str) -> bytes:
+    """A page of the locale as it is written: with the locale's typography
+    (:func:`generator.render.typography.typeset`), in UTF-8."""
+    return typeset(html, scene.lang, language_tag(scene.lang)).encode("utf-8")
 
 
 def _coverage(translator: Translator) -> Coverage:
