@@ -69,7 +69,7 @@ def _spaces(letters: str) -> re.Pattern[str]:
                       rf"(?={_INLINE_TAGS} {_INLINE_TAGS}[^\W\d_])){_INLINE_TAGS}( )")
 
 
-def typeset(html: str, locale: str, tag: str) -> str:
+def typeset(html: str, locale: str, tag: str, done: str = "") -> str:
     """``html``, a page of locale ``locale`` (``lang`` ``tag``), with the locale's
     typography (see the module's docstring); ``html`` itself when that changes nothing.
 
@@ -78,10 +78,23 @@ def typeset(html: str, locale: str, tag: str) -> str:
         locale: the locale identifier (``pt_BR``); its language part chooses the rules.
         tag: the page's ``lang`` (BCP 47): an element with another ``lang`` is left as
             it is.
+        done: a part of the page typeset already, whole elements (the page's body,
+            typeset when it was rendered): where the page holds it, it is left as it is
+            and the rest typeset around it (the text stops at its edges' tags anyway).
 
     Returns:
         The page with no-break spaces and the language's quotation marks in its text.
     """
+    at = html.find(done) if done else -1
+    if at >= 0:
+        end = at + len(done)
+        return (_typeset(html[:at], locale, tag) + done
+                + _typeset(html[end:], locale, tag))
+    return _typeset(html, locale, tag)
+
+
+def _typeset(html: str, locale: str, tag: str) -> str:
+    """:func:`typeset` without a part typeset already."""
     language = locale.split("_")[0].split("@")[0].lower()
     letters = ONE_LETTER_WORDS.get(language)
     quotes = QUOTES.get(language)
