@@ -100,7 +100,7 @@ def test_plural_form_and_fallback_marker(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     html = (project / "site" / "sk" / "tiny" / "index.html").read_text(encoding="utf-8")
     soup = BeautifulSoup(html, "html.parser")
-    assert "Každý hráč dostane 13 kariet." in soup.get_text()
+    assert "Každý hráč dostane 13\xa0kariet." in soup.get_text()
     # Not translated: shown in English, marked, lang="en".
     marked = [el for el in soup.select(".untranslated") if "Plain paragraph." in el.get_text()]
     assert marked and marked[0]["lang"] == "en"

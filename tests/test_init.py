@@ -68,7 +68,7 @@ def test_init_then_check_and_build_strict(tmp_path: Path) -> None:
     english, czech = _page(site, "en"), _page(site, "cs")
     assert english.h1 is not None and english.h1.get_text(strip=True) == "Melds"
     assert czech.h1 is not None and czech.h1.get_text(strip=True) == "Kombinace"
-    assert "Tvoje první vyložení musí mít hodnotu alespoň 51 bodů." in czech.get_text()
+    assert "Tvoje první vyložení musí mít hodnotu alespoň 51\xa0bodů." in czech.get_text()
     rows = {row["id"]: row.get("data-points") for row in czech.select("[data-verdict]")}
     assert rows == {"queen-king-ace-hearts": "31", "three-sevens": "21",
                     "pure-run-and-a-set": "52"}
@@ -99,7 +99,8 @@ def test_a_new_site_in_slovak_and_estonian_speaks_them_from_the_first_build(
     assert badge is not None and badge.get_text(strip=True).lstrip("✓") == "Platná postupka"
     names = [c["aria-label"] for c in slovak.select("#queen-king-ace-hearts .card")]
     assert names == ["srdcová dáma", "srdcový kráľ", "srdcové eso"]
-    assert slovak.select_one("label[for=site-search-input]").get_text() == "Hľadať v pravidlách"
+    label = slovak.select_one("label[for=site-search-input]")
+    assert label is not None and label.get_text() == "Hľadať v\xa0pravidlách"
     estonian = _page(target / "site", "et")
     names = [c["aria-label"] for c in estonian.select("#three-sevens .card")]
     assert names == ["risti seitse", "ruutu seitse", "ärtu seitse"]

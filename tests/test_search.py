@@ -266,7 +266,7 @@ def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:
         assert not soup.select('link[href*="pagefind"], link[href*="search"]')
         label = soup.select_one("label[for=site-search-input]")
         assert label is not None
-        assert label.get_text() == {"cs": "Hledat v pravidlech", "de": "In den Regeln suchen"
+        assert label.get_text() == {"cs": "Hledat v\xa0pravidlech", "de": "In den Regeln suchen"
                                     }[lang]
         assert "rules-site serve" in form["data-file"]
         assert not form["data-file"].startswith("Search needs")  # translated

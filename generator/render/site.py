@@ -69,6 +69,7 @@ from generator.render.kept import Whole
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.markdown import make_markdown
+from generator.render.typography import typeset
 from generator.verify import CaseResult
 
 
@@ -424,6 +425,7 @@ def _render_body(scene: LocaleScene, page: SourcePage) -> Body:
     blocks.table_slots = set()
     with scene.translator.record() as lookups:
         lp = scene.renderer.render(page)
+    lp.html = typeset(lp.html, scene.lang, language_tag(scene.lang))
     return Body(lp, lookups, lp.english | blocks.shown_in_english,
                 frozenset(blocks.table_slots))
 
@@ -465,7 +467,7 @@ def _lay_out(scene: LocaleScene, out: LocaleOutput, page_tpl: Template, nav: Loc
         html = _counted(partial(page_tpl.render, **_page_context(scene, nav, index, body)),
                         own, framed, shown)
     rel = page_output(scene.lang, page.slug)
-    data = out.files[rel] = html.encode("utf-8")
+    data = out.files[rel] = _page_bytes(scene, html, body.page.html)
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_page(page.slug, body, shown, data,
                                               scene.translator)
@@ -508,9 +510,17 @@ def _locale_page(scene: LocaleScene, out: LocaleOutput, slot: str, rel: str,
         return
     with scene.translator.record() as shown:
         html = mark_english(render())
-    data = out.files[rel] = html.encode("utf-8")
+    data = out.files[rel] = _page_bytes(scene, html)
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_home(slot, shown, data)
+
+
+def _page_bytes(scene: LocaleScene, html: str, body: str = "") -> bytes:
+    """A page of the locale as it is written: with the locale's typography
+    (:func:`generator.render.typography.typeset`; ``body``, the page's body, typeset
+    already when it was rendered, so that the page holds it as the cache keeps it), in
+    UTF-8."""
+    return typeset(html, scene.lang, language_tag(scene.lang), body).encode("utf-8")
 
 
 def _coverage(translator: Translator) -> Coverage:

@@ -1,0 +1,184 @@
+"""A locale's typography on its pages (generator/render/typography.py): no-break spaces
+after one-letter words and between a number and its word in Czech, Slovak and Polish,
+and each language's quotation marks, in the text only (never in code, attributes or
+another language's passage)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generator.render.typography import INLINE
+from generator.render.typography import NBSP
+from generator.render.typography import ONE_LETTER_WORDS
+from generator.render.typography import QUOTES
+from generator.render.typography import SKIPPED
+from generator.render.typography import typeset
+
+NO_BREAK_LOCALES = ("cs", "sk", "pl")
+
+
+class _Text(HTMLParser):
+    """The text of a page a reader reads in language ``lang`` (:func:`visible_text`)."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lang = lang
+        self.parts: list[str] = []
+        self.skipping: list[str] = []  # the skipped elements open, innermost last
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            self._part(tag)
+        elif self.skipping or tag in SKIPPED or \
+                dict(attrs).get("lang") not in (None, self.lang):
+            self.skipping.append(tag)
+        else:
+            self._part(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        if self.skipping:
+            self.skipping.pop()
+        else:
+            self._part(tag)
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+    def _part(self, tag: str) -> None:
+        if tag not in INLINE:
+            self.parts.append("\n")
+
+
+VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "source", "track", "wbr"))
+
+
+def visible_text(html: str, lang: str) -> str:
+    """The text of a page a reader reads in language ``lang``: every text node outside
+    code and scripts (:data:`SKIPPED`) and outside an element in another language (the
+    root ``html`` excepted), as the page writes it (its spaces not collapsed); the runs
+    of text that a non-inline tag parts (a cell, a paragraph, a list item) parted by a
+    line break."""
+    parser = _Text(lang)
+    parser.feed(re.sub(r"<html\b[^>]*>", "<html>", html, count=1))
+    parser.close()
+    return "".join(parser.parts)
+
+
+def breakable_places(html: str, lang: str) -> list[str]:
+    """Where a line may break that the language's typography keeps together: a
+    one-letter word (:data:`ONE_LETTER_WORDS`, either case) followed by an ordinary
+    space, or a number followed by an ordinary space and a word, in the page's visible
+    text (:func:`visible_text`); each with some text around it."""
+    letters = ONE_LETTER_WORDS[lang] + ONE_LETTER_WORDS[lang].upper()
+    text = visible_text(html, lang)
+    found = re.finditer(rf"(?<!\w)[{letters}] |(?<!\w)\d+ (?=[^\W\d_])", text)
+    return [text[max(0, m.start() - 20):m.end() + 20].strip() for m in found]
+
+
+def count_breakable(site: Path) -> dict[str, int]:
+    """:func:`breakable_places` on every page of each of :data:`NO_BREAK_LOCALES` in the
+    built ``site``, counted per locale."""
+    return {lang: sum(len(breakable_places(p.read_text("utf-8"), lang))
+                      for p in sorted((site / lang).glob("**/*.html"))
+                      if "pagefind" not in p.relative_to(site).parts)
+            for lang in NO_BREAK_LOCALES}
+
+
+# -- the transform ---------------------------------------------------------------------
+
+def cs(html: str) -> str:
+    return typeset(html, "cs", "cs")
+
+
+@pytest.mark.parametrize(("html", "expected"), [
+    ("<p>v ruce a k tomu</p>", f"<p>v{NBSP}ruce a{NBSP}k{NBSP}tomu</p>"),
+    ("<p>V ruce. A pak</p>", f"<p>V{NBSP}ruce. A{NBSP}pak</p>"),
+    ("<p>karta v <strong>ruce</strong></p>", f"<p>karta v{NBSP}<strong>ruce</strong></p>"),
+    ("<p>karta <em>v</em> ruce</p>", f"<p>karta <em>v</em>{NBSP}ruce</p>"),
+    ("<p>mám a</p><p> b</p>", "<p>mám a</p><p> b</p>"),
+    ("<p>konec a</p>", "<p>konec a</p>"),
+    ("<p>karta a</p>", "<p>karta a</p>"),
+    ("<p>sada karet</p>", "<p>sada karet</p>"),
+    ("<p>Pika a kříže</p>", f"<p>Pika a{NBSP}kříže</p>"),
+    ("<p>x<b>a</b> b</p>", "<p>x<b>a</b> b</p>"),
+    ("<p>13 karet, 51 bodů, 1.1 verze</p>",
+     f"<p>13{NBSP}karet, 51{NBSP}bodů, 1.1{NBSP}verze</p>"),
+    ("<p>10♠ a 10 ♠, 5 %, 11 + 21</p>", f"<p>10♠ a{NBSP}10 ♠, 5 %, 11 + 21</p>"),
+    ("<p>H2 je</p>", "<p>H2 je</p>"),
+    ("<td>Hráč 1</td><td>Hráč 2</td>", "<td>Hráč 1</td><td>Hráč 2</td>"),
+    ("<p>a <code>v x</code> a</p><pre>a b\n3 karty</pre>",
+     f"<p>a{NBSP}<code>v x</code> a</p><pre>a b\n3 karty</pre>"),
+    ('<a href="/a b/" title="v ruce" data-none="a &#34;x&#34;">u nás</a>',
+     f'<a href="/a b/" title="v ruce" data-none="a &#34;x&#34;">u{NBSP}nás</a>'),
+    ("<p>a&nbsp;b &amp; a b</p>", f"<p>a&nbsp;b &amp; a{NBSP}b</p>"),
+    ('<span lang="en">a card</span> a b', f'<span lang="en">a card</span> a{NBSP}b'),
+    ("<script>var a = 1 b;</script><style>i a { }</style><!-- a b -->",
+     "<script>var a = 1 b;</script><style>i a { }</style><!-- a b -->"),
+    ("<title>Pravidla a body</title>", f"<title>Pravidla a{NBSP}body</title>"),
+])
+def test_no_break_spaces_go_to_the_text_only(html: str, expected: str) -> None:
+    assert cs(html) == expected
+
+
+def test_polish_has_its_own_one_letter_words() -> None:
+    assert typeset("<p>w domu i z kartą, v x</p>", "pl", "pl") == \
+        f"<p>w{NBSP}domu i{NBSP}z{NBSP}kartą, v x</p>"
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("cs", "„hrát“"), ("sk", "„hrát“"), ("de", "„hrát“"), ("et", "„hrát“"),
+    ("pl", "„hrát”"), ("hu", "„hrát”"), ("en", "“hrát”"),
+])
+def test_quotation_marks_are_the_languages(lang: str, expected: str) -> None:
+    for quoted in ('"hrát"', "&#34;hrát&#34;", "&quot;hrát&quot;", "“hrát”"):
+        assert typeset(f"<p>ne {quoted}.</p>", lang, lang) == f"<p>ne {expected}.</p>"
+
+
+def test_quotation_marks_read_across_inline_tags_not_into_attributes() -> None:
+    html = '<p>(<a href="x" title="&#34;y&#34;">"<strong>ruce</strong>"</a>)</p><p>"a"</p>'
+    assert typeset(html, "de", "de") == \
+        '<p>(<a href="x" title="&#34;y&#34;">„<strong>ruce</strong>“</a>)</p><p>„a“</p>'
+
+
+def test_german_closing_marks_stay_closing() -> None:
+    assert typeset("<p>„um die Ecke“ geht</p>", "de", "de") == "<p>„um die Ecke“ geht</p>"
+
+
+def test_a_language_without_rules_is_left_as_it_is() -> None:
+    html = '<p>v ruce "x"</p>'
+    assert typeset(html, "fr", "fr") is html
+
+
+def test_the_transform_is_one_character_for_one() -> None:
+    html = "<p>a b</p>" * 3 + "<p>13 karet</p>"
+    assert len(cs(html)) == len(html)
+
+
+# -- the built site ----------------------------------------------------------------------
+
+def test_the_counter_sees_places_across_inline_tags_only() -> None:
+    assert breakable_places("<p>karta v <b>ruce</b></p>", "cs") == ["karta v ruce"]
+    assert breakable_places("<td>Hráč 1</td> <td>Hráč 2</td>", "cs") == []
+    assert breakable_places("<p><code>a b</code>1 karta</p>", "cs") == ["1 karta"]
+
+
+def test_no_page_of_cs_sk_pl_breaks_after_a_one_letter_word_or_a_number(
+        built_site: Path) -> None:
+    counts = count_breakable(built_site)
+    assert counts == dict.fromkeys(NO_BREAK_LOCALES, 0)
+
+
+def test_every_quotation_mark_of_the_pages_is_the_languages(built_site: Path) -> None:
+    for lang, (opening, closing) in QUOTES.items():
+        for page in (built_site / lang).glob("*/index.html"):
+            text = visible_text(page.read_text("utf-8"), lang)
+            marks = set(re.findall('["“”„]', text))
+            assert marks <= {opening, closing}, (page, marks)
