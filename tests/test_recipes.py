@@ -26,6 +26,7 @@ from bs4 import BeautifulSoup
 
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
+from tests.test_extensions import TALLY_PAGE
 from tests.test_games import RAMI60_CASES
 from tests.test_games import RAMI60_PAGE
 
@@ -189,11 +190,6 @@ cases:
     expect: {points: 30}
 """
 
-TALLY_PAGE = """
-```cases
-three-kings-tallied
-```
-"""
 
 
 def test_the_recipe_of_a_case_kind(copy: Path, tmp_path: Path) -> None:
