@@ -64,6 +64,11 @@ __all__ = ["MARKER", "WRITERS", "OutputError", "ReadFailed", "SiteWriter", "Sour
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 WRITERS = 4
 """Threads writing files at once (creating files is latency-bound on most file systems)."""
+POOLED_FROM = 64
+"""The fewest files written by :data:`WRITERS` threads; fewer are written one after the
+other. Starting the threads costs more than they save on a small batch (measured: 16 files
+of 20 kB, 1-2 ms one by one against 3-14 ms pooled, on disk and on tmpfs; 256 files on
+disk, 70 ms one by one against 32 ms pooled)."""
 
 
 def _inside_output(out: Path) -> Path | None:
@@ -226,8 +231,12 @@ class SiteWriter:
             path.write_bytes(files[rel])
 
         try:
-            with ThreadPoolExecutor(max_workers=WRITERS) as pool:
-                list(pool.map(write, sorted(files)))
+            if len(files) < POOLED_FROM:
+                for rel in sorted(files):
+                    write(rel)
+            else:
+                with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+                    list(pool.map(write, sorted(files)))
         except OSError as exc:
             raise OutputError(f"{self.out}: cannot write the site: {exc}") from exc
 

@@ -43,6 +43,13 @@ THEME = REPO / "generator" / "theme"
 EXTENDED = os.environ.get("RULES_EXTENDED") == "1"
 """The extended round (``RULES_EXTENDED=1``): the tests marked ``extended`` run their big
 numbers of examples, rounds and repetitions; by default they run a few, for the code path."""
+EXTENDED_ONLY = (pytest.mark.extended,
+                 pytest.mark.skipif(not EXTENDED, reason="in the extended round only "
+                                    "(RULES_EXTENDED=1): a second example of a path the "
+                                    "default run already takes"))
+"""The marks of a parameter (``pytest.param(..., marks=EXTENDED_ONLY)``) or a test that the
+default run leaves to the extended round, saying so when it skips: another preset, encoding
+or spelling of what a default example already runs through, at a second or more a run."""
 FULL_COLLECTION_AFTER = 100
 """Collections of the middle generation between two full garbage collections in a test
 process (Python's default: 10). A full collection goes through every object of the
@@ -52,6 +59,15 @@ often a million objects, 0.15-0.2 s a collection; and every build's ``gc.unfreez
 default, the two workers of a default run spent 7.6 s of CPU in 53 full collections
 (``gc.callbacks``); with this, 1 s in 6. The garbage waits longer (a worker ends with up
 to 1.6 million objects instead of 0.5 million), nothing else changes."""
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The objects left at the end of a test process are frozen, after pytest's own
+    collection of the unraisable exceptions (``_pytest.unraisableexception``, which then
+    collects once more as it cleans up): that second pass looks only at what is made
+    after this, not again at a worker's million objects (0.2-0.5 s a worker)."""
+    gc.freeze()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -32,6 +32,7 @@ from generator.layout import SCAFFOLD
 from generator.package import DISTRIBUTION
 from generator.package import repository_url
 from generator.package import version
+from tests.conftest import EXTENDED_ONLY
 from tests.conftest import REPO
 from tests.conftest import SHIPPED_LOCALES
 from tests.conftest import UNSHIPPED_LOCALE
@@ -260,7 +261,7 @@ def test_git_ignores_what_the_generator_writes(tmp_path: Path) -> None:
     assert files == scaffold_files()
 
 
-@pytest.mark.parametrize("how", [".", "absolute"])
+@pytest.mark.parametrize("how", [".", pytest.param("absolute", marks=EXTENDED_ONLY)])
 def test_init_in_the_empty_current_folder_keeps_the_folder(tmp_path: Path, how: str) -> None:
     """``init .`` and ``init "$PWD"``: the project is made in the folder the shell stands
     in, which stays the same folder (its inode), never replaced."""

@@ -33,6 +33,7 @@ from generator.commands.serve import Preview
 from generator.commands.serve_pages import EVENTS
 from generator.commands.serve_pages import SCRIPT
 from generator.commands.serve_watch import InputFilter
+from tests.conftest import EXTENDED
 from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
 from tests.conftest import replace_in
@@ -496,6 +497,9 @@ def test_temporary_sites_of_killed_serves_are_removed(
     assert not live.exists()
 
 
+@pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "test_temporary_sites_of_killed_serves_are_removed covers the sweep")
 def test_a_killed_serve_leaves_a_folder_the_next_one_removes(tmp_path: Path) -> None:
     """A serve process killed with SIGKILL, then another serve: the first one's
     temporary site is gone."""
