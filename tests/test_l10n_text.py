@@ -135,7 +135,8 @@ def test_seat_lists_are_joined_the_way_the_locale_joins_lists(locale: str, three
     ("cs", "cardverse", "mají hráči 1, 2 a 3;"),
     ("et", "rules", "mängijatel 2 ja 3 on sama väikseim käe väärtus"),
     ("de", "rules", "Die Spieler 2 und 3 liegen"),
-    ("hu", "cardverse", "(játékosok: 1, 2 és 3)"),
+    ("hu", "cardverse", "a legkisebb kézértéken az 1., a 2. és a 3. játékos osztozik;"),
+    ("hu", "rules", "a legkisebb kézértéken a 2. és a 3. játékos osztozik;"),
     ("en", "cardverse", "seats 1, 2, and 3 share the lowest hand value"),
 ])
 def test_tied_seats_on_the_pages(site: Path, lang: str, page: str, expected: str) -> None:
@@ -154,6 +155,15 @@ def test_hungarian_seat_sentences_carry_the_article_of_the_number(site: Path) ->
                for text in reasoning), reasoning
     assert "A forduló folytatódik: az 1. játékos következik." in _texts(
         site, "hu", "cardverse", ".reasoning li")
+
+
+def test_hungarian_card_sentences_carry_the_article_of_the_card(site: Path) -> None:
+    reasoning = _texts(site, "hu", "rules", ".reasoning li")
+    assert "A dzsóker a 9♠ helyén áll." in reasoning
+    assert "A dzsóker a J♥ helyén áll, nem az A♥ helyén, mert így kevesebb pontot ér." \
+        in reasoning
+    assert any(text.startswith("A 6♠ kerül a dzsóker helyére. Az új kombináció: 6♠ 7♠ 8♠.")
+               for text in reasoning), reasoning
 
 
 def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_them(

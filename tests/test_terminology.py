@@ -80,9 +80,20 @@ TERMS: tuple[Term, ...] = (
     Term("et", "round", r"\bvoor", (r"\bjaotus\w*",)),
     Term("et", "address", r"\bsinu\b", (r"\bteie\b", r"\bteil\b")),
     Term("et", "rank letters", r"\bQ-K-A\b", (r"\bD-R-A\b", r"\bR-A-2\b")),
-    Term("hu", "seat order", r"\belsőként következik\b", (r"\blegelőbb\b",)),
+    Term("et", "page (leht, never lehekülg)", r"\blehel\b", (r"\blehekül",)),
+    # hu: "a legelőrébb ül" is spatial ("sits furthest forward").
+    Term("hu", "seat order", r"\belsőként következik\b", (r"\blegelőbb\b", r"\blegelőrébb\b")),
+    Term("hu", "one more (not a calque of 'a second')", r"^Még egy\b", (r"^Egy második\b",)),
     Term("de", "deck (not 'card game')", r"\bKartendeck", (r"\bKartenspiel",)),
     Term("de", "leave a meld valid", r"\bgültig bleiben\b", (r"\bgültig lassen\b",)),
+    # de: "Spielzug" reads as "Zug" (a turn); a move, one step of a turn, is an Aktion
+    # (the heading "Erlaubte Spielzüge" names the moves a game allows).
+    Term("de", "move (one step of a turn)", r"\bAktion",
+         (r"\bSpielzug\b", r"(?<!^Erlaubte )\bSpielzüge\b")),
+    Term("de", "follow on (one word, Duden)", r"\baufeinanderfolgen\b",
+         (r"\baufeinander folgen\b",)),
+    Term("de", "shuffled back (never 'nie wieder', which says it happened before)",
+         r"\bzurückgemischt\b", (r"\bnie wieder\b",)),
 )
 
 
@@ -108,6 +119,9 @@ class InMessage:
 SEED_000 = "seed 000, the app's Czech page"
 SEED_003 = "seed 003, the app's Slovak page"
 RESHUFFLE = "The discard pile, except its top card, was shuffled into a new stock."
+SEARCH_SERVED = ("Search needs the site served by a web server: opened from a file, the "
+                 "browser does not load the index. Serve the site folder, for example with "
+                 "%(command)s, or with any web server.")
 
 IN_MESSAGE: tuple[InMessage, ...] = (
     InMessage("cs", None, "Two sets, enough points, no pure run", r"^Dvě trojice,", SEED_000),
@@ -136,6 +150,23 @@ IN_MESSAGE: tuple[InMessage, ...] = (
     InMessage("et", "event", RESHUFFLE, r"\bsegati\b", "the event reports the shuffle"),
     InMessage("hu", "event", RESHUFFLE, r"\bmegkeverték\b", "the event reports the shuffle"),
     InMessage("de", "event", RESHUFFLE, r"\bgemischt\b", "the event reports the shuffle"),
+    InMessage("de", "event", "The opening fell short: the melds went back to the hand.",
+              r"^Die Erstmeldung reichte nicht: .* wurden ",
+              "an event line reports what happened, in the past"),
+    InMessage("hu", "explanation", "threshold %(threshold)s, %(preset)s",
+              r"^ponthatár %\(threshold\)s, ", "no second colon after „A táblázat példái:”"),
+    InMessage("hu", "explanation", "%(card)s takes the joker's place: %(meld)s. The player "
+              "takes the joker and must lay it again this turn if they can.",
+              r"^A\(z\) %\(card\)s kerül a dzsóker helyére\. Az új kombináció: %\(meld\)s\.",
+              "one colon a sentence, the card's article chosen per card"),
+    InMessage("hu", None, SEARCH_SERVED, r"például a következő paranccsal: %\(command\)s\.",
+              "no unresolved „a(z)” before the command"),
+    InMessage("et", None, SEARCH_SERVED, r"\bvõi kasuta mõnda muud veebiserverit\.$",
+              "another way to serve the site, not another server to start"),
+    InMessage("de", None, SEARCH_SERVED,
+              r"^Die Suche funktioniert nur, wenn ein Webserver die Website ausliefert: Wird "
+              r"sie als Datei geöffnet, .* oder mit einem beliebigen anderen Webserver\.$",
+              "no dangling participle; any web server"),
 )
 
 # (locale, msgctxt, msgid, the whole translation): the set's meld-type label is the

@@ -28,6 +28,7 @@ from generator.engine.melds import rank_points
 from generator.engine.rules import RuleSet
 from generator.engine.table import SwapResult
 from generator.i18n import words
+from generator.i18n.articles import choose_articles
 from generator.i18n.catalog import Translator
 
 ENGLISH_OPEN = "\ufdd0"
@@ -60,17 +61,20 @@ class Words:
             else text
 
     def text(self, msgid: str, context: str | None = None, **params: object) -> str:
-        """The translation of ``msgid`` with ``%(name)s`` placeholders filled in."""
+        """The translation of ``msgid`` with ``%(name)s`` placeholders filled in and the
+        articles that depend on them chosen (Hungarian ``a(z)``:
+        :func:`~generator.i18n.articles.choose_articles`)."""
         text, ok = self.translator.gettext(msgid, context)
-        return self.as_shown(text % params if params else text, ok)
+        filled = choose_articles(text % params, self.translator.locale) if params else text
+        return self.as_shown(filled, ok)
 
     def plural(self, singular: str, plural: str, n: int, **params: object) -> str:
         """The plural form of ``singular``/``plural`` for the count ``n``, with
         ``%(num)s`` (``n`` as the locale writes numbers, or ``params``' ``num``) and the
-        other placeholders filled in."""
+        other placeholders filled in and the articles that depend on them chosen."""
         text, ok = self.translator.ngettext(singular, plural, n)
         values = {"num": format_decimal(n, locale=self.translator.locale), **params}
-        return self.as_shown(text % values, ok)
+        return self.as_shown(choose_articles(text % values, self.translator.locale), ok)
 
     def code(self, table: str, code: str, **params: object) -> str:
         """The words of a code from :data:`generator.i18n.words.CONTEXTS`, e.g.
@@ -85,11 +89,16 @@ class Words:
         return self.code(table, str(seat))
 
     def seat_list(self, seats: Iterable[int]) -> str:
-        """Seat numbers joined the way the locale joins a list (CLDR list patterns, via
-        Babel): "2 and 3" in English, "2, 3 a 4" in Czech, "2 és 3" in Hungarian."""
+        """Seat numbers, each as the language writes it in a list of seats
+        (:data:`words.SEAT_IN_LIST_CONTEXT`), joined the way the locale joins a list
+        (CLDR list patterns, via Babel): "2 and 3" in English, "2, 3 a 4" in Czech,
+        "a 2. és a 3." in Hungarian, whose sentence then names the seats once ("a 2. és a
+        3. játékos")."""
         locale = self.translator.locale
-        return str(format_list([format_decimal(s, locale=locale) for s in seats],
-                               locale=locale))
+        return str(format_list(
+            [self.text(words.SEAT_IN_LIST, words.SEAT_IN_LIST_CONTEXT,
+                       seat=format_decimal(s, locale=locale)) for s in seats],
+            locale=locale))
 
     def card_name(self, card: Card) -> str:
         """The full name of ``card`` in this locale ("srdcová dáma")."""

@@ -197,6 +197,15 @@ SEATS_WITHIN = FromGames(lambda: {str(n): f"seat {n}" for n in range(1, max_seat
 """Seat numbers → the seat's name within a sentence (context
 :data:`SEAT_WITHIN_CONTEXT`): Czech "hráč 2", Hungarian "a 2. játékos"."""
 
+SEAT_IN_LIST_CONTEXT = "seat number in a list of seats"
+"""msgctxt of :data:`SEAT_IN_LIST`."""
+
+SEAT_IN_LIST = "%(seat)s"
+"""A seat's number as one item of a list of seats (``%(seats)s`` in
+:data:`EXPLANATIONS`), before the items are joined as the locale joins a list: English
+"2" ("seats 2 and 3"), Hungarian "a(z) %(seat)s." ("a 2. és a 3. játékos", the noun
+once after the list; docs/site.md, "Languages")."""
+
 END_REASONS: dict[str, str] = {
     EndReason.STOCK_EMPTY: "The stock ran out.",
     EndReason.TURN_LIMIT: "The turn limit was reached.",
@@ -276,7 +285,10 @@ EXPLANATIONS = {
 }
 """The engine's reasoning → message (context ``explanation``). ``%(seat)s`` is a seat's
 name (:data:`SEATS` where it opens the sentence, else :data:`SEATS_WITHIN`), ``%(seats)s``
-several seat numbers joined as the language joins a list ("2, 3 a 4")."""
+several seat numbers joined as the language joins a list ("2, 3 a 4", each item
+:data:`SEAT_IN_LIST`). ``%(card)s`` and ``%(other)s`` are card codes ("9♠"): a Hungarian
+translation writes ``a(z)`` before them, and the article is chosen once the code is
+known (:func:`generator.i18n.articles.choose_articles`)."""
 
 STATUSES: dict[str, str] = {
     CaseStatus.PENDING: "Being written",
@@ -324,6 +336,7 @@ CONTEXTS: dict[str, Mapping[str, str]] = {
     "expect field": EXPECT_FIELDS,
     SEAT_CONTEXT: SEATS,
     SEAT_WITHIN_CONTEXT: SEATS_WITHIN,
+    SEAT_IN_LIST_CONTEXT: {"seat": SEAT_IN_LIST},
 }
 """Every coded message, by msgctxt."""
 
