@@ -170,7 +170,7 @@ def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("cs", "Kombinace č. 2: eso nemůže stát zároveň za králem a před dvojkou."),
-    ("sk", "2. kombinácia: eso nemôže byť zároveň za kráľom aj pred dvojkou."),
+    ("sk", "Kombinácia č. 2: eso nemôže byť zároveň za kráľom aj pred dvojkou."),
     ("pl", "Układ nr 2: as nie może leżeć jednocześnie po królu i przed dwójką."),
     ("et", "2. kombinatsioon: äss ei saa olla korraga nii kuninga järel kui ka kahe ees."),
     ("hu", "2. kombináció: az ász nem állhat egyszerre a király után és a kettes előtt."),
