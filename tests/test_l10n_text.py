@@ -180,7 +180,7 @@ def test_a_step_is_one_sentence_with_the_seat_and_cards_where_the_language_puts_
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("cs", "Kombinace č. 2: eso nemůže stát zároveň za králem a před dvojkou."),
-    ("sk", "2. kombinácia: eso nemôže byť zároveň za kráľom aj pred dvojkou."),
+    ("sk", "Kombinácia č. 2: eso nemôže byť zároveň za kráľom aj pred dvojkou."),
     ("pl", "Układ nr 2: as nie może leżeć jednocześnie po królu i przed dwójką."),
     ("et", "2. kombinatsioon: äss ei saa olla korraga nii kuninga järel kui ka kahe ees."),
     ("hu", "2. kombináció: az ász nem állhat egyszerre a király után és a kettes előtt."),
@@ -194,7 +194,7 @@ def test_a_numbered_meld_reason_is_one_sentence(site: Path, lang: str, expected:
 @pytest.mark.parametrize(("lang", "case", "badge"), [
     ("pl", "queen-king-ace-hearts", "Prawidłowy sekwens"),
     ("pl", "three-sevens-of-spades", "Nieprawidłowa grupa"),
-    ("cs", "three-kings", "Platná trojice nebo čtveřice"),
+    ("cs", "three-kings", "Platná trojice"),
     ("sk", "king-ace-two-hearts", "Zamietnutá postupka"),
     ("de", "queen-king-ace-hearts", "Gültige Folge"),
     ("en", "three-kings", "Valid set"),
@@ -210,6 +210,29 @@ def test_a_meld_rows_verdict_and_type_are_one_message(site: Path, lang: str, cas
     assert verdict is not None
     assert verdict.get_text().strip("✓✗") == badge
     assert not row.select(".type")
+
+
+@pytest.mark.parametrize(("lang", "case", "badge"), [
+    ("cs", "three-kings", "Platná trojice"),
+    ("cs", "three-sevens-of-spades", "Neplatná trojice"),
+    ("cs", "four-queens", "Platná čtveřice"),
+    ("cs", "five-sevens", "Neplatná kombinace stejných hodnot"),
+    ("sk", "three-kings", "Platná trojica"),
+    ("sk", "three-sevens-of-spades", "Zamietnutá trojica"),
+    ("sk", "four-queens", "Platná štvorica"),
+    ("sk", "five-sevens", "Zamietnutá kombinácia rovnakých hodnôt"),
+    ("en", "four-queens", "Valid set"),
+    ("en", "five-sevens", "Invalid set"),
+])
+def test_a_sets_verdict_names_its_card_count(site: Path, lang: str, case: str,
+                                            badge: str) -> None:
+    """A set of three cards is a "trojice", of four a "čtveřice" (Slovak "trojica",
+    "štvorica"); a set of five is neither, and its verdict names it neutrally."""
+    row = parsed_page(site / lang / "rules" / "index.html").find(id=case)
+    assert row is not None
+    verdict = row.select_one(".verdict")
+    assert verdict is not None
+    assert verdict.get_text().strip("✓✗") == badge
 
 
 def test_the_home_page_claims_no_examples_of_its_own(site: Path) -> None:

@@ -130,7 +130,7 @@ def test_the_page_shows_a_known_disagreement_side_by_side(tmp_path: Path) -> Non
     status = known.select_one(".case__status")
     assert status.select_one(".status-badge").get_text() == "Známý rozdíl"
     assert status.select_one(".case__known").get_text() == \
-        "Body: stránka uvádí 24, herní jádro dává 21."
+        "Body: stránka uvádí 24, podle herního jádra 21."
     because = status.select_one(".case__because")
     assert because.get_text() == "Proč: The app counts the joker as 9."
     assert because["lang"] == "en"  # not translated yet, and marked

@@ -64,6 +64,15 @@ TERMS: tuple[Term, ...] = (
     Term("sk", "to fit", r"\bhod(?:í|ila)\b", (r"\bpas(?:ova|uj)\w*",)),
     Term("sk", "the joker in prose", r"\bžolík\b", (r"\bJK\b",)),
     Term("sk", "rules engine", r"\bhern\w* jadr", (r"(?<!%\()\bengin",)),
+    Term("sk", "conditional 'if'", r"\bak by\b", (r"\bkeď by\b",)),
+    Term("sk", "a few points", r"\bniekoľko bodov\b", (r"\bpár bodov\b",)),  # not colloquial
+    # a numbered meld: "kombinácia č. 2" everywhere, not "2. kombinácia" or "kombinácia 2"
+    Term("sk", "numbered meld", r"\bkombinácia č\. ",
+         (r"\)s\. kombinácia\b", r"\bkombináci[ei] %\(num\)s")),
+    # the reader is "ty" on every page, the 404 page too
+    Term("cs", "address", r"\bnajdeš\b", (r"\bnajdete\b",)),
+    Term("sk", "address", r"\bnájdeš\b", (r"\bnájdete\b",)),
+    Term("pl", "game (whole match)", r"\bpartii?\b", (r"\bKoniec gry\b", r"^Gra (?:toczy|kończy)")),
     Term("pl", "reference rules", r"\bzasady podstawowe\b", (r"\bzasad\w* standardow",)),
     Term("pl", "count column headers", r"^Liczba kart ", (r"^Kart ",)),
     Term("pl", "a first meld counts at the end of the turn", r"po zakończeniu tury",
@@ -169,11 +178,16 @@ IN_MESSAGE: tuple[InMessage, ...] = (
               "no dangling participle; any web server"),
 )
 
-# (locale, msgctxt, msgid, the whole translation): the set's meld-type label is the
-# app's own ("Platná trojica alebo štvorica" on the Slovak page, seed 003).
+# (locale, msgctxt, msgid, the whole translation): a set's verdict names its count in
+# Czech and Slovak (trojice / čtveřice, trojica / štvorica), and a set of any other count
+# neutrally.
 EXACT: tuple[tuple[str, str | None, str, str], ...] = (
-    ("cs", "meld verdict", "Valid set", "Platná trojice nebo čtveřice"),
-    ("sk", "meld verdict", "Valid set", "Platná trojica alebo štvorica"),
+    ("cs", "meld verdict, set of three cards", "Valid set", "Platná trojice"),
+    ("cs", "meld verdict, set of four cards", "Invalid set", "Neplatná čtveřice"),
+    ("cs", "meld verdict", "Invalid set", "Neplatná kombinace stejných hodnot"),
+    ("sk", "meld verdict, set of three cards", "Valid set", "Platná trojica"),
+    ("sk", "meld verdict, set of four cards", "Invalid set", "Zamietnutá štvorica"),
+    ("sk", "meld verdict", "Invalid set", "Zamietnutá kombinácia rovnakých hodnôt"),
     ("sk", "meld verdict", "Invalid run", "Zamietnutá postupka"),  # seed 003
     ("sk", "verdict", "Invalid", "Zamietnutá"),
     # the adjective agrees with the type, in one message

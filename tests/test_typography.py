@@ -13,6 +13,7 @@ import pytest
 
 from generator.render.typography import INLINE
 from generator.render.typography import NBSP
+from generator.render.typography import NUMBER_SIGNS
 from generator.render.typography import ONE_LETTER_WORDS
 from generator.render.typography import QUOTES
 from generator.render.typography import SKIPPED
@@ -75,11 +76,14 @@ def visible_text(html: str, lang: str) -> str:
 def breakable_places(html: str, lang: str) -> list[str]:
     """Where a line may break that the language's typography keeps together: a
     one-letter word (:data:`ONE_LETTER_WORDS`, either case) followed by an ordinary
-    space, or a number followed by an ordinary space and a word, in the page's visible
+    space, a number followed by an ordinary space and a word, or "č." / "nr"
+    (:data:`NUMBER_SIGNS`) followed by an ordinary space and a number, in the page's visible
     text (:func:`visible_text`); each with some text around it."""
     letters = ONE_LETTER_WORDS[lang] + ONE_LETTER_WORDS[lang].upper()
     text = visible_text(html, lang)
-    found = re.finditer(rf"(?<!\w)[{letters}] |(?<!\w)\d+ (?=[^\W\d_])", text)
+    signs = "|".join(re.escape(sign) for sign in NUMBER_SIGNS[lang])
+    found = re.finditer(rf"(?<!\w)[{letters}] |(?<!\w)\d+ (?=[^\W\d_])"
+                        rf"|(?<!\w)(?:{signs}) (?=\d)", text, re.IGNORECASE)
     return [text[max(0, m.start() - 20):m.end() + 20].strip() for m in found]
 
 
@@ -131,6 +135,19 @@ def test_no_break_spaces_go_to_the_text_only(html: str, expected: str) -> None:
 def test_polish_has_its_own_one_letter_words() -> None:
     assert typeset("<p>w domu i z kartą, v x</p>", "pl", "pl") == \
         f"<p>w{NBSP}domu i{NBSP}z{NBSP}kartą, v x</p>"
+
+
+@pytest.mark.parametrize(("lang", "html", "expected"), [
+    ("cs", "<p>Kombinace č. 2: eso</p>", f"<p>Kombinace č.{NBSP}2: eso</p>"),
+    ("sk", "<p>ku kombinácii č. <b>1</b></p>", f"<p>ku kombinácii č.{NBSP}<b>1</b></p>"),
+    ("pl", "<p>Układ nr 2 i Nr 3</p>", f"<p>Układ nr{NBSP}2{NBSP}i{NBSP}Nr{NBSP}3</p>"),
+    ("cs", "<p>č. a nr 2, abč. 2</p>", f"<p>č. a{NBSP}nr 2, abč. 2</p>"),
+    ("de", "<p>Nr. 2</p>", "<p>Nr. 2</p>"),
+])
+def test_a_number_keeps_to_its_sign(lang: str, html: str, expected: str) -> None:
+    """A number never parts from its sign at a line's end: "č. 2" in Czech and Slovak,
+    "nr 2" in Polish."""
+    assert typeset(html, lang, lang) == expected
 
 
 @pytest.mark.parametrize(("lang", "expected"), [

@@ -116,7 +116,32 @@ MELD_VERDICTS: dict[str, str] = {
 }
 """A meld's verdict and type, ``"<verdict> <type>"`` → one message (context ``meld
 verdict``): a language whose adjective agrees with the type's gender writes the pair
-whole ("Prawidłowy sekwens", "Prawidłowa grupa")."""
+whole ("Prawidłowy sekwens", "Prawidłowa grupa"). A set of three or four cards takes its
+message from :data:`SET_VERDICTS_BY_COUNT` instead; the set messages here name a set of
+any other count (an invalid one of two or five cards)."""
+
+SET_VERDICTS_BY_COUNT: dict[int, tuple[str, dict[str, str]]] = {
+    3: ("meld verdict, set of three cards", {
+        meld_verdict(Verdict.VALID, MeldType.SET): "Valid set",
+        meld_verdict(Verdict.INVALID, MeldType.SET): "Invalid set",
+    }),
+    4: ("meld verdict, set of four cards", {
+        meld_verdict(Verdict.VALID, MeldType.SET): "Valid set",
+        meld_verdict(Verdict.INVALID, MeldType.SET): "Invalid set",
+    }),
+}
+"""A set's card count → (msgctxt, its verdict messages): a language that names a set by
+its count writes each whole (Czech "Platná trojice", "Platná čtveřice"); the others
+repeat their :data:`MELD_VERDICTS` words."""
+
+
+def meld_verdict_context(meld_type: MeldType, count: int) -> str:
+    """The msgctxt of the verdict of a meld of ``meld_type`` and ``count`` cards: a set of
+    three or four cards has its own (:data:`SET_VERDICTS_BY_COUNT`), any other meld
+    ``meld verdict``."""
+    if meld_type is MeldType.SET and count in SET_VERDICTS_BY_COUNT:
+        return SET_VERDICTS_BY_COUNT[count][0]
+    return "meld verdict"
 
 REASONS: dict[str, str] = {
     MeldReason.TOO_MANY_JOKERS: "Only one joker is allowed in a meld.",
@@ -322,6 +347,7 @@ beside the engine's (context ``expect field``; ``results``: one per action, numb
 CONTEXTS: dict[str, Mapping[str, str]] = {
     "verdict": VERDICTS,
     "meld verdict": MELD_VERDICTS,
+    **dict(SET_VERDICTS_BY_COUNT.values()),
     "reason": REASONS,
     "preset": PRESETS,
     "preset heading": PRESET_HEADINGS,

@@ -88,10 +88,11 @@ class MeldKind(Kind[CardsInput, MeldResult]):
     def row(self, inputs: CardsInput, result: MeldResult, values: Mapping[str, Value],
             rules: RuleSet, w: Words) -> View:
         view: View = {"melds": [cards_view(inputs.cards, w)], **unscored_melds(rules, w)}
-        if result.type is not None:  # the verdict and the type as one message
+        if result.type is not None:
+            # the verdict and the type (of a set, its count too) as one message
             verdict = Verdict(str(values["verdict"]))
-            view["verdict_text"] = w.code("meld verdict", words.meld_verdict(verdict,
-                                                                             result.type))
+            context = words.meld_verdict_context(result.type, len(inputs.cards))
+            view["verdict_text"] = w.code(context, words.meld_verdict(verdict, result.type))
         return view
 
 

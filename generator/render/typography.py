@@ -1,7 +1,7 @@
 """A locale's typography on its rendered pages (:func:`typeset`): a no-break space
-(U+00A0) after a one-letter preposition or conjunction (Czech, Slovak, Polish) and
-between a number and the word after it, and the language's own quotation marks for
-straight (``"``) and English curly ones.
+(U+00A0) after a one-letter preposition or conjunction (Czech, Slovak, Polish), between
+a number and the word after it and between "č." / "nr" and its number, and the
+language's own quotation marks for straight (``"``) and English curly ones.
 
 It works on a page's HTML as the theme writes it (well formed: a ``<`` or ``>`` in text
 or in an attribute's value is escaped), on the text between tags only: never inside a
@@ -25,6 +25,10 @@ NBSP = "\u00a0"
 ONE_LETTER_WORDS: dict[str, str] = {"cs": "vkszouai", "sk": "vkszouai", "pl": "wzioau"}
 """The one-letter prepositions and conjunctions that keep to the next word, by language
 (both cases: a sentence's first word too)."""
+
+NUMBER_SIGNS: dict[str, tuple[str, ...]] = {"cs": ("č.",), "sk": ("č.",), "pl": ("nr",)}
+"""The abbreviations of "number" that keep to the number after them, by language
+("kombinace č. 2", "układ nr 2"; either case)."""
 
 QUOTES: dict[str, tuple[str, str]] = {
     "cs": ("\u201e", "\u201c"), "sk": ("\u201e", "\u201c"), "de": ("\u201e", "\u201c"),
@@ -69,6 +73,15 @@ def _spaces(letters: str) -> re.Pattern[str]:
                       rf"(?={_INLINE_TAGS} {_INLINE_TAGS}[^\W\d_])){_INLINE_TAGS}( )")
 
 
+@cache
+def _number_signs(signs: tuple[str, ...]) -> re.Pattern[str]:
+    """An ordinary space (group 1) between one of ``signs`` and the number after it,
+    inline tags between them allowed."""
+    alternatives = "|".join(re.escape(sign) for sign in signs)
+    return re.compile(rf"(?<!\w)(?:{alternatives}){_INLINE_TAGS}( )(?={_INLINE_TAGS}\d)",
+                      re.IGNORECASE)
+
+
 def typeset(html: str, locale: str, tag: str, done: str = "") -> str:
     """``html``, a page of locale ``locale`` (``lang`` ``tag``), with the locale's
     typography (see the module's docstring); ``html`` itself when that changes nothing.
@@ -102,6 +115,11 @@ def _typeset(html: str, locale: str, tag: str) -> str:
     edits: list[tuple[int, int, str]] = []
     if letters is not None:
         for found in _spaces(letters).finditer(html):
+            if page.in_text(found.start()) and not page.before(found.start()).isalnum():
+                edits.append((found.start(1), found.end(1), NBSP))
+    signs = NUMBER_SIGNS.get(language)
+    if signs is not None:
+        for found in _number_signs(signs).finditer(html):
             if page.in_text(found.start()) and not page.before(found.start()).isalnum():
                 edits.append((found.start(1), found.end(1), NBSP))
     if quotes is not None:
