@@ -101,6 +101,15 @@ def remember(memo: OrderedDict[Any, Any], key: Any, value: Any, limit: int) -> N
         memo.popitem(last=False)
 
 
+MADE_LIMIT = 512
+"""Results :func:`item_stage` remembers in the process, at most."""
+
+_MADE: OrderedDict[tuple[str, str], Any] = OrderedDict()
+"""What this process's stages made, encoded, by (slot, inputs' digest): a process that
+builds another project of equal inputs (its tests; ``pytest`` over several sites) takes
+them as a build takes its cache's, decoded, never made again."""
+
+
 def item_stage(store: Store | None, slot: str, inputs: str, make: Callable[[], T], *,
                encode: Callable[[T], Any], decode: Callable[[Any], T | None],
                shared: bool = False) -> T:
@@ -122,23 +131,39 @@ def item_stage(store: Store | None, slot: str, inputs: str, make: Callable[[], T
             (:meth:`Store.load`'s ``shared``): ``decode`` must not change it.
 
     Returns:
-        The kept result, or the one made.
+        The kept result, the one this process made for equal inputs (for another
+        project: :data:`_MADE`, read as ``shared``), or the one made now.
     """
-    if store is not None:
-        found = store.load(slot, inputs, shared=shared)
-        if found is not None:
-            try:
-                result = decode(found)
-            except (KeyError, TypeError, ValueError):
-                result = None  # checksummed and of this generator, yet of another shape
-            if result is not None:
-                return result
+    if store is None:
+        return make()
+    found = store.load(slot, inputs, shared=shared)
+    result = _decoded(found, decode)
+    if result is not None:
+        return result
+    made = _MADE.get((slot, inputs)) if inputs else None
+    result = _decoded(made, decode)
+    if result is not None:
+        store.store(slot, inputs, made)
+        return result
     result = make()
-    if store is not None:
-        data = encode(result)
-        if data is not None:
-            store.store(slot, inputs, data)
+    data = encode(result)
+    if data is not None:
+        store.store(slot, inputs, data)
+        if inputs:
+            remember(_MADE, (slot, inputs), data, MADE_LIMIT)
     return result
+
+
+def _decoded(found: Any, decode: Callable[[Any], T | None]) -> T | None:
+    """A kept entry decoded, or ``None``: none, not usable, or of another shape
+    (``decode`` raising ``KeyError``, ``TypeError`` or ``ValueError``, as an entry
+    checksummed and of this generator, yet of another shape, does)."""
+    if found is None:
+        return None
+    try:
+        return decode(found)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def carried_stage(store: Store | None, slot: str, inputs: str,

@@ -27,6 +27,7 @@ import generator.commands.project
 import generator.commands.stages
 import generator.digests
 import generator.engine.melds
+import generator.memo
 import generator.output
 import generator.render.incremental
 import generator.render.parallel
@@ -226,7 +227,9 @@ def test_a_catalog_change_renders_again_only_what_shows_the_message(
         small: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page of the locale is laid out again (the navigation lists every title),
     but a page's body and a table of cases are rendered again only when a message they
-    looked up was changed (:meth:`Translator.messages_digest`)."""
+    looked up was changed (:meth:`Translator.messages_digest`); none made for another
+    project before (the process memo emptied)."""
+    monkeypatch.setattr(generator.memo, "_MADE", OrderedDict())
     assert build(small).exit_code == 0
     bodies: list[tuple[str, str]] = []
     tables: list[tuple[str, tuple[str, ...]]] = []

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import pytest
 
+from generator import memo
 from generator.memo import carried_stage
 from generator.memo import item_stage
+
+
+@pytest.fixture(autouse=True)
+def _nothing_made_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with an empty process memo: the tests give one slot and inputs
+    different results, which a real stage (a pure function of its inputs) never does."""
+    monkeypatch.setattr(memo, "_MADE", OrderedDict())
 
 
 class DictStore:
@@ -64,6 +73,27 @@ def test_item_stage_makes_again_over_an_unusable_entry(entry: Any) -> None:
     assert _stage(store, made) == "made"
     assert made == ["made"]
     assert store.entries[("slot", "k1")] == {"v": "made"}
+
+
+def test_item_stage_takes_what_the_process_made_for_equal_inputs_into_another_store(
+        ) -> None:
+    first, second, made = DictStore(), DictStore(), []
+    assert _stage(first, made) == "made"
+    assert _stage(second, made, result="other") == "made"  # another project, equal inputs
+    assert made == ["made"]
+    assert second.stores == [("slot", "k1", {"v": "made"})]
+    assert _stage(DictStore(), made, inputs="k2", result="other") == "other"
+    assert made == ["made", "other"]
+
+
+def test_item_stage_remembers_neither_what_is_not_kept_nor_what_has_no_inputs() -> None:
+    made: list[str] = []
+    assert _stage(DictStore(), made, result="error") == "error"
+    assert _stage(DictStore(), made, result="error") == "error"
+    assert _stage(DictStore(), made, inputs="") == "made"
+    assert _stage(DictStore(), made, inputs="", result="other") == "other"
+    assert made == ["error", "error", "made", "other"]
+    assert not memo._MADE
 
 
 def test_item_stage_without_a_store_makes() -> None:
