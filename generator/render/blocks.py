@@ -145,6 +145,12 @@ class LocaleRenderer:
             self.translator.replay(made[1])
         return made[0]
 
+    def cases_table(self, ids: Sequence[str], caption: str = "") -> str:
+        """The HTML of a table of the cases ``ids``, rendered now (not kept): the card
+        checker's answer (:mod:`generator.commands.checker`)."""
+        (html, _lookups, _english), _made = self._made_table(ids, caption)
+        return html
+
     def _table_slot(self, ids: Sequence[str], caption: str) -> str:
         """The cache slot of a table of cases in this locale."""
         return f"table/{digest(self.translator.locale, caption, *ids)}"
