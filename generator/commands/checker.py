@@ -26,7 +26,10 @@ from generator.cases.loader import load_case_text
 from generator.commands.explain import ExplainRequest
 from generator.commands.explain import explain
 from generator.engine.cards import CardCodeError
+from generator.engine.cards import all_cards
 from generator.engine.cards import parse_card
+from generator.engine.rules import options_of
+from generator.engine.rules import presets_of
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import language_tag
 from generator.i18n.explain import ENGLISH_CLOSE
@@ -143,8 +146,8 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
         env: the site's template environment (its ``templates/`` over the theme's).
 
     Returns:
-        The answer, or its ``problem``: a code that names no card, no cards, or inputs
-        the kind refuses (then with the loader's words).
+        The answer, or its ``problem``: a field without cards, a code that names no
+        card, or inputs the kind refuses (then with the loader's words).
     """
     w = Words(translator, marked=True)
     kind = KINDS.get(question.kind)
@@ -153,6 +156,10 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
     for argument in kind.arguments:
         if argument.shape not in CARD_SHAPES:
             continue
+        if not any(text.strip() for text in question.given.get(argument.field, ())):
+            # (the schema, not asked here, would say which field is missing)
+            return Answer(problem=_plain(w.text("Enter the cards of every field to check "
+                                                "them.")))
         for text in question.given.get(argument.field, ()):
             for code in text.split():
                 problem = card_problem(code, w)
@@ -191,3 +198,48 @@ def answer_json(question: str, translator: Translator, env: Environment) -> str:
     script exchanges with Python)."""
     found = answer(Question.from_data(json.loads(question)), translator, env)
     return json.dumps(asdict(found), ensure_ascii=False)
+
+
+def _field_labels(w: Words) -> dict[str, str]:
+    """The words of each input field a checker asks for."""
+    return {"cards": w.text("Cards"), "melds": w.text("Melds, one per line"),
+            "meld": w.text("The meld on the table"),
+            "card": w.text("The card put in the joker's place"),
+            "opened": w.text("The player has opened")}
+
+
+def form(kind_name: str, translator: Translator) -> dict[str, Any]:
+    """What a checker of ``kind_name`` offers, in ``translator``'s locale: the games
+    (their presets and options), the input fields, every card's spoken name by code, the
+    suits' names and the words of the form.
+
+    Raises:
+        ValueError: the kind has no checker.
+    """
+    kind = KINDS.get(kind_name)
+    if kind is None or kind not in checker_kinds():
+        raise ValueError(f"kind {kind_name!r} has no checker")
+    w = Words(translator)
+    labels = _field_labels(w)
+    games = [{"id": g, "name": w.code("game", g),
+              "presets": [{"id": p, "name": w.code("preset", p)} for p in presets_of(g)],
+              "options": [{"id": o, "name": w.code("option", o)} for o in options_of(g)]}
+             for g in kind.games]
+    fields = [{"field": a.field, "shape": a.shape, "label": labels.get(a.field, a.field)}
+              for a in kind.arguments]
+    names = {card.code: w.card_name(card) for card in all_cards()}
+    words = {"game": w.text("Game"), "rules": w.text("Rules"), "check": w.text("Check"),
+             "copy": w.text("Copy as a case"), "copied": w.text("Copied."),
+             "close": w.text("Close"), "rank": w.text("Rank"), "suit": w.text("Suit"),
+             "add": w.text("Add the card"), "clear": w.text("Clear"),
+             "picker": w.text("Pick a card: a rank, then a suit."),
+             "codes": w.text("Or type the codes, such as QH KH AH, and JK for a joker."),
+             "empty": w.text("Enter some cards to check them.")}
+    suits = {"S": w.text("Spades"), "H": w.text("Hearts"), "D": w.text("Diamonds"),
+             "C": w.text("Clubs")}
+    return {"games": games, "fields": fields, "names": names, "suits": suits, "words": words}
+
+
+def form_json(kind_name: str, translator: Translator) -> str:
+    """:func:`form` as JSON text."""
+    return json.dumps(form(kind_name, translator), ensure_ascii=False)
