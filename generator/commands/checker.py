@@ -25,9 +25,7 @@ from jinja2 import Environment
 from generator.cases.loader import load_case_text
 from generator.commands.explain import ExplainRequest
 from generator.commands.explain import explain
-from generator.engine.cards import CardCodeError
 from generator.engine.cards import all_cards
-from generator.engine.cards import parse_card
 from generator.engine.rules import options_of
 from generator.engine.rules import presets_of
 from generator.i18n.catalog import Translator
@@ -39,6 +37,14 @@ from generator.kinds import KINDS
 from generator.kinds import REGISTRY
 from generator.kinds.base import Kind
 from generator.render.blocks import LocaleRenderer
+from generator.render.checker_words import YOUR_CARDS
+from generator.render.checker_words import card_problem
+from generator.render.checker_words import field_labels
+from generator.render.checker_words import form_words
+from generator.render.checker_words import missing_cards
+from generator.render.checker_words import refused
+from generator.render.checker_words import suit_names
+from generator.render.checker_words import your_cards
 from generator.render.environment import install_words
 from generator.render.fallbacks import mark_english
 from generator.render.typography import typeset
@@ -46,9 +52,6 @@ from generator.verify import verify_case
 
 CARD_SHAPES = frozenset({"cards", "card lists", "card"})
 """The argument shapes whose words are card codes."""
-
-YOUR_CARDS = "Your cards"
-"""The answer's title and its table's caption (translated as a case title is)."""
 
 CHECKER_SHAPES = CARD_SHAPES | {"boolean"}
 """The argument shapes a checker offers: card lists, a card, a flag (not a number)."""
@@ -121,22 +124,6 @@ class Answer:
     reasoning: tuple[str, ...] = ()
 
 
-def card_problem(code: str, w: Words) -> str:
-    """What is wrong with a typed card code, in ``w``'s locale; ``""`` for a card."""
-    try:
-        parse_card(code)
-    except CardCodeError as exc:
-        if exc.part == "rank":
-            return w.text("%(code)s is not a card: its rank is not one of 2 to 10, J, Q, "
-                          "K or A.", code=code)
-        if exc.part == "suit":
-            return w.text("%(code)s is not a card: its suit is not one of S, H, D or C "
-                          "(♠ ♥ ♦ ♣).", code=code)
-        return w.text("%(code)s is not a card: a card is written as its rank and its "
-                      "suit, such as QH, and a joker as JK.", code=code)
-    return ""
-
-
 def answer(question: Question, translator: Translator, env: Environment) -> Answer:
     """The engine's answer to ``question`` in ``translator``'s locale.
 
@@ -158,8 +145,7 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
             continue
         if not any(text.strip() for text in question.given.get(argument.field, ())):
             # (the schema, not asked here, would say which field is missing)
-            return Answer(problem=_plain(w.text("Enter the cards of every field to check "
-                                                "them.")))
+            return Answer(problem=_plain(missing_cards(w)))
         for text in question.given.get(argument.field, ()):
             for code in text.split():
                 problem = card_problem(code, w)
@@ -171,8 +157,7 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
         lang=translator.locale, translator=translator, schema=False))
     if report.errors:
         said = "; ".join(e.removeprefix("command line: ") for e in report.errors)
-        return Answer(problem=_plain(w.text("These cards cannot be checked: %(problem)s",
-                                            problem=said)))
+        return Answer(problem=_plain(refused(said, w)))
     cases, _doc = load_case_text(report.text.encode("utf-8"), "command line", schema=False)
     # the row under an id no example has, titled as the checker's answer
     case = replace(cases.cases[0], id=f"try-{cases.cases[0].id}", title=YOUR_CARDS)
@@ -180,7 +165,7 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
     install_words(env, w)
     renderer = LocaleRenderer(env, w, {case.id: result})
     view = renderer.view(case.id)
-    html = renderer.cases_table([case.id], w.text(YOUR_CARDS))
+    html = renderer.cases_table([case.id], your_cards(w))
     html = typeset(mark_english(html), translator.locale, language_tag(translator.locale))
     return Answer(case=report.text, html=html, verdict=str(view["verdict"] or ""),
                   verdict_text=_plain(view["verdict_text"]), tone=str(view["tone"]),
@@ -200,14 +185,6 @@ def answer_json(question: str, translator: Translator, env: Environment) -> str:
     return json.dumps(asdict(found), ensure_ascii=False)
 
 
-def _field_labels(w: Words) -> dict[str, str]:
-    """The words of each input field a checker asks for."""
-    return {"cards": w.text("Cards"), "melds": w.text("Melds, one per line"),
-            "meld": w.text("The meld on the table"),
-            "card": w.text("The card put in the joker's place"),
-            "opened": w.text("The player has opened")}
-
-
 def form(kind_name: str, translator: Translator) -> dict[str, Any]:
     """What a checker of ``kind_name`` offers, in ``translator``'s locale: the games
     (their presets and options), the input fields, every card's spoken name by code, the
@@ -220,7 +197,7 @@ def form(kind_name: str, translator: Translator) -> dict[str, Any]:
     if kind is None or kind not in checker_kinds():
         raise ValueError(f"kind {kind_name!r} has no checker")
     w = Words(translator)
-    labels = _field_labels(w)
+    labels = field_labels(w)
     games = [{"id": g, "name": w.code("game", g),
               "presets": [{"id": p, "name": w.code("preset", p)} for p in presets_of(g)],
               "options": [{"id": o, "name": w.code("option", o)} for o in options_of(g)]}
@@ -228,16 +205,8 @@ def form(kind_name: str, translator: Translator) -> dict[str, Any]:
     fields = [{"field": a.field, "shape": a.shape, "label": labels.get(a.field, a.field)}
               for a in kind.arguments]
     names = {card.code: w.card_name(card) for card in all_cards()}
-    words = {"game": w.text("Game"), "rules": w.text("Rules"), "check": w.text("Check"),
-             "copy": w.text("Copy as a case"), "copied": w.text("Copied."),
-             "close": w.text("Close"), "rank": w.text("Rank"), "suit": w.text("Suit"),
-             "add": w.text("Add the card"), "clear": w.text("Clear"),
-             "picker": w.text("Pick a card: a rank, then a suit."),
-             "codes": w.text("Or type the codes, such as QH KH AH, and JK for a joker."),
-             "empty": w.text("Enter some cards to check them.")}
-    suits = {"S": w.text("Spades"), "H": w.text("Hearts"), "D": w.text("Diamonds"),
-             "C": w.text("Clubs")}
-    return {"games": games, "fields": fields, "names": names, "suits": suits, "words": words}
+    return {"games": games, "fields": fields, "names": names, "suits": suit_names(w),
+            "words": form_words(w)}
 
 
 def form_json(kind_name: str, translator: Translator) -> str:
