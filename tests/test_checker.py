@@ -194,8 +194,8 @@ def test_a_pyodide_folder_is_copied_with_its_hashes(lean_project: Path) -> None:
 
 @pytest.mark.parametrize(("text", "said"), [
     ("pyodide: 3\n", "site.yaml:1:10: pyodide is integer 3 (quote it to make it text); "
-     "expected cdn (the default), false (no card checker) or the folder of a Pyodide distribution in the project, "
-     "e.g. pyodide: node_modules/pyodide"),
+     "expected cdn (the default), false (no card checker) or the folder of a Pyodide "
+     "distribution in the project, e.g. pyodide: node_modules/pyodide"),
     ("pyodide: ../pyodide\n", "site.yaml:1:10: pyodide '../pyodide' is not in the project;"
      " expected the path, relative to the project, of a folder holding Pyodide, e.g. "
      "pyodide: node_modules/pyodide"),
