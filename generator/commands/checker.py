@@ -33,8 +33,8 @@ from generator.i18n.catalog import language_tag
 from generator.i18n.explain import ENGLISH_CLOSE
 from generator.i18n.explain import ENGLISH_OPEN
 from generator.i18n.explain import Words
+from generator.kinds import BUILT_IN
 from generator.kinds import KINDS
-from generator.kinds import REGISTRY
 from generator.kinds.base import Kind
 from generator.render.blocks import LocaleRenderer
 from generator.render.checker_words import YOUR_CARDS
@@ -58,10 +58,11 @@ CHECKER_SHAPES = CARD_SHAPES | {"boolean"}
 
 
 def checker_kinds() -> list[Kind[Any, Any]]:
-    """The kinds a checker stands beside: those that ask for one
-    (:attr:`~generator.kinds.base.Kind.checker`) and whose inputs a reader can type or
-    pick (:data:`CHECKER_SHAPES`), in registry order."""
-    return [k for k in REGISTRY if k.checker and k.arguments
+    """The kinds a checker stands beside: the package's own (a project's kind is not
+    packed for the browser) that ask for one (:attr:`~generator.kinds.base.Kind.checker`)
+    and whose inputs a reader can type or pick (:data:`CHECKER_SHAPES`), in display
+    order."""
+    return [k for k in BUILT_IN if k.checker and k.arguments
             and all(a.shape in CHECKER_SHAPES for a in k.arguments)]
 
 

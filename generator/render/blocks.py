@@ -18,6 +18,7 @@ from generator.content.pages import Fence
 from generator.digests import digest
 from generator.i18n.catalog import Lookups
 from generator.i18n.explain import Words
+from generator.kinds import BUILT_IN
 from generator.kinds import KINDS
 from generator.kinds import REGISTRY
 from generator.memo import FileStore
@@ -222,7 +223,8 @@ class LocaleRenderer:
     def _checker(self, plain: list[View]) -> str:
         """The question a table's checker starts from, as JSON (its kind, and the game,
         preset and options of its first row), or ``""`` where it has none."""
-        if not self.checker or not plain or not KINDS[plain[0]["kind"]].checker:
+        if not self.checker or not plain or not KINDS[plain[0]["kind"]].checker \
+                or KINDS[plain[0]["kind"]] not in BUILT_IN:
             return ""
         first = plain[0]
         return json.dumps({"kind": first["kind"], "game": first["game"],

@@ -128,6 +128,7 @@ function decode(hash) {
 // Builds the form in `box` (once) and answers as the reader changes it.
 function build(box, runtime, defaults, index) {
   const form = runtime.form(defaults.kind);
+  box.checkerRuntime = runtime;
   const words = form.words;
   const id = "checker-" + (++counter);
   const panel = el("div", {class: "checker__panel", role: "group", "aria-labelledby": id + "-title"});
