@@ -46,6 +46,9 @@ from tests.conftest import run_cli
 from tests.test_browser import _Quiet
 from tests.test_browser import _skip
 from tests.test_browser import _width
+from tests.test_browser import axe_source  # noqa: F401 - fixtures
+from tests.test_browser import browser  # noqa: F401
+from tests.test_browser import shots  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -99,43 +102,43 @@ axe.run(document.querySelector(arguments[0]), {resultTypes: ["violations"]}).the
 """axe-core's violations inside the element ``arguments[0]`` (a selector)."""
 
 
-def _shot_of(browser: Any, element: Any, path: Path) -> None:
+def _shot_of(driver: Any, element: Any, path: Path) -> None:
     """A screenshot of ``element``'s box as PNG."""
-    box = browser.execute_script(
+    box = driver.execute_script(
         "const r = arguments[0].getBoundingClientRect();"
         "return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height};",
         element)
-    data = browser.execute_cdp_cmd("Page.captureScreenshot", {
+    data = driver.execute_cdp_cmd("Page.captureScreenshot", {
         "format": "png", "captureBeyondViewport": True, "clip": {**box, "scale": 1}})
     path.write_bytes(base64.b64decode(data["data"]))
 
 
-def _boxes(browser: Any) -> list[Any]:
+def _boxes(driver: Any) -> list[Any]:
     from selenium.webdriver.common.by import By
 
-    return list(browser.find_elements(By.CSS_SELECTOR, ".checker"))
+    return list(driver.find_elements(By.CSS_SELECTOR, ".checker"))
 
 
-def _index_of(browser: Any, kind: str) -> int:
+def _index_of(driver: Any, kind: str) -> int:
     """The 1-based place of the page's first checker of ``kind``."""
-    for i, box in enumerate(_boxes(browser), 1):
+    for i, box in enumerate(_boxes(driver), 1):
         if json.loads(box.get_attribute("data-checker"))["kind"] == kind:
             return i
     raise AssertionError(f"no checker of {kind} on the page")
 
 
-def _answered(browser: Any, seconds: float = 180) -> dict[str, Any]:
+def _answered(driver: Any, seconds: float = 180) -> dict[str, Any]:
     """The first opened checker's answer, once it has one, with its times."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        found = browser.execute_script(
+        found = driver.execute_script(
             "const b = [...document.querySelectorAll('.checker')].find(b => b.checkerAnswer);"
             "return b ? {answer: b.checkerAnswer, load: b.dataset.loadMs,"
             " change: b.dataset.answerMs, live: b.querySelector('[aria-live]').innerText}"
             " : null;")
         if found:
             return dict(found)
-        failed = browser.execute_script(
+        failed = driver.execute_script(
             "const s = document.querySelector('.checker__status'); return s && s.innerText;")
         assert not failed or "…" in failed, failed
         time.sleep(0.1)
@@ -152,7 +155,7 @@ def _printed(kind: str, game: str, rules: str | None, options: list[str],
 
 @pytest.mark.parametrize("lang", ["en", "cs"])
 def test_an_address_opens_the_checker_and_it_answers_as_explain(
-        browser: Any, checker_server: str, lang: str) -> None:
+        browser: Any, checker_server: str, lang: str) -> None:  # noqa: F811
     """``#try=rami51+reference:QH.KH.AH@N`` opens the page's meld checker with those cards;
     its answer is the case ``explain --lang`` prints, and the row's words."""
     browser.get(f"{checker_server}{lang}/rules/index.html")
@@ -195,8 +198,8 @@ def _random_question(kind: str, rng: random.Random) -> Question:
     return Question(kind, game, rng.choice(presets) if presets else None, options, given)
 
 
-def test_random_inputs_answer_as_explain_in_every_locale(browser: Any,
-                                                          checker_server: str) -> None:
+def test_random_inputs_answer_as_explain_in_every_locale(
+        browser: Any, checker_server: str) -> None:  # noqa: F811
     """Seeded random inputs of every checker's kind, in every locale: the browser's
     answer (the Pyodide runtime of an opened checker) equals the answer here, whose case
     is ``explain``'s text (a problem: the same words)."""
@@ -228,8 +231,9 @@ def test_random_inputs_answer_as_explain_in_every_locale(browser: Any,
                     {k: list(v) for k, v in question.given.items()}, lang)
 
 
-def test_by_keyboard_on_a_phone(browser: Any, checker_server: str, axe_source: str,
-                                shots: Path) -> None:
+def test_by_keyboard_on_a_phone(
+        browser: Any, checker_server: str, axe_source: str,  # noqa: F811
+        shots: Path) -> None:  # noqa: F811
     """At 320 px, the meld checker is opened with Enter, cards are typed and picked with
     the keyboard alone, and the live region announces the answer; axe finds nothing in
     the checker; the times and the screenshots at 375 and 1280 px are kept."""
@@ -254,7 +258,7 @@ def test_by_keyboard_on_a_phone(browser: Any, checker_server: str, axe_source: s
     suit = box.find_element(By.CSS_SELECTOR, '.checker__suit[data-suit="H"]')
     suit.send_keys(Keys.ENTER)  # (a button pressed from the keyboard)
     ace = box.find_element(By.CSS_SELECTOR, '.checker__card[data-code="AH"]')
-    assert ace.get_attribute("aria-label") == "srdcové eso"
+    assert ace.accessible_name == "srdcové eso"
     ace.send_keys(Keys.ENTER)
     deadline = time.monotonic() + 20
     live = box.find_element(By.CSS_SELECTOR, ".checker__answer[aria-live=polite]")

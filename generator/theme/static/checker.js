@@ -101,6 +101,13 @@ function el(tag, attrs, children) {
   return node;
 }
 
+// A button showing `shown` (a card, a suit sign) and named `name` (as it is spoken).
+function named(attrs, shown, name) {
+  return el("button", Object.assign({type: "button"}, attrs), [
+    el("span", {"aria-hidden": "true", text: shown}),
+    el("span", {class: "visually-hidden", text: name})]);
+}
+
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
 let counter = 0;
@@ -170,14 +177,14 @@ function build(box, runtime, defaults, index) {
     for (const r of RANKS.concat(["JK"])) {
       const code = r === "JK" ? "JK" : r + suit;
       const symbol = r === "JK" ? "JK" : r + SUITS.find(function (s) { return s[0] === suit; })[1];
-      const b = el("button", {type: "button", class: "checker__card", "aria-label": form.names[code], "data-code": code, text: symbol});
+      const b = named({class: "checker__card", "data-code": code}, symbol, form.names[code]);
       if (suit === "H" || suit === "D") b.classList.add("card--red");
       cards.appendChild(b);
     }
     for (const b of suits.children) b.setAttribute("aria-pressed", String(b.dataset.suit === suit));
   }
   for (const s of SUITS) {
-    const b = el("button", {type: "button", class: "checker__suit", "data-suit": s[0], "aria-label": form.suits[s[0]], text: s[1]});
+    const b = named({class: "checker__suit", "data-suit": s[0]}, s[1], form.suits[s[0]]);
     b.addEventListener("click", function () { suit = s[0]; showSuit(); });
     suits.appendChild(b);
   }
