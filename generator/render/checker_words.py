@@ -29,7 +29,8 @@ def card_problem(code: str, w: Words) -> str:
             return w.text("%(code)s is not a card: its suit is not one of S, H, D or C "
                           "(♠ ♥ ♦ ♣).", code=code)
         return w.text("%(code)s is not a card: a card is written as its rank and its "
-                      "suit, such as QH, and a joker as JK.", code=code)
+                      "suit, such as %(example)s, and a joker as %(joker_code)s.", code=code,
+                      example="QH", joker_code="JK")
     return ""
 
 
@@ -64,5 +65,6 @@ def form_words(w: Words) -> dict[str, str]:
             "copy": w.text("Copy as a case"), "copied": w.text("Copied."),
             "suit": w.text("Suit"), "clear": w.text("Clear"),
             "picker": w.text("Pick a card: a suit, then a card of it."),
-            "codes": w.text("Or type the codes, such as QH KH AH, and JK for a joker."),
+            "codes": w.text("Or type the codes, such as %(example)s, and %(joker_code)s for a "
+                            "joker.", example="QH KH AH", joker_code="JK"),
             "empty": w.text("Enter some cards to check them.")}

@@ -185,6 +185,7 @@ function build(box, runtime, defaults, index) {
   }
   for (const s of SUITS) {
     const b = named({class: "checker__suit", "data-suit": s[0]}, s[1], form.suits[s[0]]);
+    if (s[0] === "H" || s[0] === "D") b.classList.add("card--red");
     b.addEventListener("click", function () { suit = s[0]; showSuit(); });
     suits.appendChild(b);
   }
