@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from generator.commands.checker import Question
 from generator.commands.checker import answer
@@ -198,20 +199,55 @@ def _random_question(kind: str, rng: random.Random) -> Question:
     return Question(kind, game, rng.choice(presets) if presets else None, options, given)
 
 
+def _example_questions() -> list[Question]:
+    """Every example of the repository's case files of a checker's kind, as a question
+    (its inputs as ``explain`` takes them; the file's ``defaults`` filled in)."""
+    kinds = {k.name: k for k in checker_kinds()}
+    found: list[Question] = []
+    for path in sorted((REPO / "content" / "examples").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        defaults = data.get("defaults") or {}
+        for case in data.get("cases", []):
+            case = {**defaults, **case}
+            kind = kinds.get(case.get("kind", ""))
+            if kind is None:
+                continue
+            given: dict[str, tuple[str, ...]] = {}
+            for argument in kind.arguments:
+                value = case.get(argument.field)
+                if value is None:
+                    continue
+                if argument.shape == "boolean":
+                    given[argument.field] = ("true" if value else "false",)
+                elif argument.shape == "card lists":
+                    given[argument.field] = tuple(
+                        " ".join(v) if isinstance(v, list) else str(v) for v in value)
+                else:
+                    given[argument.field] = tuple(
+                        " ".join(value).split() if isinstance(value, list)
+                        else str(value).split())
+            options = tuple(sorted(k for k, v in (case.get("options") or {}).items() if v))
+            found.append(Question(kind.name, case["game"], case.get("rules"), options, given))
+    return found
+
+
 def test_random_inputs_answer_as_explain_in_every_locale(
         browser: Any, checker_server: str) -> None:  # noqa: F811
-    """Seeded random inputs of every checker's kind, in every locale: the browser's
-    answer (the Pyodide runtime of an opened checker) equals the answer here, whose case
-    is ``explain``'s text (a problem: the same words)."""
+    """Every example of a checker's kind, and seeded random inputs of every checker's
+    kind, in every locale: the browser's answer (the Pyodide runtime of an opened
+    checker) equals the answer here, whose case is ``explain``'s text (a problem: the
+    same words)."""
     env = make_environment(REPO)
+    examples = _example_questions()
+    assert len(examples) > 60
     for lang in LOCALES:
         browser.get(f"{checker_server}{lang}/rules/index.html#try=rami51:QH.KH.AH")
         browser.refresh()
         _answered(browser)
         translator = source_translator() if lang == "en" else repo_translator(lang)
         rng = random.Random(f"checker-{lang}")
-        questions = [_random_question(k.name, rng) for k in checker_kinds()
-                     for _ in range(RANDOM_PER_KIND)]
+        questions = examples + [_random_question(k.name, rng) for k in checker_kinds()
+                                for _ in range(RANDOM_PER_KIND)]
         data = [{"kind": q.kind, "game": q.game, "rules": q.rules or "",
                  "options": list(q.options), "given": {k: list(v) for k, v in q.given.items()}}
                 for q in questions]
@@ -290,3 +326,46 @@ def test_by_keyboard_on_a_phone(
     times["warm_load_ms"] = float(box.get_attribute("data-load-ms"))
     (shots / "checker-times.json").write_text(json.dumps(times, indent=1))
     print(f"checker times: {times}")
+
+
+def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
+                           tmp_path: Path) -> None:
+    """Without WebAssembly, and when a file's integrity hash differs, the checker says so
+    in the page's language, its button comes back and the page's tables are as they
+    were."""
+    from selenium.webdriver.common.by import By
+
+    broken = tmp_path / "site"
+    shutil.copytree(checker_site, broken)
+    manifest = json.loads((broken / "checker" / "manifest.json").read_text())
+    manifest["runtime"] = "sha384-" + "A" * 64
+    (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
+    handler = functools.partial(_Quiet, directory=str(broken))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/cs/rules/index.html"
+        for why, said in (("wasm", "Tento prohlížeč kontrolu karet nespustí: potřebuje "
+                                   "WebAssembly."),
+                          ("hash", "Kontrolu karet se nepodařilo načíst; příklady zůstávají "
+                                   "beze změny.")):
+            browser.get(url)
+            rows = len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]"))
+            if why == "wasm":
+                browser.execute_script("delete window.WebAssembly")
+            box = _boxes(browser)[0]
+            box.find_element(By.CSS_SELECTOR, ".checker__open").click()
+            deadline = time.monotonic() + 180
+            status = box.find_element(By.CSS_SELECTOR, ".checker__status") \
+                if box.find_elements(By.CSS_SELECTOR, ".checker__status") else None
+            while status is None or status.text != said:
+                assert time.monotonic() < deadline, status.text if status else None
+                time.sleep(0.1)
+                found = box.find_elements(By.CSS_SELECTOR, ".checker__status")
+                status = found[0] if found else None
+            assert box.find_element(By.CSS_SELECTOR, ".checker__open").is_enabled()
+            assert not box.find_elements(By.CSS_SELECTOR, ".checker__panel")
+            assert len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]")) == rows
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -135,7 +135,7 @@ def _zipped(entries: Iterable[tuple[str, bytes]]) -> bytes:
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, data, compresslevel=9)
+            archive.writestr(info, data, compresslevel=6)
     return out.getvalue()
 
 
