@@ -227,7 +227,8 @@ def _example_questions() -> list[Question]:
                         " ".join(value).split() if isinstance(value, list)
                         else str(value).split())
             options = tuple(sorted(k for k, v in (case.get("options") or {}).items() if v))
-            found.append(Question(kind.name, case["game"], case.get("rules"), options, given))
+            rules = case.get("rules") if presets_of(case["game"]) else None
+            found.append(Question(kind.name, case["game"], rules, options, given))
     return found
 
 
