@@ -232,40 +232,57 @@ def _example_questions() -> list[Question]:
     return found
 
 
-def test_random_inputs_answer_as_explain_in_every_locale(
-        browser: Any, checker_server: str) -> None:  # noqa: F811
-    """Every example of a checker's kind, and seeded random inputs of every checker's
-    kind, in every locale: the browser's answer (the Pyodide runtime of an opened
-    checker) equals the answer here, whose case is ``explain``'s text (a problem: the
-    same words)."""
+def _same_answers(browser: Any, server: str, lang: str,  # noqa: F811
+                  questions: list[Question]) -> None:
+    """The browser's answers (the Pyodide runtime of a checker opened on ``lang``'s rules
+    page) to ``questions`` equal the answers here, whose case is ``explain``'s text (a
+    problem: the same words)."""
     env = make_environment(REPO)
+    browser.get(f"{server}{lang}/rules/index.html#try=rami51:QH.KH.AH")
+    browser.refresh()
+    _answered(browser)
+    translator = source_translator() if lang == "en" else repo_translator(lang)
+    data = [{"kind": q.kind, "game": q.game, "rules": q.rules or "",
+             "options": list(q.options), "given": {k: list(v) for k, v in q.given.items()}}
+            for q in questions]
+    got = browser.execute_script(
+        "const b = [...document.querySelectorAll('.checker')].find(b => b.checkerRuntime);"
+        "return arguments[0].map(q => b.checkerRuntime.answer(q));", data)
+    for question, said in zip(questions, got, strict=True):
+        here = answer(question, translator, env)
+        assert said["problem"] == here.problem, question
+        assert said["case"] == here.case, question
+        assert said["reasoning"] == list(here.reasoning), question
+        assert (said["verdict_text"], said["points_text"]) == \
+            (here.verdict_text, here.points_text), question
+        if not here.problem:
+            assert here.case == _printed(
+                question.kind, question.game, question.rules, list(question.options),
+                {k: list(v) for k, v in question.given.items()}, lang)
+
+
+def _random_questions(lang: str, per_kind: int) -> list[Question]:
+    rng = random.Random(f"checker-{lang}")
+    return [_random_question(k.name, rng) for k in checker_kinds() for _ in range(per_kind)]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_example_answers_as_explain(browser: Any, checker_server: str,  # noqa: F811
+                                          lang: str) -> None:
+    """Every example of a checker's kind, and a few seeded random inputs of each kind:
+    the browser's answer is ``explain``'s, in every locale."""
     examples = _example_questions()
     assert len(examples) > 60
-    for lang in LOCALES:
-        browser.get(f"{checker_server}{lang}/rules/index.html#try=rami51:QH.KH.AH")
-        browser.refresh()
-        _answered(browser)
-        translator = source_translator() if lang == "en" else repo_translator(lang)
-        rng = random.Random(f"checker-{lang}")
-        questions = examples + [_random_question(k.name, rng) for k in checker_kinds()
-                                for _ in range(RANDOM_PER_KIND)]
-        data = [{"kind": q.kind, "game": q.game, "rules": q.rules or "",
-                 "options": list(q.options), "given": {k: list(v) for k, v in q.given.items()}}
-                for q in questions]
-        got = browser.execute_script(
-            "const b = [...document.querySelectorAll('.checker')].find(b => b.checkerRuntime);"
-            "return arguments[0].map(q => b.checkerRuntime.answer(q));", data)
-        for question, said in zip(questions, got, strict=True):
-            here = answer(question, translator, env)
-            assert said["problem"] == here.problem, question
-            assert said["case"] == here.case, question
-            assert said["reasoning"] == list(here.reasoning), question
-            assert (said["verdict_text"], said["points_text"]) == \
-                (here.verdict_text, here.points_text), question
-            if not here.problem:
-                assert here.case == _printed(
-                    question.kind, question.game, question.rules, list(question.options),
-                    {k: list(v) for k, v in question.given.items()}, lang)
+    _same_answers(browser, checker_server, lang, examples + _random_questions(lang, 3))
+
+
+@pytest.mark.extended
+@pytest.mark.parametrize("lang", LOCALES)
+def test_random_inputs_answer_as_explain(browser: Any, checker_server: str,  # noqa: F811
+                                        lang: str) -> None:
+    """Seeded random inputs that no page holds, :data:`RANDOM_PER_KIND` of each
+    checker's kind (200 with ``RULES_EXTENDED=1``): the browser's answer is ``explain``'s."""
+    _same_answers(browser, checker_server, lang, _random_questions(lang, RANDOM_PER_KIND))
 
 
 def test_by_keyboard_on_a_phone(
