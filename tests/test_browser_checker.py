@@ -332,7 +332,9 @@ def test_by_keyboard_on_a_phone(
              "change_to_answer_ms": float(box.get_attribute("data-answer-ms"))}
     for width in (375, 1280):
         _width(browser, width)
-        browser.execute_script("arguments[0].scrollIntoView()", box)
+        browser.execute_script(
+            "arguments[0].scrollIntoView({block: 'start', behavior: 'instant'})", box)
+        time.sleep(0.3)  # (the layout settles at the new width)
         _shot_of(browser, box, shots / f"checker-cs-{width}.png")
     browser.get(f"{checker_server}cs/rules/index.html")
     began = time.monotonic()
