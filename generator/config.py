@@ -13,6 +13,7 @@ setting is optional (docs/site.md, "Settings")::
       links:
         - {text: Privacy, url: "https://example.org/privacy"}
     nav: [rules, first-meld]              # the navigation's order (pages not named follow)
+    pyodide: node_modules/pyodide         # the card checker's runtime (default: cdn; false: off)
 
 Each setting is one :class:`Setting` record of :data:`SETTINGS`: its JSON Schema (what
 ``schema --settings`` prints for editors) and the function that reads it with positioned
@@ -136,6 +137,9 @@ class Config:
         footer_text: a line of text in every page's footer.
         footer_links: links in every page's footer.
         nav: the pages in the navigation's order (the others follow).
+        pyodide: where the card checker's Pyodide comes from: :data:`PYODIDE_CDN`, a
+            folder of the project holding a Pyodide distribution (copied into the
+            site), or ``None``: no checker.
     """
 
     title: Text | None = None
@@ -147,6 +151,7 @@ class Config:
     footer_text: Text | None = None
     footer_links: tuple[Link, ...] = ()
     nav: tuple[NavEntry, ...] = field(default=())
+    pyodide: str | None = "cdn"
 
     @property
     def title_msgid(self) -> str:
@@ -364,6 +369,40 @@ def _read_nav(r: _Reader, value: Any, config: Config, _layout: Layout) -> Config
     return replace(config, nav=tuple(entries))
 
 
+PYODIDE_CDN = "cdn"
+"""``pyodide: cdn``: Pyodide from its official CDN at the pinned version (the default)."""
+
+PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+"""The files of a Pyodide distribution the checker loads (``pyodide: PATH`` holds them)."""
+
+
+def _read_pyodide(r: _Reader, value: Any, config: Config, layout: Layout) -> Config:
+    example = "pyodide: node_modules/pyodide"
+    if value is False:
+        return replace(config, pyodide=None)
+    if not isinstance(value, str) or not value.strip():
+        r.error(("pyodide",), f"pyodide is {describe(value)}{string_hint(value)}; expected "
+                f"{PYODIDE_CDN} (the default), false (no card checker) or the folder of a "
+                f"Pyodide distribution in the project, e.g. {example}")
+        return config
+    if value == PYODIDE_CDN:
+        return replace(config, pyodide=PYODIDE_CDN)
+    rel = PurePosixPath(value.rstrip("/"))
+    if rel.is_absolute() or ".." in rel.parts:
+        r.error(("pyodide",), f"pyodide {value!r} is not in the project; expected the path, "
+                f"relative to the project, of a folder holding Pyodide, e.g. {example}")
+        return config
+    missing = [name for name in PYODIDE_FILES
+               if layout.problem(f"{rel.as_posix()}/{name}") is not None]
+    if missing:
+        r.error(("pyodide",), f"pyodide {value!r} does not hold {', '.join(missing)}; "
+                f"expected a folder of the project holding a Pyodide distribution "
+                f"({', '.join(PYODIDE_FILES)}), e.g. {example} after npm install pyodide")
+        return config
+    return replace(config, pyodide=rel.as_posix())
+
+
 def _unknown(r: _Reader, path: YamlPath, value: dict[str, Any], keys: tuple[str, ...]
              ) -> None:
     where = ".".join(str(p) for p in path if isinstance(p, str))
@@ -435,6 +474,13 @@ SETTINGS: tuple[Setting, ...] = (
                     "description": "Page slugs (file names in content/ without .md) in the "
                     "navigation's order; the pages not named follow, in their own order."},
             _read_nav),
+    Setting("pyodide", {"anyOf": [{"const": PYODIDE_CDN}, {"const": False},
+                                  {"type": "string", "pattern": r"^[^/].*$"}],
+                        "description": "Where the card checker's runtime, Pyodide, comes "
+                        "from: cdn (its official CDN at the pinned version, with integrity "
+                        "hashes; the default), a folder of the project holding a Pyodide "
+                        "distribution (copied into the site: no network needed), or false "
+                        "(no card checker)."}, _read_pyodide),
 )
 """Every setting, in the order the documentation lists them."""
 

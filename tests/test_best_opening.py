@@ -361,3 +361,19 @@ def test_full_hands_agree_with_brute_force(rules: RuleSet) -> None:
         expected = oracle.best(hand)
         melded = sum(len(m.cards) for m in result.melds)
         assert (result.points, melded) == (expected or (0, 0)), " ".join(c.code for c in hand)
+
+
+def test_equally_good_openings_are_chosen_alike_in_every_process() -> None:
+    """Of equally good openings the same one is chosen whatever the process's string
+    hashing (``PYTHONHASHSEED``): a page, ``explain`` and the card checker in the browser
+    give the same melds."""
+    import subprocess
+    import sys
+
+    code = ("from generator.engine import best_opening, parse_cards, rule_set; "
+            "print([m.cards for m in best_opening(parse_cards("
+            "'JS JD 10D 2S QH QD JK JC AH KD 3S 2H 3H'), rule_set('rami51')).melds])")
+    said = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("0", "4")}
+    assert len(said) == 1, said

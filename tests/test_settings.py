@@ -99,8 +99,8 @@ def test_the_pages_show_every_setting(tmp_path: Path) -> None:
     result = run_cli("build", "--project", str(project))
     assert result.returncode == 0, result.stdout + result.stderr
     site = project / "site"
-    assert sorted(p.name for p in site.iterdir() if p.is_dir()) == ["cs", "en", "sk",
-                                                                    "static"]
+    assert sorted(p.name for p in site.iterdir() if p.is_dir()) == ["checker", "cs", "en",
+                                                                    "sk", "static"]
     root = _soup(site, "index.html")
     assert root.html is not None and root.html["lang"] == "cs"  # the default language
     assert [a["hreflang"] for a in root.select(".root__languages a")] == ["cs", "sk", "en"]
@@ -144,7 +144,8 @@ def test_a_site_may_leave_english_out(tmp_path: Path) -> None:
     project = _project(tmp_path, "languages: [cs]\n")
     assert run_cli("build", "--project", str(project)).returncode == 0
     site = project / "site"
-    assert sorted(p.name for p in site.iterdir() if p.is_dir()) == ["cs", "static"]
+    assert sorted(p.name for p in site.iterdir() if p.is_dir()) == ["checker", "cs",
+                                                                    "static"]
     root = _soup(site, "index.html")
     assert root.html is not None and root.html["lang"] == "cs"
     assert root.title is not None and root.title.get_text() == "Pravidla rummy"  # built in

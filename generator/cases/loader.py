@@ -257,8 +257,8 @@ def _decode(data: bytes, rel: str) -> tuple[str | None, InputError | None]:
     return text.removeprefix("\ufeff"), None
 
 
-def load_case_text(data: bytes, rel: str, *,
-                   optional: Collection[str] = ()) -> tuple[CaseSet, YamlDocument | None]:
+def load_case_text(data: bytes, rel: str, *, optional: Collection[str] = (),
+                   schema: bool = True) -> tuple[CaseSet, YamlDocument | None]:
     """Load the cases of one case file given as bytes (not read from a project: the case
     that ``explain`` reads from a file or standard input).
 
@@ -268,6 +268,9 @@ def load_case_text(data: bytes, rel: str, *,
         optional: fields every case needs that may be left out here (``explain``:
             ``id``, ``title``, ``expect``, which it fills in itself); a case without
             them has ``""`` (``id``, ``title``) and an empty ``expect``.
+        schema: check the file and its cases against the schema (``False``: the text is
+            known to fit it, as the card checker's cases are, made from the choices a
+            page offers: jsonschema is not imported).
 
     Returns:
         ``(cases, document)``: the :class:`CaseSet` (its ``files`` is ``(rel,)``) and the
@@ -277,7 +280,7 @@ def load_case_text(data: bytes, rel: str, *,
     text, _error = _decode(data, rel)
     cases: list[Case] = []
     errors: list[InputError] = []
-    _join(rel, _load_file(data, rel, frozenset(optional)), {}, cases, errors)
+    _join(rel, _load_file(data, rel, frozenset(optional), schema=schema), {}, cases, errors)
     doc = parse_yaml(text, rel, bool_words=True)[0] if text is not None and cases else None
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=(rel,)), doc
 

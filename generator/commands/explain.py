@@ -132,6 +132,10 @@ class ExplainRequest:
             (:func:`~generator.commands.explain_append.append_case`).
         stdin: standard input (a binary stream, read only when ``case`` is ``"-"``,
             at most one byte past the limit), or its bytes.
+        translator: the reasoning's messages, given (the card checker's, packed by the
+            build); ``None``: ``lang``'s, read from ``project`` and the built-in catalogs.
+        schema: check the case against the case-file schema (``False``: it is made from
+            choices known to fit it, and jsonschema is not imported).
     """
 
     kind: str | None = None
@@ -147,6 +151,8 @@ class ExplainRequest:
     project: Path = Path(".")
     append: str | None = None
     stdin: BinaryIO | bytes = b""
+    translator: Translator | None = None
+    schema: bool = True
 
 
 @dataclass
@@ -254,7 +260,7 @@ def _printed(request: ExplainRequest, loaded: Loaded, chosen: list[tuple[int, st
                          case_id) for i, case_id in chosen]
     text = "cases:\n" + "".join(as_item(item.lines()) for item in items)
     # what --id and --title add is checked as check would: the printed case passes it
-    printed, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE)
+    printed, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE, schema=request.schema)
     if printed.errors:
         return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in printed.errors))
     report = ExplainReport(EXIT_OK, text)
@@ -326,7 +332,8 @@ def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
     if errors:
         return _fail(*errors)
     text = "cases:\n" + dump_case(raw)
-    cases, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE, optional=OPTIONAL)
+    cases, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE, optional=OPTIONAL,
+                                 schema=request.schema)
     if cases.errors:
         return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in cases.errors))
     return Loaded(list(cases.cases), [raw], True)
@@ -412,6 +419,8 @@ def _translator(request: ExplainRequest) -> tuple[Translator | None, str, str]:
     Returns:
         ``(translator, problem, note)``: the translator ``None`` with a problem.
     """
+    if request.translator is not None:
+        return request.translator, "", ""
     if request.lang == SOURCE_LOCALE:
         return source_translator(), "", ""
     layout = Layout.of(request.project)

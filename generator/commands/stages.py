@@ -1,5 +1,6 @@
 """The build's stages, a flat list run in order (:data:`STAGES`, :func:`run_stages`):
-load, verify, open the output, render, index, write (docs/DESIGN.md, "The build
+load, verify, open the output, render, pack the card checker, index, write
+(docs/DESIGN.md, "The build
 cache"). Each is a small function over the previous stage's value (a frozen dataclass)
 that gives the next stage's value, or an :class:`~generator.commands.runner.Outcome`
 that ends the build.
@@ -18,6 +19,7 @@ import shutil
 from collections.abc import Callable
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,7 @@ from generator.memo import FileStore
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import SourceGone
+from generator.render.checker_files import checker_files
 from generator.render.errors import template_error
 from generator.render.incremental import RenderKeys
 from generator.render.parallel import render_locales
@@ -272,6 +275,20 @@ def _workers_done(store: FileStore | None, outputs: tuple[LocaleOutput, ...]) ->
         record_reads(o.reads)
 
 
+def checker(rendered: Rendered) -> Rendered:
+    """The checker stage: the card checker's files written into the new site's folder
+    and counted with the shared files (:func:`generator.render.checker_files.checker_files`),
+    unless ``site.yaml``'s ``pyodide`` is ``false``."""
+    site = rendered.opened.site
+    if site.config.pyodide is None:
+        return rendered
+    files = checker_files(Layout.of(site.root), site.locales, site.translators,
+                          site.config.pyodide)
+    rendered.opened.output.writer.write(files)
+    return replace(rendered, common={**rendered.common, **files},
+                   files=rendered.files + len(files))
+
+
 def index(rendered: Rendered) -> Indexed:
     """The index stage: every locale's search index, once the indexer has them all
     (:meth:`generator.render.search.Indexer.finish`), each made now kept under its
@@ -331,7 +348,7 @@ def write(indexed: Indexed) -> Outcome:
 
 STAGES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("load", load), ("verify", verify), ("open", open_output), ("render", render),
-    ("index", index), ("write", write))
+    ("checker", checker), ("index", index), ("write", write))
 """The build's stages by name, in order: each takes the value the one before gave."""
 
 

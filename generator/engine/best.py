@@ -134,8 +134,9 @@ def _order(card: Card) -> tuple[int, int]:
 
 def _candidate_groups(
     naturals: Iterable[Card], jokers: int, rules: RuleSet
-) -> set[tuple[tuple[Card, ...], int]]:
-    """Every group that could be a meld: (distinct natural cards in :func:`_order`, jokers).
+) -> list[tuple[tuple[Card, ...], int]]:
+    """Every group that could be a meld: (distinct natural cards in :func:`_order`, jokers),
+    in :func:`_group_order`.
 
     A superset of the valid melds the hand holds; :func:`check_meld` decides. Each
     group holds at least one natural card and each natural card at most once (a set
@@ -145,7 +146,14 @@ def _candidate_groups(
     distinct = sorted(set(naturals), key=_order)
     groups = set(_set_groups(distinct, limit))
     groups.update(_run_groups(distinct, limit))
-    return groups
+    # in one order whatever the process's string hashing (PYTHONHASHSEED): the search
+    # keeps the first of equally good answers, so the order is the answer's
+    return sorted(groups, key=_group_order)
+
+
+def _group_order(group: tuple[tuple[Card, ...], int]) -> tuple[list[tuple[int, int]], int]:
+    """Sort key of a group: its natural cards in :func:`_order`, then its jokers."""
+    return [_order(card) for card in group[0]], group[1]
 
 
 def _set_groups(

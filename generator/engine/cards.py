@@ -13,7 +13,16 @@ from dataclasses import dataclass
 
 
 class CardCodeError(ValueError):
-    """A card code that names no card (e.g. ``"1H"``, ``"QX"``, ``""``)."""
+    """A card code that names no card (e.g. ``"1H"``, ``"QX"``, ``""``).
+
+    Attributes:
+        part: what is wrong: ``"rank"``, ``"suit"``, or ``"code"`` (too short to be
+            a rank and a suit).
+    """
+
+    def __init__(self, message: str, part: str = "code") -> None:
+        super().__init__(message)
+        self.part = part
 
 
 class Suit(enum.Enum):
@@ -170,7 +179,8 @@ def parse_card(code: str) -> Card:
     suit = _SUIT_BY_CODE.get(upper[-1])
     if rank is None or suit is None:
         what = "rank" if rank is None else "suit"
-        raise CardCodeError(f"unknown card {code!r} (bad {what}); expected {CODE_EXPECTED}")
+        raise CardCodeError(f"unknown card {code!r} (bad {what}); expected {CODE_EXPECTED}",
+                            what)
     return Card(rank, suit)
 
 

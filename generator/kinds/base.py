@@ -117,6 +117,9 @@ class Kind(Generic[I, R]):
             kind whose input does not fit there (``scenario``: a case file's text).
         with_verdict: the ``expect`` fields ``check --fix`` adds when it flips a documented
             verdict and the engine gives them (a ``reason`` for a now-invalid meld).
+        checker: a card checker stands beside its example tables, where a reader tries
+            their own cards (:mod:`generator.commands.checker`; its arguments are cards,
+            a card or a flag).
     """
 
     name: ClassVar[str]
@@ -126,6 +129,7 @@ class Kind(Generic[I, R]):
     required_expect: ClassVar[tuple[str, ...]] = ()
     arguments: ClassVar[tuple[Argument, ...]] = ()
     with_verdict: ClassVar[tuple[str, ...]] = ("points", "reason")
+    checker: ClassVar[bool] = False
 
     @property
     def template(self) -> str:

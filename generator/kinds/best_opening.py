@@ -45,6 +45,7 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
     })
     required_expect = ("verdict",)
     arguments = (fields.CARDS_ARGUMENT,)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         """A best opening is sought in a hand as dealt, or after drawing: 13 or 14

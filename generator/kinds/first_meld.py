@@ -50,6 +50,7 @@ class FirstMeldKind(Kind[MeldsInput, OpeningResult]):
     })
     required_expect = ("verdict",)
     arguments = (fields.MELDS_ARGUMENT,)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> MeldsInput | None:
         melds = reader.value.get("melds")

@@ -38,6 +38,7 @@ class HandKind(Kind[CardsInput, int]):
     expect = fields.frozen({"points": fields.POINTS})
     required_expect = ("points",)
     arguments = (fields.CARDS_ARGUMENT,)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         return cards_input(reader)

@@ -78,6 +78,7 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
     required_expect = ("verdict",)
     arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARD_ARGUMENT,
                  fields.OPENED_ARGUMENT)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> SwapInput | None:
         """The meld on the table; the card put in the joker's place, and the documented

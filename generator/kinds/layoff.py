@@ -103,6 +103,7 @@ class LayoffKind(Kind[LayoffInput, LayoffRun]):
     required_expect = ("verdict",)
     arguments = (fields.TABLE_MELD_ARGUMENT, fields.CARDS_ARGUMENT,
                  fields.OPENED_ARGUMENT)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> LayoffInput | None:
         meld = table_meld_cards(reader, rules)

@@ -66,6 +66,7 @@ class MeldKind(Kind[CardsInput, MeldResult]):
     })
     required_expect = ("verdict",)
     arguments = (fields.CARDS_ARGUMENT,)
+    checker = True
 
     def check(self, reader: Reader, rules: RuleSet | None) -> CardsInput | None:
         return cards_input(reader)

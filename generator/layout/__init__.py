@@ -26,6 +26,7 @@ from generator.layout.paths import BUILTIN_LABEL
 from generator.layout.paths import BUILTIN_LOCALES
 from generator.layout.paths import BUILTIN_POT
 from generator.layout.paths import BUILTIN_POT_LABEL
+from generator.layout.paths import CHECKER_OUT
 from generator.layout.paths import CONFIG
 from generator.layout.paths import CONTENT
 from generator.layout.paths import EXAMPLES
@@ -86,6 +87,7 @@ __all__ = [
     "BUILTIN_LOCALES",
     "BUILTIN_POT",
     "BUILTIN_POT_LABEL",
+    "CHECKER_OUT",
     "CONFIG",
     "CONTENT",
     "EXAMPLES",

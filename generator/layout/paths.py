@@ -97,6 +97,8 @@ too: a site built there left the project unbuildable)."""
 
 STATIC_OUT = "static"
 """Where :data:`STATIC`'s files go in the site."""
+CHECKER_OUT = "checker"
+"""The card checker's folder in the site (:mod:`generator.render.checker_files`)."""
 ROOT_INDEX = "index.html"
 """The site's front page (the languages)."""
 SITEMAP = "sitemap.xml"

@@ -4,6 +4,7 @@ has one, and the deck and presets tables."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -17,6 +18,8 @@ from generator.content.pages import Fence
 from generator.digests import digest
 from generator.i18n.catalog import Lookups
 from generator.i18n.explain import Words
+from generator.kinds import BUILT_IN
+from generator.kinds import KINDS
 from generator.kinds import REGISTRY
 from generator.memo import FileStore
 from generator.memo import item_stage
@@ -44,7 +47,9 @@ class LocaleRenderer:
     def __init__(self, env: Environment, words: Words,
                  results: Mapping[str, CaseResult], cache: FileStore | None = None,
                  keys: RenderKeys | None = None,
-                 hidden: AbstractSet[str] = frozenset()) -> None:
+                 hidden: AbstractSet[str] = frozenset(), *, checker: bool = False) -> None:
+        self.checker = checker
+        """A card checker stands beside the tables of the kinds that have one."""
         self.cache = cache if keys is not None else None
         self.hidden = hidden
         """The ids of the cases whose rows the tables leave out (drafts)."""
@@ -145,6 +150,12 @@ class LocaleRenderer:
             self.translator.replay(made[1])
         return made[0]
 
+    def cases_table(self, ids: Sequence[str], caption: str = "") -> str:
+        """The HTML of a table of the cases ``ids``, rendered now (not kept): the card
+        checker's answer (:mod:`generator.commands.checker`)."""
+        (html, _lookups, _english), _made = self._made_table(ids, caption)
+        return html
+
     def _table_slot(self, ids: Sequence[str], caption: str) -> str:
         """The cache slot of a table of cases in this locale."""
         return f"table/{digest(self.translator.locale, caption, *ids)}"
@@ -207,7 +218,18 @@ class LocaleRenderer:
                           else (REGISTRY[0].name, REGISTRY[0].template))
         return str(call_macro(self.macros.cases_table, rows, kind, template, {
             "caption": caption, "context": common, "mixed": len(contexts) > 1,
-            "notes": notes}))
+            "notes": notes, "checker": self._checker(plain)}))
+
+    def _checker(self, plain: list[View]) -> str:
+        """The question a table's checker starts from, as JSON (its kind, and the game,
+        preset and options of its first row), or ``""`` where it has none."""
+        if not self.checker or not plain or not KINDS[plain[0]["kind"]].checker \
+                or KINDS[plain[0]["kind"]] not in BUILT_IN:
+            return ""
+        first = plain[0]
+        return json.dumps({"kind": first["kind"], "game": first["game"],
+                           "rules": first["preset"], "options": first["options"]},
+                          sort_keys=True)
 
 
 def _first(rows: list[View], context: str) -> int:

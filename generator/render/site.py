@@ -383,7 +383,8 @@ def _scene(site: SiteInput, lang: str) -> LocaleScene:
     install_words(env, w)
     with translator.record() as chrome_lookups:
         chrome = site.chrome(w)
-    blocks = LocaleRenderer(env, w, site.results, cache, site.keys, site.hidden)
+    blocks = LocaleRenderer(env, w, site.results, cache, site.keys, site.hidden,
+                            checker=site.config.pyodide is not None)
     renderer = PageRenderer(make_markdown(), translator, facts(), blocks.fence, w.text)
     kept = None if cache is None or site.keys is None else KeptPages(cache, site.keys, lang)
     return LocaleScene(site, lang, env, site.names(), translator, chrome, chrome_lookups,

@@ -83,6 +83,7 @@ def case_row(result: CaseResult, w: Words) -> View:
         "game_name": w.code("game", rules.game),
         "preset": str(rules.preset or ""),
         "preset_name": w.code("preset", rules.preset) if rules.preset else "",
+        "options": sorted(name for name, on in case.options.items() if on),
         **extra,
     }
 

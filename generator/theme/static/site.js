@@ -9,6 +9,36 @@
 //   links still lead to the same page.
 // - An #anchor lands below the sticky menu, also where a table turns into cards after
 //   the browser has scrolled to it.
+// - A card checker beside a table (cases.html): its button is shown, and a click (or an
+//   address #try=...) imports static/checker.js, which loads the rest; without this
+//   script the button stays hidden.
+(function () {
+  var checkers = document.querySelectorAll(".checker[data-checker]");
+  if (!checkers.length) return;
+  var src = document.currentScript && document.currentScript.src;
+  if (!src) return;
+  var module = new URL("checker.js", src).href;
+  function open(box, index) {
+    import(module).then(function (checker) {
+      return checker.open(box, index);
+    }).catch(function () {
+      var status = box.querySelector(".checker__status") || box.appendChild(document.createElement("p"));
+      status.className = "checker__status";
+      status.setAttribute("role", "status");
+      status.textContent = box.dataset.failed;
+    });
+  }
+  Array.prototype.forEach.call(checkers, function (box, i) {
+    box.hidden = false;
+    box.querySelector(".checker__open").addEventListener("click", function () { open(box, i + 1); });
+  });
+  var wanted = /^#try=[^@]*(?:@(\d+))?$/.exec(location.hash);
+  if (wanted) {
+    var box = checkers[(wanted[1] ? Number(wanted[1]) : 1) - 1];
+    if (box) open(box, (wanted[1] ? Number(wanted[1]) : 1));
+  }
+})();
+
 (function () {
   var doc = document, root = doc.documentElement, frame = 0;
   root.classList.add("js");

@@ -1,0 +1,204 @@
+"""What the card checker needs in the site (docs/site.md, "The card checker"): packed by
+the build into :data:`~generator.layout.CHECKER_OUT` when ``site.yaml``'s ``pyodide``
+does not turn it off.
+
+- ``runtime.zip``: the Python the answer runs (:mod:`generator.commands.checker`): the
+  generator's modules and theme templates, the project's ``templates/`` (under
+  ``project/``), and the pure-Python libraries its rendering imports, taken from the
+  installed environment (:data:`LIBRARIES`; Babel with the data of the site's locales
+  alone);
+- ``templates.zip``: the project's ``templates/`` (under ``project/``);
+- ``<locale>.json``: each locale's messages, compiled (the site's catalog over the
+  built-in one: :meth:`generator.i18n.catalog.Translator.as_data`);
+- ``manifest.json``: where Pyodide comes from and the Subresource Integrity hash of
+  every file the page loads;
+- ``pyodide/``: a Pyodide distribution copied from the project (``pyodide: PATH``).
+
+Nothing here is loaded with a page: the page's script fetches it when a reader opens a
+checker.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from babel import localedata
+
+from generator.config import PYODIDE_CDN
+from generator.config import PYODIDE_FILES
+from generator.i18n.catalog import SOURCE_LOCALE
+from generator.i18n.catalog import Translator
+from generator.layout import CHECKER_OUT
+from generator.layout import Layout
+from generator.layout import paths
+
+PYODIDE_VERSION = "0.29.5"
+"""The Pyodide release the checker runs on from the CDN (:data:`PYODIDE_CDN_URL`)."""
+
+PYODIDE_CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+"""Pyodide's official CDN at :data:`PYODIDE_VERSION`."""
+
+PYODIDE_SRI: Mapping[str, str] = {
+    "pyodide.js": "sha384-VR47TfKeAmT7vMej7bwOVg0tHTQLLGMSIpsXtFMCZG5OpKZSIXoSLtGY//qHcxc6",
+    "pyodide.asm.js":
+        "sha384-8mBRd9rjeP9blbPmWuCum2qq484+GPVFDSaebLOh+ryUrQZz9SJ4v2dh4STKX9Jo",
+    "pyodide.asm.wasm":
+        "sha384-8LoW84uYNGn2avpfQNVvzVXqylKrFwJgbBNJ87g6D5Ud+8bzAJzOV38jQkOpVBq7",
+    "python_stdlib.zip":
+        "sha384-qFTVfVvRHvt1V/9yXR9tJ0uAKF7men+qhxh13+YPQPYWYMAq4dKaaL6N+/DIo4gR",
+    "pyodide-lock.json":
+        "sha384-xDHcZeNLjl7+brzrlYDRbrxe3I9kROtVuWNljcqvsUtLl47M+jg2UGQ13S7KV5Xc",
+}
+"""The Subresource Integrity hash of each file of :data:`PYODIDE_FILES` at
+:data:`PYODIDE_VERSION` (those of the npm package ``pyodide``, which the CDN serves
+unchanged)."""
+
+LIBRARIES = ("jinja2", "markupsafe", "yaml", "markdown_it", "mdurl", "mdit_py_plugins",
+             "babel")
+"""The libraries the answer imports, each pure Python (a compiled speed-up of theirs,
+``markupsafe._speedups`` or PyYAML's ``_yaml``, is left out: each falls back to its
+Python code)."""
+
+RUNTIME_BUDGET = 1_800_000
+"""The most bytes ``runtime.zip`` may have (docs/site.md, "The card checker";
+tests/test_checker.py holds the example site to it)."""
+
+LOCALE_BUDGET = 250_000
+"""The most bytes a locale's messages (``<locale>.json``) may have."""
+
+_LEFT_OUT = ("scaffold", "locales", "static", "__pycache__")
+"""The generator's folders the answer needs none of."""
+
+
+def sri(data: bytes) -> str:
+    """The Subresource Integrity hash of ``data`` (SHA-384)."""
+    return "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode("ascii")
+
+
+def _files(root: Path, package: str) -> Iterable[tuple[str, Path]]:
+    """The Python files and data of ``package`` below ``root``, by their name in the
+    archive, sorted; templates (``.html``, ``.xml``) and Babel's ``.dat`` too."""
+    for path in sorted((root / package).rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or any(part in _LEFT_OUT for part in rel.parts[1:-1]):
+            continue
+        if path.suffix in (".py", ".html", ".xml", ".dat"):
+            yield rel.as_posix(), path
+
+
+def _locale_data(locales: Iterable[str]) -> set[str]:
+    """The names of Babel's locale data files ``locales`` need: theirs, their parents'
+    and ``root``."""
+    needed = {"root", SOURCE_LOCALE}
+    for locale in locales:
+        parts = locale.split("_")
+        needed.update("_".join(parts[:n]) for n in range(1, len(parts) + 1))
+    return {f"{name}.dat" for name in needed if localedata.exists(name)}
+
+
+@cache
+def _library_entries(locales: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
+    """The archive's entries from the generator and :data:`LIBRARIES` (read once per
+    process for a set of locales)."""
+    entries: list[tuple[str, bytes]] = []
+    generator_root = paths.THEME.parent.parent
+    data = _locale_data(locales)
+    for rel, path in _files(generator_root, "generator"):
+        entries.append((rel, path.read_bytes()))
+    for name in LIBRARIES:
+        module = importlib.import_module(name)
+        assert module.__file__ is not None
+        root = Path(module.__file__).parent.parent
+        for rel, path in _files(root, name):
+            if path.suffix == ".dat" and path.parent.name == "locale-data" \
+                    and path.name not in data:
+                continue
+            entries.append((rel, path.read_bytes()))
+    return tuple(entries)
+
+
+def _zipped(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip archive of ``entries`` (name, bytes), byte-identical for the same entries
+    (no timestamps)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data, compresslevel=6)
+    return out.getvalue()
+
+
+@cache
+def runtime_zip(locales: tuple[str, ...]) -> bytes:
+    """``runtime.zip``: the answer's Python (module docstring), made once per process
+    for a set of locales (sorted).
+
+    Args:
+        locales: the site's locales (Babel's data of these alone).
+    """
+    return _zipped(_library_entries(locales))
+
+
+def templates_zip(layout: Layout) -> bytes:
+    """``templates.zip``: the project's own templates (its ``templates/``, under
+    ``project/``), which override the theme's in the answer as on the pages."""
+    labels = [layout.template_label(name) for name in layout.templates([])]
+    return _zipped((f"project/{rel}", layout.read(rel))
+                   for rel in sorted(r for r in labels if r and paths.theme_rel(r) is None))
+
+
+def messages_json(translator: Translator) -> bytes:
+    """A locale's compiled messages as the page's script hands them to Python."""
+    return json.dumps(translator.as_data(), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def checker_files(layout: Layout, locales: Iterable[str],
+                  translators: Mapping[str, Translator], pyodide: str) -> dict[str, bytes]:
+    """Every file of the checker's folder in the site (site path → bytes).
+
+    Args:
+        layout: the project.
+        locales: the site's locales.
+        translators: each locale's messages (English needs none).
+        pyodide: ``site.yaml``'s ``pyodide``: :data:`~generator.config.PYODIDE_CDN`, or
+            the project's folder holding a Pyodide distribution (checked by the loading
+            of ``site.yaml``).
+    """
+    locales = list(locales)
+    files: dict[str, bytes] = {}
+    runtime = runtime_zip(tuple(sorted(locales)))
+    files[f"{CHECKER_OUT}/runtime.zip"] = runtime
+    templates = files[f"{CHECKER_OUT}/templates.zip"] = templates_zip(layout)
+    messages = {}
+    for lang in locales:
+        translator = translators.get(lang)
+        if translator is not None and lang != SOURCE_LOCALE:
+            data = messages_json(translator)
+            files[f"{CHECKER_OUT}/{lang}.json"] = data
+            messages[lang] = sri(data)
+    if pyodide == PYODIDE_CDN:
+        base, hashes = PYODIDE_CDN_URL, dict(PYODIDE_SRI)
+    else:
+        base, hashes = "pyodide/", {}
+        for name in PYODIDE_FILES:
+            data = layout.read(f"{pyodide}/{name}")
+            files[f"{CHECKER_OUT}/pyodide/{name}"] = data
+            hashes[name] = sri(data)
+    manifest = {"pyodide": base, "files": hashes, "runtime": sri(runtime),
+                "templates": sri(templates),
+                "messages": messages}
+    files[f"{CHECKER_OUT}/manifest.json"] = json.dumps(
+        manifest, sort_keys=True, indent=1).encode("utf-8")
+    return files

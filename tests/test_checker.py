@@ -1,0 +1,230 @@
+"""The card checker: its answer equals what ``explain`` prints and the example rows show;
+what the build packs for it (the runtime, the messages, Pyodide's manifest with integrity
+hashes) within its budget; ``site.yaml``'s ``pyodide``; the runtime imports nothing
+beyond what is packed."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from generator.commands.checker import Question
+from generator.commands.checker import answer
+from generator.commands.checker import checker_kinds
+from generator.commands.checker import form
+from generator.commands.explain import ExplainRequest
+from generator.commands.explain import explain
+from generator.config import PYODIDE_FILES
+from generator.config import load_config
+from generator.i18n.catalog import source_translator
+from generator.i18n.explain import Words
+from generator.layout import Layout
+from generator.render.checker_files import LOCALE_BUDGET
+from generator.render.checker_files import PYODIDE_CDN_URL
+from generator.render.checker_files import PYODIDE_SRI
+from generator.render.checker_files import RUNTIME_BUDGET
+from generator.render.checker_files import checker_files
+from generator.render.checker_files import sri
+from generator.render.checker_words import YOUR_CARDS
+from generator.render.checker_words import your_cards
+from generator.render.environment import make_environment
+from tests.conftest import REPO
+from tests.conftest import parsed_page
+from tests.conftest import repo_translator
+
+NPM_PYODIDE = REPO / ".ci" / "node_modules" / "pyodide"
+
+
+def test_the_checkers_kinds() -> None:
+    """A checker stands beside the six kinds whose inputs a reader types or picks."""
+    assert [k.name for k in checker_kinds()] == [
+        "meld", "first_meld", "hand", "layoff", "joker_swap", "best_opening"]
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_answer_is_what_explain_prints(lang: str) -> None:
+    """The case "Copy as a case" copies is explain's, and the row shows the engine's
+    verdict, points and reasoning in the locale."""
+    translator = source_translator() if lang == "en" else repo_translator(lang)
+    env = make_environment(REPO)
+    found = answer(Question("meld", "rami51", "house", (), {"cards": ("JK", "7S", "8S")}),
+                   translator, env)
+    printed = explain(ExplainRequest(kind="meld", game="rami51", rules="house",
+                                     given={"cards": ["JK", "7S", "8S"]}, lang=lang,
+                                     project=REPO))
+    assert found.problem == ""
+    assert found.case == printed.text
+    assert found.verdict == "valid"
+    assert found.points_text == "30"
+    assert f"# {found.reasoning[0]}" in printed.text
+    assert 'class="verdict verdict--ok"' in found.html
+    assert 'id="try-rami51-house-meld-jk-7s-8s"' in found.html
+    if lang == "cs":
+        assert found.verdict_text == "Platná postupka"
+        assert "Vaše karty" in found.html
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("QX", "QX není karta: její barva není S, H, D ani C (♠ ♥ ♦ ♣)."),
+    ("1H", "1H není karta: její hodnota není 2 až 10, J, Q, K ani A."),
+    ("Q", "Q není karta: karta se píše jako hodnota a barva, např. QH, a žolík jako JK."),
+])
+def test_a_typed_code_that_names_no_card_is_said_in_the_locale(code: str, said: str) -> None:
+    found = answer(Question("meld", "rami51", None, (), {"cards": ("QH", code)}),
+                   repo_translator("cs"), make_environment(REPO))
+    assert found.problem == said
+    assert found.case == ""
+
+
+def test_a_field_without_cards_and_inputs_the_kind_refuses() -> None:
+    env = make_environment(REPO)
+    empty = answer(Question("layoff", "rami51", None, (), {"meld": ("QH KH AH",)}),
+                   source_translator(), env)
+    assert empty.problem == "Enter the cards of every field to check them."
+    short = answer(Question("best_opening", "rami51", None, (), {"cards": ("QH", "KH")}),
+                   source_translator(), env)
+    assert short.problem.startswith("These cards cannot be checked: cards holds 2 cards;")
+
+
+def test_the_form_names_every_card_in_the_locale() -> None:
+    offered = form("joker_swap", repo_translator("cs"))
+    assert [g["id"] for g in offered["games"]] == ["rami40", "rami51"]
+    assert [p["id"] for p in offered["games"][1]["presets"]] == ["reference", "house"]
+    assert [f["field"] for f in offered["fields"]] == ["meld", "card", "opened"]
+    assert offered["names"]["QH"] == "srdcová dáma"
+    assert len(offered["names"]) == 53
+    assert offered["suits"]["H"] == "Srdce"
+    assert your_cards(Words(source_translator())) == YOUR_CARDS
+
+
+def test_the_built_site_holds_the_checker_within_its_budget(built_site: Path) -> None:
+    """The default: Pyodide from its CDN at the pinned version with integrity hashes;
+    the runtime and each locale's messages within their budgets (docs/site.md)."""
+    folder = built_site / "checker"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["pyodide"] == PYODIDE_CDN_URL
+    assert manifest["files"] == dict(PYODIDE_SRI)
+    runtime = (folder / "runtime.zip").read_bytes()
+    assert manifest["runtime"] == sri(runtime)
+    assert len(runtime) <= RUNTIME_BUDGET
+    names = set(zipfile.ZipFile(io.BytesIO(runtime)).namelist())
+    assert {"generator/commands/checker.py", "generator/theme/kinds/meld.html",
+            "jinja2/__init__.py", "babel/locale-data/cs.dat"} <= names
+    assert "babel/locale-data/fr.dat" not in names
+    assert not any(n.startswith(("generator/scaffold/", "generator/locales/")) for n in names)
+    for lang, digest in manifest["messages"].items():
+        data = (folder / f"{lang}.json").read_bytes()
+        assert sri(data) == digest
+        assert len(data) <= LOCALE_BUDGET
+
+
+def test_a_page_gains_one_hidden_button_per_table(built_site: Path) -> None:
+    """Each table of a checker's kind has one button, hidden until the script shows it,
+    with the table's game and preset; no other kind's table has one."""
+    page = parsed_page(built_site / "cs" / "rules" / "index.html")
+    boxes = page.select("div.checker")
+    assert boxes and all(b.has_attr("hidden") for b in boxes)
+    button = boxes[0].select_one("button")
+    assert button is not None and button.get_text() == "Vyzkoušejte své karty"
+    questions = [json.loads(str(b["data-checker"])) for b in boxes]
+    kinds = {k.name for k in checker_kinds()}
+    assert all(q["kind"] in kinds for q in questions)
+    tables = [t for t in page.select("table.cases")
+              if any(f"cases--{k}" in t["class"] for k in kinds)]
+    assert len(tables) == len(boxes)
+    assert not page.select('script[src*="checker"]')
+
+
+def test_the_runtime_imports_nothing_but_what_is_packed(built_site: Path,
+                                                        tmp_path: Path) -> None:
+    """Unpacked on its own (no site-packages, no fcntl, no jsonschema, as in Pyodide),
+    the runtime answers."""
+    zipfile.ZipFile(built_site / "checker" / "runtime.zip").extractall(tmp_path)
+    code = (
+        "import sys, types\n"
+        "sys.modules['fcntl'] = None; sys.modules['jsonschema'] = None\n"
+        "sys.modules['fcntl'] = types.ModuleType('fcntl')\n"
+        f"sys.path[:0] = [{str(tmp_path)!r}]\n"
+        "from pathlib import Path\n"
+        "from generator.commands.checker import answer_json\n"
+        "from generator.i18n.catalog import source_translator\n"
+        "from generator.render.environment import make_environment\n"
+        f"Path({str(tmp_path / 'project')!r}).mkdir()\n"
+        "print(answer_json('{\"kind\": \"meld\", \"game\": \"rami51\", \"given\": "
+        "{\"cards\": [\"QH\", \"KH\", \"AH\"]}}', source_translator(), "
+        f"make_environment(Path({str(tmp_path / 'project')!r}))))\n")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert (said["verdict"], said["points_text"]) == ("valid", "31")
+
+
+def _copy_pyodide(project: Path) -> None:
+    (project / "pyodide").mkdir()
+    for name in PYODIDE_FILES:
+        (project / "pyodide" / name).write_bytes(f"fake {name}".encode())
+
+
+def test_a_pyodide_folder_is_copied_with_its_hashes(lean_project: Path) -> None:
+    _copy_pyodide(lean_project)
+    (lean_project / "site.yaml").write_text("pyodide: pyodide/\n")
+    config, errors = load_config(lean_project)
+    assert errors == []
+    assert config.pyodide == "pyodide"
+    files = checker_files(Layout.of(lean_project), ["en", "cs"],
+                          {"cs": repo_translator("cs")}, "pyodide")
+    manifest = json.loads(files["checker/manifest.json"])
+    assert manifest["pyodide"] == "pyodide/"
+    for name in PYODIDE_FILES:
+        data = f"fake {name}".encode()
+        assert files[f"checker/pyodide/{name}"] == data
+        assert manifest["files"][name] == "sha384-" + base64.b64encode(
+            hashlib.sha384(data).digest()).decode()
+    assert set(manifest["messages"]) == {"cs"}
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("pyodide: 3\n", "site.yaml:1:10: pyodide is integer 3 (quote it to make it text); "
+     "expected cdn (the default), false (no card checker) or the folder of a Pyodide "
+     "distribution in the project, e.g. pyodide: node_modules/pyodide"),
+    ("pyodide: ../pyodide\n", "site.yaml:1:10: pyodide '../pyodide' is not in the project;"
+     " expected the path, relative to the project, of a folder holding Pyodide, e.g. "
+     "pyodide: node_modules/pyodide"),
+    ("pyodide: missing\n", "site.yaml:1:10: pyodide 'missing' does not hold pyodide.js, "
+     "pyodide.asm.js, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json; expected a "
+     "folder of the project holding a Pyodide distribution (pyodide.js, pyodide.asm.js, "
+     "pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json), e.g. pyodide: node_modules/pyodide "
+     "after npm install pyodide"),
+])
+def test_a_wrong_pyodide_setting_is_said_at_its_place(lean_project: Path, text: str,
+                                                     said: str) -> None:
+    (lean_project / "site.yaml").write_text(text)
+    _config, errors = load_config(lean_project)
+    assert [e.format() for e in errors] == [said]
+
+
+def test_pyodide_false_and_cdn(lean_project: Path) -> None:
+    (lean_project / "site.yaml").write_text("pyodide: false\n")
+    assert load_config(lean_project)[0].pyodide is None
+    (lean_project / "site.yaml").write_text("pyodide: cdn\n")
+    assert load_config(lean_project)[0].pyodide == "cdn"
+    (lean_project / "site.yaml").write_text("title: Rules\n")
+    assert load_config(lean_project)[0].pyodide == "cdn"
+
+
+@pytest.mark.skipif(not NPM_PYODIDE.is_dir(), reason="npm's pyodide is not installed "
+                    "(.ci/run installs it)")
+def test_the_pinned_hashes_are_those_of_the_npm_package() -> None:
+    version = json.loads((NPM_PYODIDE / "package.json").read_text())["version"]
+    assert PYODIDE_CDN_URL.endswith(f"/v{version}/full/")
+    assert {name: sri((NPM_PYODIDE / name).read_bytes()) for name in PYODIDE_FILES} \
+        == dict(PYODIDE_SRI)
