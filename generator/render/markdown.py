@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markupsafe import escape
 
@@ -30,7 +31,7 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
 from generator.memo import remember
-from generator.render.environment import card_codes
+from generator.render.environment import mark_card_codes
 from generator.render.views import format_decimal
 
 
@@ -71,7 +72,7 @@ def _render_link_open(self: Any, tokens: Sequence[Token], idx: int, options: Any
 
 
 def _render_text(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
-    return str(card_codes(tokens[idx].content))
+    return mark_card_codes(escapeHtml(tokens[idx].content))
 
 
 def make_markdown() -> MarkdownIt:
