@@ -1,7 +1,8 @@
 """The ``serve`` command: the authors' preview (docs/site.md, "serve").
 
 It builds the project, drafts included and marked (``build --drafts``), into a temporary
-folder (never the project's ``site/``), serves that folder over HTTP on 127.0.0.1,
+folder (never the project's ``site/``), serves that folder over HTTP on 127.0.0.1 (at
+``site_url``'s path, where the site has one: :func:`base_path`),
 watches the inputs (``content/``, ``locales/``, ``templates/``, ``site.yaml``) with
 :mod:`watchfiles`, builds again in this process on
 every change (the build cache, :mod:`generator.cache`, redoes only what changed; the
