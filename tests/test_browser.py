@@ -308,6 +308,37 @@ def _shot(driver: Any, path: Path) -> None:
 
 # -- every page at every width -----------------------------------------------------------
 
+def _fit_and_axe(browser: Any, url: str, axe_source: str, widths: tuple[int, ...],
+                 axe_widths: tuple[int, ...],
+                 shoot: Callable[[int], Path | None] = lambda width: None,
+                 ) -> tuple[dict[str, Any], list[str]]:
+    """Load ``url`` and look at it at each of ``widths``: what CLIPPED_JS finds, and at
+    each of ``axe_widths`` axe-core's violations; a screenshot where ``shoot`` names a
+    file for the width. Returns what was found per width (for ``report.json``) and the
+    problems, one line each; the window is left at the widest of WIDTHS."""
+    browser.get(url)
+    browser.execute_script(axe_source)
+    report: dict[str, Any] = {}
+    problems = []
+    try:
+        for width in widths:
+            _width(browser, width)
+            clipped = browser.execute_script(CLIPPED_JS, list(SCROLLS_BY_DESIGN))
+            violations = (browser.execute_async_script(AXE_JS) if width in axe_widths
+                          else [])
+            report[str(width)] = {"clipped": clipped, "axe": violations}
+            problems += [f"{width}px: {c['kind']} {c['what']} by {c['by']} px"
+                         + (f" in {c['within']}" if c.get("within") else "") for c in clipped]
+            problems += [f"{width}px: axe {v['id']} ({v['impact']}) on {v['nodes']} node(s): "
+                         + "; ".join(v["targets"]) for v in violations]
+            shot = shoot(width)
+            if shot is not None:
+                _shot(browser, shot)
+    finally:
+        _width(browser, WIDTHS[-1])
+    return report, problems
+
+
 @pytest.mark.parametrize(("lang", "slug"), PAGES,
                          ids=[f"{lang}-{slug or 'home'}" for lang, slug in PAGES])
 def test_page_fits_and_axe_finds_nothing(browser: Any, server: str, axe_source: str,
@@ -316,24 +347,56 @@ def test_page_fits_and_axe_finds_nothing(browser: Any, server: str, axe_source: 
     """At each of WIDTHS no element of the page is clipped or spills out (CLIPPED_JS),
     at each of AXE_WIDTHS axe-core reports no violation; the content pages are shot at
     SHOT_WIDTHS."""
-    browser.get(server + _url(lang, slug))
-    browser.execute_script(axe_source)
-    report = request.config.stash[_REPORT].setdefault(_url(lang, slug), {})
-    problems = []
-    for width in WIDTHS:
-        _width(browser, width)
-        clipped = browser.execute_script(CLIPPED_JS, list(SCROLLS_BY_DESIGN))
-        violations = (browser.execute_async_script(AXE_JS) if width in AXE_WIDTHS
-                      else [])
-        report[str(width)] = {"clipped": clipped, "axe": violations}
-        problems += [f"{width}px: {c['kind']} {c['what']} by {c['by']} px"
-                     + (f" in {c['within']}" if c.get("within") else "") for c in clipped]
-        problems += [f"{width}px: axe {v['id']} ({v['impact']}) on {v['nodes']} node(s): "
-                     + "; ".join(v["targets"]) for v in violations]
-        if slug and width in SHOT_WIDTHS and (lang in SHOT_LOCALES or "all" in SHOT_LOCALES):
-            _shot(browser, shots / f"{lang}-{slug}-{width}.png")
-    _width(browser, WIDTHS[-1])
+    shot_lang = lang in SHOT_LOCALES or "all" in SHOT_LOCALES
+    report, problems = _fit_and_axe(
+        browser, server + _url(lang, slug), axe_source, WIDTHS, AXE_WIDTHS,
+        lambda width: (shots / f"{lang}-{slug}-{width}.png"
+                       if slug and shot_lang and width in SHOT_WIDTHS else None))
+    request.config.stash[_REPORT].setdefault(_url(lang, slug), {}).update(report)
     assert not problems, f"{_url(lang, slug)}:\n" + "\n".join(problems[:40])
+
+
+SWEEP_WIDTHS = (320, 375, 414, 768, 1024, 1280, 1440, 1920)
+"""The extended round's widths: small, common and large phones, a tablet upright and
+lying, a laptop, a wide and a full-HD desktop."""
+
+
+def _every_html_page(site: Path) -> list[str]:
+    """Every HTML page of the built ``site``, as paths from its root: each locale's home,
+    content pages and "page not found" page, and the root's."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+@pytest.mark.extended
+def test_every_page_fits_and_axe_finds_nothing_at_every_width(
+        browser: Any, server: str, site: Path, axe_source: str, shots: Path,
+        request: pytest.FixtureRequest) -> None:
+    """Every HTML page of the site (every locale's pages, the "page not found" pages,
+    the root's page) at each of SWEEP_WIDTHS: nothing is clipped or spills out
+    (CLIPPED_JS), and axe-core reports no violation at any of them. The default round
+    samples: its pages at WIDTHS, axe at AXE_WIDTHS. What was found per page and width
+    goes to ``report.json`` under ``sweep``, with the counts."""
+    pages = _every_html_page(site)
+    assert len(pages) >= len(PAGES), pages
+    sweep: dict[str, Any] = {}
+    problems = []
+    began = time.monotonic()
+    for page in pages:
+        report, found = _fit_and_axe(browser, server + page, axe_source, SWEEP_WIDTHS,
+                                     SWEEP_WIDTHS)
+        sweep[page] = report
+        problems += [f"{page} {line}" for line in found]
+    counts = {
+        "pages": len(pages), "widths": list(SWEEP_WIDTHS),
+        "page_widths": len(pages) * len(SWEEP_WIDTHS),
+        "overflowing_page_widths": sum(bool(at["clipped"]) for report in sweep.values()
+                                       for at in report.values()),
+        "axe_runs": len(pages) * len(SWEEP_WIDTHS),
+        "axe_violations": sum(len(at["axe"]) for report in sweep.values()
+                              for at in report.values()),
+        "seconds": round(time.monotonic() - began, 1)}
+    request.config.stash[_REPORT]["sweep"] = {"counts": counts, "pages": sweep}
+    assert not problems, f"{counts}\n" + "\n".join(problems[:80])
 
 
 # -- the language switcher -------------------------------------------------------------

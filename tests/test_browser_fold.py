@@ -85,3 +85,43 @@ def test_the_filter_shows_one_games_examples_and_says_how_many(
     browser.execute_script("location.hash = arguments[0]", hidden)
     assert _wait(lambda: browser.find_element(By.ID, hidden).is_displayed())
     assert games.first_selected_option.text == "All games" and status.text == ""
+
+
+_SHOWN_GAMES = """
+return Array.from(document.querySelectorAll("tr[data-game]"))
+  .filter((r) => r.getClientRects().length).map((r) => r.dataset.game);
+"""
+
+
+def test_the_filter_stays_chosen_on_its_page(browser: Any, server: str) -> None:  # noqa: F811
+    """A reader who comes back to a page finds the filter as they left it (the rows and
+    the count with it), on that page alone; a link to a row the filter hides clears
+    it, and it stays cleared."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    page = f"{server}en/rules/index.html"
+    _width(browser, 1280)
+    _load(browser, page)
+    browser.execute_script("localStorage.clear()")
+    _load(browser, page)
+    total = len(browser.find_elements(By.CSS_SELECTOR, "tr[data-game]"))
+    Select(browser.find_element(By.NAME, "game")).select_by_visible_text("Rami 51")
+    _load(browser, page)  # the reader comes back: the same choice, the same rows
+    games = Select(browser.find_element(By.NAME, "game"))
+    assert games.first_selected_option.text == "Rami 51"
+    shown = browser.execute_script(_SHOWN_GAMES)
+    assert shown and set(shown) == {"rami51"} and len(shown) < total
+    status = browser.find_element(By.CSS_SELECTOR, "form.case-filter [role=status]")
+    assert status.text == f"Examples shown: {len(shown)} of {total}"
+    _load(browser, f"{server}cs/rules/index.html")  # another page keeps its own
+    assert len(browser.execute_script(_SHOWN_GAMES)) == total
+    _load(browser, page)
+    hidden = browser.execute_script(
+        "return document.querySelector('tr[data-game]:not([data-game=rami51])').id")
+    _load(browser, f"{page}#{hidden}")  # a link to a hidden row clears the filter
+    assert Select(browser.find_element(By.NAME, "game")).first_selected_option.text \
+        == "All games"
+    _load(browser, page)
+    assert len(browser.execute_script(_SHOWN_GAMES)) == total
+    browser.execute_script("localStorage.clear()")

@@ -12,6 +12,7 @@ import os
 import re
 import time
 from collections import OrderedDict
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -176,7 +177,8 @@ marks ``data-pagefind-ignore``)."""
 
 class _ArticleText(HTMLParser):
     """The text of a page's ``data-pagefind-body`` element as a browser separates its
-    elements (a space at every tag), what Pagefind leaves out left out: ``parts``.
+    elements (a space at every tag), what Pagefind leaves out left out, the attributes
+    an element names in ``data-pagefind-index-attrs`` (a card's name) in: ``parts``.
     (BeautifulSoup gave the same words on every page, four times slower.)"""
 
     def __init__(self) -> None:
@@ -192,6 +194,10 @@ class _ArticleText(HTMLParser):
         else:
             state = parent
         self.parts.append(" ")
+        if parent == "in" and "data-pagefind-index-attrs" in names:  # a card's name
+            values = dict(attrs)
+            for name in str(values["data-pagefind-index-attrs"]).split(","):
+                self.parts += [str(values.get(name.strip()) or ""), " "]
         if tag not in _VOID:
             self.stack.append((tag, state))
 
@@ -232,23 +238,53 @@ def test_no_two_elements_texts_run_together_in_the_index(built_site: Path) -> No
     assert not joined, joined
 
 
-_LETTER_CODE = re.compile(r"(?<!\w)(?:[JQKA][♥♦♣♠]|JK→)")
-"""A card code whose rank is a letter (``J♥``, ``A♠``) or a joker standing for a card:
-indexed, its letter would match every word that starts with it."""
+_CODE = re.compile(r"(?<![\w♥♦♣♠])(?:(?:10|[2-9JQKA])[♥♦♣♠]|JK)(?!\w)")
+"""A card code (``J♥``, ``10♠``, ``JK``): indexed, a letter rank would match every word
+that starts with it, and a number one would find "7" for the seven."""
 
 
 def test_the_index_holds_no_card_codes(built_site: Path) -> None:
     """The engine's sentences under the cases write cards as codes ("JK→J♥ 10 + Q♥
-    10"); the pages mark the codes ``data-pagefind-ignore``, so no page's index text
-    holds one, in any locale, and the words around them stay."""
+    10"), and so does the pages' prose ("In JK 7♠ 8♠ the joker stands for the 6♠"); the
+    pages mark the codes ``data-pagefind-ignore``, so no page's index text holds one, in
+    any locale, and the words around them stay."""
     files = _index_on_disk(built_site)
-    found = {f"{lang}{fragment['url']}": _LETTER_CODE.findall(fragment["content"])[:5]
+    found = {f"{lang}{fragment['url']}": _CODE.findall(fragment["content"])[:5]
              for lang in LOCALES for fragment in _fragments(files, lang)}
     assert {url: codes for url, codes in found.items() if codes} == {}
+    prose = next(f for f in _fragments(files, "en") if f["url"] == "/rules/index.html")
+    assert "In the joker stands for the : the can still be laid off" in " ".join(
+        prose["content"].split())
     html = (built_site / "en" / "first-meld" / "index.html").read_text(encoding="utf-8")
     assert '<span class="card-code" data-pagefind-ignore>JK→J♥</span>' in html
     rules = next(f for f in _fragments(files, "en") if f["url"] == "/first-meld/index.html")
     assert "The joker stands for , not : fewer points." in " ".join(rules["content"].split())
+
+
+_DRAWN = re.compile(r'<span class="card [^"]*" role="img" aria-label="([^"]*)"')
+"""A card's drawing in the theme's words (macros.html): its name."""
+
+
+def test_the_cards_drawn_are_indexed_by_their_names(built_site: Path) -> None:
+    """A card drawn in an example row (its rank and suit shown, its name its
+    ``aria-label``) is in the index by its name in the locale's words, in every locale:
+    "king" finds a row that shows a king though no sentence of it says "king"."""
+    files = _index_on_disk(built_site)
+    missing = {}
+    for lang in LOCALES:
+        for fragment in _fragments(files, lang):
+            page = (built_site / lang / fragment["url"].lstrip("/")).read_text(encoding="utf-8")
+            article = page[page.index("<article"):page.index("</article>")]
+            names = {unescape(n) for n in _DRAWN.findall(article)}
+            text = " ".join(fragment["content"].split()).lower()
+            if lost := sorted(n for n in names if n.lower() not in text):
+                missing[f"{lang}{fragment['url']}"] = lost[:4]
+            assert len(names) > 5, (lang, fragment["url"])
+    assert missing == {}
+    html = (built_site / "en" / "first-meld" / "index.html").read_text(encoding="utf-8")
+    assert ('role="img" aria-label="king of spades" data-pagefind-ignore '
+            'data-pagefind-index-attrs="aria-label"><span aria-hidden="true">K<span '
+            'class="suit">♠</span></span></span>') in html
 
 
 def test_the_search_box_loads_nothing_until_used(built_site: Path) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from generator.commands import serve as serve_module
 from generator.commands import serve_http
@@ -504,3 +505,48 @@ def test_a_flood_of_idle_clients_and_event_streams_then_ctrl_c(tmp_path: Path) -
             if not line.startswith(f"{serve_http.MAX_CONNECTIONS} connections are open")
             ] == [], err
     assert list(tmp_path.glob(f"{serve_module.TEMP_PREFIX}*")) == []
+
+
+def _answer(server: Served, path: str) -> tuple[int, dict[str, str], bytes]:
+    """GET ``path`` from ``server``'s own host: the status, the headers (lower-case
+    names) and the body."""
+    answer = server.raw(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                        "Connection: close\r\n\r\n".encode())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split(" ", 2)[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def test_a_site_with_a_sub_path_is_served_at_it(init_project: Path) -> None:
+    """With ``site_url: https://example.org/rules/`` the pages link from ``/rules/`` (the
+    "page not found" pages' stylesheet and links): serve serves the site there, as the
+    web host will; ``/`` and ``/rules`` lead to ``/rules/``, a folder's address without
+    its "/" to the folder, and a path outside ``/rules/`` is the site's "page not found"
+    page, status 404."""
+    with (init_project / "site.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("site_url: https://example.org/rules/\n")
+    server = Served(init_project)
+    try:
+        assert server.preview.url == f"http://127.0.0.1:{server.port}/rules/"
+        for path in ("/", "/rules"):
+            status, headers, _ = _answer(server, path)
+            assert (status, headers["location"]) == (302, "/rules/"), path
+        status, headers, _ = _answer(server, "/rules/en")
+        assert (status, headers["location"]) == (301, "/rules/en/")
+        status, _, body = _answer(server, "/rules/en/index.html")
+        assert status == 200 and b'<html lang="en"' in body
+        status, _, body = _answer(server, "/rules/en/no/such/page")
+        assert status == 404
+        missing = BeautifulSoup(body, "html.parser")
+        links = [str(a["href"]) for a in missing.select("main a[href], article a[href]")]
+        sheet = missing.select_one('link[rel="stylesheet"]')
+        assert links and sheet is not None
+        for href in [str(sheet["href"]), *links]:
+            assert href.startswith("/rules/"), href
+            assert _answer(server, href.split("#")[0])[0] == 200, href
+        for outside in ("/en/index.html", "/index.html", "/static/x.css"):
+            status, _, body = _answer(server, outside)
+            assert status == 404 and b"/rules/" in body, outside
+    finally:
+        server.preview.close()

@@ -1,7 +1,8 @@
 """The ``serve`` command: the authors' preview (docs/site.md, "serve").
 
 It builds the project, drafts included and marked (``build --drafts``), into a temporary
-folder (never the project's ``site/``), serves that folder over HTTP on 127.0.0.1,
+folder (never the project's ``site/``), serves that folder over HTTP on 127.0.0.1 (at
+``site_url``'s path, where the site has one: :func:`base_path`),
 watches the inputs (``content/``, ``locales/``, ``templates/``, ``site.yaml``) with
 :mod:`watchfiles`, builds again in this process on
 every change (the build cache, :mod:`generator.cache`, redoes only what changed; the
@@ -47,6 +48,7 @@ from collections.abc import Generator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import watchfiles
 
@@ -65,6 +67,7 @@ from generator.commands.serve_watch import WATCH_STEP_MS
 from generator.commands.serve_watch import InputFilter
 from generator.commands.serve_watch import ProjectFolder
 from generator.commands.serve_watch import changed_names
+from generator.config import load_config
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import Interrupted
@@ -124,6 +127,15 @@ def _built(root: Path, site: Path | None, search_later: bool) -> _Built:
     return _Built(report, code, list(report.lines), summary, time.perf_counter() - start)
 
 
+def base_path(root: Path) -> str:
+    """The path the preview serves the site at: ``site.yaml``'s ``site_url``'s path
+    (``/rules/`` for ``https://example.org/rules/``), where the pages' links from the
+    site's root (the "page not found" pages') lead, or ``/`` without one (or while
+    ``site.yaml`` has an error: the build says which)."""
+    config, _errors = load_config(root)
+    return (urlsplit(config.site_url).path or "/") if config.site_url else "/"
+
+
 def _build_line(built: _Built, shown: Shown, entries: tuple[Entry, ...], *, changed: bool,
                 index_only: bool) -> str:
     """serve's line about a build: what it made and what the pages do now, or why it
@@ -165,6 +177,9 @@ class Preview:
         self.emit = emit
         self.allow = tuple(allow)
         self.hosts = accepted_hosts(host, False, self.allow)
+        self.base = base_path(self.root)
+        """The path the site is served at (:func:`base_path`), read again by each
+        build: ``/`` redirects there."""
         self.session = secrets.token_hex(4)
         self.folder: Path | None = None
         self.site = Path()
@@ -180,9 +195,10 @@ class Preview:
 
     @property
     def url(self) -> str:
-        """The address of the site's root, ``http://HOST:PORT/``."""
+        """The address of the site's root, ``http://HOST:PORT/`` and :attr:`base`'s
+        path."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
+        return f"http://{host}:{self.port}{self.base}"
 
     def shown(self) -> Shown:
         """What the pages show now."""
@@ -245,6 +261,10 @@ class Preview:
         build (``None`` after a failed one)."""
         built = _built(self.root, self.site, search_later)
         report, code = built.report, built.code
+        base = base_path(self.root)
+        if base != self.base:
+            self.base = base
+            self.say(f"site_url's path is {base}: the site is served at {self.url}")
         index_only = (pages is not None and report is not None and code == EXIT_OK
                       and _without_index(report.files) == _without_index(pages))
         entries = report_entries(built.lines)

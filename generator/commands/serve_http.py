@@ -25,6 +25,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from typing import Protocol
+from urllib.parse import quote
 from urllib.parse import unquote
 from urllib.parse import urlsplit
 
@@ -85,12 +86,14 @@ class Served(Protocol):
     Attributes:
         session: the preview's random id (a reload script of another session reloads).
         site: the temporary site folder.
+        base: the path the site is served at (``/``, or ``site_url``'s: ``/rules/``).
         hosts: the hosts the preview answers to.
         say: prints a line to the terminal.
     """
 
     session: str
     site: Path
+    base: str
     hosts: Hosts
     say: Callable[[str], None]
 
@@ -279,6 +282,21 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if path == SCRIPT:
             self._send(HTTPStatus.OK, "text/javascript; charset=utf-8", RELOAD_JS, head)
             return
+        base = self.preview.base
+        if base != "/":  # the site is served at base: / leads there, the rest is outside
+            if path in ("/", base[:-1]):
+                self._redirect(HTTPStatus.FOUND, base)
+                return
+            if not path.startswith(base):
+                self._outside(head)
+                return
+            path = "/" + path[len(base):]
+            query = urlsplit(self.path).query
+            self.path = quote(path) + (f"?{query}" if query else "")
+        if (not path.endswith("/") and _is_page_path(path)
+                and Path(self.translate_path(path)).is_dir()):
+            self._redirect(HTTPStatus.MOVED_PERMANENTLY, base + path[1:] + "/")  # a folder's
+            return
         shown = self.preview.shown()
         if shown.build == 0 and _is_page_path(path):  # the first build still runs
             self._send(HTTPStatus.SERVICE_UNAVAILABLE, "text/html; charset=utf-8",
@@ -307,6 +325,27 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             super().do_HEAD()
         else:
             super().do_GET()
+
+    def _redirect(self, status: HTTPStatus, location: str) -> None:
+        """Send the browser to ``location`` (a path of this server)."""
+        self.send_response(status)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _outside(self, head: bool) -> None:
+        """Answer a path outside the site's (a site served under ``site_url``'s path):
+        the site's root "page not found" page, status 404."""
+        page = self._not_found("/")
+        try:
+            data = page.read_bytes() if page is not None else None
+        except OSError:  # swapped out just now
+            data = None
+        if data is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8",
+                   inject(data, self.preview.shown(), self.preview.session), head)
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:
         """No folder listings: a folder without ``index.html`` is not found."""

@@ -114,9 +114,14 @@ def card_codes(text: str) -> Markup:
     Returns:
         The sentence as HTML.
     """
-    escaped = str(escape(text))
-    return Markup(_CARD_CODE.sub(
-        lambda m: f'<span class="card-code" data-pagefind-ignore>{m[0]}</span>', escaped))
+    return Markup(mark_card_codes(str(escape(text))))
+
+
+def mark_card_codes(html: str) -> str:
+    """``html`` (text already escaped, no tags) with each card code in it
+    (:data:`_CARD_CODE`) wrapped as :func:`card_codes` wraps it."""
+    return _CARD_CODE.sub(
+        lambda m: f'<span class="card-code" data-pagefind-ignore>{m[0]}</span>', html)
 
 
 def _new_environment(**loader: Any) -> Environment:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markupsafe import escape
 
@@ -30,6 +31,7 @@ from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
 from generator.memo import remember
+from generator.render.environment import mark_card_codes
 from generator.render.views import format_decimal
 
 
@@ -69,11 +71,17 @@ def _render_link_open(self: Any, tokens: Sequence[Token], idx: int, options: Any
     return str(self.renderToken(tokens, idx, options, env))
 
 
+def _render_text(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    return mark_card_codes(escapeHtml(tokens[idx].content))
+
+
 def make_markdown() -> MarkdownIt:
     """The page parser (:func:`generator.content.pages.make_parser`) with this site's
     render rules: generated blocks (``cases``, ``deck-table``, ``presets-table``) from the
     renderer's ``env["fence"]``, ``::: app-choice`` as an aside with its translated label,
-    links to a folder of the site made to work from disk."""
+    links to a folder of the site made to work from disk, card codes in the text (``JK 7♠
+    8♠``, not in code spans) marked as the engine's sentences mark them (the filter
+    ``card_codes``: left out of the search index)."""
     md = make_parser()
     renderer: Any = md.renderer
     renderer.rules_default_fence = renderer.rules["fence"]
@@ -81,6 +89,7 @@ def make_markdown() -> MarkdownIt:
     md.add_render_rule(f"container_{APP_CHOICE}_close", _render_app_choice)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("text", _render_text)
     return md
 
 

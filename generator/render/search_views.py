@@ -61,6 +61,15 @@ _IGNORED = re.compile(rb"<(?=(?:span|a)%s[^>]*data-pagefind-ignore)"
 """An element that carries ``data-pagefind-ignore`` and holds text and spans only: a
 ``span`` with spans nested two deep at most (a card's drawing) or an ``a`` with text only
 (a heading's ``#`` link). Lower case, as the theme writes it: another spelling is kept."""
+_DRAWING = re.compile(rb'<span class="card[a-z -]*" role="img" aria-label="([^"<>]*)" '
+                      rb'data-pagefind-ignore data-pagefind-index-attrs="aria-label"'
+                      rb'(?: lang="[a-zA-Z-]*")?><span aria-hidden="true">[^<]*'
+                      rb'<span class="suit">[^<]*</span></span></span>')
+"""A card's drawing as the theme writes it: its shown rank and suit ignored, its name
+(``aria-label``) indexed (``data-pagefind-index-attrs``), so a search finds "king" and
+never the rank's letter. The view keeps an empty span with the name alone
+(:data:`_NAME_ONLY`), which Pagefind reads as it reads the drawing."""
+_NAME_ONLY = rb'<span aria-label="\1" data-pagefind-index-attrs="aria-label"></span>'
 _PLAIN_SPAN = re.compile(rb'<span(?:%s+(?!id=|data-pagefind-)[a-z][a-z-]*="[^"]*")*>'
                          rb"([^<]*)</span>" % _WS)
 """A ``span`` that holds text only and whose attributes Pagefind never reads (no ``id``,
@@ -212,7 +221,8 @@ def _before(match: re.Match[bytes] | None, place: int) -> bool:
 def cut_view(parts: ViewParts) -> bytes:
     """The view made of ``parts`` (:func:`view_parts`): the head, then the element
     without its ignored drawings and links and without its plain spans' tags."""
-    inside = _IGNORED.sub(b"" if parts.alone else _unless_nested, parts.inside)
+    inside = _DRAWING.sub(_NAME_ONLY, parts.inside)
+    inside = _IGNORED.sub(b"" if parts.alone else _unless_nested, inside)
     unwrapped = 1
     while unwrapped:  # inner spans first: a span holding only them holds text then
         inside, unwrapped = _PLAIN_SPAN.subn(_TEXT, inside)

@@ -172,6 +172,7 @@ function link(href, text, className) {
 // words, in the order of the page, at most SHOWN_PLACES; each with its words.
 function where(page) {
   const anchors = page.anchors.filter((a) => a.id).sort((a, b) => a.location - b.location);
+  const weights = new Map((page.weighted_locations || []).map((w) => [w.location, w.weight]));
   const found = new Map();
   for (const at of page.locations) {
     let anchor = null;
@@ -191,8 +192,10 @@ function where(page) {
     }
     found.get(anchor.id).words.push(at);
   }
-  // sections whose heading holds a matched word first, then the others in page order
-  const named = (p) => p.words.some((at) => at < p.start + p.headingWords);
+  // sections whose heading and examples whose title (weighted above the text by the
+  // theme) holds a matched word first, then the others in page order
+  const named = (p) => p.words.some((at) => at < p.start + p.headingWords
+                                    || (weights.get(at) || 1) > 1);
   return [...found.values()]
     .sort((a, b) => named(b) - named(a) || a.start - b.start)
     .slice(0, SHOWN_PLACES);

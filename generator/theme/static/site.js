@@ -161,6 +161,7 @@
 //   page's path and the table's first row id.
 // - The filter (page.html), where the page's examples are of more than one game or rule
 //   preset: only the rows of the chosen game and preset show, the count is announced.
+//   The reader's choice stays on this page too (localStorage, keyed by its path).
 // - An #anchor to a row (a link, a search hit) opens its table and clears a filter that
 //   hides the row.
 (function () {
@@ -168,12 +169,16 @@
   if (!folds.length) return;
   var key = "folded:" + location.pathname, folded = [];
   try { folded = JSON.parse(localStorage.getItem(key) || "[]") || []; } catch (e) { folded = []; }
-  function keep() {
+  function store(name, value) {
     try {
-      if (folded.length) localStorage.setItem(key, JSON.stringify(folded));
-      else localStorage.removeItem(key);
-    } catch (e) { /* storage refused: folding still works, for this visit */ }
+      if (value) localStorage.setItem(name, JSON.stringify(value));
+      else localStorage.removeItem(name);
+    } catch (e) { /* storage refused: folding and the filter still work, for this visit */ }
   }
+  function keep() { store(key, folded.length ? folded : null); }
+  var chosenKey = "filter:" + location.pathname, chosen = {};
+  try { chosen = JSON.parse(localStorage.getItem(chosenKey) || "{}") || {}; } catch (e) { chosen = {}; }
+  var restored = false;  // a table folded or a filter chosen again: the #anchor may move
   var form = doc.querySelector("form.case-filter"), rows = doc.querySelectorAll("tr[data-game]");
   function selects() { return form ? form.querySelectorAll("select") : []; }
   // Shows the rows the filter's choices allow; says how many.
@@ -191,6 +196,7 @@
     }
     form.querySelector(".case-filter__count").textContent = game || preset
       ? form.getAttribute("data-count").replace("{num}", shown).replace("{total}", rows.length) : "";
+    store(chosenKey, game || preset ? { game: game, preset: preset } : null);
   }
   if (form) {
     var kinds = { game: {}, preset: {} }, names = { game: [], preset: [] };
@@ -210,6 +216,13 @@
         if (names[k].length < 2) select.closest("label").hidden = true;
       }
       form.hidden = false;
+      for (k in kinds) {  // the reader's last choice on this page, where it still exists
+        if (names[k].indexOf(chosen[k]) >= 0) {
+          form.elements[k].value = chosen[k];
+          restored = true;
+        }
+      }
+      if (restored) filter();
       form.addEventListener("change", filter);
       form.addEventListener("submit", function (event) { event.preventDefault(); });
     } else {
@@ -231,7 +244,6 @@
     if (fold && !fold.open) { fold.open = true; moved = true; }
     if (aim && moved === true) aim.scrollIntoView();
   }
-  var restored = false;
   for (var j = 0; j < folds.length; j++) {
     var d = folds[j];
     if (folded.indexOf(d.getAttribute("data-fold")) >= 0) { d.open = false; restored = true; }
