@@ -195,7 +195,7 @@ EXACT: tuple[tuple[str, str | None, str, str], ...] = (
     ("pl", "meld verdict", "Invalid set", "Nieprawidłowa grupa"),
     # The option as the prose names it, in words (its code never shows on a page).
     ("cs", "option", "ace high", "volba „vysoké eso“"),
-    ("cs", "option", "discard to win", "volba „konec odhozením“"),
+    ("cs", "option", "discard to win", "volba „zakončení odhozením“"),
     ("sk", "option", "ace high", "možnosť „vysoké eso“"),
     ("de", "option", "ace high", "Ass hoch"),
     ("de", "option", "discard to win", "Ausmachen nur mit Abwurf"),
