@@ -7,6 +7,7 @@ Set ``RULES_EXTENDED=1`` for many more random hands (and larger ones).
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Callable
