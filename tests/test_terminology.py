@@ -72,6 +72,15 @@ TERMS: tuple[Term, ...] = (
     # the reader is "ty" on every page, the 404 page too
     Term("cs", "address", r"\bnajdeš\b", (r"\bnajdete\b",)),
     Term("sk", "address", r"\bnájdeš\b", (r"\bnájdete\b",)),
+    Term("cs", "address, asking", r"\bzadej\b",
+         (r"\b(?:zadejte|vyberte|napište|vyplňte|vyzkoušejte)\b", r"\bvaše\b")),
+    Term("sk", "address, asking", r"\bzadaj\b",
+         (r"\b(?:zadajte|vyberte|napíšte|vyplňte|vyskúšajte)\b", r"\bvaše\b")),
+    # de: "du"; a capital Sie/Ihr/Ihnen within a sentence is the formal address
+    Term("de", "address", r"\bgib\b", (r"(?-i:(?<=[a-zäöüß,] )(?:Sie|Ihre?[mnrs]?|Ihnen)\b)",)),
+    Term("hu", "address", r"\bválassz\b",
+         (r"\bÖn\b", r"\b(?:válasszon|írjon|próbálja)\b")),
+    Term("hu", "joker", r"\bdzsóker", (r"(?<![(.{_])\bjoker",)),
     Term("pl", "game (whole match)", r"\bpartii?\b", (r"\bKoniec gry\b", r"^Gra (?:toczy|kończy)")),
     Term("pl", "reference rules", r"\bzasady podstawowe\b", (r"\bzasad\w* standardow",)),
     Term("pl", "count column headers", r"^Liczba kart ", (r"^Kart ",)),
