@@ -69,7 +69,7 @@ def test_the_answer_is_what_explain_prints(lang: str) -> None:
     assert 'id="try-rami51-house-meld-jk-7s-8s"' in found.html
     if lang == "cs":
         assert found.verdict_text == "Platná postupka"
-        assert "Vaše karty" in found.html
+        assert "Tvoje karty" in found.html
 
 
 @pytest.mark.parametrize(("code", "said"), [
@@ -133,7 +133,7 @@ def test_a_page_gains_one_hidden_button_per_table(built_site: Path) -> None:
     boxes = page.select("div.checker")
     assert boxes and all(b.has_attr("hidden") for b in boxes)
     button = boxes[0].select_one("button")
-    assert button is not None and button.get_text() == "Vyzkoušejte své karty"
+    assert button is not None and button.get_text() == "Vyzkoušej své karty"
     questions = [json.loads(str(b["data-checker"])) for b in boxes]
     kinds = {k.name for k in checker_kinds()}
     assert all(q["kind"] in kinds for q in questions)
