@@ -20,6 +20,7 @@ from generator.kinds import KINDS
 from generator.protocol import handshake
 from generator.protocol import judge
 from generator.protocol import problem
+from generator.protocol import schema_problem
 
 ENGINE_NAME = f"rules-site {__version__}"
 """How this engine names itself in its handshake."""
@@ -51,8 +52,6 @@ def answer(line: str) -> dict[str, Any]:
 def _inputs_problem(message: dict[str, Any]) -> str | None:
     """What is wrong with a request's inputs as its kind declares them (an unknown or
     missing field, a value its field's schema refuses), or ``None``."""
-    from jsonschema import Draft202012Validator  # here: as in generator.protocol
-
     kind = KINDS.get(message["kind"])
     if kind is None:
         return f"unknown kind {message['kind']!r}; expected one of the handshake's kinds"
@@ -66,9 +65,9 @@ def _inputs_problem(message: dict[str, Any]) -> str | None:
             if spec.required:
                 return f"inputs.{name} is missing; kind {kind.name!r} needs it"
             continue
-        error = next(iter(Draft202012Validator(spec.schema).iter_errors(inputs[name])), None)
-        if error is not None:
-            return f"inputs.{name}: {error.message}"
+        wrong = schema_problem(spec.schema, inputs[name])
+        if wrong is not None:
+            return f"inputs.{name}: {wrong}"
     return None
 
 

@@ -50,14 +50,35 @@ def protocol_schema() -> Schema:
     return schema
 
 
+def _jsonschema_validator(schema: Schema) -> Any:
+    """A draft 2020-12 validator of ``schema`` (jsonschema imported here, 0.04 s: only a
+    run that speaks the protocol needs it, not every ``check`` whose reports import
+    this module)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema)
+
+
 @cache
 def _validator(part: str) -> Any:
-    """A validator of the message shape ``part`` (jsonschema imported here: only a run
-    that speaks the protocol needs it)."""
-    from jsonschema import Draft202012Validator  # here: jsonschema costs start-up time
+    """A validator of the message shape ``part``."""
+    return _jsonschema_validator({"$defs": protocol_schema()["$defs"],
+                                  "$ref": f"#/$defs/{part}"})
 
-    return Draft202012Validator({"$defs": protocol_schema()["$defs"],
-                                 "$ref": f"#/$defs/{part}"})
+
+def schema_problem(schema: Schema, value: object) -> str | None:
+    """jsonschema's message for the first thing ``schema`` refuses in ``value``, or
+    ``None`` (a field's schema: a request's input, a reply's value)."""
+    kept = _FIELD_VALIDATORS.get(id(schema))
+    if kept is None or kept[0] is not schema:
+        kept = _FIELD_VALIDATORS[id(schema)] = (schema, _jsonschema_validator(schema))
+    error = next(iter(kept[1].iter_errors(value)), None)
+    return None if error is None else str(error.message)
+
+
+_FIELD_VALIDATORS: dict[int, tuple[Schema, Any]] = {}
+"""The validators of the fields' schemas made so far (a kind's fields are made once),
+by the schema's identity (the schema kept with it)."""
 
 
 def problem(message: object, part: str) -> str | None:
@@ -260,22 +281,20 @@ def judge(message: Mapping[str, Any]) -> Judgement:
 
 __all__ = ["PARTS", "SCHEMA_FILE", "VERSION", "Judgement", "canonical_inputs", "handshake",
            "judge", "kinds_supported", "problem", "protocol_schema", "read_cards", "request",
-           "values_problem"]
+           "schema_problem", "values_problem"]
 
 
 def values_problem(kind: AnyKind, values: Mapping[str, Any]) -> str | None:
     """What is wrong with a reply's ``values`` for ``kind`` (a field the kind does not
     document, a value its field's schema refuses), or ``None``."""
-    from jsonschema import Draft202012Validator  # here: as in _validator
-
     for name, value in values.items():
         spec = kind.expect.get(name)
         if spec is None:
             return (f"values.{name} is not an expect field of kind {kind.name!r}; expected "
                     f"{', '.join(kind.expect)}")
-        error = next(iter(Draft202012Validator(spec.schema).iter_errors(value)), None)
-        if error is not None:
-            return f"values.{name}: {error.message}"
+        wrong = schema_problem(spec.schema, value)
+        if wrong is not None:
+            return f"values.{name}: {wrong}"
         if spec.shape == "card":
             try:
                 parse_card(str(value))
