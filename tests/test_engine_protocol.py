@@ -19,7 +19,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from generator.commands.conformance import Settings
+from generator.commands.conformance import junit_report as conformance_junit
 from generator.commands.conformance import run
+from generator.commands.conformance import text_report as conformance_text
 from generator.commands.engine import answer
 from generator.commands.engine import serve_engine
 from generator.commands.project import Project
@@ -176,12 +178,24 @@ def test_conformance_finds_the_ace_after_the_king(monkeypatch: pytest.MonkeyPatc
     assert agreed.classes == {}
     assert agreed.kinds["meld"].compared == agreed.kinds["meld"].agreed == 8 * 25
     monkeypatch.setenv("ENGINE_ACE_AFTER_KING_ONE", "1")
-    found = run(Settings(command, 60, seed=3, count=50, kinds=("meld",)), record)
+    settings = Settings(command, 60, seed=3, count=50, kinds=("meld",))
+    found = run(settings, record)
     ace = found.classes[("meld", "points", "number", "number -10")]
     cards = ace.minimal["inputs"]["cards"]
     assert sorted(c[:-1] for c in cards) == ["A", "K", "Q"]
     assert len({c[-1] for c in cards}) == 1
     assert (ace.ours["points"], ace.theirs["values"]["points"]) == (31, 21)
+    text = conformance_text(found, settings)
+    assert "meld           (all)                                    400       " in text
+    number = list(found.classes).index(ace.key) + 1
+    assert (f"class {number}: meld points: engine number, second engine number -10 "
+            f"({ace.count} case") in text
+    assert f"    cards: [{', '.join(cards)}]\n" in text
+    assert "    # second engine: verdict: valid, type: run, points: 21\n" in text
+    root = ET.fromstring(conformance_junit(found, settings))
+    failed = {t.get("name") for t in root.iter("testcase") if t.find("failure") is not None}
+    assert failed >= set(ace.rule_sets)
+    assert root.get("tests") == "8"
 
 
 def test_check_reports_differences_in_every_format(init_project: Path, fake: str) -> None:

@@ -264,6 +264,7 @@ class Found:
         key: (kind, field, this engine's code, the other's).
         count: how many cases showed it.
         first: the first request that showed it.
+        rule_sets: the rule sets it showed in (:func:`rule_set_name`), in order.
         minimal: that request shrunk.
         ours: this engine's values of the minimal request.
         theirs: the other engine's values (or its error) of the minimal request.
@@ -272,6 +273,7 @@ class Found:
     key: tuple[str, str, str, str]
     count: int
     first: dict[str, Any]
+    rule_sets: list[str] = field(default_factory=list)
     minimal: dict[str, Any] = field(default_factory=dict)
     ours: dict[str, Any] = field(default_factory=dict)
     theirs: dict[str, Any] = field(default_factory=dict)
@@ -391,13 +393,14 @@ def run(settings: Settings, record: Record | None = None,
             for index, key in enumerate(rule_sets()):
                 if key[0] not in engine.games or key[0] not in kind.games:
                     continue
-                row = report.rows.setdefault((name, rule_set_name(key)), Tally())
+                where = rule_set_name(key)
+                row = report.rows.setdefault((name, where), Tally())
                 rng = random.Random(f"{settings.seed}:{name}:{index}")
                 cases: Iterator[dict[str, Any]] = random_cases(kind, key, rng, settings.count)
                 if settings.exhaustive:
                     cases = itertools.chain(exhaustive_cases(kind, key), cases)
                 for message in cases:
-                    _compare(engine, kind, message, tally, row, report)
+                    _compare(engine, kind, message, (tally, row), where, report)
             if progress is not None:
                 progress(f"conformance: {name}: {tally.compared} cases compared")
         for found in report.classes.values():
@@ -406,14 +409,14 @@ def run(settings: Settings, record: Record | None = None,
     return report
 
 
-def _compare(engine: EngineProcess, kind: AnyKind, message: dict[str, Any], tally: Tally,
-             row: Tally, report: Report) -> None:
+def _compare(engine: EngineProcess, kind: AnyKind, message: dict[str, Any],
+             tallies: tuple[Tally, Tally], where: str, report: Report) -> None:
     ours = judge(message).values
     if ours is None:  # pragma: no cover - the generators keep accepted cases only
         return
     reply = engine.ask(message, f"a {kind.name} request")
     found = _differences(kind, ours, reply, engine.kinds[kind.name])
-    for t in (tally, row):
+    for t in tallies:
         t.compared += 1
         t.differed += bool(found)
         t.agreed += not found
@@ -421,9 +424,10 @@ def _compare(engine: EngineProcess, kind: AnyKind, message: dict[str, Any], tall
         key = class_key(kind.name, name, mine, other)
         known = report.classes.get(key)
         if known is None:
-            report.classes[key] = Found(key, 1, message)
-        else:
-            known.count += 1
+            known = report.classes[key] = Found(key, 0, message)
+        known.count += 1
+        if where not in known.rule_sets:
+            known.rule_sets.append(where)
 
 
 # -- reporting ------------------------------------------------------------------------
@@ -451,6 +455,10 @@ def case_text(found: Found, number: int) -> str:
     return text + f"    # second engine: {other or 'no values'}\n"
 
 
+def _cases(n: int) -> str:
+    return f"{n} case" if n == 1 else f"{n} cases"
+
+
 def text_report(report: Report, settings: Settings) -> str:
     """The table per kind, the classes of differences and their minimal cases."""
     lines = [f"conformance: {settings.command} ({report.engine}), seed {settings.seed}, "
@@ -475,7 +483,7 @@ def text_report(report: Report, settings: Settings) -> str:
     for number, found in enumerate(report.classes.values(), start=1):
         kind, name, mine, other = found.key
         lines.append(f"class {number}: {kind} {name}: engine {mine}, second engine {other} "
-                     f"({found.count} case{'' if found.count == 1 else 's'}); minimal case:")
+                     f"({_cases(found.count)}; {', '.join(found.rule_sets)}); minimal case:")
         lines.append("cases:")
         lines.extend(case_text(found, number).rstrip("\n").splitlines())
     return "\n".join(lines) + "\n"
@@ -493,12 +501,11 @@ def junit_report(report: Report, settings: Settings) -> bytes:
         if row.differed:
             failures += 1
             for number, found in enumerate(report.classes.values(), start=1):
-                if found.key[0] == kind and (found.minimal or found.first).get("game") \
-                        == rules.split()[0]:
+                if found.key[0] == kind and rules in found.rule_sets:
                     failure = ET.SubElement(testcase, "failure", {
                         "type": "difference",
                         "message": f"{found.key[1]}: engine {found.key[2]}, second engine "
-                                   f"{found.key[3]} ({found.count} cases)"})
+                                   f"{found.key[3]} ({_cases(found.count)})"})
                     failure.text = "cases:\n" + case_text(found, number)
             if not len(testcase):
                 ET.SubElement(testcase, "failure", {
@@ -527,6 +534,7 @@ def conformance(settings: Settings, write: Callable[[str], None],
         write(text_report(report, settings))
     total = sum(t.compared for t in report.kinds.values())
     per = report.seconds / total * 10_000 if total else 0.0
-    say(f"conformance: {total} cases compared in {report.seconds:.2f} s "
-        f"({per:.1f} s per 10,000 cases), {len(report.classes)} classes of differences")
+    plural = "" if len(report.classes) == 1 else "es"
+    say(f"conformance: {_cases(total)} compared in {report.seconds:.2f} s "
+        f"({per:.1f} s per 10,000 cases), {len(report.classes)} class{plural} of differences")
     return EXIT_DISAGREE if report.classes else EXIT_OK
