@@ -118,7 +118,8 @@ def _add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
                    help="only these kinds (default: every kind both engines judge)")
     k.add_argument("--exhaustive", action="store_true",
                    help="also every case of the small input spaces (every three-card meld "
-                   "in every rule set)")
+                   "and hand, every one-card lay-off onto a three-card meld, every joker "
+                   "swap of one)")
     k.add_argument("--format", choices=("text", "junit"), default="text",
                    help="text (default) or junit (JUnit XML, a testcase per kind and rule "
                    "set, a failure per class of differences)")

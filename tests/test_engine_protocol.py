@@ -6,6 +6,7 @@ validated against the protocol's JSON Schema."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from generator.commands.conformance import Settings
+from generator.commands.conformance import exhaustive_cases
 from generator.commands.conformance import junit_report as conformance_junit
 from generator.commands.conformance import run
 from generator.commands.conformance import text_report as conformance_text
@@ -284,3 +286,18 @@ def test_exhaustive_sweep_with_the_js_engine() -> None:
                          exhaustive=bool(os.environ.get("RULES_EXTENDED"))))
     assert found.classes == {}
     assert found.kinds["meld"].compared == found.kinds["meld"].agreed
+
+
+def test_exhaustive_spaces_start_where_expected() -> None:
+    """The exhaustive sweeps: three-card lists for a kind of one card list, a valid
+    three-card table meld with one card for a lay-off (the first few of each)."""
+    rami51 = ("rami51", "reference", ())
+    melds = list(itertools.islice(exhaustive_cases(KINDS["meld"], rami51), 3))
+    assert [m["inputs"]["cards"] for m in melds] == [["10C", "10C", "10C"],
+                                                     ["10C", "10C", "10D"],
+                                                     ["10C", "10C", "10H"]]
+    layoffs = list(itertools.islice(exhaustive_cases(KINDS["layoff"], rami51), 2))
+    assert [m["inputs"] for m in layoffs] == [
+        {"meld": ["10C", "10D", "10H"], "cards": ["10C"]},
+        {"meld": ["10C", "10D", "10H"], "cards": ["10D"]}]
+    assert list(exhaustive_cases(KINDS["round"], rami51)) == []

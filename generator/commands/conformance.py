@@ -6,7 +6,8 @@ options) from the kind's input fields (:attr:`generator.kinds.base.Kind.inputs`,
 their shape): ``--count`` random cases each, seeded (``--seed``), card lists drawn from
 the game's cards and shaped towards melds (runs, sets, a joker in place of a card, one
 card changed) so that both valid and nearly valid melds come up; with ``--exhaustive``
-also every three-card list of a kind that takes one card list (every three-card meld).
+also the small input spaces (:func:`exhaustive_cases`: every three-card meld and hand,
+every one-card lay-off onto a three-card meld, every joker swap of one).
 A kind whose inputs have no generator (a scenario's structure) is listed as such.
 
 Both engines judge each case (this one in process, :func:`generator.protocol.judge`);
@@ -37,6 +38,8 @@ from generator.commands.second_engine import Record
 from generator.commands.second_engine import compared_values
 from generator.engine.cards import JOKER
 from generator.engine.cards import all_cards
+from generator.engine.cards import parse_card
+from generator.engine.melds import check_meld
 from generator.engine.rules import GAMES
 from generator.engine.rules import RuleSet
 from generator.engine.rules import options_of
@@ -47,6 +50,7 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
+from generator.kinds.fields import TABLE_MELD
 from generator.protocol import judge
 from generator.protocol import request
 
@@ -215,21 +219,51 @@ def random_cases(kind: AnyKind, key: RuleSetKey, rng: random.Random,
 
 
 def exhaustive_cases(kind: AnyKind, key: RuleSetKey) -> Iterator[dict[str, Any]]:
-    """Every three-card list (as a multiset, within the game's cards) of a kind that
-    takes one card list and nothing else, that this engine accepts."""
-    names = list(kind.inputs)
-    if len(names) != 1 or kind.inputs[names[0]].shape != "cards":
-        return
+    """The small input spaces, every case this engine accepts: for a kind that takes one
+    card list and nothing else, every three-card list (as a multiset, within the game's
+    cards: every three-card meld, every three-card hand); for a kind that takes a meld on
+    the table (:data:`generator.kinds.fields.TABLE_MELD`) and one more card field, every
+    valid three-card table meld with every single card (every one-card lay-off, every
+    joker swap of a three-card meld)."""
     game, preset, options = key
     rules = rule_set(game, preset, **dict(options))
     limits = _Pile(rules).left
     codes = sorted(limits)
-    for combo in itertools.combinations_with_replacement(codes, 3):
-        if any(n > limits[c] for c, n in Counter(combo).items()):
-            continue
-        message = request(1, kind.name, game, preset, dict(options), {names[0]: list(combo)})
-        if judge(message).values is not None:
-            yield message
+    triples = [list(combo) for combo in itertools.combinations_with_replacement(codes, 3)
+               if all(n <= limits[c] for c, n in Counter(combo).items())]
+    required = [name for name, spec in kind.inputs.items() if spec.required]
+    for inputs in _spaces(kind, required, triples, codes, rules):
+        if all(n <= limits[c] for c, n in Counter(_codes_in(inputs)).items()):
+            message = request(1, kind.name, game, preset, dict(options), inputs)
+            if judge(message).values is not None:
+                yield message
+
+
+def _spaces(kind: AnyKind, required: list[str], triples: list[list[str]], codes: list[str],
+            rules: RuleSet) -> Iterator[dict[str, Any]]:
+    """The inputs of :func:`exhaustive_cases` before they are judged."""
+    specs = kind.inputs
+    if len(required) == 1 and specs[required[0]].shape == "cards":
+        for triple in triples:
+            yield {required[0]: triple}
+        return
+    tables = [name for name in required if specs[name] is TABLE_MELD]
+    others = [name for name in required if name not in tables]
+    if len(tables) != 1 or len(others) != 1 or specs[others[0]].shape not in ("cards", "card"):
+        return
+    melds = [t for t in triples if check_meld(tuple(parse_card(c) for c in t), rules).valid]
+    single = specs[others[0]].shape == "card"
+    for meld in melds:
+        for code in codes:
+            yield {tables[0]: meld, others[0]: code if single else [code]}
+
+
+def _codes_in(inputs: Mapping[str, Any]) -> Iterator[str]:
+    for value in inputs.values():
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, str))
 
 
 # -- comparing ------------------------------------------------------------------------
