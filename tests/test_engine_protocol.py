@@ -34,6 +34,7 @@ from generator.commands.report_formats import junit_report
 from generator.commands.second_engine import EngineFault
 from generator.commands.second_engine import EngineProcess
 from generator.commands.second_engine import second_opinion
+from generator.engine.rules import games
 from generator.kinds import KINDS
 from generator.protocol import protocol_schema
 from tests.conftest import REPO
@@ -128,7 +129,7 @@ def test_reference_engine_answers_in_process() -> None:
     hello, *replies = messages
     assert hello["protocol"] == 1
     assert hello["kinds"] == {name: list(kind.expect) for name, kind in KINDS.items()}
-    assert hello["games"] == ["rami40", "rami51", "cardverse"]
+    assert hello["games"] == [spec.id for spec in games()]
     assert replies[0] == {"id": 1, "values": {"verdict": "valid", "type": "run", "points": 31}}
     assert replies[1] == {"id": 2, "values": {"verdict": "invalid", "type": "run",
                                               "reason": "wraps_around"}}
