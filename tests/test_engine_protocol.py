@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import random
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -22,6 +23,7 @@ from jsonschema import Draft202012Validator
 from generator.commands.conformance import Settings
 from generator.commands.conformance import exhaustive_cases
 from generator.commands.conformance import junit_report as conformance_junit
+from generator.commands.conformance import random_cases
 from generator.commands.conformance import run
 from generator.commands.conformance import text_report as conformance_text
 from generator.commands.engine import answer
@@ -36,6 +38,7 @@ from generator.commands.second_engine import EngineProcess
 from generator.commands.second_engine import second_opinion
 from generator.engine.rules import games
 from generator.kinds import KINDS
+from generator.protocol import judge
 from generator.protocol import protocol_schema
 from tests.conftest import REPO
 from tests.conftest import run_cli
@@ -302,3 +305,17 @@ def test_exhaustive_spaces_start_where_expected() -> None:
         {"meld": ["10C", "10D", "10H"], "cards": ["10C"]},
         {"meld": ["10C", "10D", "10H"], "cards": ["10D"]}]
     assert list(exhaustive_cases(KINDS["round"], rami51)) == []
+
+
+def test_random_scenarios_are_turns_the_engine_judges() -> None:
+    """A scenario's random inputs (its kind's ``sample``): a start position and a turn or
+    two, one result per action, seeded (the same seed, the same cases)."""
+    rami51 = ("rami51", "reference", ())
+    made = list(random_cases(KINDS["scenario"], rami51, random.Random(7), 4))
+    again = list(random_cases(KINDS["scenario"], rami51, random.Random(7), 4))
+    assert made == again and len(made) == 4
+    for message in made:
+        values = judge(message).values
+        assert values is not None
+        assert len(values["results"]) == len(message["inputs"]["actions"])
+        assert message["inputs"]["actions"][0].keys() == {"draw"}

@@ -3,12 +3,15 @@ one over generated cases (docs/site.md, docs/engine-protocol.md).
 
 Cases are generated per kind and rule set (every game, each preset, each combination of
 options) from the kind's input fields (:attr:`generator.kinds.base.Kind.inputs`, read by
-their shape): ``--count`` random cases each, seeded (``--seed``), card lists drawn from
-the game's cards and shaped towards melds (runs, sets, a joker in place of a card, one
+their shape) or by the kind itself (:meth:`generator.kinds.base.Kind.sample`):
+``--count`` random cases each, seeded (``--seed``), card lists drawn from the game's
+cards and shaped towards melds (runs, sets, a joker in place of a card, one
 card changed) so that both valid and nearly valid melds come up; with ``--exhaustive``
 also the small input spaces (:func:`exhaustive_cases`: every three-card meld and hand,
 every one-card lay-off onto a three-card meld, every joker swap of one).
-A kind whose inputs have no generator (a scenario's structure) is listed as such.
+A kind whose inputs are a structure makes them itself (:meth:`Kind.sample`: a
+scenario's turns); one that does not, and whose inputs the kit cannot draw, is listed as
+having no generator.
 
 Both engines judge each case (this one in process, :func:`generator.protocol.judge`);
 every field of the kind that the other engine computes is compared. Differences are
@@ -50,6 +53,7 @@ from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.kinds import KINDS
 from generator.kinds import AnyKind
+from generator.kinds import Kind
 from generator.kinds.fields import TABLE_MELD
 from generator.protocol import judge
 from generator.protocol import request
@@ -193,10 +197,15 @@ def _value(kind: AnyKind, name: str, rng: random.Random, rules: RuleSet,
     return None
 
 
+def _samples(kind: AnyKind) -> bool:
+    """Whether the kind makes its own random inputs (:meth:`Kind.sample`)."""
+    return type(kind).sample is not Kind.sample
+
+
 def generatable(kind: AnyKind) -> bool:
-    """Whether the kind's inputs all have a generator (not a structure with cards
-    within it)."""
-    return all(spec.shape != "within" for spec in kind.inputs.values())
+    """Whether the kit can make the kind's inputs: the kind makes them itself, or they
+    all have a shape the kit draws (not a structure with cards within it)."""
+    return _samples(kind) or all(spec.shape != "within" for spec in kind.inputs.values())
 
 
 def random_cases(kind: AnyKind, key: RuleSetKey, rng: random.Random,
@@ -208,8 +217,10 @@ def random_cases(kind: AnyKind, key: RuleSetKey, rng: random.Random,
     for _ in range(count):
         for _try in range(MAX_TRIES):
             pile = _Pile(rules)
-            inputs = {name: _value(kind, name, rng, rules, pile) for name in kind.inputs
-                      if kind.inputs[name].required or rng.random() < 0.5}
+            made = kind.sample(rules, rng) if _samples(kind) else None
+            inputs = made if made is not None else {
+                name: _value(kind, name, rng, rules, pile) for name in kind.inputs
+                if kind.inputs[name].required or rng.random() < 0.5}
             if any(v is None for v in inputs.values()):
                 continue
             message = request(1, kind.name, game, preset, dict(options), inputs)
