@@ -3,6 +3,7 @@
     python -m generator build [--project DIR] [--out DIR] [--strict] [--drafts] [--no-cache]
     python -m generator check [--project DIR] [--strict] [--format text|json|github|junit]
                               [--output FILE] [--fix [--diff]] [PATH... | --id ID...]
+                              [--engine-cmd CMD [--engine-timeout S]]
     python -m generator explain [--kind KIND] --game GAME [--rules PRESET] [INPUTS...]
                                 [--id ID] [--title TEXT] [--lang LANG] [--append FILE]
     python -m generator explain --case FILE|- [--id ID] [--new-id ID] [--title TEXT]
@@ -12,6 +13,9 @@
                               [--allow-host NAME]...
     python -m generator schema [--settings]
     python -m generator init DIR [--lang LIST] [--title TEXT]
+    python -m generator engine
+    python -m generator conformance --engine-cmd CMD [--seed N] [--count N]
+                                    [--kinds KIND...] [--exhaustive] [--format text|junit]
     python -m generator --version
 
 Without ``--project``, the project is the nearest folder holding ``site.yaml``, the
@@ -35,6 +39,7 @@ import time
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from generator.cli_arguments import CI_FORMATS
 from generator.cli_arguments import argument_parser
@@ -42,6 +47,7 @@ from generator.cli_arguments import prog
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.commands.report_output import write_report
+from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
 from generator.errors import STOPPING
@@ -106,6 +112,9 @@ def _check_fix(args: argparse.Namespace) -> int:
     if missing is None and args.output is not None:
         missing = InputError("--output", 1, None, "--fix prints its diff on standard "
                              "output; expected --fix without --output")
+    if missing is None and args.engine_cmd is not None:
+        missing = InputError("--engine-cmd", 1, None, "--fix writes this engine's values; "
+                             "expected --fix without --engine-cmd")
     if missing is not None:
         _emit([missing.format()])
         return EXIT_INPUT
@@ -239,15 +248,43 @@ def _check(args: argparse.Namespace) -> int:
     from generator.commands.project import load_project
 
     project = load_project(project_dir, selection=Selection.of(args.paths, args.ids))
+    second = _second_opinion(project, args)
     strict = untranslated(project) if args.strict and not project.errors else None
     if args.format == "json":
-        _emit([_json(json_report(project, strict))])
-        return exit_code(project, strict)
+        report = json_report(project, strict)
+        if second is not None:
+            second.add_to_json(report)
+        _emit([_json(report)])
+        return _with_second(exit_code(project, strict), second)
     _emit([*format_errors(project.errors), *disagreement_lines(project),
+           *(second.lines() if second is not None else []),
            *warning_lines(project), *(strict.lines() if strict else [])])
     if not _Report.lost:  # (a lost report: its one line says it all, exit 2)
         _say(summary_line(project, strict, fixable=settles_all(project)))
-    return exit_code(project, strict)
+        if second is not None and second.fault is None:
+            _say(second.summary())
+    return _with_second(exit_code(project, strict), second)
+
+
+def _second_opinion(project: Any, args: argparse.Namespace) -> Any:
+    """``check --engine-cmd``: the second engine's opinion of the project's cases (its
+    fault added to the project's input errors), or ``None`` without the option or when
+    the project has input errors (the cases it would judge are not all there)."""
+    if args.engine_cmd is None or project.errors:
+        return None
+    from generator.commands.second_engine import second_opinion  # see the note above
+
+    second = second_opinion(project, args.engine_cmd, args.engine_timeout)
+    if second.fault is not None:
+        project.errors.append(second.fault)
+    return second
+
+
+def _with_second(status: int, second: Any) -> int:
+    """The check's exit status with the second engine's differences (exit 1)."""
+    if status == EXIT_OK and second is not None and second.differences:
+        return EXIT_DISAGREE
+    return status
 
 
 def _check_to(args: argparse.Namespace) -> int:
@@ -269,8 +306,9 @@ def _check_to(args: argparse.Namespace) -> int:
     missing = _project_error(project_dir) or _selection_error(args)
     project = None if missing is not None else load_project(
         project_dir, selection=Selection.of(args.paths, args.ids))
+    second = _second_opinion(project, args) if project is not None else None
     prefix = os.path.relpath(project_dir) if project_dir.is_absolute() else str(project_dir)
-    findings = Findings.of(project, missing, args.strict, prefix)
+    findings = Findings.of(project, missing, args.strict, prefix, second)
     if not _deliver(args.output, FORMATS[args.format](findings)):
         return EXIT_INPUT
     if project is not None and args.format != "json" and not _Report.lost:  # (a lost
@@ -278,7 +316,10 @@ def _check_to(args: argparse.Namespace) -> int:
             for line in findings.aside:
                 _say(line)
         _say(summary_line(project, findings.strict, fixable=settles_all(project)))
-    return exit_code(project, findings.strict) if project is not None else EXIT_INPUT
+        if second is not None and second.fault is None:
+            _say(second.summary())
+    return _with_second(exit_code(project, findings.strict), second) if project is not None \
+        else EXIT_INPUT
 
 
 def _deliver(output: str | None, data: bytes) -> bool:
@@ -358,6 +399,32 @@ def _unfit_title_character(title: str) -> str | None:
         if 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
             return f"noncharacter U+{code:04X}"
     return None
+
+
+def _engine() -> int:
+    """``engine``: the engine protocol on standard input and output, until its end."""
+    from generator.commands.engine import serve_engine  # only here: see the note above
+
+    def write(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    try:
+        return serve_engine(sys.stdin, write)
+    except BrokenPipeError:  # the client went away: nothing more to answer
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _conformance(args: argparse.Namespace) -> int:
+    """``conformance``: the report on standard output, the totals on standard error."""
+    from generator.commands.conformance import Settings  # only here: see the note above
+    from generator.commands.conformance import conformance
+
+    return conformance(Settings(args.engine_cmd, args.engine_timeout, args.seed, args.count,
+                                tuple(args.kinds or ()), args.exhaustive, args.format),
+                       _write, _say)
 
 
 def _build(project_dir: Path, out: Path | None, strict: bool, cache: bool = True,
@@ -513,6 +580,10 @@ def _run(args: argparse.Namespace) -> int:
             return _schema(args.settings)
         if args.command == "init":
             return _init(args.dir, args.lang, args.title)
+        if args.command == "engine":
+            return _engine()
+        if args.command == "conformance":
+            return _conformance(args)
         return _build(args.project, args.out, args.strict, not args.no_cache, args.drafts)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)

@@ -63,6 +63,7 @@ def argument_parser(command: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--id", dest="ids", action="extend", nargs="+", default=[], metavar="ID",
                    help="verify only the cases of these ids (pages and catalogs are still "
                    "validated)")
+    _add_engine_arguments(c)
     c.add_argument("paths", nargs="*", metavar="PATH",
                    help="verify only the cases of these case files (a folder: every case "
                    "file below it), relative to the current folder; pages and catalogs are "
@@ -83,7 +84,65 @@ def argument_parser(command: str | None = None) -> argparse.ArgumentParser:
                    "generator's developers")
     _add_serve_parser(sub)
     _add_start_commands(sub)
+    _add_engine_commands(sub)
     return parser
+
+
+ENGINE_CMD_HELP = ("a command that speaks the engine protocol (docs/engine-protocol.md), run "
+                   "once, without a shell, as a second judge of every case")
+
+
+def _add_engine_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--engine-cmd CMD`` and ``--engine-timeout S`` (``check``, ``conformance``)."""
+    parser.add_argument("--engine-cmd", default=None, metavar="CMD", required=required,
+                        help=ENGINE_CMD_HELP)
+    parser.add_argument("--engine-timeout", type=_seconds, default=10.0, metavar="S",
+                        help="seconds the engine command has for its handshake and for "
+                        "each reply (default 10)")
+
+
+def _add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``engine`` (the protocol's reference implementation) and ``conformance``."""
+    sub.add_parser("engine", help="answer the engine protocol (docs/engine-protocol.md) "
+                   "on standard input and output with this package's engine")
+    k = sub.add_parser("conformance", help="compare another engine with this one over "
+                       "generated cases: a table per kind, each class of differences "
+                       "shrunk to a minimal case")
+    _add_engine_arguments(k, required=True)
+    k.add_argument("--seed", type=int, default=1, metavar="N",
+                   help="the seed of the random cases (default 1)")
+    k.add_argument("--count", type=_count, default=200, metavar="N",
+                   help="random cases per kind and rule set (game, preset, options; "
+                   "default 200)")
+    k.add_argument("--kinds", nargs="+", default=None, metavar="KIND",
+                   help="only these kinds (default: every kind both engines judge)")
+    k.add_argument("--exhaustive", action="store_true",
+                   help="also every case of the small input spaces (every three-card meld "
+                   "and hand, every one-card lay-off onto a three-card meld, every joker "
+                   "swap of one)")
+    k.add_argument("--format", choices=("text", "junit"), default="text",
+                   help="text (default) or junit (JUnit XML, a testcase per kind and rule "
+                   "set, a failure per class of differences)")
+
+
+def _seconds(text: str) -> float:
+    """``--engine-timeout``'s value: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}; expected a number of seconds "
+                                         "greater than 0, at most 3600")
+    return value
+
+
+def _count(text: str) -> int:
+    """``conformance --count``: a number of cases, 0 to 10,000,000."""
+    if not text.isdigit() or int(text) > 10_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r}; expected a whole number of cases "
+                                         "from 0 to 10000000")
+    return int(text)
 
 
 def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

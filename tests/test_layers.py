@@ -101,6 +101,12 @@ ALLOWED_INSIDE_FUNCTIONS = {
     # jsonschema (0.04 s) only for a case file the build cache does not know valid
     # (generator.cases.loader.load_cases, valid)
     ("generator/cases/problems.py", "_validator"),
+    # the same for the engine protocol's messages (generator.protocol), and the engine
+    # commands' modules (generator.cli, _check)
+    ("generator/protocol/__init__.py", "_jsonschema_validator"),
+    ("generator/cli.py", "_second_opinion"),
+    ("generator/cli.py", "_engine"),
+    ("generator/cli.py", "_conformance"),
 }
 """Imports inside a function, each for a measured start-up cost (its comment says which)."""
 

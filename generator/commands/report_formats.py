@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import replace
 from pathlib import Path
@@ -44,6 +45,8 @@ from generator.commands.check import usage_error_report
 from generator.commands.check import warning_lines
 from generator.commands.project import Project
 from generator.commands.project import format_errors
+from generator.commands.second_engine import Difference
+from generator.commands.second_engine import SecondOpinion
 from generator.errors import InputError
 from generator.verify import STATUS_FIELD
 from generator.verify import CaseResult
@@ -175,12 +178,15 @@ def _xml(text: str) -> str:
     return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> bytes:
+def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError],
+              differences: Iterable[Difference] = ()) -> bytes:
     """The ``--format junit`` report: JUnit XML, UTF-8, with an XML declaration.
 
     Args:
         results: the engine's result of every case (``Project.results.values()``).
         errors: every input error.
+        differences: the second engine's differences (``check --engine-cmd``), each a
+            ``<failure type="second engine">`` in its case's ``<testcase>``.
 
     Returns:
         ``<testsuites name tests failures errors>``: a ``<testsuite>`` per file (sorted),
@@ -200,10 +206,14 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
     errors_by_file: dict[str, list[InputError]] = defaultdict(list)
     for error in sorted(errors, key=InputError.sort_key):
         errors_by_file[error.file].append(error)
+    second: dict[str, list[Difference]] = defaultdict(list)
+    for difference in differences:
+        second[difference.case.id].append(difference)
     root = ET.Element("testsuites", {"name": SUITES_NAME})
     totals = dict.fromkeys(COUNTS, 0)
     for file in sorted({*by_file, *errors_by_file}):
-        counts = _testsuite(root, file, by_file.get(file, []), errors_by_file.get(file, []))
+        counts = _testsuite(root, file, by_file.get(file, []), errors_by_file.get(file, []),
+                            second)
         for key, value in counts.items():
             totals[key] += value
     for key, value in totals.items():
@@ -214,9 +224,11 @@ def junit_xml(results: Iterable[CaseResult], errors: Iterable[InputError]) -> by
 
 
 def _testsuite(root: ET.Element, file: str, results: list[CaseResult],
-               errors: list[InputError]) -> dict[str, int]:
+               errors: list[InputError],
+               second: Mapping[str, list[Difference]]) -> dict[str, int]:
     """The ``<testsuite>`` of one file in ``root``: a ``<testcase>`` per case of
-    ``results``, then one per input error of ``errors``; returns its counts."""
+    ``results`` (with the ``second`` engine's differences, by case id), then one per
+    input error of ``errors``; returns its counts."""
     suite = ET.SubElement(root, "testsuite", {"name": _xml(file)})
     counts = dict.fromkeys(COUNTS, 0)
     for result in results:
@@ -226,8 +238,17 @@ def _testsuite(root: ET.Element, file: str, results: list[CaseResult],
         counts["tests"] += 1
         for d in result.failing:  # a status keeps the others from failing (exit 0)
             _failure(testcase, d, result)
+        for difference in second.get(result.case.id, ()):
+            failure = ET.SubElement(testcase, "failure", {
+                "type": "second engine", "message": _xml(difference.message),
+                "line": str(difference.position.line),
+                **({"column": str(difference.column)} if difference.column is not None
+                   else {})})
+            failure.text = _xml("\n".join([f"{difference.position.file}:"
+                                           f"{difference.position.line}: "
+                                           f"{difference.message}", *difference.reasoning]))
         counts["skipped"] += _skipped(testcase, result)
-        counts["failures"] += bool(result.failing)
+        counts["failures"] += bool(result.failing) or result.case.id in second
     for error in errors:
         _error(suite, file, error)
         counts["tests"] += 1
@@ -292,18 +313,19 @@ class Findings:
     strict: Strict | None
     aside: list[str]
     prefix: str
+    second: SecondOpinion | None = None
 
     @classmethod
     def of(cls, project: Project | None, missing: InputError | None, strict: bool,
-           prefix: str) -> Findings:
+           prefix: str, second: SecondOpinion | None = None) -> Findings:
         """The findings of ``project`` (``None``, with the usage error ``missing``);
         ``strict``: ``--strict`` given (its findings only for a project without input
-        errors)."""
+        errors); ``second``: the second engine's opinion (``check --engine-cmd``)."""
         errors = [missing] if missing is not None else project.errors if project else []
         found = untranslated(project) if project and strict and not project.errors else None
         aside = [*warning_lines(project), *(found.lines() if found else [])] if project \
             else []
-        return cls(project, errors, found, aside, prefix)
+        return cls(project, errors, found, aside, prefix, second)
 
 
 def _lines(lines: Iterable[str]) -> bytes:
@@ -314,8 +336,10 @@ def text_report(findings: Findings) -> bytes:
     """``--format text``: the input errors, the disagreements with their reasoning, then
     the warnings and ``--strict``'s lines, as ``check`` prints them."""
     project = findings.project
+    second = findings.second.lines() if findings.second else []
     return _lines([*format_errors(findings.errors),
-                   *(disagreement_lines(project) if project else []), *findings.aside])
+                   *(disagreement_lines(project) if project else []), *second,
+                   *findings.aside])
 
 
 def json_bytes(findings: Findings) -> bytes:
@@ -324,20 +348,28 @@ def json_bytes(findings: Findings) -> bytes:
     project = findings.project
     report = json_report(project, findings.strict) if project \
         else usage_error_report(findings.errors)
+    if findings.second is not None:
+        findings.second.add_to_json(report)
     return (json.dumps(report, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def github_report(findings: Findings) -> bytes:
     """``--format github``: :func:`github_lines` (a usage error's: its ``::error``)."""
     project = findings.project
-    return _lines(github_lines(project, findings.prefix) if project
-                  else [error_command(e) for e in findings.errors])  # (the folder's path)
+    second = [workflow_command("error", "\n".join([d.message, *d.reasoning]),
+                               file=_in_repository(d.position.file, findings.prefix),
+                               line=d.position.line, col=d.column, title="second engine")
+              for d in (findings.second.differences if findings.second else [])]
+    return _lines([*(github_lines(project, findings.prefix) if project
+                     else [error_command(e) for e in findings.errors]),  # (the folder's path)
+                   *second])
 
 
 def junit_report(findings: Findings) -> bytes:
     """``--format junit``: :func:`junit_xml`."""
     project = findings.project
-    return junit_xml(project.results.values() if project else (), findings.errors)
+    return junit_xml(project.results.values() if project else (), findings.errors,
+                     findings.second.differences if findings.second else ())
 
 
 FORMATS: dict[str, Callable[[Findings], bytes]] = {

@@ -10,6 +10,7 @@ parts; its template is ``generator/theme/kinds/<kind>.html`` (macros ``head(rows
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -195,6 +196,19 @@ class Kind(Generic[I, R]):
         fields")."""
         return {name: plain(values[name]) for name in self.expect
                 if values.get(name) is not None}
+
+    def sample(self, rules: RuleSet, rng: random.Random) -> dict[str, Any] | None:
+        """Random inputs of a case in ``rules``, as a case file writes them (card lists
+        as lists of codes), for the conformance kit (generator/commands/conformance.py);
+        ``None`` (the default): the kit makes them from the input fields' shapes. A kind
+        whose inputs are a structure (a scenario's) says here how to make one. The kit
+        keeps only inputs the kind accepts.
+
+        Args:
+            rules: the rule set of the case.
+            rng: the seeded source of randomness.
+        """
+        return None
 
     # -- words and rows -------------------------------------------------------------
 

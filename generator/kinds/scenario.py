@@ -8,10 +8,15 @@ Its inputs (``start``, ``actions``) and their reading are in
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from collections.abc import Mapping
 from typing import Any
 
+from generator.engine.cards import JOKER
+from generator.engine.cards import Rank
+from generator.engine.cards import Suit
+from generator.engine.cards import all_cards
 from generator.engine.codes import EndReason
 from generator.engine.codes import StepResult
 from generator.engine.codes import Verdict
@@ -140,6 +145,51 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
 
         return {"properties": {"start": {"properties": start}, "actions": {"items": ACTION_RULES}},
                 "allOf": seat_rules(("start", "hands"), rules, fits)}
+
+    def sample(self, rules: RuleSet, rng: random.Random) -> dict[str, Any] | None:
+        """A short random turn or two from a small random position: hands of 3 to 8
+        cards, a discard pile and a stock, now and then a run on the table and (Rami)
+        the seats' opened flags; seat 1 draws, may meld three of its cards or lay one off,
+        and discards; now and then seat 2 draws and discards too. Many such actions are
+        illegal: their results are reason codes."""
+        decks = max(row.decks for row in rules.deck)
+        jokers = max(row.jokers for row in rules.deck)
+        pile = [c.code for c in all_cards() for _ in range(decks)] + [JOKER.code] * jokers
+        rng.shuffle(pile)
+        seats = rules.min_players
+
+        def take(n: int) -> list[str]:
+            return [pile.pop() for _ in range(min(n, len(pile)))]
+
+        hands = [take(rng.randint(3, 8)) for _ in range(seats)]
+        start: dict[str, Any] = {"hands": hands, "discard": take(rng.randint(1, 2)),
+                                 "stock": take(rng.randint(1, 6))}
+        if rng.random() < 0.5:
+            ranks = sorted(Rank, key=lambda rank: rank.value)
+            suit, low = rng.choice([s.value for s in Suit]), rng.randint(1, 9)
+            run = [ranks[low + i].code + suit for i in range(3)]
+            if all(code in pile for code in run):
+                for code in run:
+                    pile.remove(code)
+                start["table"] = [{"seat": seats, "cards": run}]
+        if rules.opening_threshold is not None:
+            start["opened"] = [rng.random() < 0.6 for _ in range(seats)]
+        actions: list[dict[str, Any]] = []
+        for seat in range(2 if rng.random() < 0.4 else 1):
+            hand = list(hands[seat])
+            drawn = [*start["discard"][-1:], *start["stock"][:1], *start["stock"][-1:]]
+            actions.append({"draw": rng.choice(("stock", "discard"))})
+            if seat == 0 and rng.random() < 0.5 and len(hand) >= 3:
+                meld = rng.sample(hand, 3)
+                actions.append({"meld": meld})
+                for code in meld:
+                    hand.remove(code)
+            elif seat == 0 and "table" in start and rng.random() < 0.5:
+                card = rng.choice(hand)
+                actions.append({"layoff": [card], "onto": 1})
+                hand.remove(card)
+            actions.append({"discard": rng.choice(hand + drawn)})
+        return {"start": start, "actions": actions}
 
     def check(self, reader: Reader, rules: RuleSet | None) -> ScenarioInput | None:
         """The start position (1-based seats and numbers, checked here with their
