@@ -110,10 +110,11 @@ def cache_folder(project: Path) -> Path:
 
 
 
-def input_digests(layout: Layout) -> dict[str, str] | None:
+def input_digests(layout: Layout, more: Iterable[str] = ()) -> dict[str, str] | None:
     """The SHA-256 digest of every input file of the project: the files below
-    ``content/``, ``locales/`` and ``templates/``, and ``site.yaml``, by path relative to
-    the project.
+    ``content/``, ``locales/`` and ``templates/``, ``site.yaml``, and the files ``more``
+    names (those a setting names elsewhere in the project: a Pyodide folder's), by path
+    relative to the project.
 
     Returns:
         The digests, or ``None`` when an entry there is not a plain input (a link out of
@@ -128,6 +129,7 @@ def input_digests(layout: Layout) -> dict[str, str] | None:
         return None
     if os.path.lexists(layout.root / CONFIG):
         found.append(CONFIG)
+    found += [rel for rel in more if rel not in found]
     digests: dict[str, str] = {}
     for rel in found:
         try:

@@ -49,6 +49,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import is_locale_name
 from generator.layout import is_slug
+from generator.yamlpos import BOTH_VERSIONS_BOOLEANS
 from generator.yamlpos import Mark
 from generator.yamlpos import YamlDocument
 from generator.yamlpos import YamlPath
@@ -189,6 +190,12 @@ class _Reader:
     def error(self, path: YamlPath, message: str, *, at_key: bool = False) -> None:
         mark = self.doc.key_mark(path) if at_key else self.doc.mark(path)
         self.errors.append(InputError(CONFIG, mark.line, mark.column, message))
+
+    def plain_boolean(self, path: YamlPath) -> bool:
+        """Whether the value at ``path`` is written ``true`` or ``false`` (in a spelling
+        YAML 1.1 and 1.2 read alike), not a bare ``yes``, ``no``, ``on`` or ``off``."""
+        node = self.doc.nodes.get(path)
+        return node is not None and node.value in BOTH_VERSIONS_BOOLEANS
 
     def text(self, path: YamlPath, value: Any, what: str, example: str) -> Text | None:
         """A text a reader sees: a string of one line, printable, at most
@@ -376,18 +383,33 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
                  "pyodide-lock.json")
 """The files of a Pyodide distribution the checker loads (``pyodide: PATH`` holds them)."""
 
+PYODIDE_VERSION = "0.29.5"
+"""The Pyodide release the checker runs on: from the CDN, and the one a folder holds
+(``npm install pyodide@0.29.5``; later releases lay out other files)."""
+
 
 def _read_pyodide(r: _Reader, value: Any, config: Config, layout: Layout) -> Config:
     example = "pyodide: node_modules/pyodide"
-    if value is False:
+    expected = (f"{PYODIDE_CDN} (the default), false (no card checker) or the folder of a "
+                f"Pyodide distribution in the project, e.g. {example}")
+    if value is False and r.plain_boolean(("pyodide",)):
         return replace(config, pyodide=None)
+    if isinstance(value, bool):  # a bare yes/no/on/off: YAML 1.1 and 1.2 read it apart
+        spelt = r.doc.nodes[("pyodide",)].value
+        r.error(("pyodide",), f"pyodide is {spelt}, which YAML 1.1 reads as {str(value).lower()} "
+                f"and YAML 1.2 and editors as text; expected {expected} (write false for no "
+                "card checker)")
+        return config
     if not isinstance(value, str) or not value.strip():
         r.error(("pyodide",), f"pyodide is {describe(value)}{string_hint(value)}; expected "
-                f"{PYODIDE_CDN} (the default), false (no card checker) or the folder of a "
-                f"Pyodide distribution in the project, e.g. {example}")
+                f"{expected}")
         return config
     if value == PYODIDE_CDN:
         return replace(config, pyodide=PYODIDE_CDN)
+    if value.strip().lower() == PYODIDE_CDN:
+        r.error(("pyodide",), f"pyodide is {value!r} (did you mean {PYODIDE_CDN!r}?); "
+                f"expected {expected}")
+        return config
     rel = PurePosixPath(value.rstrip("/"))
     if rel.is_absolute() or ".." in rel.parts:
         r.error(("pyodide",), f"pyodide {value!r} is not in the project; expected the path, "
@@ -398,7 +420,8 @@ def _read_pyodide(r: _Reader, value: Any, config: Config, layout: Layout) -> Con
     if missing:
         r.error(("pyodide",), f"pyodide {value!r} does not hold {', '.join(missing)}; "
                 f"expected a folder of the project holding a Pyodide distribution "
-                f"({', '.join(PYODIDE_FILES)}), e.g. {example} after npm install pyodide")
+                f"({', '.join(PYODIDE_FILES)}), e.g. {example} after "
+                f"npm install pyodide@{PYODIDE_VERSION}")
         return config
     return replace(config, pyodide=rel.as_posix())
 
@@ -499,6 +522,25 @@ def settings_schema() -> dict[str, Any]:
         "properties": {s.name: s.schema for s in SETTINGS},
         "additionalProperties": False,
     }
+
+
+def pyodide_inputs(project: Path | Layout) -> tuple[str, ...]:
+    """The project's files the card checker copies into the site: those of the Pyodide
+    folder ``site.yaml``'s ``pyodide`` names (relative to the project), or none (the CDN,
+    no checker, or a setting in error). The build cache counts them among the inputs, so
+    that the build is keyed by their bytes.
+
+    Args:
+        project: the project folder or its layout.
+
+    Returns:
+        The files' paths relative to the project, in :data:`PYODIDE_FILES`' order.
+    """
+    config, errors = load_config(project)
+    folder = config.pyodide
+    if errors or folder is None or folder == PYODIDE_CDN:
+        return ()
+    return tuple(f"{folder}/{name}" for name in PYODIDE_FILES)
 
 
 def load_config(project: Path | Layout) -> tuple[Config, list[InputError]]:

@@ -86,7 +86,7 @@ _NUMBER_LIKE = re.compile(r"[-+]?(?:0[xXoObB][0-9a-fA-F_]+"
                           r"|\.?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)")
 _DIGITS = re.compile(r"([-+]?)([0-9][0-9_]*)(?:\.0*)?")
 _BOOL_TAG = "tag:yaml.org,2002:bool"
-_BOTH_VERSIONS_BOOLEANS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+BOTH_VERSIONS_BOOLEANS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 """The boolean spellings of YAML 1.2's core schema, which YAML 1.1 reads alike."""
 
 
@@ -310,7 +310,7 @@ class _Builder:
         if is_number_text(node):
             return NumberText(node.value)
         if (self.bool_words and not key and node.tag == _BOOL_TAG
-                and node.value not in _BOTH_VERSIONS_BOOLEANS):
+                and node.value not in BOTH_VERSIONS_BOOLEANS):
             return BoolText(node.value)
         try:
             return self.constructor.construct_object(node)

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -39,6 +40,7 @@ from generator.render.environment import make_environment
 from tests.conftest import REPO
 from tests.conftest import parsed_page
 from tests.conftest import repo_translator
+from tests.conftest import run_cli
 
 NPM_PYODIDE = REPO / ".ci" / "node_modules" / "pyodide"
 
@@ -203,13 +205,42 @@ def test_a_pyodide_folder_is_copied_with_its_hashes(lean_project: Path) -> None:
      "pyodide.asm.js, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json; expected a "
      "folder of the project holding a Pyodide distribution (pyodide.js, pyodide.asm.js, "
      "pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json), e.g. pyodide: node_modules/pyodide "
-     "after npm install pyodide"),
+     "after npm install pyodide@0.29.5"),
+    ("pyodide: no\n", "site.yaml:1:10: pyodide is no, which YAML 1.1 reads as false and YAML "
+     "1.2 and editors as text; expected cdn (the default), false (no card checker) or the "
+     "folder of a Pyodide distribution in the project, e.g. pyodide: node_modules/pyodide "
+     "(write false for no card checker)"),
+    ("pyodide: On\n", "site.yaml:1:10: pyodide is On, which YAML 1.1 reads as true and YAML "
+     "1.2 and editors as text; expected cdn (the default), false (no card checker) or the "
+     "folder of a Pyodide distribution in the project, e.g. pyodide: node_modules/pyodide "
+     "(write false for no card checker)"),
+    ("pyodide: CDN\n", "site.yaml:1:10: pyodide is 'CDN' (did you mean 'cdn'?); expected cdn "
+     "(the default), false (no card checker) or the folder of a Pyodide distribution in the "
+     "project, e.g. pyodide: node_modules/pyodide"),
 ])
 def test_a_wrong_pyodide_setting_is_said_at_its_place(lean_project: Path, text: str,
                                                      said: str) -> None:
     (lean_project / "site.yaml").write_text(text)
     _config, errors = load_config(lean_project)
     assert [e.format() for e in errors] == [said]
+
+
+def test_a_pyodide_folder_is_an_input_of_the_build(init_project: Path) -> None:
+    """The folder's files key the build like the project's other inputs: a second build
+    is taken from the cache with no note that they changed while it ran, and a changed
+    file is in the next site."""
+    _copy_pyodide(init_project)
+    (init_project / "site.yaml").write_text("pyodide: pyodide\n")
+    first = run_cli("build", "--project", str(init_project))
+    again = run_cli("build", "--project", str(init_project))
+    assert (first.returncode, again.returncode) == (0, 0), first.stdout + again.stdout
+    said = first.stdout + first.stderr + again.stdout + again.stderr
+    assert "changed while the build ran" not in said
+    assert re.search(r"built (\d+) files \(\1 of them from the cache\)", again.stderr), said
+    (init_project / "pyodide" / "pyodide.js").write_bytes(b"fake, saved again")
+    assert run_cli("build", "--project", str(init_project)).returncode == 0
+    assert (init_project / "site" / "checker" / "pyodide" / "pyodide.js").read_bytes() \
+        == b"fake, saved again"
 
 
 def test_pyodide_false_and_cdn(lean_project: Path) -> None:

@@ -150,8 +150,8 @@ def site_languages(chosen: Sequence[str] | None) -> tuple[str, ...]:
 def _settings(title: str, languages: Sequence[str]) -> str:
     """The text of a new ``site.yaml``."""
     return (f"{SCHEMA_COMMENT}{SETTINGS_SCHEMA_FILE}\n"
-            "# The site's settings; the generator's README lists them all (logo, favicon,\n"
-            "# footer, nav, site_url).\n"
+            "# The site's settings; the generator's README lists them all (description,\n"
+            "# logo, favicon, footer, nav, site_url, pyodide).\n"
             f"title: {json.dumps(title, ensure_ascii=False)}\n"
             "# The languages to build, the default first (English is the pages' source).\n"
             f"languages: [{', '.join(languages)}]\n")

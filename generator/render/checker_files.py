@@ -35,14 +35,12 @@ from babel import localedata
 
 from generator.config import PYODIDE_CDN
 from generator.config import PYODIDE_FILES
+from generator.config import PYODIDE_VERSION
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.layout import CHECKER_OUT
 from generator.layout import Layout
 from generator.layout import paths
-
-PYODIDE_VERSION = "0.29.5"
-"""The Pyodide release the checker runs on from the CDN (:data:`PYODIDE_CDN_URL`)."""
 
 PYODIDE_CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 """Pyodide's official CDN at :data:`PYODIDE_VERSION`."""
