@@ -20,6 +20,7 @@ and width; the run prints the folder's path.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -190,10 +191,11 @@ def site(request: pytest.FixtureRequest) -> Path:
     return built
 
 
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    """The site served over HTTP on 127.0.0.1 from a thread: its base URL."""
-    handler = functools.partial(_Quiet, directory=str(site))
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP on 127.0.0.1 from a thread while the block runs: its
+    base URL."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -202,6 +204,13 @@ def server(site: Path) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served over HTTP on 127.0.0.1 from a thread: its base URL."""
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

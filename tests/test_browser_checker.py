@@ -14,13 +14,10 @@ screenshots' folder with the shots at 375 and 1280 px.
 from __future__ import annotations
 
 import base64
-import functools
-import http.server
 import json
 import os
 import random
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,11 +41,11 @@ from generator.render.environment import make_environment
 from tests.conftest import REPO
 from tests.conftest import repo_translator
 from tests.conftest import run_cli
-from tests.test_browser import _Quiet
 from tests.test_browser import _skip
 from tests.test_browser import _width
 from tests.test_browser import axe_source  # noqa: F401 - fixtures
 from tests.test_browser import browser  # noqa: F401
+from tests.test_browser import serving
 from tests.test_browser import shots  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -84,15 +81,9 @@ def checker_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def checker_server(checker_site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(checker_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    """The checker's site served over HTTP: its base URL."""
+    with serving(checker_site) as url:
+        yield url
 
 
 AXE_IN = """
@@ -362,11 +353,8 @@ def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
     manifest = json.loads((broken / "checker" / "manifest.json").read_text())
     manifest["runtime"] = "sha384-" + "A" * 64
     (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
-    handler = functools.partial(_Quiet, directory=str(broken))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/cs/rules/index.html"
+    with serving(broken) as base:
+        url = f"{base}cs/rules/index.html"
         for why, said in (("wasm", "Tento prohlížeč kontrolu karet nespustí: potřebuje "
                                    "WebAssembly."),
                           ("hash", "Kontrolu karet se nepodařilo načíst; příklady zůstávají "
@@ -388,6 +376,3 @@ def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
             assert box.find_element(By.CSS_SELECTOR, ".checker__open").is_enabled()
             assert not box.find_elements(By.CSS_SELECTOR, ".checker__panel")
             assert len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]")) == rows
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
