@@ -52,6 +52,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from collections.abc import Mapping
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 try:
@@ -79,6 +80,7 @@ from generator.errors import InputError
 from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import LOCALES
+from generator.layout import PYODIDE_FILES
 from generator.layout import TEMPLATES
 from generator.layout import Layout
 from generator.layout import NotAnInput
@@ -110,11 +112,37 @@ def cache_folder(project: Path) -> Path:
 
 
 
-def input_digests(layout: Layout, more: Iterable[str] = ()) -> dict[str, str] | None:
+_PYODIDE_SETTING = re.compile(
+    rb"""^pyodide:[ \t]*(?:'([^'\n]*)'|"([^"\\\n]*)"|([^\s'"#][^#\n]*?))[ \t]*(?:#.*)?$""",
+    re.MULTILINE)
+"""A ``pyodide:`` line of ``site.yaml`` with its value (quoted or plain) and a comment."""
+
+
+def _pyodide_inputs(layout: Layout, settings: bytes) -> list[str] | None:
+    """The files of the Pyodide folder ``site.yaml`` (of bytes ``settings``) names, found
+    in the project (those missing, and a folder out of it, are :mod:`generator.config`'s
+    errors); ``[]`` for none (the CDN, ``false``); ``None`` when ``pyodide`` is written in
+    a form this line reading cannot take (a flow mapping, a value on another line): then
+    the whole build is not kept, as for an input that is not a plain file. The settings
+    are not parsed here: a build taken whole from the cache imports no YAML reader."""
+    if b"pyodide" not in settings:
+        return []
+    found = _PYODIDE_SETTING.search(settings)
+    if found is None:
+        return None
+    value = next(g for g in found.groups() if g is not None).decode("utf-8", "replace")
+    folder = PurePosixPath(value.strip().rstrip("/"))
+    if value.strip() in ("cdn", "false", "False", "FALSE", "") or folder.is_absolute() \
+            or ".." in folder.parts:
+        return []
+    return [f"{folder.as_posix()}/{name}" for name in PYODIDE_FILES
+            if os.path.lexists(layout.root / folder / name)]
+
+
+def input_digests(layout: Layout) -> dict[str, str] | None:
     """The SHA-256 digest of every input file of the project: the files below
-    ``content/``, ``locales/`` and ``templates/``, ``site.yaml``, and the files ``more``
-    names (those a setting names elsewhere in the project: a Pyodide folder's), by path
-    relative to the project.
+    ``content/``, ``locales/`` and ``templates/``, ``site.yaml``, and the files of the
+    Pyodide folder it names (:func:`_pyodide_inputs`), by path relative to the project.
 
     Returns:
         The digests, or ``None`` when an entry there is not a plain input (a link out of
@@ -129,7 +157,6 @@ def input_digests(layout: Layout, more: Iterable[str] = ()) -> dict[str, str] | 
         return None
     if os.path.lexists(layout.root / CONFIG):
         found.append(CONFIG)
-    found += [rel for rel in more if rel not in found]
     digests: dict[str, str] = {}
     for rel in found:
         try:
@@ -137,6 +164,11 @@ def input_digests(layout: Layout, more: Iterable[str] = ()) -> dict[str, str] | 
         except NotAnInput:
             return None
         digests[rel] = hashlib.sha256(data).hexdigest()
+        if rel == CONFIG:
+            named = _pyodide_inputs(layout, data)
+            if named is None:
+                return None
+            found += [more for more in named if more not in found]  # read below, in turn
     return digests
 
 

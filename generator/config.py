@@ -43,6 +43,7 @@ from babel.core import UnknownLocaleError
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.layout import CONFIG
+from generator.layout import PYODIDE_FILES as PYODIDE_FILES
 from generator.layout import STATIC
 from generator.layout import STATIC_OUT
 from generator.layout import Layout
@@ -379,10 +380,6 @@ def _read_nav(r: _Reader, value: Any, config: Config, _layout: Layout) -> Config
 PYODIDE_CDN = "cdn"
 """``pyodide: cdn``: Pyodide from its official CDN at the pinned version (the default)."""
 
-PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
-"""The files of a Pyodide distribution the checker loads (``pyodide: PATH`` holds them)."""
-
 PYODIDE_VERSION = "0.29.5"
 """The Pyodide release the checker runs on: from the CDN, and the one a folder holds
 (``npm install pyodide@0.29.5``; later releases lay out other files)."""
@@ -522,25 +519,6 @@ def settings_schema() -> dict[str, Any]:
         "properties": {s.name: s.schema for s in SETTINGS},
         "additionalProperties": False,
     }
-
-
-def pyodide_inputs(project: Path | Layout) -> tuple[str, ...]:
-    """The project's files the card checker copies into the site: those of the Pyodide
-    folder ``site.yaml``'s ``pyodide`` names (relative to the project), or none (the CDN,
-    no checker, or a setting in error). The build cache counts them among the inputs, so
-    that the build is keyed by their bytes.
-
-    Args:
-        project: the project folder or its layout.
-
-    Returns:
-        The files' paths relative to the project, in :data:`PYODIDE_FILES`' order.
-    """
-    config, errors = load_config(project)
-    folder = config.pyodide
-    if errors or folder is None or folder == PYODIDE_CDN:
-        return ()
-    return tuple(f"{folder}/{name}" for name in PYODIDE_FILES)
 
 
 def load_config(project: Path | Layout) -> tuple[Config, list[InputError]]:

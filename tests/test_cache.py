@@ -122,6 +122,14 @@ PAGES = 6
 """Page slots of the small project: 2 pages and a home page in en and cs."""
 
 
+@pytest.fixture(autouse=True)
+def _nothing_made_for_another_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with the process memo of item stages empty: these tests count
+    what a build makes and takes from its own cache, which the memo would otherwise answer
+    with what another test's project made of equal inputs."""
+    monkeypatch.setattr(generator.memo, "_MADE", OrderedDict())
+
+
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
     """A small project: two pages in en and cs, three cases in two files."""
@@ -228,8 +236,7 @@ def test_a_catalog_change_renders_again_only_what_shows_the_message(
     """Every page of the locale is laid out again (the navigation lists every title),
     but a page's body and a table of cases are rendered again only when a message they
     looked up was changed (:meth:`Translator.messages_digest`); none made for another
-    project before (the process memo emptied)."""
-    monkeypatch.setattr(generator.memo, "_MADE", OrderedDict())
+    project before."""
     assert build(small).exit_code == 0
     bodies: list[tuple[str, str]] = []
     tables: list[tuple[str, tuple[str, ...]]] = []

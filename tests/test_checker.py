@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.cache import input_digests
 from generator.commands.checker import Question
 from generator.commands.checker import answer
 from generator.commands.checker import checker_kinds
@@ -241,6 +242,26 @@ def test_a_pyodide_folder_is_an_input_of_the_build(init_project: Path) -> None:
     assert run_cli("build", "--project", str(init_project)).returncode == 0
     assert (init_project / "site" / "checker" / "pyodide" / "pyodide.js").read_bytes() \
         == b"fake, saved again"
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("pyodide: pyodide\n", True), ("title: x\npyodide: 'pyodide/'  # offline\n", True),
+    ('pyodide: "pyodide"\n', True), ("pyodide: cdn\n", False), ("pyodide: false\n", False),
+    ("title: x\n", False), ("{pyodide: pyodide}\n", None),
+])
+def test_the_inputs_hold_the_pyodide_folder_site_yaml_names(
+        init_project: Path, text: str, named: bool | None) -> None:
+    """The build cache's inputs hold the folder's files, read from ``site.yaml``'s
+    ``pyodide:`` line; a form the line reading cannot take keeps no whole build."""
+    _copy_pyodide(init_project)
+    (init_project / "site.yaml").write_text(text)
+    digests = input_digests(Layout.of(init_project))
+    if named is None:
+        assert digests is None
+        return
+    assert digests is not None
+    assert [rel for rel in digests if rel.startswith("pyodide/")] == (
+        [f"pyodide/{name}" for name in PYODIDE_FILES] if named else [])
 
 
 def test_pyodide_false_and_cdn(lean_project: Path) -> None:

@@ -21,6 +21,7 @@ import generator.cases.loader
 import generator.cases.problems
 import generator.content.pages
 import generator.i18n.catalog
+import generator.memo
 from generator.cache import BuildCache
 from generator.cache import cache_folder
 from generator.commands.build import build
@@ -41,6 +42,14 @@ from generator.layout import real_path
 from tests.conftest import REPO
 from tests.conftest import SITE_LOCALES
 from tests.conftest import override
+
+
+@pytest.fixture(autouse=True)
+def _nothing_made_for_another_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with the process memo of item stages empty: these tests count
+    what a build makes and takes from its own cache, which the memo would otherwise answer
+    with what another test's project made of equal inputs."""
+    monkeypatch.setattr(generator.memo, "_MADE", OrderedDict())
 
 
 def _through_json(data: Any) -> Any:

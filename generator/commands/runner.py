@@ -25,7 +25,6 @@ from typing import Any
 from generator.cache import BuildCache
 from generator.cache import cache_folder
 from generator.cache import input_digests
-from generator.config import pyodide_inputs
 from generator.digests import digest
 from generator.i18n.coverage import Coverage
 from generator.layout import THEME_LABEL
@@ -104,8 +103,7 @@ class Runner:
 
     def __init__(self, store: BuildCache, layout: Layout, parts: tuple[str, ...]) -> None:
         self.store = store
-        self.inputs = input_digests(layout, pyodide_inputs(layout)) if store.enabled \
-            else None
+        self.inputs = input_digests(layout) if store.enabled else None
         """Every input's digest by path (:func:`generator.cache.input_digests`);
         ``None`` without the cache or where an input is not a plain file."""
         self.key = None if self.inputs is None else digest(

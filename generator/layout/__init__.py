@@ -36,6 +36,7 @@ from generator.layout.paths import LOCALES
 from generator.layout.paths import NOT_FOUND
 from generator.layout.paths import OUTPUT
 from generator.layout.paths import POT
+from generator.layout.paths import PYODIDE_FILES
 from generator.layout.paths import ROOT_FILES
 from generator.layout.paths import ROOT_INDEX
 from generator.layout.paths import SCAFFOLD
@@ -97,6 +98,7 @@ __all__ = [
     "NOT_FOUND",
     "OUTPUT",
     "POT",
+    "PYODIDE_FILES",
     "ROOT_FILES",
     "ROOT_INDEX",
     "SCAFFOLD",

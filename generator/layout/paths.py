@@ -99,6 +99,10 @@ STATIC_OUT = "static"
 """Where :data:`STATIC`'s files go in the site."""
 CHECKER_OUT = "checker"
 """The card checker's folder in the site (:mod:`generator.render.checker_files`)."""
+PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+"""The files of a Pyodide distribution the checker loads: those of the folder that
+``site.yaml``'s ``pyodide`` names (:mod:`generator.config`), copied into the site."""
 ROOT_INDEX = "index.html"
 """The site's front page (the languages)."""
 SITEMAP = "sitemap.xml"
