@@ -187,6 +187,8 @@ def test_a_signal_while_aborting_comes_after_the_fresh_folder_is_gone(
 
 
 @pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "two whole builds at once (2 s of CPU)")
 def test_concurrent_builds_leave_a_whole_site(project: Path) -> None:
     for _ in range(3 if EXTENDED else 1):  # two builds at once; more rounds extended
         procs = [subprocess.Popen([sys.executable, "-m", "generator", "build", "--project",

@@ -199,6 +199,8 @@ def test_an_output_to_a_pipe_or_a_full_device_is_written_in_place(
 
 
 @pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "a shell and a generator process per descriptor (1.2 s of CPU)")
 def test_an_output_naming_a_descriptor_writes_to_it_as_a_shell_does(
         project: Path, tmp_path: Path) -> None:
     """``--output /dev/stdout`` in a script whose output is appended to a log (``exec >>

@@ -14,6 +14,7 @@ from bs4 import BeautifulSoup
 import generator.output as output
 from generator.output import SiteWriter
 from generator.output import write_site
+from tests.conftest import EXTENDED
 from tests.conftest import run_cli
 from tests.test_i18n import PO_HEADER
 from tests.test_i18n import _tiny
@@ -310,6 +311,8 @@ the forking parent's memory too, the test process's)."""
 
 
 @pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "a build copying a file of 512 MB")
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="Linux's /proc only")
 def test_a_large_static_asset_is_copied_in_pieces(init_project: Path) -> None:
     """A file of ``templates/static/`` (a large image or font) is published whole, copied

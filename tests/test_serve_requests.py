@@ -449,6 +449,8 @@ def test_events_streams_take_at_most_half_the_connections(
 
 
 @pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "a serve process flooded with clients (1 s of CPU)")
 def test_a_flood_of_idle_clients_and_event_streams_then_ctrl_c(tmp_path: Path) -> None:
     """Many idle clients (half a request each), event streams and resets against a
     serve process, then SIGINT: it answers a page while they are open or refuses it
