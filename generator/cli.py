@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 from pathlib import Path
@@ -563,28 +564,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": lambda a: _check_fix(a) if a.fix or a.diff else _check(a),
+    "explain": lambda a: _explain(a),
+    "i18n": lambda a: _i18n(a.project, a.action, a.builtin),
+    "serve": lambda a: _serve(a.project, a.host, a.port, a.allow_host),
+    "schema": lambda a: _schema(a.settings),
+    "init": lambda a: _init(a.dir, a.lang, a.title),
+    "engine": lambda a: _engine(),
+    "conformance": lambda a: _conformance(a),
+    "build": lambda a: _build(a.project, a.out, a.strict, not a.no_cache, a.drafts),
+}
+"""Each command's runner, by the command's name (:func:`_run`)."""
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` name; returns its exit status (docs/site.md)."""
     try:
-        if args.command == "check" and (args.fix or args.diff):
-            return _check_fix(args)
-        if args.command == "check":
-            return _check(args)
-        if args.command == "explain":
-            return _explain(args)
-        if args.command == "i18n":
-            return _i18n(args.project, args.action, args.builtin)
-        if args.command == "serve":
-            return _serve(args.project, args.host, args.port, args.allow_host)
-        if args.command == "schema":
-            return _schema(args.settings)
-        if args.command == "init":
-            return _init(args.dir, args.lang, args.title)
-        if args.command == "engine":
-            return _engine()
-        if args.command == "conformance":
-            return _conformance(args)
-        return _build(args.project, args.out, args.strict, not args.no_cache, args.drafts)
+        return _COMMANDS.get(args.command, _COMMANDS["build"])(args)
     except KeyboardInterrupt as exc:  # also Interrupted (SIGTERM; after the swap)
         return _interrupted(exc, args)
     except ExtensionError as exc:  # an installed distribution's kind or game
@@ -596,21 +593,26 @@ def _run(args: argparse.Namespace) -> int:
             return _interrupted(stopped, args)
         if os.environ.get("GENERATOR_DEBUG"):
             raise
-        state = f", {_site_in_place(args)}" if args.command == "build" else ""
-        if isinstance(exc, ModuleNotFoundError) and exc.name \
-                and exc.name.partition(".")[0] != "generator":
-            # an installation without its dependencies (a checkout run by another
-            # Python than the one it was installed into): no fault of the generator's
-            _emit([f"error: the library {exc.name.partition('.')[0]!r} the generator needs "
-                   f"is not installed for {sys.executable}; nothing was written{state}; "
-                   "expected the generator installed with its dependencies into this "
-                   "Python: python3 -m pip install rules-site-generator (in a checkout: "
-                   "python3 -m pip install -e .)"])
-            return EXIT_INPUT
-        _emit([f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
-               f"written{state} (set GENERATOR_DEBUG=1 for details)"])
-        return EXIT_INPUT
+        return _failed(exc, args)
 
+
+def _failed(exc: Exception, args: argparse.Namespace) -> int:
+    """What the command line says of an exception no command caught: a library missing
+    from the installation, or the generator's own fault; exit 2 (nothing written)."""
+    state = f", {_site_in_place(args)}" if args.command == "build" else ""
+    if isinstance(exc, ModuleNotFoundError) and exc.name \
+            and exc.name.partition(".")[0] != "generator":
+        # an installation without its dependencies (a checkout run by another
+        # Python than the one it was installed into): no fault of the generator's
+        _emit([f"error: the library {exc.name.partition('.')[0]!r} the generator needs "
+               f"is not installed for {sys.executable}; nothing was written{state}; "
+               "expected the generator installed with its dependencies into this "
+               "Python: python3 -m pip install rules-site-generator (in a checkout: "
+               "python3 -m pip install -e .)"])
+        return EXIT_INPUT
+    _emit([f"error: the generator failed: {type(exc).__name__}: {exc}; nothing was "
+           f"written{state} (set GENERATOR_DEBUG=1 for details)"])
+    return EXIT_INPUT
 
 if __name__ == "__main__":
     sys.exit(main())

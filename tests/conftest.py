@@ -8,6 +8,7 @@ import fcntl
 import functools
 import gc
 import hashlib
+import importlib
 import io
 import os
 import shutil
@@ -113,6 +114,24 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):
         compileall.compile_dir(REPO / "generator", quiet=1)
+        _rewrite_test_modules_once(config)
+
+
+def _rewrite_test_modules_once(config: pytest.Config) -> None:
+    """In the controller of a parallel run, the test modules whose asserts pytest has
+    not rewritten since they last changed are imported once (pytest rewrites and keeps
+    them, ``__pycache__/*-pytest-*.pyc``) before the workers start: otherwise each worker
+    of a fresh checkout rewrites every module again (about 7 s of CPU a worker: a
+    newcomer's first run took 66 s instead of 55 s on 2 processors with 3 workers)."""
+    if not getattr(config.option, "numprocesses", None):
+        return
+    tail = f".{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
+    folder = Path(__file__).parent
+    stale = [path.stem for path in sorted(folder.glob("test_*.py"))
+             if not (cached := folder / "__pycache__" / f"{path.stem}{tail}").exists()
+             or cached.stat().st_mtime < path.stat().st_mtime]
+    for name in stale:
+        importlib.import_module(f"tests.{name}")
 
 
 RAM_DISK = Path("/dev/shm")

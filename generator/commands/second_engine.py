@@ -472,26 +472,33 @@ def second_opinion(project: Project, command: str, timeout: float = DEFAULT_TIME
                                            str(exc))
                 return opinion
             opinion.judged += 1
-            result = project.results[case.id]
-            ours = kind.documented(case.inputs, result.engine_result, result.values)
-            if "error" in reply:
-                opinion.refused += 1
-                theirs: Mapping[str, Any] = {}
-                found = [(name, ours.get(name), f"error: {reply['error']}")
-                         for name in case.expect if name in engine.kinds[case.kind]][:1]
-            else:
-                theirs = reply["values"]
-                found = compared_fields(case, ours, theirs, engine.kinds[case.kind])
-            for name, mine, other in found:
-                where = f"expect.{name}"
-                top = name.partition(".")[0]
-                opinion.differences.append(Difference(
-                    case, name, mine, other, _documented(case.expect, name),
-                    case.position_of(where), case.value_column_of(where),
-                    tuple(kind.explain_mismatch(name, case.inputs, result.engine_result,
-                                                result.values, case.rule_set(), w)
-                          if top in kind.expect else explain_case(result, w))))
+            _compare(opinion, project, case, reply, engine.kinds[case.kind], w)
     return opinion
+
+
+def _compare(opinion: SecondOpinion, project: Project, case: Case, reply: Mapping[str, Any],
+             fields: list[str], w: Words) -> None:
+    """The second engine's ``reply`` on ``case`` (its values, or its error) compared with
+    this engine's result over the ``fields`` it computes: each difference added to
+    ``opinion``, with this engine's reasoning; a refusal counted."""
+    kind = case.spec
+    result = project.results[case.id]
+    ours = kind.documented(case.inputs, result.engine_result, result.values)
+    if "error" in reply:
+        opinion.refused += 1
+        found = [(name, ours.get(name), f"error: {reply['error']}")
+                 for name in case.expect if name in fields][:1]
+    else:
+        found = compared_fields(case, ours, reply["values"], fields)
+    for name, mine, other in found:
+        where = f"expect.{name}"
+        top = name.partition(".")[0]
+        opinion.differences.append(Difference(
+            case, name, mine, other, _documented(case.expect, name),
+            case.position_of(where), case.value_column_of(where),
+            tuple(kind.explain_mismatch(name, case.inputs, result.engine_result,
+                                        result.values, case.rule_set(), w)
+                  if top in kind.expect else explain_case(result, w))))
 
 
 def _documented(expect: Mapping[str, Any], name: str) -> Any:

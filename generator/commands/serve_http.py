@@ -283,16 +283,10 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             self._send(HTTPStatus.OK, "text/javascript; charset=utf-8", RELOAD_JS, head)
             return
         base = self.preview.base
-        if base != "/":  # the site is served at base: / leads there, the rest is outside
-            if path in ("/", base[:-1]):
-                self._redirect(HTTPStatus.FOUND, base)
-                return
-            if not path.startswith(base):
-                self._outside(head)
-                return
-            path = "/" + path[len(base):]
-            query = urlsplit(self.path).query
-            self.path = quote(path) + (f"?{query}" if query else "")
+        within = self._within_base(path, base, head)
+        if within is None:
+            return
+        path = within
         if (not path.endswith("/") and _is_page_path(path)
                 and Path(self.translate_path(path)).is_dir()):
             self._redirect(HTTPStatus.MOVED_PERMANENTLY, base + path[1:] + "/")  # a folder's
@@ -313,18 +307,40 @@ class PreviewHandler(SimpleHTTPRequestHandler):
                 and not Path(self.translate_path(path)).exists():
             page, status = self._not_found(path), HTTPStatus.NOT_FOUND
         if page is not None:
-            try:
-                data = page.read_bytes()
-            except OSError:  # swapped out just now: the browser asks again on reload
-                self.send_error(HTTPStatus.SERVICE_UNAVAILABLE)
-                return
-            self._send(status, "text/html; charset=utf-8",
-                       inject(data, shown, self.preview.session), head)
-            return
-        if head:
+            self._send_page(page, status, shown, head)
+        elif head:
             super().do_HEAD()
         else:
             super().do_GET()
+
+    def _within_base(self, path: str, base: str, head: bool) -> str | None:
+        """``path`` as the site's own (from its root) where the site is served at
+        ``base`` (``site_url``'s path): ``/`` and ``base`` without its slash are sent
+        there, a path outside it gets the root's "page not found" page (then ``None``:
+        answered); the request's path is rewritten to the site's own."""
+        if base == "/":
+            return path
+        if path in ("/", base[:-1]):
+            self._redirect(HTTPStatus.FOUND, base)
+            return None
+        if not path.startswith(base):
+            self._outside(head)
+            return None
+        path = "/" + path[len(base):]
+        query = urlsplit(self.path).query
+        self.path = quote(path) + (f"?{query}" if query else "")
+        return path
+
+    def _send_page(self, page: Path, status: HTTPStatus, shown: Shown, head: bool) -> None:
+        """A page of the site with the reload script added (503 when it was swapped out
+        as it was read: the browser asks again on reload)."""
+        try:
+            data = page.read_bytes()
+        except OSError:
+            self.send_error(HTTPStatus.SERVICE_UNAVAILABLE)
+            return
+        self._send(status, "text/html; charset=utf-8",
+                   inject(data, shown, self.preview.session), head)
 
     def _redirect(self, status: HTTPStatus, location: str) -> None:
         """Send the browser to ``location`` (a path of this server)."""

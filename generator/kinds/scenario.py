@@ -152,43 +152,10 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
         the seats' opened flags; seat 1 draws, may meld three of its cards or lay one off,
         and discards; now and then seat 2 draws and discards too. Many such actions are
         illegal: their results are reason codes."""
-        decks = max(row.decks for row in rules.deck)
-        jokers = max(row.jokers for row in rules.deck)
-        pile = [c.code for c in all_cards() for _ in range(decks)] + [JOKER.code] * jokers
-        rng.shuffle(pile)
-        seats = rules.min_players
-
-        def take(n: int) -> list[str]:
-            return [pile.pop() for _ in range(min(n, len(pile)))]
-
-        hands = [take(rng.randint(3, 8)) for _ in range(seats)]
-        start: dict[str, Any] = {"hands": hands, "discard": take(rng.randint(1, 2)),
-                                 "stock": take(rng.randint(1, 6))}
-        if rng.random() < 0.5:
-            ranks = sorted(Rank, key=lambda rank: rank.value)
-            suit, low = rng.choice([s.value for s in Suit]), rng.randint(1, 9)
-            run = [ranks[low + i].code + suit for i in range(3)]
-            if all(code in pile for code in run):
-                for code in run:
-                    pile.remove(code)
-                start["table"] = [{"seat": seats, "cards": run}]
-        if rules.opening_threshold is not None:
-            start["opened"] = [rng.random() < 0.6 for _ in range(seats)]
+        start = _sample_start(rules, rng)
         actions: list[dict[str, Any]] = []
         for seat in range(2 if rng.random() < 0.4 else 1):
-            hand = list(hands[seat])
-            drawn = [*start["discard"][-1:], *start["stock"][:1], *start["stock"][-1:]]
-            actions.append({"draw": rng.choice(("stock", "discard"))})
-            if seat == 0 and rng.random() < 0.5 and len(hand) >= 3:
-                meld = rng.sample(hand, 3)
-                actions.append({"meld": meld})
-                for code in meld:
-                    hand.remove(code)
-            elif seat == 0 and "table" in start and rng.random() < 0.5:
-                card = rng.choice(hand)
-                actions.append({"layoff": [card], "onto": 1})
-                hand.remove(card)
-            actions.append({"discard": rng.choice(hand + drawn)})
+            actions += _sample_turn(start, seat, rng)
         return {"start": start, "actions": actions}
 
     def check(self, reader: Reader, rules: RuleSet | None) -> ScenarioInput | None:
@@ -345,3 +312,53 @@ class ScenarioKind(Kind[ScenarioInput, ScenarioRun]):
 
 
 KIND = ScenarioKind()
+
+
+def _sample_start(rules: RuleSet, rng: random.Random) -> dict[str, Any]:
+    """:meth:`ScenarioKind.sample`'s position: the game's decks shuffled, hands of 3 to
+    8 cards for its fewest seats, a discard pile of 1 or 2 and a stock of 1 to 6, half
+    the time a run of three on the table, and (Rami) the seats' opened flags."""
+    decks = max(row.decks for row in rules.deck)
+    jokers = max(row.jokers for row in rules.deck)
+    pile = [c.code for c in all_cards() for _ in range(decks)] + [JOKER.code] * jokers
+    rng.shuffle(pile)
+    seats = rules.min_players
+
+    def take(n: int) -> list[str]:
+        return [pile.pop() for _ in range(min(n, len(pile)))]
+
+    start: dict[str, Any] = {"hands": [take(rng.randint(3, 8)) for _ in range(seats)],
+                             "discard": take(rng.randint(1, 2)),
+                             "stock": take(rng.randint(1, 6))}
+    if rng.random() < 0.5:
+        ranks = sorted(Rank, key=lambda rank: rank.value)
+        suit, low = rng.choice([s.value for s in Suit]), rng.randint(1, 9)
+        run = [ranks[low + i].code + suit for i in range(3)]
+        if all(code in pile for code in run):
+            for code in run:
+                pile.remove(code)
+            start["table"] = [{"seat": seats, "cards": run}]
+    if rules.opening_threshold is not None:
+        start["opened"] = [rng.random() < 0.6 for _ in range(seats)]
+    return start
+
+
+def _sample_turn(start: dict[str, Any], seat: int, rng: random.Random
+                 ) -> list[dict[str, Any]]:
+    """:meth:`ScenarioKind.sample`'s turn of ``seat`` (from 0) in ``start``: a draw,
+    for seat 1 half the time a meld of three of its cards or a lay-off onto the table's
+    run, and a discard."""
+    hand = list(start["hands"][seat])
+    drawn = [*start["discard"][-1:], *start["stock"][:1], *start["stock"][-1:]]
+    actions: list[dict[str, Any]] = [{"draw": rng.choice(("stock", "discard"))}]
+    if seat == 0 and rng.random() < 0.5 and len(hand) >= 3:
+        meld = rng.sample(hand, 3)
+        actions.append({"meld": meld})
+        for code in meld:
+            hand.remove(code)
+    elif seat == 0 and "table" in start and rng.random() < 0.5:
+        card = rng.choice(hand)
+        actions.append({"layoff": [card], "onto": 1})
+        hand.remove(card)
+    actions.append({"discard": rng.choice(hand + drawn)})
+    return actions
