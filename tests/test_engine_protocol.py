@@ -12,6 +12,7 @@ import os
 import random
 import shutil
 import sys
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from generator.commands.conformance import Settings
+from generator.commands.conformance import conformance
 from generator.commands.conformance import exhaustive_cases
 from generator.commands.conformance import junit_report as conformance_junit
 from generator.commands.conformance import random_cases
@@ -277,6 +279,42 @@ def test_engine_process_kills_a_hanging_engine(fake: str) -> None:
         engine.ask({"kind": "meld", "game": "rami51", "inputs": {"cards": ["QH"]}}, "x")
     assert proc.poll() is not None
     assert not os.path.exists(f"/proc/{proc.pid}/stat") or proc.returncode is not None
+
+
+def test_a_wrappers_children_end_with_the_engine(fake: str) -> None:
+    """An engine started through a wrapper (``sh -c``, a script, ``npm run``) that does
+    not answer: the wrapper's own children are killed with it, none is left running."""
+    marker = f"engine-child-{os.getpid()}"
+    engine = EngineProcess(f"sh -c '{fake} silent {marker}; true'", 0.5)
+    with pytest.raises(EngineFault):
+        engine.start()  # no handshake within the timeout
+    engine.close(kill=True)
+    deadline = time.monotonic() + 10  # (SIGKILL is delivered, and the dead reaped, apart)
+    while (left := [pid for pid in os.listdir("/proc") if pid.isdigit()
+                    and marker.encode() in _cmdline(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert left == []
+
+
+def _cmdline(pid: str) -> bytes:
+    """The command line of process ``pid`` (``b""`` when it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_conformance_that_compares_nothing_is_an_input_error(
+        fake: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--count 0`` compares no case: exit 2 with what was expected, never a green
+    report of nothing."""
+    status = conformance(Settings(f"node {JS_ENGINE}" if shutil.which("node")
+                                  else f"{sys.executable} -m generator engine", 10, seed=1,
+                                  count=0, kinds=("meld",), exhaustive=False),
+                         print, print)
+    out = capsys.readouterr().out
+    assert status == 2, out
+    assert out.startswith("conformance: no case was compared"), out
 
 
 @needs_node

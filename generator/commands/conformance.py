@@ -566,18 +566,23 @@ def junit_report(report: Report, settings: Settings) -> bytes:
 def conformance(settings: Settings, write: Callable[[str], None],
                 say: Callable[[str], None]) -> int:
     """Run :func:`run` and print its report (``write``) and totals (``say``); the exit
-    status: 0 every case agreed, 1 a difference, 2 the other engine broke the protocol
-    (or ``--kinds`` names no kind)."""
+    status: 0 every case agreed, 1 a difference, 2 the other engine broke the protocol,
+    ``--kinds`` names no kind, or no case was compared."""
     try:
         report = run(settings)
     except (EngineFault, ValueError) as exc:
         write(f"--engine-cmd:1: {exc}\n" if isinstance(exc, EngineFault) else f"{exc}\n")
         return EXIT_INPUT
+    total = sum(t.compared for t in report.kinds.values())
+    if total == 0:  # a green report of nothing would pass the other team's CI
+        write("conformance: no case was compared (the second engine covers none of "
+              f"{', '.join(sorted(report.kinds)) or 'these kinds'}, or --count is 0); "
+              "expected an engine that answers at least one of the kinds asked for\n")
+        return EXIT_INPUT
     if settings.format == "junit":
         write(junit_report(report, settings).decode("utf-8"))
     else:
         write(text_report(report, settings))
-    total = sum(t.compared for t in report.kinds.values())
     per = report.seconds / total * 10_000 if total else 0.0
     plural = "" if len(report.classes) == 1 else "es"
     say(f"conformance: {_cases(total)} compared in {report.seconds:.2f} s "

@@ -17,6 +17,7 @@ import json
 import os
 import select
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
@@ -119,8 +120,11 @@ class EngineProcess:
                               "the engine protocol (docs/engine-protocol.md)")
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         try:
+            # a session of its own: a wrapper's children (sh -c, npm run, a script)
+            # end with it (close)
             self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=self._stderr)
+                                          stdout=subprocess.PIPE, stderr=self._stderr,
+                                          start_new_session=True)
         except OSError as exc:
             raise EngineFault(f"cannot start the engine command {self.shown}: "
                               f"{exc.strerror or exc}; expected a command that speaks the "
@@ -187,7 +191,8 @@ class EngineProcess:
 
     def close(self, *, kill: bool = False) -> None:
         """End the process: its standard input closed, then waited for a second (at once
-        with ``kill``), then killed."""
+        with ``kill``), then killed; whatever it started in its session (the children of
+        a wrapper) is killed with it."""
         proc, self._proc = self._proc, None
         if proc is not None:
             if proc.stdin is not None:
@@ -198,6 +203,8 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            with contextlib.suppress(OSError):  # no process of its session is left
+                os.killpg(proc.pid, signal.SIGKILL)
             if proc.stdout is not None:
                 proc.stdout.close()
         if self._stderr is not None:
