@@ -237,7 +237,7 @@ def test_check_reports_differences_in_every_format(init_project: Path, fake: str
     ("missing", "cannot start the engine command"),
     ("crash", "ended with no line for the request of case queen-king-ace-hearts (exit "
      "status 3; its last words: \"boom: the fake engine gives up\")"),
-    ("hang", "wrote no line for the request of case queen-king-ace-hearts within 0.3 s"),
+    ("hang", "wrote no line for the request of case queen-king-ace-hearts within 1.5 s"),
     ("silent", "wrote no line for its handshake within 0.3 s"),
     ("garbage", "wrote \"<html>not a reply</html>\" for the request of case "
      "queen-king-ace-hearts, which is not JSON"),
@@ -251,7 +251,10 @@ def test_engine_faults(init_project: Path, fake: str, mode: str, said: str) -> N
     command and the request, never a traceback or a hang; the process is ended."""
     command = "no-such-engine-command --x" if mode == "missing" else f"{fake} {mode}"
     project = load_project(init_project)
-    opinion = second_opinion(project, command, 0.3)
+    # the timeout the fault is found by; the faults that do not wait get a long one, so
+    # that a slow start on a busy machine is not taken for a silent engine
+    timeout = {"silent": 0.3, "hang": 1.5}.get(mode, 30.0)
+    opinion = second_opinion(project, command, timeout)
     assert opinion.fault is not None
     message = opinion.fault.format()
     assert said in message
@@ -271,7 +274,7 @@ def test_a_fault_through_the_command_line(init_project: Path, fake: str) -> None
 
 def test_engine_process_kills_a_hanging_engine(fake: str) -> None:
     """The process of an engine that does not answer is killed, not waited for."""
-    engine = EngineProcess(f"{fake} hang", 0.2)
+    engine = EngineProcess(f"{fake} hang", 1.5)
     engine.start()
     proc = engine._proc
     assert proc is not None
