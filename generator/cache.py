@@ -80,6 +80,7 @@ from generator.errors import InputError
 from generator.layout import CONFIG
 from generator.layout import CONTENT
 from generator.layout import LOCALES
+from generator.layout import PYODIDE_CDN
 from generator.layout import PYODIDE_FILES
 from generator.layout import TEMPLATES
 from generator.layout import Layout
@@ -132,8 +133,8 @@ def _pyodide_inputs(layout: Layout, settings: bytes) -> list[str] | None:
         return None
     value = next(g for g in found.groups() if g is not None).decode("utf-8", "replace")
     folder = PurePosixPath(value.strip().rstrip("/"))
-    if value.strip() in ("cdn", "false", "False", "FALSE", "") or folder.is_absolute() \
-            or ".." in folder.parts:
+    # (false, or any value that names no folder of Pyodide's files, names no file)
+    if value.strip() == PYODIDE_CDN or folder.is_absolute() or ".." in folder.parts:
         return []
     return [f"{folder.as_posix()}/{name}" for name in PYODIDE_FILES
             if os.path.lexists(layout.root / folder / name)]

@@ -43,6 +43,7 @@ from babel.core import UnknownLocaleError
 from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.layout import CONFIG
+from generator.layout import PYODIDE_CDN as PYODIDE_CDN
 from generator.layout import PYODIDE_FILES as PYODIDE_FILES
 from generator.layout import STATIC
 from generator.layout import STATIC_OUT
@@ -377,8 +378,6 @@ def _read_nav(r: _Reader, value: Any, config: Config, _layout: Layout) -> Config
     return replace(config, nav=tuple(entries))
 
 
-PYODIDE_CDN = "cdn"
-"""``pyodide: cdn``: Pyodide from its official CDN at the pinned version (the default)."""
 
 PYODIDE_VERSION = "0.29.5"
 """The Pyodide release the checker runs on: from the CDN, and the one a folder holds

@@ -36,6 +36,7 @@ from generator.layout.paths import LOCALES
 from generator.layout.paths import NOT_FOUND
 from generator.layout.paths import OUTPUT
 from generator.layout.paths import POT
+from generator.layout.paths import PYODIDE_CDN
 from generator.layout.paths import PYODIDE_FILES
 from generator.layout.paths import ROOT_FILES
 from generator.layout.paths import ROOT_INDEX
@@ -98,6 +99,7 @@ __all__ = [
     "NOT_FOUND",
     "OUTPUT",
     "POT",
+    "PYODIDE_CDN",
     "PYODIDE_FILES",
     "ROOT_FILES",
     "ROOT_INDEX",

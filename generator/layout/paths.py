@@ -99,6 +99,8 @@ STATIC_OUT = "static"
 """Where :data:`STATIC`'s files go in the site."""
 CHECKER_OUT = "checker"
 """The card checker's folder in the site (:mod:`generator.render.checker_files`)."""
+PYODIDE_CDN = "cdn"
+"""``pyodide: cdn``: Pyodide from its official CDN at the pinned version (the default)."""
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 """The files of a Pyodide distribution the checker loads: those of the folder that
