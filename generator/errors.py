@@ -138,12 +138,19 @@ class InputError:
         line: 1-based line.
         column: 1-based column (characters, not bytes), or ``None`` where unknown.
         message: ``what is wrong; what was expected``, in English.
+        code: the problem's code word where a reader may meet it in another language
+            (an :class:`~generator.engine.codes.InputReason`, such as
+            ``too_many_copies``); ``""`` for an author's problem said in English only.
+        params: the values the code's words are filled in with, as ``(name, value)``
+            pairs of strings (``("card", "QH")``, ``("count", "5")``).
     """
 
     file: str
     line: int
     column: int | None
     message: str
+    code: str = ""
+    params: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.message) > MAX_MESSAGE:

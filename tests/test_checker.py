@@ -26,6 +26,7 @@ from generator.commands.explain import ExplainRequest
 from generator.commands.explain import explain
 from generator.config import PYODIDE_FILES
 from generator.config import load_config
+from generator.engine.codes import InputReason
 from generator.i18n.catalog import source_translator
 from generator.i18n.explain import Words
 from generator.layout import Layout
@@ -35,6 +36,7 @@ from generator.render.checker_files import PYODIDE_SRI
 from generator.render.checker_files import RUNTIME_BUDGET
 from generator.render.checker_files import checker_files
 from generator.render.checker_files import sri
+from generator.render.checker_words import REFUSALS
 from generator.render.checker_words import YOUR_CARDS
 from generator.render.checker_words import your_cards
 from generator.render.environment import make_environment
@@ -94,7 +96,64 @@ def test_a_field_without_cards_and_inputs_the_kind_refuses() -> None:
     assert empty.problem == "Enter the cards of every field to check them."
     short = answer(Question("best_opening", "rami51", None, (), {"cards": ("QH", "KH")}),
                    source_translator(), env)
-    assert short.problem.startswith("These cards cannot be checked: cards holds 2 cards;")
+    assert short.problem == ("A best opening is sought in a hand as dealt or after drawing: "
+                             "13 or 14 cards (here: 2).")
+
+
+REFUSED = [
+    (Question("meld", "rami51", None, (), {"cards": ("QH QH QH QH",)}), "cs",
+     InputReason.TOO_MANY_COPIES,
+     "Karta Q♥ je tu 4krát, ale ve hře Rami 51 jsou nejvýš 3 sady karet, takže každá karta "
+     "je v nich nejvýš 3krát."),
+    (Question("hand", "cardverse", None, (), {"cards": ("AH AH KH",)}), "pl",
+     InputReason.TOO_MANY_COPIES,
+     "Karta A♥ występuje tu 2 razy, ale w CardVerse gra się jedną talią, w której każda "
+     "karta jest tylko raz."),
+    (Question("meld", "cardverse", None, (), {"cards": ("QH JK KH",)}), "de",
+     InputReason.NO_JOKERS, "CardVerse wird ohne Joker gespielt."),
+    (Question("meld", "rami51", "house", (), {"cards": ("JK " * 7,)}), "sk",
+     InputReason.TOO_MANY_JOKERS, "V hre Rami 51 sú najviac 4 žolíky (tu: 7)."),
+    (Question("best_opening", "rami51", None, (), {"cards": ("QH KH AH",)}), "et",
+     InputReason.NOT_A_HAND_SIZE,
+     "Parimat avamist otsitakse terves käes, nagu see jagati või pärast kaardi võtmist: "
+     "13 või 14 kaarti (siin: 3)."),
+    (Question("layoff", "rami51", None, (), {"meld": ("QH KH",), "cards": ("AH",)}), "hu",
+     InputReason.TABLE_MELD_INVALID,
+     "Az asztalon lévő kombináció (Q♥ K♥) nem érvényes. Egy kombinációhoz legalább három "
+     "lap kell."),
+    (Question("joker_swap", "rami51", None, (), {"meld": ("JK 7S 8S",), "card": ("JK",)}),
+     "cs", InputReason.JOKER_FOR_JOKER, "Na místo žolíka patří přirozená karta, ne žolík."),
+]
+
+
+def test_every_input_reason_has_the_readers_words() -> None:
+    assert sorted(REFUSALS) == sorted(InputReason)
+    assert sorted({code for *_, code, _said in REFUSED}) == sorted(InputReason)
+
+
+@pytest.mark.parametrize(("question", "lang", "code", "said"), REFUSED,
+                         ids=[str(code) for *_, code, _said in REFUSED])
+def test_inputs_the_kind_refuses_are_said_in_the_locale(
+        question: Question, lang: str, code: InputReason, said: str) -> None:
+    """Cards the loader refuses (valid codes, but not a question the game can be asked)
+    are said in the reader's language from the error's code, with the card's label, the
+    game's name and the meld's reason, not the loader's English words."""
+    printed = explain(ExplainRequest(kind=question.kind, game=question.game,
+                                     rules=question.rules, given={
+                                         k: list(v) for k, v in question.given.items()}))
+    assert [e.code for e in printed.input_errors][:1] == [code]
+    found = answer(question, repo_translator(lang), make_environment(REPO))
+    assert found.problem == said
+    assert found.case == ""
+
+
+def test_the_first_error_of_each_code_is_said() -> None:
+    """Two cards used too often and a joker in a game without: one sentence per code."""
+    found = answer(Question("meld", "cardverse", None, (), {"cards": ("AH AH KH KH JK",)}),
+                   source_translator(), make_environment(REPO))
+    assert found.problem == (
+        "A♥ is used 2 times, but CardVerse is played with one deck, which holds each card "
+        "once. CardVerse is played without jokers.")
 
 
 def test_the_form_names_every_card_in_the_locale() -> None:

@@ -9,6 +9,7 @@ from generator.engine import parse_card
 from generator.engine import parse_cards
 from generator.engine import rule_set
 from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldReason
 from generator.engine.codes import SwapReason
 from generator.engine.codes import TableJokerWhy
 from generator.engine.hand import RoundError
@@ -98,8 +99,9 @@ def test_layoff_before_opening() -> None:
 
 
 def test_layoff_onto_an_invalid_meld_is_refused_as_input() -> None:
-    with pytest.raises(TableError):
+    with pytest.raises(TableError) as refused:
         check_layoff(parse_cards("KH AH 2H"), parse_cards("3H"), REF)
+    assert refused.value.reason is MeldReason.WRAPS_AROUND
 
 
 @pytest.mark.parametrize(

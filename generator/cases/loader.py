@@ -365,8 +365,10 @@ class _FileLoader:
                 said.append(InputError(self.rel, mark.line, mark.column, message))
         return [e for e in errors if id(e) not in replaced] + said
 
-    def error(self, mark: Mark, message: str) -> None:
-        self.errors.append(InputError(self.rel, mark.line, mark.column, message))
+    def error(self, mark: Mark, message: str, *, code: str = "",
+              params: tuple[tuple[str, str], ...] = ()) -> None:
+        self.errors.append(InputError(self.rel, mark.line, mark.column, message, code,
+                                      params))
 
     def position(self, mark: Mark) -> Position:
         return Position(self.rel, mark.line, mark.column)

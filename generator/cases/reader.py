@@ -38,6 +38,7 @@ from generator.cases.slips import misplaced_expect
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
+from generator.engine.codes import InputReason
 from generator.engine.rules import GAMES
 from generator.engine.rules import RuleSet
 from generator.engine.rules import UnknownGameError
@@ -80,8 +81,10 @@ class CaseFile(Protocol):
     @property
     def schema(self) -> bool: ...
 
-    def error(self, mark: Mark, message: str) -> None:
-        """Record ``message`` at ``mark`` among the file's errors."""
+    def error(self, mark: Mark, message: str, *, code: str = "",
+              params: tuple[tuple[str, str], ...] = ()) -> None:
+        """Record ``message`` at ``mark`` among the file's errors, with its ``code`` and
+        ``params`` (:class:`~generator.errors.InputError`)."""
 
     def position(self, mark: Mark) -> Position:
         """``mark`` in this file."""
@@ -200,14 +203,19 @@ class CaseReader:
         full = self._full(rel)
         return self.doc.key_mark(full) if at_key else self.doc.mark(full)
 
-    def report(self, mark: Mark, message: str) -> None:
-        """Report ``message`` at ``mark``; the case is dropped."""
+    def report(self, mark: Mark, message: str, *, code: str = "",
+               params: tuple[tuple[str, str], ...] = ()) -> None:
+        """Report ``message`` at ``mark``, with its ``code`` and ``params`` where a
+        reader may meet it (:class:`~generator.errors.InputError`); the case is
+        dropped."""
         self.failed = True
-        self.file.error(mark, message)
+        self.file.error(mark, message, code=code, params=params)
 
-    def error(self, rel: YamlPath, message: str, *, at_key: bool = False) -> None:
-        """Report ``message`` at ``rel`` within the case (its key with ``at_key``)."""
-        self.report(self.locate(rel, at_key), message)
+    def error(self, rel: YamlPath, message: str, *, at_key: bool = False, code: str = "",
+              params: tuple[tuple[str, str], ...] = ()) -> None:
+        """Report ``message`` at ``rel`` within the case (its key with ``at_key``), with
+        its ``code`` and ``params`` (:meth:`report`)."""
+        self.report(self.locate(rel, at_key), message, code=code, params=params)
 
     # -- values ------------------------------------------------------------------
 
@@ -465,13 +473,17 @@ class CaseReader:
         jokers = [mark for card, mark in self.cards if card.is_joker]
         if not rules.has_jokers:
             for mark in jokers:
-                self.report(mark, f"jokers are not used in {game}; expected natural cards only")
+                self.report(mark, f"jokers are not used in {game}; expected natural cards only",
+                            code=InputReason.NO_JOKERS, params=(("game", game),))
         else:
             most = max(rule_set(game, preset).max_jokers
                        for preset in presets_of(game) or (None,))
             if len(jokers) > most:
                 self.report(jokers[most], f"{len(jokers)} jokers in this case; expected at most "
-                           f"{most} ({game} is played with at most {most} jokers)")
+                            f"{most} ({game} is played with at most {most} jokers)",
+                            code=InputReason.TOO_MANY_JOKERS,
+                            params=(("count", str(len(jokers))), ("most", str(most)),
+                                    ("game", game)))
         limit = rules.max_copies
         total = Counter(card for card, _ in self.cards if not card.is_joker)
         seen: Counter[Card] = Counter()
@@ -482,7 +494,10 @@ class CaseReader:
             seen[card] += 1
             if seen[card] == limit + 1:
                 self.report(mark, f"card {card.code} is used {total[card]} times in this case; "
-                           f"expected at most {limit} ({game} is played with {decks})")
+                            f"expected at most {limit} ({game} is played with {decks})",
+                            code=InputReason.TOO_MANY_COPIES,
+                            params=(("card", card.code), ("count", str(total[card])),
+                                    ("most", str(limit)), ("game", game)))
 
     def id_at(self) -> tuple[str | None, Position | None]:
         """The case's id and where it is, for the ids across files

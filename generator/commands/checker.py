@@ -42,6 +42,7 @@ from generator.render.checker_words import card_problem
 from generator.render.checker_words import field_labels
 from generator.render.checker_words import form_words
 from generator.render.checker_words import missing_cards
+from generator.render.checker_words import refusals
 from generator.render.checker_words import refused
 from generator.render.checker_words import suit_names
 from generator.render.checker_words import your_cards
@@ -135,7 +136,8 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
 
     Returns:
         The answer, or its ``problem``: a field without cards, a code that names no
-        card, or inputs the kind refuses (then with the loader's words).
+        card, or inputs the kind refuses (:func:`~generator.render.checker_words.
+        refusals`).
     """
     w = Words(translator, marked=True)
     kind = KINDS.get(question.kind)
@@ -157,8 +159,9 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
         options=list(question.options), given={k: list(v) for k, v in question.given.items()},
         lang=translator.locale, translator=translator, schema=False))
     if report.errors:
-        said = "; ".join(e.removeprefix("command line: ") for e in report.errors)
-        return Answer(problem=_plain(refused(said, w)))
+        said = refusals(report.input_errors, w) or refused(
+            "; ".join(e.removeprefix("command line: ") for e in report.errors), w)
+        return Answer(problem=_plain(said))
     cases, _doc = load_case_text(report.text.encode("utf-8"), "command line", schema=False)
     # the row under an id no example has, titled as the checker's answer
     case = replace(cases.cases[0], id=f"try-{cases.cases[0].id}", title=YOUR_CARDS)

@@ -67,6 +67,7 @@ from generator.engine.rules import GAMES
 from generator.engine.rules import presets_of
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
+from generator.errors import InputError
 from generator.errors import did_you_mean
 from generator.errors import one_of
 from generator.errors import or_list
@@ -164,6 +165,9 @@ class ExplainReport:
         text: the case file (``cases:`` and each case; or the case file read, each
             case completed), for standard output.
         errors: every input error, as lines.
+        input_errors: the loader's errors behind ``errors`` for a case made from the
+            command line, with their codes (the card checker says those in the reader's
+            language).
         notes: what standard error says besides (the reasoning shown in English, the
             case appended).
     """
@@ -172,6 +176,7 @@ class ExplainReport:
     text: str = ""
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    input_errors: list[InputError] = field(default_factory=list)
 
 
 def _fail(*messages: str) -> ExplainReport:
@@ -335,7 +340,9 @@ def _from_command_line(request: ExplainRequest) -> Loaded | ExplainReport:
     cases, _doc = load_case_text(text.encode("utf-8"), COMMAND_LINE, optional=OPTIONAL,
                                  schema=request.schema)
     if cases.errors:
-        return _fail(*(f"{COMMAND_LINE}: {e.message}" for e in cases.errors))
+        failed = _fail(*(f"{COMMAND_LINE}: {e.message}" for e in cases.errors))
+        failed.input_errors = list(cases.errors)
+        return failed
     return Loaded(list(cases.cases), [raw], True)
 
 

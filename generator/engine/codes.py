@@ -120,6 +120,26 @@ class SwapReason(Code):
     """The card offered is not the card the joker stands for."""
 
 
+class InputReason(Code):
+    """Why the inputs of a case are not a question the game can be asked: what the cards
+    or the meld on the table break before any rule is applied (docs/site.md, "Case
+    files"). The loader says each in English for authors; the card checker says it in the
+    reader's language."""
+
+    TOO_MANY_COPIES = "too_many_copies"
+    """A natural card is used more often than the game's decks hold it."""
+    NO_JOKERS = "no_jokers"
+    """A joker in a game played without jokers."""
+    TOO_MANY_JOKERS = "too_many_jokers_in_play"
+    """More jokers than any preset of the game deals."""
+    NOT_A_HAND_SIZE = "not_a_hand_size"
+    """A best opening is sought in a hand of another size than as dealt, or after drawing."""
+    TABLE_MELD_INVALID = "table_meld_invalid"
+    """The meld given as lying on the table is not a valid meld."""
+    JOKER_FOR_JOKER = "joker_for_joker"
+    """The card put in a joker's place is a joker itself."""
+
+
 # --- a round of play ------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from generator.engine.cards import Card
 from generator.engine.codes import LayoffReason
+from generator.engine.codes import MeldReason
 from generator.engine.codes import MeldType
 from generator.engine.codes import SwapReason
 from generator.engine.codes import TableJokerWhy
@@ -24,7 +25,15 @@ from generator.engine.rules import RuleSet
 
 
 class TableError(ValueError):
-    """A meld given as lying on the table that is not a valid meld."""
+    """A meld given as lying on the table that is not a valid meld.
+
+    Args:
+        reason: why the meld is not valid (:func:`~generator.engine.melds.check_meld`).
+    """
+
+    def __init__(self, reason: MeldReason) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def table_meld(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
@@ -36,8 +45,7 @@ def table_meld(cards: Iterable[Card], rules: RuleSet) -> MeldResult:
     result = check_meld(cards, rules)
     if not result.valid:
         assert result.reason is not None
-        raise TableError(f"not a valid meld ({result.reason}); expected a meld that "
-                         "could lie on the table")
+        raise TableError(result.reason)
     return result
 
 

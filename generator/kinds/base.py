@@ -82,8 +82,12 @@ class Reader(Protocol):
     @property
     def failed(self) -> bool: ...
 
-    def error(self, rel: Path, message: str, *, at_key: bool = False) -> None:
-        """Report ``message`` at ``rel`` (its key with ``at_key``); the case is dropped."""
+    def error(self, rel: Path, message: str, *, at_key: bool = False, code: str = "",
+              params: tuple[tuple[str, str], ...] = ()) -> None:
+        """Report ``message`` at ``rel`` (its key with ``at_key``); the case is dropped.
+        ``code`` and ``params``: the problem's code word where a reader may meet it
+        (:class:`~generator.engine.codes.InputReason`) and the values its words are
+        filled in with (:class:`~generator.errors.InputError`)."""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from generator.engine.best import BestOpening
 from generator.engine.best import best_opening
+from generator.engine.codes import InputReason
 from generator.engine.codes import Verdict
 from generator.engine.rules import RuleSet
 from generator.i18n.explain import Words
@@ -56,7 +57,10 @@ class BestOpeningKind(Kind[CardsInput, BestOpening]):
         dealt, drawn = hand_sizes(rules)
         if len(inputs.cards) not in (dealt, drawn):
             reader.error(("cards",), f"cards holds {count(len(inputs.cards), 'card')}; "
-                         f"expected {dealt} or {drawn} (a hand as dealt, or after drawing)")
+                         f"expected {dealt} or {drawn} (a hand as dealt, or after drawing)",
+                         code=InputReason.NOT_A_HAND_SIZE,
+                         params=(("count", str(len(inputs.cards))), ("dealt", str(dealt)),
+                                 ("drawn", str(drawn))))
         return inputs
 
     def editor_rules(self, rules: RuleSet) -> fields.Schema:

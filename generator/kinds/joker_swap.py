@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import InputReason
 from generator.engine.codes import SwapReason
 from generator.engine.codes import Verdict
 from generator.engine.melds import MeldResult
@@ -87,7 +88,7 @@ class JokerSwapKind(Kind[SwapInput, SwapRun]):
         card = reader.parsed.get(("card",))
         if card is not None and card[0].is_joker:
             reader.error(("card",), "card is a joker; expected the natural card put in the "
-                         "joker's place (e.g. 6S)")
+                         "joker's place (e.g. 6S)", code=InputReason.JOKER_FOR_JOKER)
         stands_for = reader.parsed.get(("expect", "joker_stands_for"))
         if stands_for is not None and stands_for[0].is_joker:
             reader.error(("expect", "joker_stands_for"), "joker_stands_for is a joker; "

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from generator.engine.cards import Card
+from generator.engine.codes import InputReason
 from generator.engine.codes import LayoffReason
 from generator.engine.codes import MeldType
 from generator.engine.codes import Verdict
@@ -44,7 +45,9 @@ def table_meld_cards(reader: Reader, rules: RuleSet | None) -> tuple[Card, ...] 
         table_meld(meld, rules)
     except TableError as exc:
         codes = " ".join(card.code for card in meld)
-        reader.error(("meld",), f"meld {codes} is {exc}")
+        reader.error(("meld",), f"meld {codes} is not a valid meld ({exc.reason}); expected "
+                     "a meld that could lie on the table", code=InputReason.TABLE_MELD_INVALID,
+                     params=(("cards", codes), ("reason", exc.reason)))
     return meld
 
 

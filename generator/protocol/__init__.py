@@ -224,7 +224,8 @@ class _Reader:
     def failed(self) -> bool:
         return bool(self.problems)
 
-    def error(self, rel: Path, message: str, *, at_key: bool = False) -> None:
+    def error(self, rel: Path, message: str, *, at_key: bool = False, code: str = "",
+              params: tuple[tuple[str, str], ...] = ()) -> None:
         self.problems.append(message)
 
 
