@@ -47,6 +47,7 @@ from tests.test_browser import axe_source  # noqa: F401 - fixtures
 from tests.test_browser import browser  # noqa: F401
 from tests.test_browser import serving
 from tests.test_browser import shots  # noqa: F401
+from tests.test_checker import REFUSED
 
 pytestmark = pytest.mark.browser
 
@@ -262,11 +263,14 @@ def _random_questions(lang: str, per_kind: int) -> list[Question]:
 @pytest.mark.parametrize("lang", LOCALES)
 def test_every_example_answers_as_explain(browser: Any, checker_server: str,  # noqa: F811
                                           lang: str) -> None:
-    """Every example of a checker's kind, and a few seeded random inputs of each kind:
-    the browser's answer is ``explain``'s, in every locale."""
+    """Every example of a checker's kind, a few seeded random inputs of each kind and one
+    input the kind refuses per reason: the browser's answer is ``explain``'s (the
+    refusal in the locale's words), in every locale."""
     examples = _example_questions()
     assert len(examples) > 60
-    _same_answers(browser, checker_server, lang, examples + _random_questions(lang, 3))
+    refused = [question for question, *_ in REFUSED]
+    _same_answers(browser, checker_server, lang,
+                  examples + _random_questions(lang, 3) + refused)
 
 
 @pytest.mark.extended
