@@ -15,14 +15,20 @@ on both sides, so that no cache can share work between copies.
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from generator.engine.rules import options_of
+from generator.engine.rules import presets_of
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT_FOLDERS = ("content", "locales", "templates")
@@ -64,18 +70,105 @@ def _insert_after_h1(body: str, paragraph: str) -> str:
     return body[:at] + paragraph + body[at:]
 
 
-def scale_project(dest: Path, pages: int, repo: Path = REPO) -> int:
-    """Write the scaled copy of ``repo``'s project to ``dest``; return the copies per page."""
+SUIT_ORDERS = [order for order in itertools.permutations("SHDC") if order != tuple("SHDC")]
+"""The 23 other orders of the suits: a copy's cases take one (:func:`own_cases`)."""
+
+_CARD = re.compile(r"\b(10|[2-9JQKA])([SHDC])\b")
+_FENCE = re.compile(r"^```cases\n(.*?)^```", re.M | re.S)
+TEXT_FIELDS = frozenset({"id", "title", "note", "because", "status", "kind", "game",
+                         "rules"})
+"""Case fields whose words are not card codes (left as they are in a copy)."""
+
+
+def _cases_by_id(repo: Path) -> dict[str, dict[str, Any]]:
+    """Every case of ``repo``'s case files, its file's ``defaults`` filled in."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted((repo / "content" / "examples").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        defaults = data.get("defaults") or {}
+        for case in data.get("cases", []):
+            merged = {**defaults, **case}
+            # a file's defaults give a field only to the cases it applies to
+            if "rules" not in case and not presets_of(merged.get("game", "")):
+                merged.pop("rules", None)
+            if "options" not in case and not options_of(merged.get("game", "")):
+                merged.pop("options", None)
+            found[case["id"]] = merged
+    return found
+
+
+def _suits_swapped(value: Any, swap: dict[str, str]) -> Any:
+    """``value`` (a case's field) with every card code's suit swapped by ``swap``."""
+    if isinstance(value, str):
+        return _CARD.sub(lambda m: m.group(1) + swap[m.group(2)], value)
+    if isinstance(value, list):
+        return [_suits_swapped(v, swap) for v in value]
+    if isinstance(value, dict):
+        return {k: _suits_swapped(v, swap) for k, v in value.items()}
+    return value
+
+
+def own_cases(text: str, stem: str, i: int, cases: dict[str, dict[str, Any]]
+              ) -> tuple[str, list[dict[str, Any]]]:
+    """Copy ``i`` of page ``stem`` with cases of its own: ``text`` with each case id of
+    its ``cases`` fences renamed ``<id>--<stem>-<i>``, and those cases, their cards' suits
+    swapped in one of :data:`SUIT_ORDERS` chosen by a generator seeded with the copy's
+    name (the same copy gets the same cards in every run). The engine is blind to suits
+    but for the order it breaks ties in, so a documented value a swap changes is brought
+    in line by ``check --fix`` afterwards (:func:`scale_project`)."""
+    order = random.Random(f"{stem}-{i}").choice(SUIT_ORDERS)
+    swap = dict(zip("SHDC", order, strict=True))
+    suffix = f"--{stem}-{i}"
+    made: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def fence(m: re.Match[str]) -> str:
+        lines = []
+        for line in m.group(1).splitlines():
+            case_id = line.strip()
+            if case_id in cases and not case_id.startswith("#"):
+                if case_id not in seen:
+                    seen.add(case_id)
+                    case = {k: v if k in TEXT_FIELDS else _suits_swapped(v, swap)
+                            for k, v in cases[case_id].items()}
+                    made.append({**case, "id": case_id + suffix})
+                line = line.replace(case_id, case_id + suffix)
+            lines.append(line)
+        return "```cases\n" + "\n".join(lines) + "\n```"
+
+    return _FENCE.sub(fence, text), made
+
+
+def scale_project(dest: Path, pages: int, repo: Path = REPO, *,
+                  distinct_cases: bool = False) -> int:
+    """Write the scaled copy of ``repo``'s project to ``dest``; return the copies per page.
+
+    ``distinct_cases``: every copy of a page shows cases of its own (:func:`own_cases`,
+    one case file per copy, ``content/examples/<stem>-<i>.yaml``), so that a case is shown
+    on one page per locale, as on a real site; then ``check --fix`` runs once on ``dest``
+    (untimed), and the figures of a build start from a project whose every documented
+    value agrees. Without it every copy shows the original's cases: one case is on a third
+    of the pages.
+    """
     for name in PROJECT_FOLDERS:
         if (repo / name).is_dir():
             shutil.copytree(repo / name, dest / name)
     copies = copies_for(pages, repo)
+    cases = _cases_by_id(repo) if distinct_cases else {}
     for src in sources(repo):
         text = src.read_text(encoding="utf-8")
         for i in range(1, copies):
+            page = _insert_after_h1(text, distinct_paragraph(src.stem, i))
+            if distinct_cases:
+                page, made = own_cases(page, src.stem, i, cases)
+                (dest / "content" / "examples" / f"{copy_name(src.stem, i)}.yaml").write_text(
+                    yaml.safe_dump({"cases": made}, allow_unicode=True, sort_keys=False),
+                    encoding="utf-8")
             out = dest / "content" / f"{copy_name(src.stem, i)}.md"
-            out.write_text(_insert_after_h1(text, distinct_paragraph(src.stem, i)),
-                           encoding="utf-8")
+            out.write_text(page, encoding="utf-8")
+    if distinct_cases:
+        subprocess.run([sys.executable, "-m", "generator", "check", "--fix", "--project",
+                        str(dest)], cwd=repo, capture_output=True, check=False)
     return copies
 
 
