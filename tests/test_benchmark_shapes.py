@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import run_cli
 
@@ -47,6 +48,8 @@ def test_a_copy_shows_cases_of_its_own_with_its_suits() -> None:
 
 
 @pytest.mark.extended
+@pytest.mark.skipif(not EXTENDED, reason="in the extended round only (RULES_EXTENDED=1): "
+                    "a scaled project, check --fix and check, about 10 s")
 def test_the_scaled_project_with_cases_of_its_own_checks(tmp_path: Path) -> None:
     """A 100-page project with cases of its own per copy: every id is one case's, every
     copy's page names its own, and ``check`` finds every documented value agreeing."""
