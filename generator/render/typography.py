@@ -68,17 +68,21 @@ def _spaces(letters: str) -> re.Pattern[str]:
     ``letters`` (either case) or after a number followed by a word, inline tags
     between them allowed."""
     both = letters + letters.upper()
-    # (the first character a set, the look behind after it: the fastest scan)
-    return re.compile(rf"[{both}\d](?<![\w<].)(?:(?<=[{both}])|(?<=\d)\d*(?:[.,]\d+)*"
-                      rf"(?={_INLINE_TAGS} {_INLINE_TAGS}[^\W\d_])){_INLINE_TAGS}( )")
+    # (the first character a set, then the one character that can follow it, then the
+    # look behind: the fastest scan)
+    return re.compile(rf"[{both}\d](?=[ <\d.,])(?<![\w<].)(?:(?<=[{both}])|(?<=\d)\d*"
+                      rf"(?:[.,]\d+)*(?={_INLINE_TAGS} {_INLINE_TAGS}[^\W\d_])){_INLINE_TAGS}"
+                      r"( )")
 
 
 @cache
 def _number_signs(signs: tuple[str, ...]) -> re.Pattern[str]:
     """An ordinary space (group 1) between one of ``signs`` and the number after it,
     inline tags between them allowed."""
-    alternatives = "|".join(re.escape(sign) for sign in signs)
-    return re.compile(rf"(?<!\w)(?:{alternatives}){_INLINE_TAGS}( )(?={_INLINE_TAGS}\d)",
+    # (each sign first and the look behind after it: the scan looks for its first
+    # letter only)
+    alternatives = "|".join(rf"{re.escape(sign)}(?<!\w.{{{len(sign)}}})" for sign in signs)
+    return re.compile(rf"(?:{alternatives}){_INLINE_TAGS}( )(?={_INLINE_TAGS}\d)",
                       re.IGNORECASE)
 
 
