@@ -303,6 +303,10 @@ def test_by_keyboard_on_a_phone(
         assert time.monotonic() < deadline, "the checker did not open"
         time.sleep(0.1)
     cold = time.monotonic() - began
+    uncovered = browser.execute_script(
+        "const bar = document.querySelector('.toc--mobile').getBoundingClientRect();"
+        "return arguments[0].getBoundingClientRect().top >= bar.bottom - 1;", box)
+    assert uncovered, "the sticky contents bar covers the opened checker's top"
     field = browser.switch_to.active_element
     assert field.get_attribute("id").endswith("-cards")
     field.send_keys("QH KH")

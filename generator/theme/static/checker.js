@@ -292,7 +292,9 @@ function build(box, runtime, defaults, index) {
     });
   }
   changed();
-  (last || game).focus();
+  // in view below the sticky contents bar (the box's scroll-margin), then focused
+  box.scrollIntoView({ block: "nearest" });
+  (last || game).focus({ preventScroll: true });
 }
 
 // Opens the checker `box` (a div.checker of cases.html): loads, then builds its form.
