@@ -166,6 +166,30 @@ def test_an_address_opens_the_checker_and_it_answers_as_explain(
     assert browser.get_log("browser") == []
 
 
+def test_a_malformed_address_leaves_the_checker_usable(
+        browser: Any, checker_server: str) -> None:  # noqa: F811
+    """An address whose ``#try=`` is no valid percent-encoding is not read: a checker
+    opened on that page builds one form with the table's own question, says no failure,
+    and logs nothing."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{checker_server}cs/rules/index.html#try=%E0%A4%A")
+    browser.refresh()
+    box = _boxes(browser)[0]
+    browser.execute_script("arguments[0].querySelector('.checker__open').click()", box)
+    deadline = time.monotonic() + 180
+    while not box.find_elements(By.CSS_SELECTOR, ".checker__answer"):
+        assert time.monotonic() < deadline, "the checker did not open"
+        time.sleep(0.1)
+    panels, status, said = browser.execute_script(
+        "const b = arguments[0]; const s = b.querySelector('.checker__status');"
+        "return [b.querySelectorAll('.checker__panel').length, s ? s.textContent : '',"
+        " b.querySelector('.checker__answer').textContent];", box)
+    assert (panels, status) == (1, "")
+    assert said == "Zadej karty a zkontrolujeme je."  # the table's question: no cards
+    assert browser.get_log("browser") == []
+
+
 def _random_question(kind: str, rng: random.Random) -> Question:
     """A seeded random question of ``kind`` (most of which no page holds)."""
     spec = KINDS[kind]
@@ -349,38 +373,54 @@ def test_by_keyboard_on_a_phone(
     print(f"checker times: {times}")
 
 
+BREAKS = {
+    "no WebAssembly": None,
+    "a runtime whose hash differs": "runtime",
+    "a standard library one byte longer": "pyodide/python_stdlib.zip",
+    "no wasm file": "pyodide/pyodide.asm.wasm",
+}
+"""The ways a checker cannot load, and the file of the site's ``checker/`` each breaks
+(the manifest's hash of the runtime; Pyodide's files that it fetches itself)."""
+
+
+@pytest.mark.parametrize("why", BREAKS)
 def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
-                           tmp_path: Path) -> None:
-    """Without WebAssembly, and when a file's integrity hash differs, the checker says so
-    in the page's language, its button comes back and the page's tables are as they
-    were."""
+                           tmp_path: Path, why: str) -> None:
+    """Without WebAssembly, when a file's integrity hash differs (the runtime, or
+    Pyodide's own standard library) or a file is missing, the checker says so in the
+    page's language, its button comes back, no half-built form stays and the page's
+    tables are as they were."""
     from selenium.webdriver.common.by import By
 
     broken = tmp_path / "site"
     shutil.copytree(checker_site, broken)
-    manifest = json.loads((broken / "checker" / "manifest.json").read_text())
-    manifest["runtime"] = "sha384-" + "A" * 64
-    (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
+    part = BREAKS[why]
+    if part == "runtime":
+        manifest = json.loads((broken / "checker" / "manifest.json").read_text())
+        manifest["runtime"] = "sha384-" + "A" * 64
+        (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
+    elif part is not None and part.endswith(".zip"):
+        with (broken / "checker" / part).open("ab") as grown:
+            grown.write(b"\0")
+    elif part is not None:
+        (broken / "checker" / part).unlink()
+    said = ("Tento prohlížeč kontrolu karet nespustí: potřebuje WebAssembly." if part is None
+            else "Kontrolu karet se nepodařilo načíst; příklady zůstávají beze změny.")
     with serving(broken) as base:
-        url = f"{base}cs/rules/index.html"
-        for why, said in (("wasm", "Tento prohlížeč kontrolu karet nespustí: potřebuje "
-                                   "WebAssembly."),
-                          ("hash", "Kontrolu karet se nepodařilo načíst; příklady zůstávají "
-                                   "beze změny.")):
-            browser.get(url)
-            rows = len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]"))
-            if why == "wasm":
-                browser.execute_script("delete window.WebAssembly")
-            box = _boxes(browser)[0]
-            box.find_element(By.CSS_SELECTOR, ".checker__open").click()
-            deadline = time.monotonic() + 180
-            status = box.find_element(By.CSS_SELECTOR, ".checker__status") \
-                if box.find_elements(By.CSS_SELECTOR, ".checker__status") else None
-            while status is None or status.text != said:
-                assert time.monotonic() < deadline, status.text if status else None
-                time.sleep(0.1)
-                found = box.find_elements(By.CSS_SELECTOR, ".checker__status")
-                status = found[0] if found else None
-            assert box.find_element(By.CSS_SELECTOR, ".checker__open").is_enabled()
-            assert not box.find_elements(By.CSS_SELECTOR, ".checker__panel")
-            assert len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]")) == rows
+        browser.get(f"{base}cs/rules/index.html")
+        rows = len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]"))
+        if part is None:
+            browser.execute_script("delete window.WebAssembly")
+        box = _boxes(browser)[0]
+        box.find_element(By.CSS_SELECTOR, ".checker__open").click()
+        deadline = time.monotonic() + 180
+        status = box.find_element(By.CSS_SELECTOR, ".checker__status") \
+            if box.find_elements(By.CSS_SELECTOR, ".checker__status") else None
+        while status is None or status.text != said:
+            assert time.monotonic() < deadline, status.text if status else None
+            time.sleep(0.1)
+            found = box.find_elements(By.CSS_SELECTOR, ".checker__status")
+            status = found[0] if found else None
+        assert box.find_element(By.CSS_SELECTOR, ".checker__open").is_enabled()
+        assert not box.find_elements(By.CSS_SELECTOR, ".checker__panel")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]")) == rows

@@ -56,13 +56,23 @@ function load(locale) {
     await script(from + "pyodide.js", manifest.files["pyodide.js"]);
     await script(from + "pyodide.asm.js", manifest.files["pyodide.asm.js"]);
     const own = globalThis.fetch;
+    let fail;
+    const failed = new Promise(function (resolve, reject) { fail = reject; });
+    failed.catch(function () {});  // (said by the race below, or too late to matter)
     globalThis.fetch = function (input, init) {  // Pyodide's own fetches, checked too
-      const url = new URL(typeof input === "string" ? input : input.url, location.href).href;
-      return own(input, sums[url] ? Object.assign({}, init, {integrity: sums[url]}) : init);
+      // (a string, a URL object or a Request: Pyodide hands the wasm and the standard
+      // library over as URL objects)
+      const raw = typeof input === "string" || input instanceof URL ? String(input) : input.url;
+      const url = new URL(raw, location.href).href;
+      const fetched = own(input, sums[url] ? Object.assign({}, init, {integrity: sums[url]}) : init);
+      if (sums[url]) {  // a file of the manifest that fails ends the loading (Pyodide waits)
+        fetched.then(function (r) { if (!r.ok) fail(new Error(url + ": " + r.status)); }, fail);
+      }
+      return fetched;
     };
     let py;
     try {
-      py = await globalThis.loadPyodide({indexURL: from});
+      py = await Promise.race([globalThis.loadPyodide({indexURL: from}), failed]);
     } finally {
       globalThis.fetch = own;
     }
@@ -88,6 +98,7 @@ function load(locale) {
       },
     };
   })();
+  started.catch(function () { started = null; });  // a later click tries again
   return started;
 }
 
@@ -127,7 +138,13 @@ function encode(q, fields, index) {
 function decode(hash) {
   const m = /^#try=([^@]*)(?:@(\d+))?$/.exec(hash);
   if (!m) return null;
-  const parts = decodeURIComponent(m[1]).split(":");
+  let text;
+  try {
+    text = decodeURIComponent(m[1]);
+  } catch (error) {
+    return null;  // a malformed address: the table's own question stands
+  }
+  const parts = text.split(":");
   const head = parts.shift().split("+");
   return {index: m[2] ? Number(m[2]) : 1, game: head[0], rest: head.slice(1), parts: parts};
 }
@@ -178,7 +195,7 @@ function build(box, runtime, defaults, index) {
       const code = r === "JK" ? "JK" : r + suit;
       const symbol = r === "JK" ? "JK" : r + SUITS.find(function (s) { return s[0] === suit; })[1];
       const b = named({class: "checker__card", "data-code": code}, symbol, form.names[code]);
-      if (suit === "H" || suit === "D") b.classList.add("card--red");
+      if ((suit === "H" || suit === "D") && r !== "JK") b.classList.add("card--red");
       cards.appendChild(b);
     }
     for (const b of suits.children) b.setAttribute("aria-pressed", String(b.dataset.suit === suit));
@@ -319,6 +336,8 @@ export async function open(box, index) {
     button.hidden = true;
   } catch (error) {
     bar.remove();
+    const half = box.querySelector(".checker__panel");
+    if (half) half.remove();  // a form that failed half-way is not left on the page
     status.textContent = box.dataset.failed;
     button.disabled = false;
     button.setAttribute("aria-expanded", "false");
