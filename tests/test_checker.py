@@ -81,6 +81,7 @@ def test_the_answer_is_what_explain_prints(lang: str) -> None:
     ("QX", "QX není karta: její barva není S, H, D ani C (♠ ♥ ♦ ♣)."),
     ("1H", "1H není karta: její hodnota není 2 až 10, J, Q, K ani A."),
     ("Q", "Q není karta: karta se píše jako hodnota a barva, např. QH, a žolík jako JK."),
+    ("QH,KH,AH", "QH,KH,AH není karta: karty odděluj mezerami, např. QH KH AH."),
 ])
 def test_a_typed_code_that_names_no_card_is_said_in_the_locale(code: str, said: str) -> None:
     found = answer(Question("meld", "rami51", None, (), {"cards": ("QH", code)}),
@@ -145,6 +146,15 @@ def test_inputs_the_kind_refuses_are_said_in_the_locale(
     found = answer(question, repo_translator(lang), make_environment(REPO))
     assert found.problem == said
     assert found.case == ""
+
+
+def test_a_field_of_one_card_given_two() -> None:
+    """Two cards where the joker's place takes one: said in the locale, with the field's
+    label (the loader would call "6S 9S" a card of a bad rank, in English)."""
+    found = answer(Question("joker_swap", "rami51", None, (),
+                            {"meld": ("JK 7S 8S",), "card": ("6S 9S",)}),
+                   repo_translator("cs"), make_environment(REPO))
+    assert found.problem == "Karta místo žolíka: zadej jen jednu kartu."
 
 
 def test_the_first_error_of_each_code_is_said() -> None:

@@ -42,6 +42,7 @@ from generator.render.checker_words import card_problem
 from generator.render.checker_words import field_labels
 from generator.render.checker_words import form_words
 from generator.render.checker_words import missing_cards
+from generator.render.checker_words import one_card
 from generator.render.checker_words import refusals
 from generator.render.checker_words import refused
 from generator.render.checker_words import suit_names
@@ -154,6 +155,10 @@ def answer(question: Question, translator: Translator, env: Environment) -> Answ
                 problem = card_problem(code, w)
                 if problem:
                     return Answer(problem=_plain(problem))
+        codes = [c for text in question.given.get(argument.field, ()) for c in text.split()]
+        if argument.shape == "card" and len(codes) > 1:
+            label = field_labels(w).get(argument.field, argument.field)
+            return Answer(problem=_plain(one_card(label, w)))
     report = explain(ExplainRequest(
         kind=kind.name, game=question.game, rules=question.rules,
         options=list(question.options), given={k: list(v) for k, v in question.given.items()},

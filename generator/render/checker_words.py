@@ -26,6 +26,9 @@ def your_cards(w: Words) -> str:
 
 def card_problem(code: str, w: Words) -> str:
     """What is wrong with a typed card code, in ``w``'s locale; ``""`` for a card."""
+    if any(mark in code for mark in ",;"):
+        return w.text("%(code)s is not a card: write the cards with spaces between them, "
+                      "such as %(example)s.", code=code, example="QH KH AH")
     try:
         parse_card(code)
     except CardCodeError as exc:
@@ -39,6 +42,11 @@ def card_problem(code: str, w: Words) -> str:
                       "suit, such as %(example)s, and a joker as %(joker_code)s.", code=code,
                       example="QH", joker_code="JK")
     return ""
+
+
+def one_card(field: str, w: Words) -> str:
+    """A field of one card (``field``: its label) given several."""
+    return w.text("%(field)s: enter one card only.", field=field)
 
 
 def missing_cards(w: Words) -> str:
