@@ -37,6 +37,7 @@ from generator.engine.rules import options_of
 from generator.engine.rules import presets_of
 from generator.i18n.catalog import source_translator
 from generator.kinds import KINDS
+from generator.render.checker_files import sri
 from generator.render.environment import make_environment
 from tests.conftest import REPO
 from tests.conftest import repo_translator
@@ -188,6 +189,11 @@ def test_a_malformed_address_leaves_the_checker_usable(
     assert (panels, status) == (1, "")
     assert said == "Zadej karty a zkontrolujeme je."  # the table's question: no cards
     assert browser.get_log("browser") == []
+    # an option no game has, with a quotation mark: dropped, the cards answered
+    index = _index_of(browser, "meld")
+    browser.get(f"{checker_server}cs/rules/index.html#try=rami51+x%22%5D:QH.KH.AH@{index}")
+    browser.refresh()
+    assert _answered(browser)["answer"]["points_text"] == "31"
 
 
 def _random_question(kind: str, rng: random.Random) -> Question:
@@ -378,6 +384,7 @@ BREAKS = {
     "a runtime whose hash differs": "runtime",
     "a standard library one byte longer": "pyodide/python_stdlib.zip",
     "no wasm file": "pyodide/pyodide.asm.wasm",
+    "a wasm that does not compile, with its hash": "pyodide/pyodide.asm.wasm:empty",
 }
 """The ways a checker cannot load, and the file of the site's ``checker/`` each breaks
 (the manifest's hash of the runtime; Pyodide's files that it fetches itself)."""
@@ -399,6 +406,11 @@ def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
         manifest = json.loads((broken / "checker" / "manifest.json").read_text())
         manifest["runtime"] = "sha384-" + "A" * 64
         (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
+    elif part is not None and part.endswith(":empty"):
+        (broken / "checker" / part.removesuffix(":empty")).write_bytes(b"")
+        manifest = json.loads((broken / "checker" / "manifest.json").read_text())
+        manifest["files"]["pyodide.asm.wasm"] = sri(b"")
+        (broken / "checker" / "manifest.json").write_text(json.dumps(manifest))
     elif part is not None and part.endswith(".zip"):
         with (broken / "checker" / part).open("ab") as grown:
             grown.write(b"\0")
@@ -411,6 +423,7 @@ def test_it_fails_politely(browser: Any, checker_site: Path,  # noqa: F811
         rows = len(browser.find_elements(By.CSS_SELECTOR, "table.cases tr[id]"))
         if part is None:
             browser.execute_script("delete window.WebAssembly")
+        browser.execute_script("window.checkerStartsWithinMs = 5000")  # (60 s on a site)
         box = _boxes(browser)[0]
         box.find_element(By.CSS_SELECTOR, ".checker__open").click()
         deadline = time.monotonic() + 180

@@ -11,6 +11,10 @@
 //   cards go into the address (#try=rami51:QH.KH.AH) and come back from it.
 const base = new URL("../checker/", import.meta.url);
 let started = null;
+// How long Pyodide may take to start once a file of its own has arrived (a slow phone
+// starts it in seconds; a wasm that does not compile never does). A page's
+// `checkerStartsWithinMs` (the tests') shortens it.
+const STARTS_WITHIN_MS = 60000;
 
 const BOOT = `
 import json, sys, types
@@ -66,7 +70,12 @@ function load(locale) {
       const url = new URL(raw, location.href).href;
       const fetched = own(input, sums[url] ? Object.assign({}, init, {integrity: sums[url]}) : init);
       if (sums[url]) {  // a file of the manifest that fails ends the loading (Pyodide waits)
-        fetched.then(function (r) { if (!r.ok) fail(new Error(url + ": " + r.status)); }, fail);
+        fetched.then(function (r) {
+          if (!r.ok) fail(new Error(url + ": " + r.status));
+          // a file that arrived but never starts (a wasm that does not compile) ends it too
+          else setTimeout(function () { fail(new Error(url + ": not started")); },
+                          globalThis.checkerStartsWithinMs || STARTS_WITHIN_MS);
+        }, fail);
       }
       return fetched;
     };
@@ -290,17 +299,18 @@ function build(box, runtime, defaults, index) {
   // The table's question first, then the address's.
   setGame(defaults.game);
   if (defaults.rules) rules.value = defaults.rules;
-  for (const o of defaults.options || []) {
-    const b = options.querySelector('[data-option="' + o + '"]');
-    if (b) b.checked = true;
+  // (an option's box found by comparing, not by a selector: the address's words are
+  // anything a link holds)
+  function tick(option) {
+    for (const b of options.querySelectorAll("[data-option]")) if (b.dataset.option === option) b.checked = true;
   }
+  for (const o of defaults.options || []) tick(o);
   const wanted = decode(location.hash);
   if (wanted && wanted.index === index) {
     setGame(wanted.game);
     for (const r of wanted.rest) {
       if ([].some.call(rules.options, function (x) { return x.value === r; })) rules.value = r;
-      const b = options.querySelector('[data-option="' + r + '"]');
-      if (b) b.checked = true;
+      tick(r);
     }
     form.fields.forEach(function (f, i) {
       const part = wanted.parts[i] || "";
