@@ -34,9 +34,10 @@ way to give a Hugo site search: the "Hugo+PF" columns, equal content and equal f
 It prints the median wall time (``time.perf_counter``) and peak memory of each side, the
 ratio ours/Hugo, the ratio to our own full build, and the performance targets beside them;
 then ``python -m generator check`` alone on the repository. Peak memory is the largest sum
-of the resident sets of each build's whole process tree (our workers and Pagefind
-processes, or Hugo's), read from ``/proc`` every 20 ms while it runs (Linux), and never
-less than the largest single process ``os.wait4`` reports. Figures only: nothing is
+of the proportional set sizes (PSS: a page shared by forked workers counted once) of
+each build's whole process tree (our workers and Pagefind processes, or Hugo's), read
+from ``/proc`` every 20 ms while it runs (Linux), and never less than the largest single
+resident set ``os.wait4`` reports. Figures only: nothing is
 asserted, the exit status is 0 (unless a build fails). Installs nothing: without
 ``hugo`` on PATH (Debian: ``apt-get install hugo``) it still runs our side and prints
 Hugo's columns as "—".
@@ -100,8 +101,9 @@ SAMPLE_S = 0.02
 class Run:
     seconds: float
     peak_mb: float
-    """The largest sum of the resident sets of the build's process tree (the build, its
-    workers and the Pagefind processes), read every :data:`SAMPLE_S` seconds."""
+    """The largest sum of the proportional set sizes of the build's process tree (the
+    build, its workers and the Pagefind processes), read every :data:`SAMPLE_S`
+    seconds."""
 
 
 @dataclass
@@ -119,9 +121,24 @@ class Side:
         return statistics.median(r.peak_mb for r in runs) if runs else None
 
 
+def _pss_kb(pid: int, rss_kb: int) -> int:
+    """Process ``pid``'s proportional set size (KiB): its resident pages, each shared one
+    divided among the processes that share it (``/proc/PID/smaps_rollup``), so that a
+    sum over forked workers counts their common pages once; ``rss_kb`` where it cannot
+    be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return rss_kb
+
+
 def tree_rss_kb(root: int) -> int:
-    """The resident sets of process ``root`` and all its descendants, summed (KiB;
-    Linux ``/proc``)."""
+    """The memory of process ``root`` and all its descendants, summed (KiB; Linux
+    ``/proc``): each one's proportional set size (:func:`_pss_kb`)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
@@ -143,7 +160,7 @@ def tree_rss_kb(root: int) -> int:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sum(rss.get(pid, 0) for pid in tree)
+    return sum(_pss_kb(pid, rss.get(pid, 0)) for pid in tree)
 
 
 def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> Run:
@@ -413,8 +430,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python -m generator check on the repository: median "
           f"{statistics.median(r.seconds for r in checks):.3f} s, peak "
           f"{statistics.median(r.peak_mb for r in checks):.0f} MB ({args.rounds} runs)")
-    print(f"(medians of {args.rounds} rounds; peak MB is the largest sum of the resident "
-          f"sets of each build's process tree, read every {SAMPLE_S * 1000:.0f} ms; Hugo+PF: "
+    print(f"(medians of {args.rounds} rounds; peak MB is the largest sum of the PSS of each "
+          f"build's process tree, read every {SAMPLE_S * 1000:.0f} ms; Hugo+PF: "
           f"the larger of the two runs'; whole run {time.perf_counter() - started:.0f} s)")
     return 0
 
