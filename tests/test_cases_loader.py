@@ -795,3 +795,28 @@ def test_the_cards_within_a_scenario_are_read_where_its_schema_marks_them(
         "content/examples/x.yaml:17:38: unknown card '8W' (bad suit); " + CARD_HELP,
     ]
     assert result.cases == ()
+
+
+def test_a_case_meets_only_its_own_branches_with_the_whole_schemas_errors(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each case is checked against the schema's branches for its game, kind and status
+    only: over every mutated case file (a wrong field, a wrong type of kind or game, a
+    field that does not apply, ...), the errors are those of the whole schema."""
+    from generator.cases import problems
+    from generator.cases.loader import load_case_text
+    from tests.schema_mutations import MUTATIONS
+
+    def errors() -> list[list[tuple[str, int, int | None, str]]]:
+        return [[(e.file, e.line, e.column, e.message)
+                 for e in load_case_text(m.data(), f"{m.id}.yaml")[0].errors]
+                for m in MUTATIONS]
+
+    pruned = errors()
+    validators = problems._case_validators()
+    assert len(validators._made) >= 5  # distinct (game, kind, status) met
+    branches = len(validators.whole.schema["allOf"])
+    assert all(len(v.schema["allOf"]) < branches for v in validators._made.values())
+    monkeypatch.setattr(validators, "for_case", lambda instance: validators.whole)
+    whole = errors()
+    assert pruned == whole
+    assert sum(map(len, whole)) > 100
