@@ -820,3 +820,25 @@ def test_a_case_meets_only_its_own_branches_with_the_whole_schemas_errors(
     whole = errors()
     assert pruned == whole
     assert sum(map(len, whole)) > 100
+
+
+def test_a_cases_digest_leaves_its_positions_out_and_reads_everything_else() -> None:
+    """A case's digest is the same wherever the case stands in its file, and differs when
+    anything a page shows of it differs (a card of its inputs, its title, its status)."""
+    import dataclasses
+
+    case = load_cases(REPO).get("three-kings")
+    assert case is not None
+    moved = dataclasses.replace(case, position=Position("elsewhere.yaml", 99, 3),
+                                field_positions=MappingProxyType({}),
+                                value_positions=MappingProxyType({}))
+    assert moved.digest == case.digest
+    assert len(case.digest) == 64
+    others = [
+        dataclasses.replace(case, title=case.title + "!"),
+        dataclasses.replace(case, status="pending"),
+        dataclasses.replace(case, draft=True),
+        dataclasses.replace(case, inputs=dataclasses.replace(
+            case.inputs, cards=(*case.inputs.cards[:-1], JOKER))),
+    ]
+    assert len({case.digest, *(o.digest for o in others)}) == 1 + len(others)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
 from dataclasses import is_dataclass
-from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
@@ -111,9 +110,7 @@ class Case:
         :attr:`field_positions`: a line added above it changes nothing a page shows, and
         nothing the engine reads), the same in every process (the build cache's key of a
         case)."""
-        return digest(_canonical(replace(self, position=None,  # type: ignore[arg-type]
-                                         field_positions=MappingProxyType({}),
-                                         value_positions=MappingProxyType({}))))
+        return digest(_canonical(self, unplaced=True))
 
     @property
     def spec(self) -> AnyKind:
@@ -196,14 +193,34 @@ def frozen_mapping(items: Mapping[K, V]) -> Mapping[K, V]:
 __all__ = ["Case", "CaseSet", "Documented", "Leaf", "Position", "frozen_mapping"]
 
 
-def _canonical(value: object) -> str:
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Types whose ``repr`` is their canonical text (exactly these: not a subclass)."""
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass :func:`_canonical` met, in declaration order."""
+
+_UNPLACED = {"position": "None", "field_positions": "{}", "value_positions": "{}"}
+"""The canonical text of :class:`Case`'s positions in its digest: left out (as if
+``None`` and empty)."""
+
+
+def _canonical(value: object, unplaced: bool = False) -> str:
     """``value`` as text that is the same in every process: ``repr``, but sets, whose
     order depends on the process's string hashing (``PYTHONHASHSEED``), written sorted
-    (mappings keep their order: the file's)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        inner = ", ".join(f"{f.name}={_canonical(getattr(value, f.name))}"
-                          for f in fields(value))
-        return f"{type(value).__name__}({inner})"
+    (mappings keep their order: the file's). ``unplaced``: a :class:`Case`'s positions
+    are written as :data:`_UNPLACED` says."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return repr(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(value))
+    if names is not None:
+        skip = _UNPLACED if unplaced else {}
+        inner = ", ".join(
+            f"{name}={skip[name] if name in skip else _canonical(getattr(value, name))}"
+            for name in names)
+        return f"{kind.__name__}({inner})"
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}"
                                for k, v in value.items()) + "}"
