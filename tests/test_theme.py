@@ -614,3 +614,25 @@ def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_p
         # (in Czech each message is marked as shown in English: lang="en")
         text = BeautifulSoup(page, "html.parser").get_text()
         assert f"Language is {lang} Built with 100% care" in text
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("{{ d.title }}", "Q&lt;K"),  # a key, escaped
+    ("{{ d.items() | list | length }}", "3"),  # the method before the key 'items'
+    ("{{ d.get('title') }}", "Q&lt;K"),
+    ("{{ d.missing is defined }}", "False"),
+    ("{{ o.real }}", "3"),  # not a dict: the attribute
+    ("{{ d['items'] }}", "key"),
+])
+def test_a_dotted_name_on_a_dict_finds_what_jinja_finds(tmp_path: Path, source: str,
+                                                         expected: str) -> None:
+    """``x.name`` on a view (a plain dict) gives the value Jinja's own lookup gives:
+    the dict's attribute where it has one (``items``), else its key; a missing key is
+    undefined (strict: an error where it is shown)."""
+    from jinja2 import UndefinedError
+
+    env = make_environment(tmp_path)
+    data = {"d": {"title": "Q<K", "items": "key", "n": 1}, "o": 3}
+    assert env.from_string(source).render(data) == expected
+    with pytest.raises(UndefinedError):
+        env.from_string("{{ d.missing }}").render(data)
