@@ -1242,3 +1242,16 @@ def test_spare_folders_reach_the_site_with_the_umasks_modes(how: str, small: Pat
              for p in [site, *site.rglob("*")] if p.is_dir()}
     assert set(modes.values()) == {oct(0o755)}, modes
     assert {p.stat().st_uid for p in [site, *site.rglob("*")]} == {os.geteuid()}
+
+
+@pytest.mark.parametrize(("pages", "cases", "expected"), [
+    (3, 130, 1),  # this repository's site: 21 pages and 910 rows in seven locales
+    (12, 568, 2),  # 84 pages, but 3,976 rows: worth two workers
+    (100, 0, 2),  # 700 pages
+    (14, 285, 1),  # 98 pages and 1,995 rows: below both
+])
+def test_rendering_is_spread_over_workers_by_pages_or_rows(
+        monkeypatch: pytest.MonkeyPatch, pages: int, cases: int, expected: int) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert generator.render.parallel.worker_count(pages, cases, 7) == expected
+    assert generator.render.parallel.worker_count(pages, cases, 1) == 1  # one locale
