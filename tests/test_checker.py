@@ -349,3 +349,32 @@ def test_the_pinned_hashes_are_those_of_the_npm_package() -> None:
     assert PYODIDE_CDN_URL.endswith(f"/v{version}/full/")
     assert {name: sri((NPM_PYODIDE / name).read_bytes()) for name in PYODIDE_FILES} \
         == dict(PYODIDE_SRI)
+
+
+def test_the_runtime_archive_is_kept_in_the_cache_until_a_source_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """runtime.zip is packed once and then read from the build cache (the same bytes) by
+    a process that did not pack it; a source file with another size or time is a new
+    key."""
+    import os
+
+    from generator.cache import BuildCache
+    from generator.render import checker_files as module
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # the cache's key
+    locales = ("cs", "en")
+    store = BuildCache(tmp_path / "cache", "/project")
+    monkeypatch.setattr(module, "_RUNTIMES", {})
+    first = module.runtime_zip(locales, store)
+    assert zipfile.ZipFile(io.BytesIO(first)).getinfo("generator/engine/melds.py")
+
+    monkeypatch.setattr(module, "_RUNTIMES", {})  # another process: from the cache only
+    monkeypatch.setattr(module, "_zipped", lambda entries: pytest.fail("packed again"))
+    assert module.runtime_zip(locales, BuildCache(tmp_path / "cache", "/project")) == first
+
+    source = tmp_path / "melds.py"
+    source.write_text("x = 1\n")
+    before = module._sources_key([("generator/engine/melds.py", source)])
+    stat = source.stat()
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert module._sources_key([("generator/engine/melds.py", source)]) != before

@@ -283,7 +283,7 @@ def checker(rendered: Rendered) -> Rendered:
     if site.config.pyodide is None:
         return rendered
     files = checker_files(Layout.of(site.root), site.locales, site.translators,
-                          site.config.pyodide)
+                          site.config.pyodide, site.cache)
     rendered.opened.output.writer.write(files)
     return replace(rendered, common={**rendered.common, **files},
                    files=rendered.files + len(files))

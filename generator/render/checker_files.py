@@ -36,11 +36,13 @@ from babel import localedata
 from generator.config import PYODIDE_CDN
 from generator.config import PYODIDE_FILES
 from generator.config import PYODIDE_VERSION
+from generator.digests import digest
 from generator.i18n.catalog import SOURCE_LOCALE
 from generator.i18n.catalog import Translator
 from generator.layout import CHECKER_OUT
 from generator.layout import Layout
 from generator.layout import paths
+from generator.memo import FileStore
 
 PYODIDE_CDN_URL = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
 """Pyodide's official CDN at :data:`PYODIDE_VERSION`."""
@@ -104,24 +106,32 @@ def _locale_data(locales: Iterable[str]) -> set[str]:
 
 
 @cache
-def _library_entries(locales: tuple[str, ...]) -> tuple[tuple[str, bytes], ...]:
-    """The archive's entries from the generator and :data:`LIBRARIES` (read once per
-    process for a set of locales)."""
-    entries: list[tuple[str, bytes]] = []
+def _library_sources(locales: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+    """The archive's entries from the generator and :data:`LIBRARIES`: each one's name
+    and file (found once per process for a set of locales)."""
+    sources: list[tuple[str, Path]] = []
     generator_root = paths.THEME.parent.parent
     data = _locale_data(locales)
-    for rel, path in _files(generator_root, "generator"):
-        entries.append((rel, path.read_bytes()))
+    sources.extend(_files(generator_root, "generator"))
     for name in LIBRARIES:
         module = importlib.import_module(name)
         assert module.__file__ is not None
         root = Path(module.__file__).parent.parent
-        for rel, path in _files(root, name):
-            if path.suffix == ".dat" and path.parent.name == "locale-data" \
-                    and path.name not in data:
-                continue
-            entries.append((rel, path.read_bytes()))
-    return tuple(entries)
+        sources.extend((rel, path) for rel, path in _files(root, name)
+                       if not (path.suffix == ".dat" and path.parent.name == "locale-data"
+                               and path.name not in data))
+    return tuple(sources)
+
+
+def _sources_key(sources: Iterable[tuple[str, Path]]) -> str:
+    """The key of ``runtime.zip`` in the build cache: each entry's name, and its file's
+    size and modification time (nanoseconds), as ``make`` tells a changed file (an
+    upgraded library, an edited module) without reading it."""
+    parts: list[str] = []
+    for rel, path in sources:
+        stat = path.stat()
+        parts.extend((rel, str(stat.st_size), str(stat.st_mtime_ns)))
+    return digest(RUNTIME_FORMAT, *parts)
 
 
 def _zipped(entries: Iterable[tuple[str, bytes]]) -> bytes:
@@ -137,15 +147,39 @@ def _zipped(entries: Iterable[tuple[str, bytes]]) -> bytes:
     return out.getvalue()
 
 
-@cache
-def runtime_zip(locales: tuple[str, ...]) -> bytes:
+RUNTIME_SLOT = "checker-runtime"
+"""The build cache's entry of ``runtime.zip``: the SHA-256 of its bytes (kept as a blob)
+under :func:`_sources_key`."""
+
+RUNTIME_FORMAT = "1"
+"""How ``runtime.zip`` is packed (:func:`_zipped`): part of its key in the cache."""
+
+_RUNTIMES: dict[str, bytes] = {}
+"""``runtime.zip`` by its key, made or read in this process (``serve``, the tests)."""
+
+
+def runtime_zip(locales: tuple[str, ...], cache: FileStore | None = None) -> bytes:
     """``runtime.zip``: the answer's Python (module docstring), made once per process
-    for a set of locales (sorted).
+    for a set of locales and sources (:func:`_sources_key`), and kept in the build
+    cache: a build whose generator and libraries did not change reads it from there.
 
     Args:
-        locales: the site's locales (Babel's data of these alone).
+        locales: the site's locales, sorted (Babel's data of these alone).
+        cache: the build cache, or ``None``.
     """
-    return _zipped(_library_entries(locales))
+    sources = _library_sources(locales)
+    key = _sources_key(sources)
+    made = _RUNTIMES.get(key)
+    if made is not None:
+        return made
+    kept = cache.load(RUNTIME_SLOT, key) if cache is not None else None
+    made = cache.load_blob(kept) if cache is not None and isinstance(kept, str) else None
+    if made is None:
+        made = _zipped((rel, path.read_bytes()) for rel, path in sources)
+        if cache is not None:
+            cache.store(RUNTIME_SLOT, key, cache.store_blob(made))
+    _RUNTIMES[key] = made
+    return made
 
 
 def templates_zip(layout: Layout) -> bytes:
@@ -163,7 +197,8 @@ def messages_json(translator: Translator) -> bytes:
 
 
 def checker_files(layout: Layout, locales: Iterable[str],
-                  translators: Mapping[str, Translator], pyodide: str) -> dict[str, bytes]:
+                  translators: Mapping[str, Translator], pyodide: str,
+                  cache: FileStore | None = None) -> dict[str, bytes]:
     """Every file of the checker's folder in the site (site path → bytes).
 
     Args:
@@ -173,10 +208,11 @@ def checker_files(layout: Layout, locales: Iterable[str],
         pyodide: ``site.yaml``'s ``pyodide``: :data:`~generator.config.PYODIDE_CDN`, or
             the project's folder holding a Pyodide distribution (checked by the loading
             of ``site.yaml``).
+        cache: the build cache, or ``None`` (:func:`runtime_zip`).
     """
     locales = list(locales)
     files: dict[str, bytes] = {}
-    runtime = runtime_zip(tuple(sorted(locales)))
+    runtime = runtime_zip(tuple(sorted(locales)), cache)
     files[f"{CHECKER_OUT}/runtime.zip"] = runtime
     templates = files[f"{CHECKER_OUT}/templates.zip"] = templates_zip(layout)
     messages = {}
