@@ -26,6 +26,10 @@ seeded by the copy, documented values then brought in line by ``check --fix``), 
 case is shown on one page per locale, as on a real site; and ``shared``, where every copy
 shows the original's cases (one case on a third of all pages).
 
+Our builds run from a copy of the generator's package made at the start (so that an
+edit to the working tree during a run changes no cache key), and a build with nothing
+changed that took fewer files from the cache than it wrote is said on standard error.
+
 Our build includes a search index (Pagefind, one run per locale); Hugo's does not. So
 Hugo's side is also timed followed by Pagefind over its ``public/`` folder (``pagefind
 --site public``, the program of the ``pagefind[bin]`` package our build uses), the usual
@@ -273,12 +277,34 @@ def has_no_cache(env: dict[str, str]) -> bool:
     return "--no-cache" in help_text
 
 
+def cache_missed(said: str) -> str | None:
+    """What a build that should have taken every file from the cache said it took, when
+    it took fewer (``built N files (M of them from the cache)``), else ``None``."""
+    found = re.search(r"built (\d+) files(?: \((\d+) of them from the cache\))?", said)
+    if found is None:
+        return "no line 'built N files' in its output"
+    if found.group(2) != found.group(1):
+        return f"{found.group(2) or 0} of {found.group(1)} files from the cache"
+    return None
+
+
+def snapshot(dest: Path) -> Path:
+    """A copy of the generator's package (``generator/``, without ``__pycache__``) in
+    ``dest``, from which our builds run (their working folder): an edit to the working
+    tree while the benchmark runs would change the generator's hash, and so every cache
+    key, and show as a cache miss in the figures."""
+    shutil.copytree(REPO / "generator", dest / "generator",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
 def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
-                env: dict[str, str], no_cache: bool, own_cases: bool
+                env: dict[str, str], no_cache: bool, own_cases: bool, code: Path = REPO
                 ) -> tuple[Side, Side, Side, str]:
-    """The figures at one scale and shape: ours, Hugo's, Hugo's followed by Pagefind over
-    its output (the search our build includes; empty without Pagefind), and a line
-    describing the two sites."""
+    """The figures at one scale and shape: ours (run from ``code``: :func:`snapshot`),
+    Hugo's, Hugo's followed by Pagefind over its output (the search our build includes;
+    empty without Pagefind), and a line describing the two sites. A build with nothing
+    changed that did not take every file from the cache is said on standard error."""
     project, out, cache = base / "project", base / "site", base / "cache"
     scale_project(project, pages, distinct_cases=own_cases)
     edits = Edits.find(project)
@@ -309,9 +335,14 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
                 edits.page_ours(project, n)
             elif scenario == "one catalog entry changed":
                 edits.catalog_ours(n)
-            ours.runs[scenario].append(run_timed(cmd, REPO, ours_env, log))
+            ours.runs[scenario].append(run_timed(cmd, code, ours_env, log))
+            if scenario == "nothing changed":
+                missed = cache_missed(log.read_text(encoding="utf-8", errors="replace"))
+                if missed:
+                    print(f"warning: {pages} pages, round {n}, nothing changed: {missed}",
+                          file=sys.stderr, flush=True)
             if scenario == "full build" and no_cache:
-                run_timed(build, REPO, ours_env, log)  # untimed: fills the cache
+                run_timed(build, code, ours_env, log)  # untimed: fills the cache
             # B: Hugo
             if not hugo:
                 continue
@@ -386,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         print("hugo is not on PATH (Debian: apt-get install hugo): "
               "running our side only, Hugo's columns are —")
     no_cache = has_no_cache(env)
+    code_folder = tempfile.TemporaryDirectory(prefix="compare-hugo-code-")
+    code = snapshot(Path(code_folder.name))
     print(f"python -m generator build: {'--no-cache' if no_cache else 'no --no-cache option'} "
           f"for the full build; {args.rounds} rounds, ours then Hugo's (A B A B)")
 
@@ -400,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         for shape in shapes:
             with tempfile.TemporaryDirectory(prefix=f"compare-hugo-{pages}-") as tmp:
                 ours, theirs, searched, desc = bench_scale(
-                    pages, args.rounds, hugo, Path(tmp), env, no_cache, SHAPES[shape])
+                    pages, args.rounds, hugo, Path(tmp), env, no_cache, SHAPES[shape],
+                    code)
             print(desc, flush=True)
             full = ours.median_s("full build")
             for scenario in SCENARIOS:
@@ -433,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"(medians of {args.rounds} rounds; peak MB is the largest sum of the PSS of each "
           f"build's process tree, read every {SAMPLE_S * 1000:.0f} ms; Hugo+PF: "
           f"the larger of the two runs'; whole run {time.perf_counter() - started:.0f} s)")
+    code_folder.cleanup()
     return 0
 
 

@@ -65,3 +65,25 @@ def test_the_scaled_project_with_cases_of_its_own_checks(tmp_path: Path) -> None
         encoding="utf-8")
     checked = run_cli("check", "--project", str(project))
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    ("568 cases checked; built 258 files (258 of them from the cache) in 0.04 s", None),
+    ("568 cases checked; built 258 files (84 of them from the cache) in 2.1 s",
+     "84 of 258 files from the cache"),
+    ("568 cases checked; built 258 files in 4.26 s", "0 of 258 files from the cache"),
+    ("error: content/rules.md:3: ...", "no line 'built N files' in its output"),
+])
+def test_a_build_that_missed_the_cache_is_told(said: str, expected: str | None) -> None:
+    from compare_hugo import cache_missed
+
+    assert cache_missed(said) == expected
+
+
+def test_the_benchmark_runs_a_copy_of_the_generator(tmp_path: Path) -> None:
+    from compare_hugo import snapshot
+
+    code = snapshot(tmp_path)
+    assert (code / "generator" / "engine" / "melds.py").read_bytes() == \
+        (REPO / "generator" / "engine" / "melds.py").read_bytes()
+    assert not list(code.rglob("__pycache__"))
