@@ -636,3 +636,31 @@ def test_a_dotted_name_on_a_dict_finds_what_jinja_finds(tmp_path: Path, source: 
     assert env.from_string(source).render(data) == expected
     with pytest.raises(UndefinedError):
         env.from_string("{{ d.missing }}").render(data)
+
+
+MACRO_CALLS = (
+    "{% macro m(x, y=2) %}{{ x }}-{{ y }}{% endmacro %}"
+    "{% for i in range(3) %}{{ m(i) }}{{ m(x=i, y=loop.index) }}{% endfor %}"
+    "{% macro w() %}[{{ caller() }}]{% endmacro %}{% call w() %}in{% endcall %}"
+    "{% macro v() %}{{ varargs | length }}{{ kwargs | length }}{% endmacro %}"
+    "{{ v(1, 2, a=3) }}{% set n = namespace(k=0) %}{% for c in 'ab' %}"
+    "{% set n.k = n.k + 1 %}{{ m(c, n.k) }}{% endfor %}{{ 'x' | e }}{{ dict(a=1).a }}"
+)
+
+
+def test_a_macro_is_called_as_jinja_calls_it(tmp_path: Path) -> None:
+    """The site's context calls a macro straight away, with what Jinja's own context
+    would give it: positional, keyword and default arguments, the loop's variables,
+    ``caller``, ``varargs`` and ``kwargs``; anything else through Jinja's own call."""
+    from jinja2 import Environment
+    from jinja2.runtime import Context
+
+    from generator.render.environment import SiteContext
+
+    env = make_environment(tmp_path)
+    assert env.context_class is SiteContext
+    ours = env.from_string(MACRO_CALLS).render()
+    plain = Environment(autoescape=True)
+    assert plain.context_class is Context
+    assert ours == plain.from_string(MACRO_CALLS).render()
+    assert ours == "0-20-11-21-22-22-3[in]21a-1b-2x1"

@@ -23,6 +23,8 @@ from jinja2 import TemplateNotFound
 from jinja2 import nodes
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
+from jinja2.runtime import Macro
 from markupsafe import Markup
 from markupsafe import escape
 
@@ -129,11 +131,34 @@ _DICT_NAMES = frozenset(dir(dict))
 before its key ``name``."""
 
 
+class SiteContext(Context):
+    """Jinja's template context, calling a macro straight away: a macro takes no
+    context, environment or evaluation context as its first argument, so Jinja's search
+    for one (:meth:`jinja2.runtime.Context.call`) finds none; a case row calls twenty
+    macros and more."""
+
+    def call(__self, __obj: Callable[..., Any], *args: Any,  # Jinja's names: a keyword
+             **kwargs: Any) -> Any:  # argument may be named "self" or "obj"
+        """Call ``__obj`` with the arguments (:meth:`jinja2.runtime.Context.call`)."""
+        if type(__obj) is not Macro:
+            return super().call(__obj, *args, **kwargs)
+        kwargs.pop("_block_vars", None)
+        kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+
+
 class SiteEnvironment(Environment):
     """Jinja's environment, with ``x.name`` on a plain dict (a view: a row, a card, a
     page) looked up as its key first when ``name`` is no attribute of a dict: the same
     value as Jinja's own lookup (the attribute, else the key), without raising and
-    catching an AttributeError each time (four million lookups at 700 pages)."""
+    catching an AttributeError each time (four million lookups at 700 pages); and
+    contexts of :class:`SiteContext`."""
+
+    context_class = SiteContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` in a template (:meth:`jinja2.Environment.getattr`)."""
