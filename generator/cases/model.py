@@ -120,11 +120,16 @@ class Case:
 
     def rule_set(self) -> RuleSet:
         """The rule set the case is played under:
-        ``generator.engine.rules.rule_set(game, rules, **options)``.
+        ``generator.engine.rules.rule_set(game, rules, **options)``, made once per case
+        (a case's row asks for it in every locale).
 
         Raises:
             generator.engine.rules.UnknownGameError: never for a case the loader made.
         """
+        return self._rule_set
+
+    @cached_property
+    def _rule_set(self) -> RuleSet:
         return rule_set(self.game, self.rules, **self.options)
 
     def position_of(self, name: str) -> Position:

@@ -13,9 +13,6 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from babel.lists import format_list
-from babel.numbers import format_decimal
-
 from generator.engine.cards import Card
 from generator.engine.codes import JokerWhy
 from generator.engine.codes import TableJokerWhy
@@ -30,6 +27,8 @@ from generator.engine.table import SwapResult
 from generator.i18n import words
 from generator.i18n.articles import choose_articles
 from generator.i18n.catalog import Translator
+from generator.i18n.numbers import format_decimal
+from generator.i18n.numbers import format_list
 
 ENGLISH_OPEN = "\ufdd0"
 ENGLISH_CLOSE = "\ufdd1"
@@ -73,7 +72,7 @@ class Words:
         ``%(num)s`` (``n`` as the locale writes numbers, or ``params``' ``num``) and the
         other placeholders filled in and the articles that depend on them chosen."""
         text, ok = self.translator.ngettext(singular, plural, n)
-        values = {"num": format_decimal(n, locale=self.translator.locale), **params}
+        values = {"num": format_decimal(n, self.translator.locale), **params}
         return self.as_shown(choose_articles(text % values, self.translator.locale), ok)
 
     def code(self, table: str, code: str, **params: object) -> str:
@@ -95,10 +94,10 @@ class Words:
         "a 2. és a 3." in Hungarian, whose sentence then names the seats once ("a 2. és a
         3. játékos")."""
         locale = self.translator.locale
-        return str(format_list(
-            [self.text(words.SEAT_IN_LIST, words.SEAT_IN_LIST_CONTEXT,
-                       seat=format_decimal(s, locale=locale)) for s in seats],
-            locale=locale))
+        return format_list(
+            tuple(self.text(words.SEAT_IN_LIST, words.SEAT_IN_LIST_CONTEXT,
+                            seat=format_decimal(s, locale)) for s in seats),
+            locale)
 
     def card_name(self, card: Card) -> str:
         """The full name of ``card`` in this locale ("srdcová dáma")."""

@@ -23,8 +23,6 @@ from typing import Protocol
 from typing import TypeGuard
 from typing import TypeVar
 
-from babel.lists import format_list
-
 from generator.engine.cards import Card
 from generator.engine.cards import CardCodeError
 from generator.engine.cards import parse_card
@@ -33,6 +31,7 @@ from generator.engine.rules import RuleSet
 from generator.i18n import words
 from generator.i18n.explain import Words
 from generator.i18n.numbers import format_decimal
+from generator.i18n.numbers import format_list
 from generator.kinds.fields import Argument
 from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
@@ -238,7 +237,7 @@ class Kind(Generic[I, R]):
         if isinstance(value, int):
             return format_decimal(value, locale)
         if isinstance(value, tuple):
-            return str(format_list([format_decimal(v, locale) for v in value], locale=locale))
+            return format_list(tuple(format_decimal(v, locale) for v in value), locale)
         for table in ("verdict", "reason", "event"):
             if value in words.CONTEXTS[table]:
                 return w.code(table, value)
