@@ -845,25 +845,31 @@ def _site_files(site: Path) -> dict[str, bytes]:
 
 
 def test_a_build_asked_for_the_index_later_keeps_the_last_one(
-        project: Path, tmp_path: Path) -> None:
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``search_later`` (serve's first build after a change): the pages are new, each
     locale's index is the last build's, byte for byte, and the report names the locales;
-    the next build makes the index, and the site is then a clean build's. The first
-    build of all makes its index all the same."""
+    no page's view is made then (the next build makes them); the next build makes the
+    index, and the site is then a clean build's. The first build of all makes its index
+    all the same."""
     first = build(project, search_later=True)
     assert first.exit_code == 0 and first.search_behind == []
     old = _index_on_disk(project / "site")
     assert old and {rel.split("/")[0] for rel in old} == set(LEAN_LOCALES)
     melds = project / "content" / "examples" / "melds-rami.yaml"
     replace_in(melds, "title: Three kings", "title: Three crowned kings")
+    cut: list[int] = []
+    real_cut = search.cut_view
+    monkeypatch.setattr(search, "cut_view", lambda parts: cut.append(1) or real_cut(parts))
     shown = build(project, search_later=True)
     assert shown.exit_code == 0, shown.lines
     assert shown.search_behind == sorted(LEAN_LOCALES)
+    assert cut == []  # no view made: the next build makes them
     assert "Three crowned kings" in (project / "site" / "en" / "rules" / "index.html"
                                      ).read_text(encoding="utf-8")
     assert _index_on_disk(project / "site") == old
     made = build(project)
     assert made.exit_code == 0 and made.search_behind == []
+    assert cut  # the changed pages' views
     new = _index_on_disk(project / "site")
     assert new != old
     pages = [f for f in _fragments(new, "en") if f["url"] == "/rules/index.html"]
