@@ -795,3 +795,22 @@ def test_the_cards_within_a_scenario_are_read_where_its_schema_marks_them(
         "content/examples/x.yaml:17:38: unknown card '8W' (bad suit); " + CARD_HELP,
     ]
     assert result.cases == ()
+
+
+def test_remembered_case_problems_tell_apart_what_the_schema_does() -> None:
+    """A case's schema problems are remembered by its value, each scalar with its type:
+    the same value checked again gives the same problems, and a value that only differs
+    in a scalar's type (a bare ``yes`` where text belongs, ``31.0`` for ``31``) is
+    checked on its own."""
+    from generator.cases.problems import case_problems
+
+    case = {"id": "qka", "kind": "meld", "game": "rami51", "title": "Yes",
+            "cards": "QH KH AH", "expect": {"verdict": "valid", "points": 31}}
+    assert case_problems(case) == [] and case_problems(dict(case)) == []
+    bare = {**case, "title": yamlpos.BoolText("Yes")}
+    problems = case_problems(bare)
+    assert [p.path for p in problems] == [("title",)]
+    assert case_problems(bare) == problems
+    floated = {**case, "expect": {"verdict": "valid", "points": 31.0}}
+    assert [p.path for p in case_problems(floated)] == [("expect", "points")]
+    assert case_problems(case) == []
