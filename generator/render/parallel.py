@@ -263,9 +263,8 @@ def _left_behind(site: SiteInput, writer: SiteWriter, lang: str, last: Mapping[s
         files[rel] = (copy, sha)
     writer.link(files)
     out = LocaleOutput({}, Coverage(0, 0), blobs=dict(names))
-    if site.cache is not None:
-        out.notes, out.entries = list(site.cache.notes), site.cache.used
-        out.stored = site.cache.stored
+    out.notes, out.entries = list(site.cache.notes), site.cache.used
+    out.stored = site.cache.stored
     out.reads = reads_recorded()
     return LocaleDone(lang, out, len(files), None, behind=True)
 
