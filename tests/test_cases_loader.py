@@ -813,6 +813,7 @@ def test_a_case_meets_only_its_own_branches_with_the_whole_schemas_errors(
                                          if i % 6 == 0 or m.expected == "yaml 1.1"]
 
     def errors() -> list[list[tuple[str, int, int | None, str]]]:
+        problems._checked().clear()  # each value checked again, not remembered
         return [[(e.file, e.line, e.column, e.message)
                  for e in load_case_text(m.data(), f"{m.id}.yaml")[0].errors]
                 for m in chosen]
@@ -848,3 +849,22 @@ def test_a_cases_digest_leaves_its_positions_out_and_reads_everything_else() -> 
             case.inputs, cards=(*case.inputs.cards[:-1], JOKER))),
     ]
     assert len({case.digest, *(o.digest for o in others)}) == 1 + len(others)
+
+
+def test_remembered_case_problems_tell_apart_what_the_schema_does() -> None:
+    """A case's schema problems are remembered by its value, each scalar with its type:
+    the same value checked again gives the same problems, and a value that only differs
+    in a scalar's type (a bare ``yes`` where text belongs, ``31.0`` for ``31``) is
+    checked on its own."""
+    from generator.cases.problems import case_problems
+
+    case = {"id": "qka", "kind": "meld", "game": "rami51", "title": "Yes",
+            "cards": "QH KH AH", "expect": {"verdict": "valid", "points": 31}}
+    assert case_problems(case) == [] and case_problems(dict(case)) == []
+    bare = {**case, "title": yamlpos.BoolText("Yes")}
+    problems = case_problems(bare)
+    assert [p.path for p in problems] == [("title",)]
+    assert case_problems(bare) == problems
+    floated = {**case, "expect": {"verdict": "valid", "points": 31.0}}
+    assert [p.path for p in case_problems(floated)] == [("expect", "points")]
+    assert case_problems(case) == []

@@ -280,7 +280,8 @@ def test_case_files_known_valid_are_not_checked_against_the_schema_again(
     checked = _count_calls(monkeypatch, generator.cases.problems, "_check")
 
     def load() -> Any:
-        generator.cases.loader._MEMO.clear()  # as a new process: no file loaded yet
+        generator.cases.loader._MEMO.clear()  # as a new process: no file loaded yet,
+        generator.cases.problems._checked().clear()  # no case checked yet
         return load_project(project, cache=_store(project, tmp_path))
 
     first = load()

@@ -845,25 +845,31 @@ def _site_files(site: Path) -> dict[str, bytes]:
 
 
 def test_a_build_asked_for_the_index_later_keeps_the_last_one(
-        project: Path, tmp_path: Path) -> None:
+        project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``search_later`` (serve's first build after a change): the pages are new, each
     locale's index is the last build's, byte for byte, and the report names the locales;
-    the next build makes the index, and the site is then a clean build's. The first
-    build of all makes its index all the same."""
+    no page's view is made then (the next build makes them); the next build makes the
+    index, and the site is then a clean build's. The first build of all makes its index
+    all the same."""
     first = build(project, search_later=True)
     assert first.exit_code == 0 and first.search_behind == []
     old = _index_on_disk(project / "site")
     assert old and {rel.split("/")[0] for rel in old} == set(LEAN_LOCALES)
     melds = project / "content" / "examples" / "melds-rami.yaml"
     replace_in(melds, "title: Three kings", "title: Three crowned kings")
+    cut: list[int] = []
+    real_cut = search.cut_view
+    monkeypatch.setattr(search, "cut_view", lambda parts: cut.append(1) or real_cut(parts))
     shown = build(project, search_later=True)
     assert shown.exit_code == 0, shown.lines
     assert shown.search_behind == sorted(LEAN_LOCALES)
+    assert cut == []  # no view made: the next build makes them
     assert "Three crowned kings" in (project / "site" / "en" / "rules" / "index.html"
                                      ).read_text(encoding="utf-8")
     assert _index_on_disk(project / "site") == old
     made = build(project)
     assert made.exit_code == 0 and made.search_behind == []
+    assert cut  # the changed pages' views
     new = _index_on_disk(project / "site")
     assert new != old
     pages = [f for f in _fragments(new, "en") if f["url"] == "/rules/index.html"]
@@ -872,3 +878,37 @@ def test_a_build_asked_for_the_index_later_keeps_the_last_one(
     assert build(project, clean, cache=False).exit_code == 0
     assert _site_files(project / "site") == _site_files(clean)
     assert build(project, search_later=True).search_behind == []  # nothing behind now
+
+
+def test_a_build_asked_for_the_other_locales_later_keeps_their_last_files(
+        project: Path, tmp_path: Path) -> None:
+    """``locales_later`` (serve's first build after a change): the source locale's pages
+    are new, a locale whose pages changed keeps the last build's files, pages and index,
+    byte for byte, and the report names it; the next build renders it, and the site is
+    then a clean build's. A locale whose catalog changed is rendered at once, and one
+    whose pages are all kept is not behind."""
+    first = build(project, search_later=True, locales_later=True)
+    assert first.exit_code == 0 and first.locales_behind == []  # the first build: all
+    before = _site_files(project / "site")
+    melds = project / "content" / "examples" / "melds-rami.yaml"
+    replace_in(melds, "title: Three kings", "title: Three crowned kings")
+    shown = build(project, search_later=True, locales_later=True)
+    assert shown.exit_code == 0, shown.lines
+    assert shown.locales_behind == ["cs"] and shown.search_behind == ["en"]
+    now = _site_files(project / "site")
+    assert b"Three crowned kings" in now["en/rules/index.html"]
+    assert {rel: data for rel, data in now.items() if rel.startswith("cs/")} == {
+        rel: data for rel, data in before.items() if rel.startswith("cs/")}
+    made = build(project)
+    assert made.exit_code == 0 and made.locales_behind == [] and made.search_behind == []
+    assert b"Three crowned kings" in (project / "site" / "cs" / "rules" / "index.html"
+                                      ).read_bytes()
+    clean = tmp_path / "clean"
+    assert build(project, clean, cache=False).exit_code == 0
+    assert _site_files(project / "site") == _site_files(clean)
+    translate_in(project / "locales" / "cs" / "LC_MESSAGES" / "messages.po",
+                 "Three crowned kings", "Tři korunovaní králové")
+    translated = build(project, search_later=True, locales_later=True)
+    assert translated.exit_code == 0 and translated.locales_behind == []
+    assert "Tři korunovaní králové" in (project / "site" / "cs" / "rules" / "index.html"
+                                        ).read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -38,6 +39,7 @@ from tests.conftest import LEAN_LOCALES
 from tests.conftest import REPO
 from tests.conftest import replace_in
 from tests.conftest import run_cli
+from tests.conftest import translate_in
 
 LEAN_PROJECT = True
 """The ``project`` fixture is the lean copy (conftest): every page and case, in English
@@ -130,7 +132,7 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     assert page.index(SCRIPT) < page.rindex("</body>")
     status, kind, script = running.get(SCRIPT)
     assert status == 200 and kind.startswith("text/javascript")
-    assert f'new EventSource("{EVENTS}")' in script and "location.reload()" in script
+    assert f'new EventSource("{EVENTS}?page=" +' in script and "location.reload()" in script
     status, kind, _ = running.get("/static/style.css")
     assert (status, kind) == (200, "text/css")
     status, _, page = running.get("/cs/no-such-page/")  # the locale's own 404 page
@@ -154,7 +156,20 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     assert status == 200
     assert "Queen, king and ace of hearts, edited" in page
     assert _script_build(page) == "2"
-    running.wait_said("search index updated (build 2)")  # serve is idle again
+    # the Czech pages follow: only theirs change, so only they reload
+    assert running.next_build()["build"] == 3
+    running.wait_said("reloading the pages (build 3)")  # serve is idle again
+    assert _script_build(running.get("/en/rules/")[2]) == "2"
+    cs_page = running.get("/cs/rules/")[2]
+    assert _script_build(cs_page) == "3" and "edited" in cs_page
+    for path, version in (("/en/rules/", 2), ("/cs/rules/", 3), ("/cs/no-such-page/", 3)):
+        stream = http.client.HTTPConnection("127.0.0.1", running.preview.port, timeout=20)
+        try:
+            stream.request("GET", f"{EVENTS}?page={quote(path)}")
+            assert stream.getresponse().readline().startswith(
+                f'data: {{"build": {version}, '.encode())
+        finally:
+            stream.close()
 
     # A YAML error in one file, a disagreement in another: one build shows both.
     replace_in(melds, "title: Three aces", "title: [Three aces")
@@ -169,7 +184,7 @@ def test_the_loop_page_change_error_and_fix(running: Running, project: Path) -> 
     third = running.next_build()
     while running.preview.shown().errors != tuple(report):  # a build between the saves
         third = running.next_build()
-    assert int(str(third["build"])) >= 3 and third["ok"] is False
+    assert int(str(third["build"])) >= 4 and third["ok"] is False
     for path in ("/en/rules/", "/cs/", "/"):  # in place of every page
         status, kind, page = running.get(path)
         assert (status, kind) == (500, "text/html; charset=utf-8")
@@ -341,11 +356,45 @@ def _preview(project: Path) -> tuple[Preview, list[str]]:
     return preview, said
 
 
+def test_a_page_is_reloaded_when_its_file_changes() -> None:
+    """Each page's version is the build that last changed its file: a changed page gets
+    the new build, the others keep theirs; a changed search index changes none; a file
+    every page uses (a style sheet), a site whose files are not known, or pages that
+    showed a failed build's lines give every page the new build; a failed build has no
+    page versions (its lines replace every page: :meth:`Shown.version` is its build)."""
+    from generator.commands.serve import _versions
+    from generator.commands.serve_pages import Shown
+
+    old = {"en/rules/index.html": "a", "en/index.html": "b", "cs/rules/index.html": "c",
+           "en/pagefind/pagefind.js": "d", "static/style.css": "e"}
+    before = Shown(5, None, 0, True, (), {"en/rules/index.html": 4, "en/index.html": 2,
+                                          "cs/rules/index.html": 3})
+    new = {**old, "en/rules/index.html": "a2", "en/pagefind/pagefind.js": "d2",
+           "cs/new/index.html": "f"}
+    assert _versions(before, old, new, 6) == {
+        "en/rules/index.html": 6, "en/index.html": 2, "cs/rules/index.html": 3,
+        "cs/new/index.html": 6}
+    assert _versions(before, old, {**old, "en/pagefind/pagefind.js": "d2"}, 6) == \
+        before.pages
+    every = dict.fromkeys(before.pages, 6)
+    assert _versions(before, old, {**old, "static/style.css": "e2"}, 6) == every
+    assert _versions(before, {}, old, 6) == every
+    failed = Shown(5, ("content/rules.md:1: error",), 2, True)
+    assert _versions(failed, old, old, 6) == every
+    assert _versions(before, old, {}, 6) == {}
+    shown = Shown(6, None, 0, True, (), {"en/rules/index.html": 4})
+    assert shown.version("en/rules/index.html") == 4
+    assert shown.version("en/missing/index.html") == 6 and shown.version(None) == 6
+
+
 def test_a_change_shows_the_pages_first_then_makes_their_index(
         project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A case changed: the first build swaps the new pages in with the last search
-    index (the pages reload: one build event), the second makes the index and reloads
-    nothing (the pages are the same); the site is then a clean build's."""
+    """A case changed: the first build swaps the source locale's new pages in, with the
+    other locale's last pages and the last search indexes (the English pages reload),
+    the second renders the other locale and makes the indexes (its pages reload, the
+    English ones, the same, do not); the site is then a clean build's. A translation
+    changed: its locale's pages come first, and the second build only makes the index
+    (nothing reloads again)."""
     monkeypatch.setattr(search, "_MADE", OrderedDict())  # no index made in this process
     preview, said = _preview(project)
     try:
@@ -356,19 +405,27 @@ def test_a_change_shows_the_pages_first_then_makes_their_index(
         replace_in(project / "content" / "examples" / "melds-rami.yaml",
                    "title: Three kings", "title: Three crowned kings")
         shown = preview.rebuild()
-        assert shown.build == 2 and shown.errors is None  # one reload
+        assert shown.build == 3 and shown.errors is None
+        assert shown.version("en/rules/index.html") == 2  # reloaded once
+        assert shown.version("cs/rules/index.html") == 3
+        assert shown.version("en/cardverse/index.html") == 1  # not changed
         assert [later for later, _, _ in builds.calls] == [True, False]
         (_, page, index), (_, page2, index2) = builds.calls
         assert "Three crowned kings" in page and page2 == page
         assert index == before and index2 != before
-        assert any(f"the search index of {len(LEAN_LOCALES)} locales follows (build 2)" in line
-                   for line in said)
-        assert any("search index updated (build 2)" in line for line in said)
+        assert any("the pages of 1 more locale and the search index of 1 locale follow "
+                   "(build 2)" in line for line in said)
+        assert any("reloading the pages (build 3)" in line for line in said)
         clean = tmp_path / "clean"
         assert serve_module.build.real(project, clean, cache=False).exit_code == 0
         assert _index(preview.site) == _index(clean)
-        assert (preview.site / "en" / "rules" / "index.html").read_bytes() == (
-            clean / "en" / "rules" / "index.html").read_bytes()
+        for rel in ("en/rules/index.html", "cs/rules/index.html"):
+            assert (preview.site / rel).read_bytes() == (clean / rel).read_bytes()
+        translate_in(project / "locales" / "cs" / "LC_MESSAGES" / "messages.po",
+                     "Three crowned kings", "Tři korunovaní králové")
+        shown = preview.rebuild()  # (the card checker's Czech words change: every page)
+        assert shown.build == 4 and shown.version("cs/rules/index.html") == 4
+        assert any("search index updated (build 4)" in line for line in said)
     finally:
         preview.close()
 

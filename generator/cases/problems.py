@@ -12,7 +12,9 @@ shown.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
+from collections.abc import Hashable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -372,8 +374,37 @@ def file_problems(instance: object) -> list[SchemaProblem]:
     return _check("file", instance)
 
 
+CHECKED_LIMIT = 4096
+"""Cases whose problems :func:`case_problems` remembers in the process, at most."""
+
+
+@per_registry
+def _checked() -> OrderedDict[Hashable, tuple[SchemaProblem, ...]]:
+    """The problems :func:`case_problems` found, by the case's value (:func:`_value_key`),
+    for the registry as it is (a kind or a game registered: a new, empty memo)."""
+    return OrderedDict()
+
+
+def _value_key(value: object) -> Hashable:
+    """A plain value (YAML's: mappings, lists, scalars) as a hashable key that tells
+    apart what the schema tells apart: each scalar with its exact type (``1``, ``1.0``,
+    ``True``, ``"1"`` and a :class:`~generator.yamlpos.BoolText` ``yes`` all differ).
+
+    Raises:
+        TypeError: a scalar that is not hashable.
+    """
+    if isinstance(value, dict):
+        return ("{", tuple((_value_key(k), _value_key(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("[", tuple(_value_key(v) for v in value))
+    hash(value)
+    return (type(value), value)
+
+
 def case_problems(instance: object) -> list[SchemaProblem]:
-    """Check one case, its defaults filled in, against :func:`case_schema`.
+    """Check one case, its defaults filled in, against :func:`case_schema`. The problems
+    of a value checked before in the process are remembered (``serve`` checks a saved
+    file's every case again, most of them unchanged).
 
     Args:
         instance: the case's plain value (a dict).
@@ -382,4 +413,16 @@ def case_problems(instance: object) -> list[SchemaProblem]:
         Every problem (types, values, missing and unknown fields, fields that do not
         apply to the kind or game), without repeats, paths relative to the case.
     """
-    return _check("case", instance)
+    try:
+        key = _value_key(instance)
+    except TypeError:
+        return _check("case", instance)
+    memo = _checked()
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_check("case", instance))
+        while len(memo) > CHECKED_LIMIT:
+            memo.popitem(last=False)
+    else:
+        memo.move_to_end(key)
+    return list(found)

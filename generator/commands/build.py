@@ -14,10 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.commands.output_folder import open_writer
+from generator.commands.runner import SITE_SLOT
 from generator.commands.runner import BuildReport as BuildReport
 from generator.commands.runner import Outcome
 from generator.commands.runner import Runner
 from generator.commands.runner import cache_for
+from generator.commands.runner import site_key
 from generator.digests import generator_hash
 from generator.errors import EXIT_INPUT
 from generator.errors import EXIT_OK
@@ -33,8 +35,8 @@ from generator.render.search import version as search_version
 
 
 def build(root: Path, out: Path | None = None, *, strict: bool = False,
-          cache: bool = True, search_later: bool = False, drafts: bool = False
-          ) -> BuildReport:
+          cache: bool = True, search_later: bool = False, locales_later: bool = False,
+          drafts: bool = False) -> BuildReport:
     """Check every case, then render and write the site (docs/site.md, ``build``).
 
     The whole build is looked up in the build cache first (its inputs unchanged: the
@@ -58,6 +60,14 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
             are in place sooner; such a build is not kept whole, and the next build
             makes the index (``serve`` builds so, then again: docs/site.md, "serve").
             The first build of a locale makes its index all the same.
+        locales_later: with ``search_later``, the pages of the source locale (the
+            site's first) and of each locale whose catalog changed since the last build
+            are rendered, and every other locale whose pages would be rendered keeps the
+            files the last good build into this output folder wrote for it, pages and
+            search index (``report.locales_behind``): the pages most often looked at
+            are in place sooner; the build is not kept whole, the cache is not pruned,
+            and the next build renders those locales (``serve`` builds so, then again).
+            A locale the last build did not write (a page it lacks) is rendered.
         drafts: publish the draft pages and cases too, each marked (``build
             --drafts``, ``serve``); without, they are left out of the site, and a
             published page's link to one is an input error (docs/site.md, "Drafts").
@@ -70,11 +80,12 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
     with cache_for(root, layout, cache) as store:
         runner = Runner(store, layout, (generator_hash(), search_version(),
                                         str(layout.out), str(strict), str(drafts)))
-        report = _replay(runner, root, out)
+        report = _replay(runner, root, out, site_key(root, out, drafts, strict))
         if report is None:
             outcome = runner.run(lambda r: _stages(r, root, out, strict=strict,
                                                    drafts=drafts,
-                                                   search_later=search_later))
+                                                   search_later=search_later,
+                                                   locales_later=locales_later))
             _keep(runner, outcome)
             report = outcome.report
     report.lines += [f"note: {line}" for line in sorted(store.notes)]
@@ -82,7 +93,7 @@ def build(root: Path, out: Path | None = None, *, strict: bool = False,
 
 
 def _stages(runner: Runner, root: Path, out: Path | None, *, strict: bool, drafts: bool,
-            search_later: bool) -> Outcome:
+            search_later: bool, locales_later: bool) -> Outcome:
     """The build's stages, from what ``runner`` gives them (its store, the inputs'
     digests, the cases known to agree)."""
     # Imported here, not above: a build taken whole from the cache (_replay) needs none
@@ -91,7 +102,8 @@ def _stages(runner: Runner, root: Path, out: Path | None, *, strict: bool, draft
     from generator.commands.stages import Start
     from generator.commands.stages import run_stages
 
-    return run_stages(Start(root, out, strict, drafts, search_later and runner.store.enabled,
+    later = search_later and runner.store.enabled
+    return run_stages(Start(root, out, strict, drafts, later, later and locales_later,
                             runner.items, runner.inputs if runner.items is not None else None,
                             runner.agreeing()))
 
@@ -107,14 +119,15 @@ def _keep(runner: Runner, outcome: Outcome) -> None:
         raise Interrupted.after(exc, new_site=outcome.report.exit_code == EXIT_OK) from None
 
 
-def _replay(runner: Runner, root: Path, out: Path | None) -> BuildReport | None:
+def _replay(runner: Runner, root: Path, out: Path | None, site: str) -> BuildReport | None:
     """The build kept in the cache for inputs of digest ``whole``, done again from it:
     its report, and (for a build that succeeded) its files written from the cache's
     copies and swapped in like any build's, unless the site in place holds those bytes
     already (each file hashed and compared with the digest the entry names: the entry's
     HMAC vouches for the digests, so the copies need not be read). ``None`` when the
     cache has no such build, or a file of it is missing or damaged (then the build runs
-    as if there were none)."""
+    as if there were none). The files are kept as the last site's under ``site``
+    (:data:`generator.commands.runner.SITE_SLOT`)."""
     store = runner.store
     kept = runner.kept()
     if kept is None:
@@ -133,6 +146,7 @@ def _replay(runner: Runner, root: Path, out: Path | None) -> BuildReport | None:
         return None
     target = output_path(out if out is not None else root / OUTPUT)
     if holds_exactly(target, names):  # the site in place is this build's: nothing to do
+        store.store(SITE_SLOT, site, names)
         return BuildReport(EXIT_OK, lines, coverage, len(names), cases, cached=len(names),
                            files=names)
     files: dict[str, tuple[Path, str]] = {}
@@ -158,6 +172,7 @@ def _replay(runner: Runner, root: Path, out: Path | None) -> BuildReport | None:
         if isinstance(exc, KeyboardInterrupt) and writer.swapped:
             raise Interrupted.after(exc, new_site=True) from None
         raise
+    store.store(SITE_SLOT, site, names)
     warnings = [f"warning: {text}" for text in writer.warnings]
     return BuildReport(EXIT_OK, [*lines, *warnings], coverage, len(files), cases,
                        cached=len(files), files=names)

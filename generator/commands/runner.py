@@ -35,6 +35,9 @@ from generator.output import SourceGone
 
 WHOLE_SLOT = "build"
 """The cache's slot of the whole build's outcome (:meth:`Runner.kept`)."""
+SITE_SLOT = "site-files"
+"""The cache's slot of the files the last good build into an output folder wrote (site
+path → SHA-256), under :func:`site_key`."""
 AGREEING_SLOT = "cases"
 """The cache's slot of the digests of the cases known to agree with the engine
 (:meth:`Runner.agreeing`), under the inputs ``"agreeing"``."""
@@ -57,6 +60,16 @@ class BuildReport:
     search_behind: list[str] = field(default_factory=list)
     """The locales whose search index is the one the last build made, not one of these
     pages (``build(..., search_later=True)``): the next build makes theirs."""
+    locales_behind: list[str] = field(default_factory=list)
+    """The locales whose files (pages and search index) are the ones the last build
+    wrote, not rendered for these inputs (``build(..., locales_later=True)``): the next
+    build renders them."""
+
+    @property
+    def behind(self) -> bool:
+        """Whether a part of the site is the last build's (:attr:`search_behind`,
+        :attr:`locales_behind`): the next build brings it up to date."""
+        return bool(self.search_behind or self.locales_behind)
 
 
 @dataclass(frozen=True)
@@ -161,7 +174,9 @@ class Runner:
         """Keep what ``outcome`` says in the cache, unless an input was saved while the
         stages ran: then forget every entry they stored, and say so in the report. A
         good build's report gets its files' digests; its whole outcome is kept unless a
-        locale's search index is the last build's (not this build's own)."""
+        locale's search index or pages are the last build's (not this build's own), and
+        the cache is pruned to this build's entries and files unless a locale's pages
+        are."""
         keep, report = outcome.keep, outcome.report
         if keep is None:
             return
@@ -174,12 +189,18 @@ class Runner:
             return
         if keep.files is not None:
             report.files = keep.files
-        if keep.whole is not None and self.key is not None and not report.search_behind:
+        if keep.whole is not None and self.key is not None and not report.behind:
             self.store.store(WHOLE_SLOT, self.key, keep.whole)
         if keep.agreeing is not None:
             self.store.store(AGREEING_SLOT, "agreeing", keep.agreeing)
-        if keep.blobs is not None:
+        if keep.blobs is not None and not report.locales_behind:
+            # (a locale left behind used none of its entries: the next build needs them)
             self.store.prune(keep.blobs)
+
+
+def site_key(root: Path, out: Path | None, drafts: bool, strict: bool) -> str:
+    """What :data:`SITE_SLOT` is kept under: the output folder and the build's options."""
+    return digest(str(Layout.of(root, out).out), str(drafts), str(strict))
 
 
 def race_note(changed: list[str]) -> str:

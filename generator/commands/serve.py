@@ -106,13 +106,15 @@ class _Built:
     seconds: float
 
 
-def _built(root: Path, site: Path | None, search_later: bool) -> _Built:
-    """Build ``root`` into ``site`` with the drafts (``search_later``: see
-    :func:`generator.commands.build.build`). A fault of the generator is one line,
-    never fatal; a signal Python wrapped in another exception is raised."""
+def _built(root: Path, site: Path | None, later: bool) -> _Built:
+    """Build ``root`` into ``site`` with the drafts (``later``: the pages of the source
+    locale first, the others' and the search index left to the next build where they
+    need work: ``search_later`` and ``locales_later`` of
+    :func:`generator.commands.build.build`). A fault of the generator is one line, never
+    fatal; a signal Python wrapped in another exception is raised."""
     start = time.perf_counter()
     try:
-        report = build(root, site, search_later=search_later, drafts=True)
+        report = build(root, site, search_later=later, locales_later=later, drafts=True)
     except Exception as exc:  # a fault of the generator is shown, never fatal
         stopped = interruption(exc)
         if stopped is not None:  # a signal Python wrapped in another exception
@@ -144,13 +146,25 @@ def _build_line(built: _Built, shown: Shown, entries: tuple[Entry, ...], *, chan
         what = english_summary(entries) or "no lines"
         return (f"the build failed (exit {built.code}) in {built.seconds:.2f} s: {what}; the "
                 f"pages show them until the files are fixed (build {shown.build})")
-    behind = built.report.search_behind if built.report is not None else []
     state = ("search index updated" if index_only
              else "serving it" if shown.build == 1
              else "reloading the pages" if changed else "nothing changed")
-    later = (f"; the search index of {_plural(len(behind), 'locale')} follows"
-             if behind else "")
+    later = _following(built.report) if built.report is not None else ""
     return f"{built.summary} in {built.seconds:.2f} s; {state}{later} (build {shown.build})"
+
+
+def _following(report: BuildReport) -> str:
+    """What the build after ``report``'s brings (the pages of the locales left behind,
+    the search indexes), as the end of its line; ``""`` for nothing."""
+    pages, index = report.locales_behind, report.search_behind
+    if pages and index:
+        return (f"; the pages of {_plural(len(pages), 'more locale')} and the search index "
+                f"of {_plural(len(index), 'locale')} follow")
+    if pages:
+        return f"; the pages of {_plural(len(pages), 'more locale')} follow"
+    if index:
+        return f"; the search index of {_plural(len(index), 'locale')} follows"
+    return ""
 
 
 class Preview:
@@ -187,6 +201,8 @@ class Preview:
         self._state = threading.Condition()
         self._stopping = False
         self._last_site: tuple[int, int] | None = None
+        self._files: dict[str, str] = {}
+        """The files of the site shown (its last good build's), site path → SHA-256."""
         self._listed: frozenset[tuple[str, ...]] = frozenset()
         """The lines of the pending cases and known disagreements the last build
         reported (the terminal printed them once)."""
@@ -239,27 +255,30 @@ class Preview:
         the new site, or the failed build's lines in place of every page; print them.
         A fault of the generator is shown the same way: it never stops the preview.
 
-        The pages come first: a locale whose pages need a new search index keeps the
-        last one while the pages are swapped in and reloaded (``search_later``); a
-        second build then makes the index. Where that build changed nothing but the
-        index, the pages are not reloaded again (they are the same); where it changed
-        more (a file saved in between), they are.
+        The source locale's pages come first: the pages of another locale that need
+        rendering keep the last build's files, and a locale whose pages need a new
+        search index keeps the last one, while the source locale's pages are swapped in
+        and reloaded (``later`` of :func:`_built`); a second build then renders the
+        others and makes the indexes. Each open page reloads when its own file changed
+        (or a file every page uses: :meth:`_show`), so that a page the second build
+        leaves as it was is not reloaded again; where that build changed nothing but the
+        indexes, no page is.
 
         Returns:
-            What is shown after this build (and the index's, if one followed).
+            What is shown after this build (and the one that followed, if one did).
         """
-        shown, report = self._build(search_later=True)
-        if report is not None and report.search_behind:
-            shown, _ = self._build(search_later=False, pages=report.files)
+        shown, report = self._build(later=True)
+        if report is not None and report.behind:
+            shown, _ = self._build(later=False, pages=report.files)
         return shown
 
-    def _build(self, *, search_later: bool, pages: dict[str, str] | None = None
+    def _build(self, *, later: bool, pages: dict[str, str] | None = None
                ) -> tuple[Shown, BuildReport | None]:
         """One build and what it shows (see :meth:`rebuild`); ``pages``: the files of
         the build it follows, whose pages it only brings the index of (no reload when
         every other file is the same). Returns what is shown and the report of a good
         build (``None`` after a failed one)."""
-        built = _built(self.root, self.site, search_later)
+        built = _built(self.root, self.site, later)
         report, code = built.report, built.code
         base = base_path(self.root)
         if base != self.base:
@@ -281,9 +300,14 @@ class Preview:
     def _show(self, built: _Built, entries: tuple[Entry, ...], index_only: bool
               ) -> tuple[Shown, bool]:
         """Show what a build gave (the new site, or its lines in place of every page),
-        waking whoever waits for it; returns what is shown and whether it changed."""
+        waking whoever waits for it; returns what is shown and whether it changed. Each
+        page's version (:attr:`Shown.pages`) is the build that last changed its file:
+        every page's, where this build's lines replace the pages or theirs go, where
+        the files are not known, or where a file that is neither a page nor a search
+        index changed (a style sheet, a script: every page uses them)."""
         code = built.code
         site = self._site_identity()
+        files = built.report.files if built.report is not None and code == EXIT_OK else {}
         with self._state:
             before = self._shown
             errors = None if code == EXIT_OK else tuple(built.lines)
@@ -292,10 +316,13 @@ class Preview:
                        or shown_entries != before.entries
                        or (code == EXIT_OK and site != self._last_site and not index_only))
             if changed:
-                self._shown = Shown(before.build + 1, errors, code,
-                                    before.site or code == EXIT_OK, shown_entries)
+                build = before.build + 1
+                self._shown = Shown(build, errors, code, before.site or code == EXIT_OK,
+                                    shown_entries, _versions(before, self._files, files,
+                                                             build))
             if code == EXIT_OK:
                 self._last_site = site
+                self._files = files
             self._state.notify_all()
             return self._shown, changed
 
@@ -461,8 +488,28 @@ def sweep_leftovers(base: Path | None = None) -> list[Path]:
 
 def _without_index(files: dict[str, str]) -> dict[str, str]:
     """A site's files (site path → SHA-256) but its search indexes'."""
-    return {rel: sha for rel, sha in files.items()
-            if not rel.startswith(search_output(rel.partition("/")[0]) + "/")}
+    return {rel: sha for rel, sha in files.items() if not _in_index(rel)}
+
+
+def _in_index(rel: str) -> bool:
+    """Whether the site path ``rel`` is a file of a locale's search index."""
+    return rel.startswith(search_output(rel.partition("/")[0]) + "/")
+
+
+def _versions(before: Shown, old: dict[str, str], new: dict[str, str], build: int
+              ) -> dict[str, int]:
+    """Each HTML file's version once build ``build`` shows the files ``new`` (site path
+    → SHA-256) in place of ``old`` (:attr:`Shown.pages`): ``build`` for a file that
+    changed, the version it had for the others; ``build`` for every file where the
+    pages showed a failed build's lines (or none yet), where either build's files are
+    not known (no cache), or where a file that is neither a page nor a search index
+    changed. Empty for a failed build (``new`` empty): its lines replace every page."""
+    pages = [rel for rel in new if rel.endswith(".html")]
+    changed = {rel for rel in old.keys() | new.keys() if old.get(rel) != new.get(rel)}
+    if (before.errors is not None or not before.site or not old
+            or any(not rel.endswith(".html") and not _in_index(rel) for rel in changed)):
+        return dict.fromkeys(pages, build)
+    return {rel: build if rel in changed else before.pages.get(rel, build) for rel in pages}
 
 
 

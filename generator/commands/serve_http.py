@@ -25,6 +25,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from typing import Protocol
+from urllib.parse import parse_qs
 from urllib.parse import quote
 from urllib.parse import unquote
 from urllib.parse import urlsplit
@@ -277,7 +278,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     def _answer(self, head: bool) -> None:
         path = unquote(urlsplit(self.path).path)
         if path == EVENTS and not head:
-            self._events()
+            self._events(self._events_page())
             return
         if path == SCRIPT:
             self._send(HTTPStatus.OK, "text/javascript; charset=utf-8", RELOAD_JS, head)
@@ -332,15 +333,36 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         return path
 
     def _send_page(self, page: Path, status: HTTPStatus, shown: Shown, head: bool) -> None:
-        """A page of the site with the reload script added (503 when it was swapped out
-        as it was read: the browser asks again on reload)."""
+        """A page of the site with the reload script added, as of its version (a "page
+        not found" page: of the build; :meth:`Shown.version`); 503 when it was swapped
+        out as it was read: the browser asks again on reload."""
         try:
             data = page.read_bytes()
         except OSError:
             self.send_error(HTTPStatus.SERVICE_UNAVAILABLE)
             return
+        rel = None
+        if status == HTTPStatus.OK:
+            with contextlib.suppress(ValueError):
+                rel = page.relative_to(self.preview.site).as_posix()
         self._send(status, "text/html; charset=utf-8",
-                   inject(data, shown, self.preview.session), head)
+                   inject(data, shown, self.preview.session, rel), head)
+
+    def _events_page(self) -> str | None:
+        """The site path of the page whose events stream is asked for (``?page=PATH``,
+        the page's path as the browser has it, under the site's :attr:`base`): the file
+        it is served from where it is a page (a folder's ``index.html``), else
+        ``None``."""
+        values = parse_qs(urlsplit(self.path).query).get("page")
+        base = self.preview.base
+        path = unquote(values[0]) if values else ""
+        if not path.startswith(base) or not _is_page_path(path):
+            return None
+        rel = path[len(base):]
+        if rel == "" or rel.endswith("/"):
+            rel += "index.html"
+        parts = rel.split("/")
+        return rel if all(part not in ("", ".", "..") for part in parts) else None
 
     def _redirect(self, status: HTTPStatus, location: str) -> None:
         """Send the browser to ``location`` (a path of this server)."""
@@ -393,20 +415,22 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if not head:
             self.wfile.write(body)
 
-    def _events(self) -> None:
-        """The events stream (at most :data:`MAX_STREAMS` at once)."""
+    def _events(self, rel: str | None) -> None:
+        """The events stream of the page of site path ``rel`` (``None``: of every
+        build; at most :data:`MAX_STREAMS` at once)."""
         if not self.serving.streams.acquire(blocking=False):
             self._plain(HTTPStatus.SERVICE_UNAVAILABLE, f"{MAX_STREAMS} events streams are "
                         "open; this page reloads no more by itself.")
             return
         try:
-            self._stream()
+            self._stream(rel)
         finally:
             self.serving.streams.release()
 
-    def _stream(self) -> None:
-        """The events stream: the build now, then one message per build, until the
-        client goes away or the preview stops."""
+    def _stream(self, rel: str | None) -> None:
+        """The events stream: the version of the page of site path ``rel`` now
+        (:meth:`Shown.version`: the build, without a page), then one message each time
+        it changes, until the client goes away or the preview stops."""
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
@@ -415,13 +439,15 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         if preview.stopping:
             return
         try:
-            self.wfile.write(_event(shown, preview.session))
+            self.wfile.write(_event(shown, preview.session, rel))
             self.wfile.flush()
             while not preview.stopping:
                 now = preview.wait_for(shown.build, KEEP_ALIVE)
                 if preview.stopping:
                     break
-                self.wfile.write(_event(now, preview.session) if now.build != shown.build
+                told = now.version(rel) != shown.version(rel) \
+                    or (now.errors is None) != (shown.errors is None)
+                self.wfile.write(_event(now, preview.session, rel) if told
                                  else b": keep-alive\n\n")
                 self.wfile.flush()
                 shown = now
@@ -458,8 +484,8 @@ class _DeadlineReader(socket.SocketIO):
         return super().readinto(b)
 
 
-def _event(shown: Shown, session: str) -> bytes:
-    data = json.dumps({"build": shown.build, "session": session,
+def _event(shown: Shown, session: str, rel: str | None = None) -> bytes:
+    data = json.dumps({"build": shown.version(rel), "session": session,
                        "ok": shown.errors is None})
     return f"data: {data}\n\n".encode()
 

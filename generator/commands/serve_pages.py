@@ -6,8 +6,10 @@ fails, its report's lines as entries (:func:`report_entries`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field
 
 from generator.commands.check import is_disagreement_line
 from generator.commands.check import is_status_line
@@ -23,7 +25,9 @@ from generator.render.preview import position_of
 
 EVENTS = "/__serve__/events"
 """The Server-Sent Events stream: one ``data:`` message (JSON ``{"build", "session",
-"ok"}``) on connecting and after every build that changed what is shown."""
+"ok"}``) on connecting and after every build that changed what is shown; with
+``?page=PATH`` (the page's path), ``build`` is that page's version
+(:meth:`Shown.version`), and a message is sent only when it changes."""
 SCRIPT = "/__serve__/reload.js"
 """The reload script that every HTML response of the preview links (nothing else does)."""
 
@@ -33,7 +37,8 @@ RELOAD_JS = b"""\
   "use strict";
   var me = document.currentScript;
   var shown = [me.getAttribute("data-session"), me.getAttribute("data-build")];
-  var events = new EventSource("/__serve__/events");
+  var events = new EventSource("/__serve__/events?page=" +
+                                encodeURIComponent(window.location.pathname));
   events.onmessage = function (message) {
     var now = JSON.parse(message.data);
     if (now.session !== shown[0] || String(now.build) !== shown[1]) {
@@ -59,6 +64,8 @@ class Shown:
         entries: the failed build's lines as the error page lists them
             (:func:`report_entries`), with the excerpts of the files; empty after a
             good build.
+        pages: each HTML file of the site shown, by site path: the build that last
+            changed it (:meth:`version`); empty while a build fails.
     """
 
     build: int
@@ -66,18 +73,29 @@ class Shown:
     exit_code: int
     site: bool
     entries: tuple[Entry, ...] = ()
+    pages: Mapping[str, int] = field(default_factory=dict)
+
+    def version(self, rel: str | None) -> int:
+        """The version of the page at site path ``rel`` (``None``: a page of no file, such
+        as a "page not found" page, or one not named): the build that last changed its
+        file, or :attr:`build` for a page of no file of the site (every change may
+        concern it). An open page reloads when its version is not the one it was
+        served with."""
+        return self.pages.get(rel, self.build) if rel is not None else self.build
 
 
-def script_tag(shown: Shown, session: str) -> bytes:
-    """The reload script's tag for a response of build ``shown.build``."""
+def script_tag(shown: Shown, session: str, rel: str | None = None) -> bytes:
+    """The reload script's tag for a response, as of ``shown``, of the page of site path
+    ``rel`` (its version: :meth:`Shown.version`)."""
     return (f'<script src="{SCRIPT}" data-session="{session}" '
-            f'data-build="{shown.build}"></script>').encode()
+            f'data-build="{shown.version(rel)}"></script>').encode()
 
 
-def inject(page: bytes, shown: Shown, session: str) -> bytes:
-    """``page`` with the reload script's tag before its last ``</body>`` (at the end
-    when it has none). Only the preview's responses get it; files are never changed."""
-    tag = script_tag(shown, session)
+def inject(page: bytes, shown: Shown, session: str, rel: str | None = None) -> bytes:
+    """``page`` (of site path ``rel``, where it is the site's file) with the reload
+    script's tag before its last ``</body>`` (at the end when it has none). Only the
+    preview's responses get it; files are never changed."""
+    tag = script_tag(shown, session, rel)
     at = page.lower().rfind(b"</body>")
     return page + tag if at < 0 else page[:at] + tag + page[at:]
 

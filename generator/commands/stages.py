@@ -30,9 +30,11 @@ from generator.commands.output_folder import output_problem
 from generator.commands.project import Project
 from generator.commands.project import format_errors
 from generator.commands.project import load_project
+from generator.commands.runner import SITE_SLOT
 from generator.commands.runner import BuildReport
 from generator.commands.runner import Keep
 from generator.commands.runner import Outcome
+from generator.commands.runner import site_key
 from generator.content.drafts import Publication
 from generator.errors import EXIT_DISAGREE
 from generator.errors import EXIT_INPUT
@@ -72,6 +74,9 @@ class Start:
         strict: fail on a message shown in English or a warning.
         drafts: publish the drafts too.
         search_later: keep the last build's search index where a new one is needed.
+        locales_later: with ``search_later``, a locale other than the source locale
+            whose catalog did not change keeps the files the last build wrote for it
+            where its pages would be rendered (:func:`render_locales`' ``last``).
         store: the store the item stages ask (``None``: no cache).
         inputs: every input's digest by path (``None``: no render keys).
         agreeing: the digests of the cases known to agree with the engine.
@@ -82,6 +87,7 @@ class Start:
     strict: bool = False
     drafts: bool = False
     search_later: bool = False
+    locales_later: bool = False
     store: FileStore | None = None
     inputs: Mapping[str, str] | None = None
     agreeing: frozenset[str] = frozenset()
@@ -165,7 +171,8 @@ class Rendered:
         common: the shared files the build makes (site path → bytes).
         published: the files published as they are (site path → digest).
         files: how many files were written.
-        coverage: each locale's coverage.
+        coverage: each locale's coverage (but a locale's left behind).
+        behind: the locales left at the files the last build wrote for them.
     """
 
     opened: Opened
@@ -174,6 +181,7 @@ class Rendered:
     published: Mapping[str, str]
     files: int
     coverage: dict[str, Coverage]
+    behind: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,9 +251,13 @@ def render(opened: Opened) -> Rendered | Outcome:
     error ends the build, and (``strict``) a message shown in English."""
     site, output = opened.site, opened.output
     start = opened.verified.loaded.start
+    last = None
+    if start.locales_later and start.search_later and not start.strict \
+            and site.cache is not None:
+        last = _last_site(site.cache, start)
     results = render_locales(site, output.writer, scratch=output.scratch,
                              strict=start.strict, planned=output.indexer.add,
-                             later=start.search_later)
+                             later=start.search_later, last=last)
     errors = [r.error for r in results if r.error]
     if errors:
         return _stopped(opened, EXIT_INPUT, sorted(set(errors)))
@@ -254,13 +266,26 @@ def render(opened: Opened) -> Rendered | Outcome:
     published = publish_files(site, output.writer, common.keys())
     outputs = tuple(r.output for r in results if r.output is not None)
     _workers_done(site.cache, outputs)
-    coverage = {r.lang: r.output.coverage for r in results if r.output is not None}
+    coverage = {r.lang: r.output.coverage for r in results
+                if r.output is not None and not r.behind}
     missing = [line for loc, c in coverage.items() if c.untranslated
                for line in strict_lines(loc, c)] if start.strict else []
     if missing:
         return _stopped(opened, EXIT_DISAGREE, missing, coverage)
     return Rendered(opened, outputs, common, published,
-                    sum(r.files for r in results) + len(common) + len(published), coverage)
+                    sum(r.files for r in results) + len(common) + len(published), coverage,
+                    tuple(r.lang for r in results if r.behind))
+
+
+def _last_site(store: FileStore, start: Start) -> dict[str, str] | None:
+    """The files the last good build into this output folder, with these options,
+    wrote (:data:`SITE_SLOT`), or ``None``."""
+    data = store.load(SITE_SLOT, site_key(start.root, start.out, start.drafts,
+                                          start.strict))
+    if not isinstance(data, dict):
+        return None
+    return {str(rel): str(sha) for rel, sha in data.items()
+            if isinstance(rel, str) and isinstance(sha, str)}
 
 
 def _workers_done(store: FileStore | None, outputs: tuple[LocaleOutput, ...]) -> None:
@@ -329,7 +354,8 @@ def write(indexed: Indexed) -> Outcome:
                          coverage, rendered.files + len(indexed.index),
                          len(project.results), cached=sum(o.cached for o in outputs),
                          search_behind=sorted(lang for lang, plan in indexer.plans.items()
-                                              if plan.behind))
+                                              if plan.behind),
+                         locales_behind=sorted(rendered.behind))
     if site.cache is None:
         return Outcome(report, Keep(), rendered=True)
     shared = {**{rel: hashlib.sha256(data).hexdigest()
@@ -338,6 +364,9 @@ def write(indexed: Indexed) -> Outcome:
     files = {**{rel: sha for o in outputs for rel, sha in o.blobs.items()}, **shared,
              **indexed.index}
     views = {sha for plan in indexer.plans.values() for sha in plan.views.values()}
+    start = opened.verified.loaded.start
+    site.cache.store(SITE_SLOT, site_key(start.root, start.out, start.drafts, start.strict),
+                     files)
     return Outcome(report, Keep(
         {"exit": EXIT_OK, "lines": lines, "files": files, "cases": report.cases,
          "coverage": {loc: [c.used, c.untranslated, [list(m) for m in c.missing]]

@@ -20,6 +20,7 @@ import signal
 import sys
 from collections.abc import Callable
 from collections.abc import Generator
+from collections.abc import Mapping
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait
@@ -29,8 +30,12 @@ from typing import NamedTuple
 from typing import NoReturn
 
 from generator.errors import signals_deferred
+from generator.i18n.coverage import Coverage
+from generator.layout import home_output
+from generator.layout import not_found_output
 from generator.layout import page_output
 from generator.layout import reads_recorded
+from generator.layout import search_output
 from generator.memo import carried_stage
 from generator.output import SiteWriter
 from generator.render.errors import template_error
@@ -38,6 +43,7 @@ from generator.render.search import LocalePlan
 from generator.render.search import plan_locale
 from generator.render.site import LocaleOutput
 from generator.render.site import SiteInput
+from generator.render.site import kept_locale
 from generator.render.site import render_locale
 
 PARALLEL_FROM = 100
@@ -63,6 +69,9 @@ class LocaleDone(NamedTuple):
     search: LocalePlan | None = None
     """Its search index's plan (:func:`generator.render.search.plan_locale`), when the
     build makes one."""
+    behind: bool = False
+    """Its files are the ones the last build wrote, not rendered for these inputs
+    (``last`` of :func:`render_locales`): the next build renders it."""
 
 
 class _Job(NamedTuple):
@@ -71,6 +80,10 @@ class _Job(NamedTuple):
     scratch: Path | None
     strict: bool
     later: bool
+    last: Mapping[str, str]
+    """The last build's files (site path → SHA-256) a locale may be left at."""
+    deferred: frozenset[str]
+    """The locales that may be left at the last build's files."""
 
 
 _JOB: _Job | None = None
@@ -200,11 +213,21 @@ def _status(status: int) -> str:
 
 
 def _render_and_write(lang: str) -> LocaleDone:
-    """Render one locale, write its files and plan its search index."""
+    """Render one locale, write its files and plan its search index; or, for a locale
+    that may be left behind and whose pages would be rendered, put the files the last
+    build wrote for it in place (:func:`_left_behind`)."""
     assert _JOB is not None
-    site, writer, scratch, strict, later = _JOB
+    site, writer, scratch, strict, later, last, deferred = _JOB
     try:
-        out = render_locale(site, lang)
+        out = None
+        if lang in deferred:
+            out = kept_locale(site, lang)
+            if out is None:
+                behind = _left_behind(site, writer, lang, last)
+                if behind is not None:
+                    return behind
+        if out is None:
+            out = render_locale(site, lang)
     except Exception as exc:  # a worker's error travels back as text, with its position
         where = template_error(exc, site.root)
         if where is None:
@@ -233,26 +256,56 @@ def _render_and_write(lang: str) -> LocaleDone:
     return LocaleDone(lang, out, files, None, plan)
 
 
+def _left_behind(site: SiteInput, writer: SiteWriter, lang: str, last: Mapping[str, str]
+                 ) -> LocaleDone | None:
+    """Locale ``lang`` left at the files the last build wrote for it (``last``): its
+    pages, home and "page not found" pages and its search index, each the cache's checked
+    copy, put into the new site; ``None`` when the last build had no file for one of
+    today's pages, or the cache lacks a copy (then the locale is rendered)."""
+    if site.cache is None:
+        return None
+    wanted = {page_output(lang, page.slug) for page in site.pages}
+    wanted |= {home_output(lang), not_found_output(lang)}
+    index = search_output(lang) + "/"
+    names = {rel: sha for rel, sha in last.items() if rel in wanted or rel.startswith(index)}
+    if not wanted <= names.keys():
+        return None
+    files: dict[str, tuple[Path, str]] = {}
+    for rel, sha in names.items():
+        copy = site.cache.blob(sha)
+        if copy is None:
+            return None
+        files[rel] = (copy, sha)
+    writer.link(files)
+    out = LocaleOutput({}, Coverage(0, 0), blobs=dict(names))
+    out.notes, out.entries = list(site.cache.notes), site.cache.used
+    out.stored = site.cache.stored
+    out.reads = reads_recorded()
+    return LocaleDone(lang, out, len(files), None, behind=True)
+
+
 ORDER_SLOT = "render-order"
 """The cache entry of each locale's catalog digest as the last build had it
 (:func:`_order`)."""
 
 
-def _order(site: SiteInput) -> list[str]:
+def _order(site: SiteInput) -> tuple[list[str], frozenset[str]]:
     """The locales in the order they are rendered: those whose catalog changed since the
     last build first (with the cache: their pages are the ones to render, and their
     search index the one to make, so it starts while the others are taken from the
     cache), then the others, each group in the site's order. Without the cache, the
-    site's order."""
+    site's order. With it, the locales whose catalog changed (every locale when the
+    cache does not know the last build's catalogs)."""
     order = list(site.locales)
     if site.cache is None or site.keys is None:
-        return order
+        return order, frozenset(order)
     catalogs = {lang: site.keys.catalogs.get(lang, "") for lang in order}
 
-    def changed_first(last: dict[str, Any] | None) -> list[str]:
-        if last is not None:
-            order.sort(key=lambda lang: last.get(lang) == catalogs[lang])  # stable: False first
-        return order
+    def changed_first(last: dict[str, Any] | None) -> tuple[list[str], frozenset[str]]:
+        if last is None:
+            return order, frozenset(order)
+        order.sort(key=lambda lang: last.get(lang) == catalogs[lang])  # stable: False first
+        return order, frozenset(lang for lang in order if last.get(lang) != catalogs[lang])
 
     return carried_stage(site.cache, ORDER_SLOT, "catalogs", changed_first,
                          encode=lambda _order: catalogs,
@@ -262,7 +315,8 @@ def _order(site: SiteInput) -> list[str]:
 def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None = None,
                    strict: bool = False,
                    planned: Callable[[LocalePlan], None] | None = None,
-                   later: bool = False) -> list[LocaleDone]:
+                   later: bool = False, last: Mapping[str, str] | None = None
+                   ) -> list[LocaleDone]:
     """Render and write every locale, and plan each one's search index: in forked worker
     processes, one per core, where the system can fork and the site has
     :data:`PARALLEL_FROM` pages or more; in this process otherwise; the locales whose
@@ -279,6 +333,11 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
             the others render (:class:`generator.render.search.Indexer`).
         later: an index to make is left to the next build: the last one is taken
             (``later`` of :func:`generator.render.search.plan_locale`).
+        last: the files the last build wrote (site path → SHA-256), or ``None``: with
+            them, a locale other than the source locale (the first) whose catalog did
+            not change and whose pages would be rendered keeps those files instead
+            (:attr:`LocaleDone.behind`), so that the source locale's pages (and a
+            changed catalog's) are in place sooner; the next build renders it.
 
     Returns:
         Per locale, in ``site.locales`` order: what it gave (:class:`LocaleDone`).
@@ -290,7 +349,9 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
     global _JOB
     site.prepare()
     workers = worker_count(len(site.pages), len(site.results), len(site.locales))
-    _JOB = _Job(site, writer, scratch, strict, later)
+    order, changed = _order(site)
+    deferred = frozenset(site.locales[1:]) - changed if last is not None else frozenset()
+    _JOB = _Job(site, writer, scratch, strict, later, last or {}, deferred)
     done: dict[str, LocaleDone] = {}
 
     def take(result: LocaleDone) -> None:
@@ -298,7 +359,6 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
         if result.search is not None and planned is not None:
             planned(result.search)
 
-    order = _order(site)
     try:
         if workers > 1 and hasattr(os, "fork"):
             with contextlib.closing(_forked(order, workers)) as results:

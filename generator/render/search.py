@@ -155,8 +155,10 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
             page whose digest the cache remembers with its view is then not read at all.
         later: where the index must be made, take the one the last build made instead
             (``behind``), if the cache has it: ``serve`` shows the pages first and makes
-            their index in the build after (docs/site.md, "serve"). The views are kept
-            all the same, for that build.
+            their index in the build after (docs/site.md, "serve"). A page whose view
+            the cache does not know by the page's SHA-256 makes the index one to make
+            without its view being made: that build makes the views (most of a small
+            change's planning time), and the views the cache knows are kept for it.
 
     Returns:
         The plan (see :class:`LocalePlan`).
@@ -168,6 +170,10 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
     known = (cache.load(VIEWS_SLOT.format(lang=lang), program, shared=True)
              if cache else None)
     memo = known if isinstance(known, dict) else {}
+    if later and cut and cache is not None:
+        behind = _behind(lang, pages, cache, digests or {}, memo)
+        if behind is not None:
+            return behind
     views = _LocaleViews({}, {}, {})
     for rel in sorted(pages):
         if not cut:
@@ -193,6 +199,27 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(view)
     return LocalePlan(lang, key, views.shas, None, folder)
+
+
+def _behind(lang: str, pages: Mapping[str, bytes | Path], cache: FileStore,
+            digests: Mapping[str, str], memo: Mapping[str, object]) -> LocalePlan | None:
+    """The plan of a locale whose index is left to the next build (``later`` of
+    :func:`plan_locale`) without its views made: the last build's index, where the cache
+    has it and a page's view is not known by the page's SHA-256 (an index of the views
+    the cache knows may need no new index: then ``None``, planned as usual). The views it
+    knows are named, so that the cache keeps them for the next build."""
+    shas = {rel: digests.get(rel) or hashlib.sha256(_bytes(page)).hexdigest()
+            for rel, page in pages.items()}
+    seen = {rel: memo.get(rel) for rel in pages}
+    views = {rel: str(item[1]) for rel, item in seen.items()
+             if isinstance(item, list) and len(item) == 4 and item[0] == shas[rel]
+             and isinstance(item[1], str)}
+    if len(views) == len(pages):
+        return None
+    last = _kept_files(cache, cache.load(INDEX_SLOT.format(lang=lang), None))
+    if last is None:
+        return None
+    return LocalePlan(lang, "", views, last, behind=True)
 
 
 @dataclass(frozen=True)

@@ -371,6 +371,37 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     return out
 
 
+def kept_locale(site: SiteInput, lang: str) -> LocaleOutput | None:
+    """Locale ``lang`` as :func:`render_locale` gives it when the cache keeps every one of
+    its pages (its home and "page not found" pages too) whole for the inputs now: each
+    page's copy linked, its lookups replayed, nothing rendered; ``None`` when a page
+    would be rendered (or without the cache).
+
+    Raises:
+        jinja2.TemplateError: a template that does not load.
+    """
+    if site.cache is None or site.keys is None:
+        return None
+    kept = KeptPages(site.cache, site.keys, lang)
+    wholes: list[tuple[str, Whole, bool]] = []
+    for page in site.pages:
+        whole = kept.page(page.slug)
+        if whole is None:
+            return None
+        wholes.append((page_output(lang, page.slug), whole, True))
+    for slot, rel in (("home", home_output(lang)), ("404", not_found_output(lang))):
+        whole = kept.home(slot)
+        if whole is None:
+            return None
+        wholes.append((rel, whole, slot == "home"))
+    scene = _scene(site, lang)
+    out = LocaleOutput({}, Coverage(0, 0))
+    for rel, whole, counted in wholes:
+        _linked(scene, out, rel, whole, counted=counted)
+    out.coverage = _coverage(scene.translator)
+    return out
+
+
 def _scene(site: SiteInput, lang: str) -> LocaleScene:
     """The environment, words, settings and renderers of locale ``lang``, its gettext
     callables installed (:func:`install_words`)."""
