@@ -763,10 +763,10 @@ def test_a_render_worker_killed_ends_the_build_at_once(
             for p in (small / "site").rglob("*") if p.is_file()}
     real = generator.render.parallel.render_locale
 
-    def dying(site: SiteInput, lang: str) -> LocaleOutput:
+    def dying(site: SiteInput, lang: str, **given: Any) -> LocaleOutput:
         if lang == "cs":
             os.kill(os.getpid(), signal.SIGTERM)
-        return real(site, lang)
+        return real(site, lang, **given)
 
     monkeypatch.setattr(generator.render.parallel, "render_locale", dying)
     _page_change(small)
@@ -1255,3 +1255,35 @@ def test_rendering_is_spread_over_workers_by_pages_or_rows(
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert generator.render.parallel.worker_count(pages, cases, 7) == expected
     assert generator.render.parallel.worker_count(pages, cases, 1) == 1  # one locale
+
+
+def test_a_locale_keeps_only_its_most_recent_rows_and_renders_the_same(
+        init_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A locale keeps at most ``ROWS_KEPT`` case views and rows for the tables that show
+    them again; one that was let go is made again, the same: the locale's files are those
+    of a locale that kept them all, and its pages reach the sink as each is made."""
+    import generator.render.blocks
+    from generator.render.site import SiteInput
+    from generator.render.site import render_locale
+
+    project = generator.commands.project.load_project(init_project)
+    assert project.errors == []
+    site = SiteInput(init_project, project.pages, ["en", "cs"], project.translators,
+                     project.results)
+    kept_all = render_locale(site, "cs").files
+    made: list[str] = []
+    sunk: dict[str, bytes] = {}
+    monkeypatch.setattr(generator.render.blocks, "ROWS_KEPT", 1)
+    real = generator.render.blocks.LocaleRenderer.row
+
+    def row(self: Any, case_id: str, **given: bool) -> Any:
+        made.append(case_id)
+        view = real(self, case_id, **given)
+        assert len(self._rows) <= 1 and len(self._views) <= 1
+        return view
+
+    monkeypatch.setattr(generator.render.blocks.LocaleRenderer, "row", row)
+    out = render_locale(site, "cs", sink=sunk.update)
+    assert out.files == {} and sorted(out.written) == sorted(kept_all)
+    assert sunk == kept_all
+    assert len(made) >= 3

@@ -689,7 +689,8 @@ def test_a_locales_index_is_made_while_the_next_locale_renders(
     render = parallel.render_locale
     start = search.Indexer._start
     monkeypatch.setattr(parallel, "render_locale",
-                        lambda site, lang: events.append(f"render {lang}") or render(site, lang))
+                        lambda site, lang, **given: events.append(f"render {lang}")
+                        or render(site, lang, **given))
     monkeypatch.setattr(search.Indexer, "_start",
                         lambda self, plan: events.append(f"index {plan.lang}")
                         or start(self, plan))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections import OrderedDict
 from collections.abc import Mapping
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -23,6 +24,7 @@ from generator.kinds import KINDS
 from generator.kinds import REGISTRY
 from generator.memo import FileStore
 from generator.memo import item_stage
+from generator.memo import remember
 from generator.render.errors import call_macro
 from generator.render.incremental import RenderKeys
 from generator.render.views import View
@@ -33,6 +35,11 @@ from generator.verify import CaseResult
 
 Table = tuple[str, Lookups, list[str]]
 """A cases table: its HTML, its lookups, the titles and notes it shows in English."""
+
+ROWS_KEPT = 1024
+"""The case views and rows a locale keeps for the tables that show them again (the
+most recently shown): a case on many pages is made once, and a locale of 48,000 cases
+each shown once does not hold them all (at 700 pages, 120 MB of a worker's 430)."""
 
 
 class LocaleRenderer:
@@ -61,8 +68,8 @@ class LocaleRenderer:
         env.globals["kind_module"] = self.kind_module
         self.macros: Any = env.get_template("cases.html").make_module()
         self.translator = words.translator
-        self._views: dict[str, tuple[View, Lookups]] = {}
-        self._rows: dict[tuple[str, bool, bool], tuple[View, Lookups]] = {}
+        self._views: OrderedDict[str, tuple[View, Lookups]] = OrderedDict()
+        self._rows: OrderedDict[tuple[str, bool, bool], tuple[View, Lookups]] = OrderedDict()
         self._tables: dict[tuple[str, ...], Table] = {}
         self._generated: dict[tuple[str, str, str], tuple[str, Lookups]] = {}
         self.shown_in_english: set[str] = set()
@@ -91,9 +98,10 @@ class LocaleRenderer:
         if hit is None:
             with self.translator.record() as lookups:
                 view = case_row(self.results[case_id], self.words)
-            hit = self._views[case_id] = (view, lookups)
+            hit = (view, lookups)
         else:
             self.translator.replay(hit[1])
+        remember(self._views, case_id, hit, ROWS_KEPT)
         return hit[0]
 
     def row(self, case_id: str, *, context: bool = True, points: bool = True) -> View:
@@ -110,9 +118,10 @@ class LocaleRenderer:
                 view = {**plain, "context_text": plain["context_text"] if context else "",
                         "points_column": points}
                 view["html"] = call_macro(self.macros.case_row, view)
-            hit = self._rows[key] = (view, lookups)
+            hit = (view, lookups)
         else:
             self.translator.replay(hit[1])
+        remember(self._rows, key, hit, ROWS_KEPT)
         return hit[0]
 
     def fence(self, fence: Fence, caption: str = "") -> str:

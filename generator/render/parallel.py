@@ -227,7 +227,7 @@ def _render_and_write(lang: str) -> LocaleDone:
                 if behind is not None:
                     return behind
         if out is None:
-            out = render_locale(site, lang)
+            out = render_locale(site, lang, sink=writer.write)
     except Exception as exc:  # a worker's error travels back as text, with its position
         where = template_error(exc, site.root)
         if where is None:
@@ -247,12 +247,14 @@ def _render_and_write(lang: str) -> LocaleDone:
         if plan.kept is not None:  # here, while the other locales render: its one copy
             writer.link(plan.kept)
     if site.cache is not None:
-        site.cache.adopt({rel: out.blobs[rel] for rel in out.files}, writer.tmp)
+        site.cache.adopt({rel: out.blobs[rel] for rel in (*out.files, *out.written)},
+                         writer.tmp)
         out.notes, out.entries = list(site.cache.notes), site.cache.used
         out.stored = site.cache.stored
     out.reads = reads_recorded()
-    files = len(out.files) + len(out.links)
-    out.files, out.links = {}, {}  # written: what travels back to the parent is the rest
+    files = len(out.files) + len(out.written) + len(out.links)
+    out.files, out.links, out.written = {}, {}, []  # written: what travels back to the
+    # parent is the rest
     return LocaleDone(lang, out, files, None, plan)
 
 

@@ -271,6 +271,8 @@ class LocaleOutput:
         stored: those it stored (:attr:`BuildCache.stored`).
         reads: the input files read, as :func:`generator.layout.reads_recorded` gives
             them (a template a worker read again), for the parent's check.
+        written: the files rendered now and handed to the ``sink`` of
+            :func:`render_locale` as each was made (not in :attr:`files`), in order.
     """
 
     files: dict[str, bytes]
@@ -284,6 +286,7 @@ class LocaleOutput:
     stored: frozenset[str] = frozenset()
     """Those of them stored (:attr:`BuildCache.stored`)."""
     reads: dict[str, str] = field(default_factory=dict)
+    written: list[str] = field(default_factory=list)
 
 @dataclass(frozen=True)
 class LocaleScene:
@@ -301,6 +304,7 @@ class LocaleScene:
         blocks: the locale's generated blocks (tables of cases, decks, presets).
         renderer: the locale's Markdown renderer of page bodies.
         kept: the locale's pages in the build's store, or ``None`` without one.
+        sink: takes each file as soon as it is made (:func:`render_locale`), or ``None``.
     """
 
     site: SiteInput
@@ -313,6 +317,7 @@ class LocaleScene:
     blocks: LocaleRenderer
     renderer: PageRenderer
     kept: KeptPages | None
+    sink: Callable[[dict[str, bytes]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -333,15 +338,19 @@ class LocaleNav:
     english_titles: frozenset[str]
 
 
-def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
+def render_locale(site: SiteInput, lang: str,
+                  sink: Callable[[dict[str, bytes]], None] | None = None) -> LocaleOutput:
     """Render every page of one locale, its home page and its "page not found" page;
     with ``site.cache``, a page whose inputs did not change (``site.keys``) is taken
     from the cache instead (:class:`generator.render.kept.KeptPages`), and every page
-    rendered is kept there.
+    rendered is kept there. A page's body is let go once the page is laid out, so that
+    a locale of a thousand pages is not held in memory whole.
 
     Args:
         site: the site's input.
         lang: the locale.
+        sink: takes each file as soon as it is made (the output writer's ``write``):
+            the files are then named in ``written``, not held in ``files``.
 
     Returns:
         The files, the coverage (the same as rendering every page would give: a cached
@@ -350,13 +359,15 @@ def render_locale(site: SiteInput, lang: str) -> LocaleOutput:
     Raises:
         jinja2.TemplateError: a template that does not load or render.
     """
-    scene = _scene(site, lang)
+    scene = replace(_scene(site, lang), sink=sink)
     out = LocaleOutput({}, Coverage(0, 0))
     rendered, bodies = _page_bodies(scene, out)
     nav = _navigation(scene, rendered)
+    for slug, page_of in rendered.items():  # what the home and 404 pages show of each
+        rendered[slug] = replace(page_of, html="")
     page_tpl = scene.env.get_template("page.html")
     for index, page in enumerate(site.pages):
-        body = bodies.get(page.slug)
+        body = bodies.pop(page.slug, None)
         if body is not None:  # (else taken whole from the cache)
             _lay_out(scene, out, page_tpl, nav, index, body)
     home_tpl = scene.env.get_template("home.html")
@@ -499,7 +510,7 @@ def _lay_out(scene: LocaleScene, out: LocaleOutput, page_tpl: Template, nav: Loc
         html = _counted(partial(page_tpl.render, **_page_context(scene, nav, index, body)),
                         own, framed, shown)
     rel = page_output(scene.lang, page.slug)
-    data = out.files[rel] = _page_bytes(scene, html, body.page.html)
+    data = _made(scene, out, rel, _page_bytes(scene, html, body.page.html))
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_page(page.slug, body, shown, data,
                                               scene.translator)
@@ -542,9 +553,20 @@ def _locale_page(scene: LocaleScene, out: LocaleOutput, slot: str, rel: str,
         return
     with scene.translator.record() as shown:
         html = mark_english(render())
-    data = out.files[rel] = _page_bytes(scene, html)
+    data = _made(scene, out, rel, _page_bytes(scene, html))
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_home(slot, shown, data)
+
+
+def _made(scene: LocaleScene, out: LocaleOutput, rel: str, data: bytes) -> bytes:
+    """File ``rel`` of the locale, made now: handed to the scene's sink (and named in
+    ``out.written``), else kept in ``out.files``; returns ``data``."""
+    if scene.sink is None:
+        out.files[rel] = data
+    else:
+        scene.sink({rel: data})
+        out.written.append(rel)
+    return data
 
 
 def _page_bytes(scene: LocaleScene, html: str, body: str = "") -> bytes:
