@@ -851,20 +851,29 @@ def test_a_cases_digest_leaves_its_positions_out_and_reads_everything_else() -> 
     assert len({case.digest, *(o.digest for o in others)}) == 1 + len(others)
 
 
-def test_remembered_case_problems_tell_apart_what_the_schema_does() -> None:
-    """A case's schema problems are remembered by its value, each scalar with its type:
-    the same value checked again gives the same problems, and a value that only differs
-    in a scalar's type (a bare ``yes`` where text belongs, ``31.0`` for ``31``) is
-    checked on its own."""
+def test_remembered_case_problems_tell_apart_what_the_schema_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case's schema problems are remembered by its value (in a process that asks for
+    it: ``serve``), each scalar with its type: the same value checked again gives the
+    same problems, and a value that only differs in a scalar's type (a bare ``yes``
+    where text belongs, ``31.0`` for ``31``) is checked on its own."""
+    from generator.cases import problems
     from generator.cases.problems import case_problems
+
+    monkeypatch.setattr(problems, "_REMEMBERING", True)
+    problems._checked().clear()
 
     case = {"id": "qka", "kind": "meld", "game": "rami51", "title": "Yes",
             "cards": "QH KH AH", "expect": {"verdict": "valid", "points": 31}}
     assert case_problems(case) == [] and case_problems(dict(case)) == []
     bare = {**case, "title": yamlpos.BoolText("Yes")}
-    problems = case_problems(bare)
-    assert [p.path for p in problems] == [("title",)]
-    assert case_problems(bare) == problems
+    problems_found = case_problems(bare)
+    assert [p.path for p in problems_found] == [("title",)]
+    assert case_problems(bare) == problems_found
     floated = {**case, "expect": {"verdict": "valid", "points": 31.0}}
     assert [p.path for p in case_problems(floated)] == [("expect", "points")]
     assert case_problems(case) == []
+    assert len(problems._checked()) == 3
+    monkeypatch.setattr(problems, "_REMEMBERING", False)  # a one-off build's
+    problems._checked().clear()
+    assert case_problems(bare) == problems_found and len(problems._checked()) == 0

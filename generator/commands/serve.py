@@ -52,6 +52,7 @@ from urllib.parse import urlsplit
 
 import watchfiles
 
+from generator.cases.problems import remember_problems
 from generator.commands.build import BuildReport
 from generator.commands.build import build
 from generator.commands.serve_hosts import accepted_hosts
@@ -195,6 +196,7 @@ class Preview:
         """The path the site is served at (:func:`base_path`), read again by each
         build: ``/`` redirects there."""
         self.session = secrets.token_hex(4)
+        remember_problems()  # each save loads the case files again, most cases unchanged
         self.folder: Path | None = None
         self.site = Path()
         self._shown = Shown(0, None, EXIT_OK, False)
