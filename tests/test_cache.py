@@ -42,7 +42,7 @@ from generator.render.blocks import LocaleRenderer
 from generator.render.markdown import LocalePage
 from generator.render.markdown import PageRenderer
 from generator.render.site import LocaleOutput
-from generator.render.site import SiteInput
+from generator.render.site_input import SiteInput
 from tests.conftest import no_hang
 
 PAGE_A = """---
@@ -1263,8 +1263,8 @@ def test_a_locale_keeps_only_its_most_recent_rows_and_renders_the_same(
     them again; one that was let go is made again, the same: the locale's files are those
     of a locale that kept them all, and its pages reach the sink as each is made."""
     import generator.render.blocks
-    from generator.render.site import SiteInput
     from generator.render.site import render_locale
+    from generator.render.site_input import SiteInput
 
     project = generator.commands.project.load_project(init_project)
     assert project.errors == []

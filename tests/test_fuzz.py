@@ -68,8 +68,8 @@ from generator.i18n.templates import template_messages
 from generator.kinds import KINDS
 from generator.kinds.first_meld import OPENING_REASONS
 from generator.kinds.meld import MELD_REASONS
-from generator.render.site import SiteInput
 from generator.render.site import render_locale
+from generator.render.site_input import SiteInput
 from generator.verify import verify_all
 from tests.conftest import no_hang
 from tests.conftest import run_cli

@@ -58,10 +58,10 @@ from generator.render.search import Indexer
 from generator.render.search import SearchIndexError
 from generator.render.search import scratch_folder
 from generator.render.site import LocaleOutput
-from generator.render.site import SiteInput
 from generator.render.site import publish_files
 from generator.render.site import render_common
 from generator.render.site import strict_lines
+from generator.render.site_input import SiteInput
 
 
 @dataclass(frozen=True)
@@ -251,10 +251,7 @@ def render(opened: Opened) -> Rendered | Outcome:
     error ends the build, and (``strict``) a message shown in English."""
     site, output = opened.site, opened.output
     start = opened.verified.loaded.start
-    last = None
-    if start.locales_later and start.search_later and not start.strict \
-            and site.cache is not None:
-        last = _last_site(site.cache, start)
+    last = _last_site(site.cache, start) if site.cache is not None else None
     results = render_locales(site, output.writer, scratch=output.scratch,
                              strict=start.strict, planned=output.indexer.add,
                              later=start.search_later, last=last)
@@ -279,7 +276,11 @@ def render(opened: Opened) -> Rendered | Outcome:
 
 def _last_site(store: FileStore, start: Start) -> dict[str, str] | None:
     """The files the last good build into this output folder, with these options,
-    wrote (:data:`SITE_SLOT`), or ``None``."""
+    wrote (:data:`SITE_SLOT`), for a build that may leave locales behind (``serve``'s
+    first build after a change: ``locales_later`` and ``search_later``, not ``strict``);
+    else, or when there are none, ``None``."""
+    if not (start.locales_later and start.search_later) or start.strict:
+        return None
     data = store.load(SITE_SLOT, site_key(start.root, start.out, start.drafts,
                                           start.strict))
     if not isinstance(data, dict):

@@ -42,9 +42,9 @@ from generator.render.errors import template_error
 from generator.render.search import LocalePlan
 from generator.render.search import plan_locale
 from generator.render.site import LocaleOutput
-from generator.render.site import SiteInput
 from generator.render.site import kept_locale
 from generator.render.site import render_locale
+from generator.render.site_input import SiteInput
 
 PARALLEL_FROM = 100
 """Pages (all locales) from which rendering is spread over worker processes."""

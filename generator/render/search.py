@@ -174,14 +174,7 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
         behind = _behind(lang, pages, cache, digests or {}, memo)
         if behind is not None:
             return behind
-    views = _LocaleViews({}, {}, {})
-    for rel in sorted(pages):
-        if not cut:
-            data = _bytes(pages[rel])
-            views.made[rel], views.shas[rel] = data, hashlib.sha256(data).hexdigest()
-        else:
-            _plan_view(views, rel, pages[rel], cache, (digests or {}).get(rel),
-                       memo.get(rel))
+    views = _planned_views(pages, cache, cut, digests or {}, memo)
     if cache is not None and cut and views.remembered != memo:
         cache.store(VIEWS_SLOT.format(lang=lang), program, views.remembered)
     key = _views_key(program, views.shas)
@@ -199,6 +192,20 @@ def plan_locale(lang: str, pages: Mapping[str, bytes | Path], scratch: Path,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(view)
     return LocalePlan(lang, key, views.shas, None, folder)
+
+
+def _planned_views(pages: Mapping[str, bytes | Path], cache: FileStore | None, cut: bool,
+                   digests: Mapping[str, str], memo: Mapping[str, object]) -> _LocaleViews:
+    """Each page's view as :func:`plan_locale` plans it (:func:`_plan_view`; without
+    ``cut``, the page itself), in site path order."""
+    views = _LocaleViews({}, {}, {})
+    for rel in sorted(pages):
+        if not cut:
+            data = _bytes(pages[rel])
+            views.made[rel], views.shas[rel] = data, hashlib.sha256(data).hexdigest()
+        else:
+            _plan_view(views, rel, pages[rel], cache, digests.get(rel), memo.get(rel))
+    return views
 
 
 def _behind(lang: str, pages: Mapping[str, bytes | Path], cache: FileStore,
