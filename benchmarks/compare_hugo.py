@@ -74,6 +74,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scaling import REPO
+from scaling import find_hugo
 from scaling import hugo_site
 from scaling import scale_project
 
@@ -409,13 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
 
     env = dict(os.environ)
-    hugo = shutil.which("hugo")
-    if hugo:
-        print(subprocess.run([hugo, "version"], capture_output=True, text=True,
-                             check=False).stdout.strip())
-    else:
-        print("hugo is not on PATH (Debian: apt-get install hugo): "
-              "running our side only, Hugo's columns are —")
+    hugo = find_hugo("running our side only, Hugo's columns are —")
     no_cache = has_no_cache(env)
     code_folder = tempfile.TemporaryDirectory(prefix="compare-hugo-code-")
     code = snapshot(Path(code_folder.name))

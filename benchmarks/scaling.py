@@ -174,6 +174,19 @@ def scale_project(dest: Path, pages: int, repo: Path = REPO, *,
 
 # --- Hugo ------------------------------------------------------------------------------
 
+
+def find_hugo(without: str) -> str | None:
+    """Hugo's program on PATH, its version printed; without one, a line that says so,
+    how to install it, and ``without`` (what the benchmark does instead)."""
+    program = shutil.which("hugo")
+    if program:
+        print(subprocess.run([program, "version"], capture_output=True, text=True,
+                             check=False).stdout.strip())
+    else:
+        print(f"hugo is not on PATH (Debian: apt-get install hugo): {without}")
+    return program
+
+
 SUITS = {"H": ("♥", "hearts", "red"), "D": ("♦", "diamonds", "red"),
          "S": ("♠", "spades", "black"), "C": ("♣", "clubs", "black")}
 RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}

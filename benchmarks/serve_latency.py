@@ -64,6 +64,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scaling import copies_for
+from scaling import find_hugo
 from scaling import hugo_site
 from scaling import languages
 from scaling import sources
@@ -366,13 +367,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between two fetches of the page (default 0.01)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    hugo_program = shutil.which("hugo")
-    if hugo_program:
-        print(subprocess.run([hugo_program, "version"], capture_output=True, text=True,
-                             check=False).stdout.strip())
-    else:
-        print("hugo is not on PATH (Debian: apt-get install hugo): timing ours only, "
-              f"Hugo's figures are {DASH}")
+    hugo_program = find_hugo(f"timing ours only, Hugo's figures are {DASH}")
     work = Path(tempfile.mkdtemp(prefix="serve-latency-"))
     closers: list[Callable[[], None]] = []
     try:
