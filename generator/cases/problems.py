@@ -37,6 +37,7 @@ from generator.errors import or_list
 from generator.kinds import KINDS
 from generator.kinds.fields import FieldSpec
 from generator.kinds.fields import Schema
+from generator.memo import remember
 from generator.yamlpos import BoolText
 from generator.yamlpos import YamlPath
 from generator.yamlpos import boolean_hint
@@ -437,9 +438,6 @@ def case_problems(instance: object) -> list[SchemaProblem]:
     memo = _checked()
     found = memo.get(key)
     if found is None:
-        found = memo[key] = tuple(_check("case", instance))
-        while len(memo) > CHECKED_LIMIT:
-            memo.popitem(last=False)
-    else:
-        memo.move_to_end(key)
+        found = tuple(_check("case", instance))
+    remember(memo, key, found, CHECKED_LIMIT)
     return list(found)

@@ -249,9 +249,7 @@ def _render_and_write(lang: str) -> LocaleDone:
     if site.cache is not None:
         site.cache.adopt({rel: out.blobs[rel] for rel in (*out.files, *out.written)},
                          writer.tmp)
-        out.notes, out.entries = list(site.cache.notes), site.cache.used
-        out.stored = site.cache.stored
-    out.reads = reads_recorded()
+    _recorded(site, out)
     files = len(out.files) + len(out.written) + len(out.links)
     out.files, out.links, out.written = {}, {}, []  # written: what travels back to the
     # parent is the rest
@@ -280,10 +278,17 @@ def _left_behind(site: SiteInput, writer: SiteWriter, lang: str, last: Mapping[s
         files[rel] = (copy, sha)
     writer.link(files)
     out = LocaleOutput({}, Coverage(0, 0), blobs=dict(names))
-    out.notes, out.entries = list(site.cache.notes), site.cache.used
-    out.stored = site.cache.stored
-    out.reads = reads_recorded()
+    _recorded(site, out)
     return LocaleDone(lang, out, len(files), None, behind=True)
+
+
+def _recorded(site: SiteInput, out: LocaleOutput) -> None:
+    """What this process did for a locale, into ``out`` for the parent: the cache's
+    notes, the entries used and stored, the inputs read."""
+    if site.cache is not None:
+        out.notes, out.entries = list(site.cache.notes), site.cache.used
+        out.stored = site.cache.stored
+    out.reads = reads_recorded()
 
 
 ORDER_SLOT = "render-order"
@@ -321,7 +326,8 @@ def render_locales(site: SiteInput, writer: SiteWriter, *, scratch: Path | None 
                    ) -> list[LocaleDone]:
     """Render and write every locale, and plan each one's search index: in forked worker
     processes, one per core, where the system can fork and the site has
-    :data:`PARALLEL_FROM` pages or more; in this process otherwise; the locales whose
+    :data:`PARALLEL_FROM` pages or :data:`PARALLEL_FROM_ROWS` case rows or more
+    (:func:`worker_count`); in this process otherwise; the locales whose
     catalog changed first (:func:`_order`). The output is the same either way.
 
     Args:
