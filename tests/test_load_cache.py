@@ -6,6 +6,7 @@ file with errors is never kept, a damaged entry is noted and rebuilt."""
 from __future__ import annotations
 
 import filecmp
+import gc
 import hashlib
 import json
 import shutil
@@ -19,6 +20,7 @@ import pytest
 
 import generator.cases.loader
 import generator.cases.problems
+import generator.commands.project
 import generator.content.pages
 import generator.i18n.catalog
 import generator.memo
@@ -353,3 +355,37 @@ def test_a_truncated_page_entry_gives_one_note_and_the_clean_output(
     shutil.rmtree(tmp_path / "clean")
     report = build(project)
     assert (report.exit_code, [n for n in report.lines if n.startswith("note: ")]) == (0, [])
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_load_runs_without_collections_and_leaves_the_collector_as_it_was(
+        enabled: bool, lean_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    seen: list[tuple[str, bool, int]] = []  # (a step of the load, collector on, collections)
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    def watched(name: str) -> None:
+        step = getattr(generator.commands.project, name)
+
+        def step_seen(*args: Any, **kwargs: Any) -> Any:
+            result = step(*args, **kwargs)
+            seen.append((name, gc.isenabled(), len(started)))
+            return result
+        monkeypatch.setattr(generator.commands.project, name, step_seen)
+
+    watched("load_cases")  # the first step
+    watched("load_pages")  # the last but the checks
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    gc.callbacks.append(collecting)
+    try:
+        project = load_project(lean_project)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.callbacks.remove(collecting)
+        (gc.enable if was else gc.disable)()
+    assert len(project.cases.cases) > 100  # objects enough to start collections
+    assert seen == [("load_cases", False, 0), ("load_pages", False, 0)]

@@ -5,10 +5,13 @@ renders and writes the site when they find nothing wrong.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -234,6 +237,33 @@ def load_project(root: Path, *, out: Path | None = None,
     Returns:
         The :class:`Project`; its ``errors`` hold every input error found.
     """
+    with collector_paused():
+        return _load_project(root, out, agreeing, cache, drafts, selection)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the block runs, as it was after.
+
+    A load makes hundreds of thousands of objects that all live on (each case, its
+    fields and their positions), and almost no cycles: the collector, started again
+    and again by the count of new objects, goes through the ones made so far each time
+    and finds nothing to free (a second of the 700-page benchmark's 4.6-second load).
+    The few cycles a load leaves are freed by the next collection after it.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _load_project(root: Path, out: Path | None, agreeing: frozenset[str],
+                  cache: Store | None, drafts: bool,
+                  selection: Selection | None) -> Project:
+    """:func:`load_project` with the collector paused."""
     layout = Layout.of(root, out)
     cases = _load_case_files(layout, cache)
     errors: list[InputError] = list(cases.errors)
