@@ -25,7 +25,7 @@ _OPENED = re.compile(rb"<([a-zA-Z][a-zA-Z0-9-]*)%s%s+(data-pagefind-body)(?=%s|[
 _ANGLE = re.compile(rb"""=\s*+(?:"[^"<>]*+[<>]|'[^'<>]*+[<>])""")
 """A quoted attribute value holding ``<`` or ``>`` (which HTML allows; the theme escapes
 them): a page with one is indexed whole."""
-_RAW = re.compile(rb"<(?:[!?]|/(?![a-z])|(?![a-z/])|[^<>]*<|(?:script|style|title|textarea|"
+_RAW = re.compile(rb"<(?:[!?]|/(?![a-z])|(?![a-z/])|[^<>]*+<|(?:script|style|title|textarea|"
                   rb"template|noscript|xmp|iframe|noembed|noframes|plaintext|svg|math)\b)")
 """Where HTML stops reading tags as tags (comments, bogus comments such as ``<!x>``,
 ``<?x>`` or ``</ x>``, raw text, foreign content), a ``<`` that opens no tag (text: ``a <
@@ -33,7 +33,9 @@ b``, ``<<span``) and a ``<`` inside a tag (an unquoted value or a name: ``<p
 title=a<span>``): a page with one in its body (in lower case), or before its ``<body``
 with one left open, is indexed whole. (The theme writes none: Markdown and Jinja escape
 a ``<`` of the text. Cutting around one could join it to the next tag's text, or
-unwrap a ``<span`` that HTML never opened.)"""
+unwrap a ``<span`` that HTML never opened.) The tag's characters are read once
+(``*+``, possessive: a tag without a ``<`` in it is not read again from each of its
+characters), a third of this search's time."""
 _OUTSIDE = re.compile(rb"data-pagefind-|<(?:h1|img|html)\b")
 """What Pagefind takes from anywhere in a page: its attributes (meta, filters, sorts; an
 ``-ignore="all"`` around the element excludes the page), the first ``h1`` (the title),
