@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from markupsafe import Markup
 
 import generator.layout.paths
 import generator.render.template_checks
@@ -664,3 +665,58 @@ def test_a_macro_is_called_as_jinja_calls_it(tmp_path: Path) -> None:
     assert plain.context_class is Context
     assert ours == plain.from_string(MACRO_CALLS).render()
     assert ours == "0-20-11-21-22-22-3[in]21a-1b-2x1"
+
+
+class _Html:
+    """A value with its own HTML (``__html__``), as a library's safe value has."""
+
+    def __html__(self) -> str:
+        return "<b>own</b>"
+
+
+class _Text(str):
+    """A str subclass: escaped as text, as ``escape`` escapes it."""
+
+
+ESCAPED = ("", "plain", "Q♥ K♥ A♥", "<a href='x'>&amp; \"q\"</a>", "&&<<>>''\"\"",
+           "a\x00b", "\u2028\U0001f0a1")
+
+
+@pytest.mark.parametrize("value", [
+    *ESCAPED, *(Markup(v) for v in ESCAPED), _Text("<i>"), 31, 2.5, None, True,
+    _Html(), [1, "<"]])
+def test_a_templates_escape_gives_what_markupsafe_gives(value: object) -> None:
+    from markupsafe import escape
+
+    from generator.render.environment import template_escape
+
+    ours = template_escape(value)
+    assert (type(ours), ours) == (Markup, escape(value))
+
+
+def test_every_template_writes_through_the_sites_escape(tmp_path: Path) -> None:
+    """A template of the site's environment (loaded, or made from a string) calls
+    :func:`template_escape` where Jinja's code calls ``escape``, and writes what a plain
+    autoescaping Jinja writes."""
+    from jinja2 import Environment
+
+    from generator.render.environment import template_escape
+
+    env = make_environment(REPO)
+    source = MACRO_CALLS + "{{ t }}{{ s }}{{ n }}{{ m }}{{ h }}{{ _('Verdict') }}"
+    values = {"t": "<&'\">", "s": Markup("<b>x</b>"), "n": 7, "m": _Text("<i>"), "h": _Html()}
+    before = env.globals.get("_")
+    env.globals["_"] = lambda text: text
+    try:
+        made = env.from_string(source)
+        loaded = env.get_template("macros.html")
+        for template in (made, loaded):
+            assert template.root_render_func.__globals__["escape"] is template_escape
+        plain = Environment(autoescape=True)
+        plain.globals["_"] = lambda text: text
+        assert made.render(values) == plain.from_string(source).render(values)
+    finally:
+        if before is None:
+            del env.globals["_"]
+        else:
+            env.globals["_"] = before

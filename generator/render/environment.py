@@ -126,6 +126,54 @@ def mark_card_codes(html: str) -> str:
         lambda m: f'<span class="card-code" data-pagefind-ignore>{m[0]}</span>', html)
 
 
+try:  # markupsafe 3: its escaping of text, giving str (no Markup made)
+    from markupsafe import _escape_inner as _escaped_text  # type: ignore[attr-defined]
+except ImportError:  # markupsafe 2: the same replacements, as its pure-Python module makes them
+    def _escaped_text(s: str, /) -> str:
+        return (s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+                .replace("'", "&#39;").replace('"', "&#34;"))
+
+_as_markup = str.__new__
+"""Makes a :class:`Markup` of a str without ``Markup.__new__``, whose look for an
+``__html__`` method raises and catches an AttributeError on every str."""
+
+
+def template_escape(value: Any, /) -> Markup:
+    """What ``{{ value }}`` writes in an autoescaped template: markupsafe's ``escape``,
+    the same result, faster for the two values templates write most: text (escaped by
+    markupsafe's own function, made :class:`Markup` directly) and Markup (safe already:
+    itself, where ``escape`` makes a copy). Anything else goes to ``escape``. Half the
+    cost of escaping a 700-page build's outputs (3 million of them, a tenth of its
+    rendering).
+
+    Args:
+        value: any value a template writes.
+
+    Returns:
+        ``value`` as HTML: ``escape(value)``, equal and of type :class:`Markup`.
+    """
+    if type(value) is str:
+        return _as_markup(Markup, _escaped_text(value))
+    if type(value) is Markup:
+        return value
+    return escape(value)
+
+
+class SiteTemplate(Template):
+    """Jinja's template, its code calling :func:`template_escape` where Jinja's calls
+    ``escape`` (the name its compiled module imports, looked up in the module's
+    namespace at each call)."""
+
+    @classmethod
+    def from_code(cls, environment: Environment, code: CodeType,
+                  globals: MutableMapping[str, Any],
+                  uptodate: Callable[[], bool] | None = None) -> Template:
+        """A template of ``code`` (:meth:`jinja2.Template.from_code`)."""
+        template = super().from_code(environment, code, globals, uptodate)
+        template.root_render_func.__globals__["escape"] = template_escape
+        return template
+
+
 _DICT_NAMES = frozenset(dir(dict))
 """The attributes of a dict (``items``, ``get``, ...): what ``x.name`` finds on a dict
 before its key ``name``."""
@@ -156,9 +204,10 @@ class SiteEnvironment(Environment):
     page) looked up as its key first when ``name`` is no attribute of a dict: the same
     value as Jinja's own lookup (the attribute, else the key), without raising and
     catching an AttributeError each time (four million lookups at 700 pages); and
-    contexts of :class:`SiteContext`."""
+    contexts of :class:`SiteContext` and templates of :class:`SiteTemplate`."""
 
     context_class = SiteContext
+    template_class = SiteTemplate
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` in a template (:meth:`jinja2.Environment.getattr`)."""
@@ -236,11 +285,11 @@ def install_words(env: Environment, w: Words) -> None:
     never markup (a ``<script>`` in a catalog renders as text)."""
 
     def gettext(msgid: str) -> Markup:
-        return escape(w.text(msgid))
+        return template_escape(w.text(msgid))
 
     def ngettext(singular: str, plural: str, n: int) -> Markup:
         text, ok = w.translator.ngettext(singular, plural, n)
-        return escape(w.as_shown(text, ok))
+        return template_escape(w.as_shown(text, ok))
 
     install_gettext(env, gettext, ngettext)
 
@@ -259,7 +308,7 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
     @pass_eval_context
     def newstyle_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
         rv = gettext(string)
-        if eval_ctx.autoescape:
+        if eval_ctx.autoescape and type(rv) is not Markup:  # (Markup: safe already)
             rv = Markup(rv)
         # (without a '%', formatting with no keywords gives the text itself)
         return rv % variables if variables or "%" in rv else rv
@@ -269,7 +318,7 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
                           **variables: Any) -> str:
         variables.setdefault("num", num)
         rv = ngettext(singular, plural, num)
-        if eval_ctx.autoescape:
+        if eval_ctx.autoescape and type(rv) is not Markup:
             rv = Markup(rv)
         return rv % variables
 
