@@ -19,6 +19,9 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 import generator.render.parallel as parallel
 import generator.render.search as search
@@ -913,3 +916,30 @@ def test_a_build_asked_for_the_other_locales_later_keeps_their_last_files(
     assert translated.exit_code == 0 and translated.locales_behind == []
     assert "Tři korunovaní králové" in (project / "site" / "cs" / "rules" / "index.html"
                                         ).read_text(encoding="utf-8")
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="<>a/!? s", max_size=24), start=st.integers(0, 24),
+       stop=st.one_of(st.none(), st.integers(0, 24)))
+def test_the_search_for_raw_text_finds_where_the_whole_pattern_finds(
+        text: str, start: int, stop: int | None) -> None:
+    """The view's search for what HTML does not read as tags (the cheaper search where
+    no tag holds a ``<``) starts where :data:`_RAW`'s own search starts, in any range."""
+    from generator.render.search_views import _RAW
+    from generator.render.search_views import _raw_search
+
+    low = text.encode()
+    end = len(low) if stop is None else stop
+    expected = _RAW.search(low, start, end)
+    found = _raw_search(low, start, stop)
+    assert (found and found.start()) == (expected and expected.start())
+
+
+@pytest.mark.parametrize(("text", "at"), [
+    (b"<p><a title=x<b>", 3), (b"<p>a < b", 5), (b"<p><!-- x -->", 3), (b"<p></ x>", 3),
+    (b"<p><script>", 3), (b"<p>a &lt; b</p>", None), (b"<p><<span>", 3), (b"<p>x<", 4)])
+def test_the_search_for_raw_text_finds_each_kind(text: bytes, at: int | None) -> None:
+    from generator.render.search_views import _raw_search
+
+    found = _raw_search(text, 0)
+    assert (found.start() if found else None) == at
