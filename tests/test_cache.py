@@ -1257,6 +1257,25 @@ def test_rendering_is_spread_over_workers_by_pages_or_rows(
     assert generator.render.parallel.worker_count(pages, cases, 1) == 1  # one locale
 
 
+def test_each_locale_renders_in_a_worker_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker ends with its locale (giving back the memory it made), and the next
+    locale is rendered in a new one: at most two at a time, the locales in the order
+    they finish, no worker left."""
+    from generator.render.parallel import LocaleDone
+
+    def pid_of(lang: str) -> LocaleDone:
+        return LocaleDone(lang, None, 0, str(os.getpid()))
+
+    monkeypatch.setattr(generator.render.parallel, "_render_and_write", pid_of)
+    done = list(generator.render.parallel._forked(["en", "cs", "de", "pl"], 2))
+    assert sorted(d.lang for d in done) == ["cs", "de", "en", "pl"]
+    pids = [int(str(d.error)) for d in done]
+    assert len(set(pids)) == 4 and os.getpid() not in pids
+    for pid in pids:
+        with pytest.raises(ChildProcessError):  # waited for: no such child any more
+            os.waitpid(pid, os.WNOHANG)
+
+
 def test_a_locale_keeps_only_its_most_recent_rows_and_renders_the_same(
         init_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A locale keeps at most ``ROWS_KEPT`` case views and rows for the tables that show
