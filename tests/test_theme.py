@@ -720,3 +720,31 @@ def test_every_template_writes_through_the_sites_escape(tmp_path: Path) -> None:
             del env.globals["_"]
         else:
             env.globals["_"] = before
+
+
+def test_gettext_is_called_as_jinja_calls_it() -> None:
+    """The site's context calls the installed ``_``, ``gettext`` and ``ngettext`` with
+    its evaluation context straight away, with what Jinja's own call gives them."""
+    from jinja2 import Environment
+
+    from generator.render.environment import _new_environment
+    from generator.render.environment import install_gettext
+
+    source = ("{{ _('a <%(x)s>', x='<b>') }}|{{ gettext('plain') }}|"
+              "{{ ngettext('one %(num)d', '%(num)d & more', 3) }}|"
+              "{% trans n=2 %}{{ n }} <cards>{% endtrans %}|{{ _('100%%') }}")
+
+    def gettext(text: str) -> str:
+        return f"[{text}]"
+
+    def ngettext(one: str, many: str, n: int) -> str:
+        return one if n == 1 else many
+
+    ours = _new_environment()
+    install_gettext(ours, gettext, ngettext)
+    assert ours.gettext_calls == (ours.globals["_"], ours.globals["ngettext"])
+    plain = Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    plain.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    assert ours.from_string(source).render() == plain.from_string(source).render()
+    assert ours.from_string(source).render() == (
+        "[a <&lt;b&gt;>]|[plain]|3 & more|[2 <cards>]|[100%]")

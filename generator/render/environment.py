@@ -189,7 +189,10 @@ class SiteContext(Context):
              **kwargs: Any) -> Any:  # argument may be named "self" or "obj"
         """Call ``__obj`` with the arguments (:meth:`jinja2.runtime.Context.call`)."""
         if type(__obj) is not Macro:
-            return super().call(__obj, *args, **kwargs)
+            gettext, ngettext = __self.environment.gettext_calls  # type: ignore[attr-defined]
+            if __obj is not gettext and __obj is not ngettext:  # (by identity: an
+                return super().call(__obj, *args, **kwargs)  # undefined fails "==")
+            args = (__self.eval_ctx, *args)  # (they take the evaluation context)
         kwargs.pop("_block_vars", None)
         kwargs.pop("_loop_vars", None)
         try:
@@ -208,6 +211,11 @@ class SiteEnvironment(Environment):
 
     context_class = SiteContext
     template_class = SiteTemplate
+    gettext_calls: tuple[Callable[..., Any] | None, Callable[..., Any] | None] = (None, None)
+    """The locale's ``_``/``gettext`` and ``ngettext`` (:func:`install_gettext`), which a
+    context calls with its evaluation context, as Jinja's own call would find they want
+    it (``pass_eval_context``), without looking for that on every call (each message a
+    template shows)."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` in a template (:meth:`jinja2.Environment.getattr`)."""
@@ -326,3 +334,5 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
         gettext, ngettext, newstyle=True)  # (sets how {% trans %} compiles)
     env.globals.update(_=newstyle_gettext, gettext=newstyle_gettext,
                        ngettext=newstyle_ngettext)
+    if isinstance(env, SiteEnvironment):
+        env.gettext_calls = (newstyle_gettext, newstyle_ngettext)
