@@ -141,15 +141,12 @@ def _portable(exc: Exception) -> Exception:
 
 def _forked(langs: Sequence[str], workers: int) -> Generator[LocaleDone, None, None]:
     """Render ``langs`` over ``workers`` forked processes at a time (:func:`_worker`),
-    each locale in a process of its own, forked as the one before ends; what each
-    locale gave, in the order they finish. A worker ends with its locale: the memory it
-    made (a locale's views, rows and pages, which Python's allocator keeps once freed)
-    goes back to the system, and the next starts from the parent's (at 700 pages the
-    build's peak is a third lower: 454 MB against 675, in the same time). However it
-    ends (done, an error, an interrupt), no worker is left: they are told to stop, or
-    killed (SIGKILL) when the build stops early, and waited for (a second Ctrl-C or
-    SIGTERM then waits until they are, so that no finished worker outlives the
-    command).
+    each locale in one of its own, forked as the one before ends (the memory a worker
+    made, which Python's allocator keeps once freed, goes back with it: at 700 pages a
+    third lower peak, 454 MB against 675); what each locale gave, in the order they
+    finish. However it ends (done, an error, an interrupt), no worker is left: they are
+    told to stop, or killed (SIGKILL) when the build stops early, and waited for (a
+    second Ctrl-C or SIGTERM then waits until they are).
 
     Raises:
         WorkerDied: a worker ended before it answered.
