@@ -160,6 +160,7 @@ def served(root: Path, link: Link) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
+        server.server_close()
 
 
 def browser() -> Any:
