@@ -48,6 +48,7 @@ from generator.cases.slips import merged_cases
 from generator.cases.slips import second_cases_list
 from generator.engine.rules import games
 from generator.errors import InputError
+from generator.forks import shared_map
 from generator.layout import EXAMPLES
 from generator.layout import Layout
 from generator.layout import NotAnInput
@@ -148,6 +149,11 @@ class _Memo:
         self._kept = (games(), {})
 
 
+FORK_FROM_BYTES = 150_000
+"""The case-file bytes to load from which a forked helper loads a part of them
+(:func:`generator.forks.shared_map`): about a quarter of a second's work, where the
+helper's start and the results' way back cost a few hundredths."""
+
 _MEMO = _Memo(MEMO_BYTES)
 """The case files the last :func:`load_cases` calls of this process loaded."""
 
@@ -181,32 +187,52 @@ def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) 
     files: list[str] = []
     ids: dict[str, Position] = {}
     digests: dict[str, str] = {}
-    memo: list[tuple[str, str, int, _FileCases]] = []
+    read: list[InputError | tuple[str, bytes, str]] = []  # each path: its error, or
+    # its path, bytes and SHA-256, in path order
     for rel in paths:
         suffix = PurePosixPath(rel).suffix
         if suffix != SUFFIX:
             stem = PurePosixPath(rel).stem
-            errors.append(InputError(rel, 1, None, f"file name ends in {suffix!r}, so it "
-                                     f"is not read as a case file; expected a name ending "
-                                     f"in {SUFFIX} (rename it to {stem}{SUFFIX})"))
+            read.append(InputError(rel, 1, None, f"file name ends in {suffix!r}, so it is "
+                                   f"not read as a case file; expected a name ending in "
+                                   f"{SUFFIX} (rename it to {stem}{SUFFIX})"))
             continue
         try:
             data = layout.read(rel, limit=MAX_CASE_FILE_BYTES, what="case file",
                                advice="split its cases over several files in "
                                "content/examples/")
         except NotAnInput as exc:
-            errors.append(exc.error)
+            read.append(exc.error)
             continue
+        read.append((rel, data, hashlib.sha256(data).hexdigest()))
+    loaded = _loaded([item for item in read if not isinstance(item, InputError)], valid)
+    memo: list[tuple[str, str, int, _FileCases]] = []
+    for item in read:
+        if isinstance(item, InputError):
+            errors.append(item)
+            continue
+        rel, data, sha = item
         files.append(rel)
-        sha = digests[rel] = hashlib.sha256(data).hexdigest()
-        loaded = _MEMO.get(rel, sha)
-        if loaded is None:
-            loaded = _load_file(data, rel, schema=sha not in valid)
-        memo.append((rel, sha, len(data), loaded))
-        _join(rel, loaded, ids, cases, errors)
+        digests[rel] = sha
+        memo.append((rel, sha, len(data), loaded[rel]))
+        _join(rel, loaded[rel], ids, cases, errors)
     _MEMO.keep(memo)
     return CaseSet(cases=tuple(cases), errors=tuple(errors), files=tuple(files),
                    digests=frozen_mapping(digests))
+
+
+def _loaded(files: list[tuple[str, bytes, str]], valid: Collection[str]
+            ) -> dict[str, _FileCases]:
+    """What each file (path, bytes, SHA-256) gives on its own, by path: the memo's
+    (:data:`_MEMO`), or loaded now (:func:`_load_file`), shared with a forked helper
+    from :data:`FORK_FROM_BYTES` of files to load."""
+    found = {rel: _MEMO.get(rel, sha) for rel, _data, sha in files}
+    todo = [(rel, data, sha not in valid) for rel, data, sha in files
+            if found[rel] is None]
+    made = shared_map(lambda item: _load_file(item[1], item[0], schema=item[2]), todo,
+                      [len(data) for _rel, data, _schema in todo], fork_from=FORK_FROM_BYTES)
+    return {**{rel: loaded for rel, loaded in found.items() if loaded is not None},
+            **{rel: loaded for (rel, _data, _schema), loaded in zip(todo, made, strict=True)}}
 
 
 def clean_files(cases: CaseSet) -> list[str]:
