@@ -10,7 +10,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
+from generator.render import typography
 from generator.render.typography import INLINE
 from generator.render.typography import NBSP
 from generator.render.typography import NUMBER_SIGNS
@@ -18,6 +22,7 @@ from generator.render.typography import ONE_LETTER_WORDS
 from generator.render.typography import QUOTES
 from generator.render.typography import SKIPPED
 from generator.render.typography import typeset
+from tests.conftest import EXTENDED
 
 NO_BREAK_LOCALES = ("cs", "sk", "pl")
 
@@ -199,3 +204,64 @@ def test_every_quotation_mark_of_the_pages_is_the_languages(built_site: Path) ->
             text = visible_text(page.read_text("utf-8"), lang)
             marks = set(re.findall('["“”„]', text))
             assert marks <= {opening, closing}, (page, marks)
+
+
+# -- the scan passes over whole tags: the same spaces as a scan of every position ---
+
+EXAMPLES = 3000 if EXTENDED else 300
+
+_PIECES = ("v", "V", "a", "K", "z", " ", "  ", "<", ">", "<b>", "</b>", "<strong>",
+           "</strong>", '<span class="a v 2">', "</span>", "<td>", "</td>", "<br>",
+           "<!-- v 1 -->", "<code>", "</code>", '<p lang="en">', "</p>", "1", "22", "3.5",
+           ",", ".", "č.", "Č.", "nr", "NR", "Nr", "ruce", "kart", NBSP, '"', "&lt;", "\n",
+           "-", "(")
+
+
+def _every_position(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` without its whole-tag alternative: a scan that tries every position."""
+    return re.compile(pattern.pattern.removeprefix(typography._TAG), pattern.flags)
+
+
+def _spaces_found(pattern: re.Pattern[str], html: str) -> list[tuple[int, int, str]]:
+    page = typography._Page(html, "cs")
+    return [(found.start(1), found.end(1), NBSP) for found in pattern.finditer(html)
+            if page.in_text(found.start()) and not page.before(found.start()).isalnum()]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map("".join),
+       st.sampled_from(sorted(ONE_LETTER_WORDS)))
+def test_passing_over_tags_finds_the_spaces_a_scan_of_every_position_finds(
+        html: str, language: str) -> None:
+    page = typography._Page(html, "cs")
+    for pattern in (typography._spaces(ONE_LETTER_WORDS[language]),
+                    typography._number_signs(NUMBER_SIGNS[language])):
+        assert typography._nbsp(pattern, page) == _spaces_found(
+            _every_position(pattern), html)
+    signs = _every_position(typography._number_signs(NUMBER_SIGNS[language]))
+    assert typography._holds_any(html, NUMBER_SIGNS[language]) or \
+        signs.search(html) is None
+
+
+def test_the_quick_look_for_a_sign_knows_every_case_its_pattern_matches() -> None:
+    """``_holds_any`` tries each letter of a sign in its upper and lower case: the pattern
+    (``re.IGNORECASE``) matches no other character for it (it would for ``s``: ``ſ``)."""
+    every = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000)
+    for sign in {s for signs in NUMBER_SIGNS.values() for s in signs}:
+        for char in sign:
+            matched = set(re.findall(re.escape(char), every, re.IGNORECASE))
+            assert matched <= {char, char.upper(), char.lower()}, (sign, char)
+
+
+@pytest.mark.parametrize(("lang", "html"), [
+    ("cs", "<td>kombinace Č.<b> </b>2</td>"), ("pl", "<p>układ NR 2 i<i> </i>w domu</p>"),
+    ("cs", '<td data-x="č. 2">v <a href="v x">k</a> ruce</td>')])
+def test_a_page_typeset_passing_over_tags_is_the_page_typeset_at_every_position(
+        monkeypatch: pytest.MonkeyPatch, lang: str, html: str) -> None:
+    fast = typeset(html, lang, lang)
+    for name in ("_spaces", "_number_signs"):
+        made = getattr(typography, name)
+        monkeypatch.setattr(typography, name,
+                            lambda arg, made=made: _every_position(made(arg)))
+    monkeypatch.setattr(typography, "_holds_any", lambda _html, _signs: True)
+    assert typeset(html, lang, lang) == fast != html

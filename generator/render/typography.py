@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cache
+from itertools import product
 
 NBSP = "\u00a0"
 
@@ -28,7 +29,9 @@ ONE_LETTER_WORDS: dict[str, str] = {"cs": "vkszouai", "sk": "vkszouai", "pl": "w
 
 NUMBER_SIGNS: dict[str, tuple[str, ...]] = {"cs": ("č.",), "sk": ("č.",), "pl": ("nr",)}
 """The abbreviations of "number" that keep to the number after them, by language
-("kombinace č. 2", "układ nr 2"; either case)."""
+("kombinace č. 2", "układ nr 2"; either case). Each letter's cases are its upper and
+lower case only (not ``s``, which ``re.IGNORECASE`` also finds as ``ſ``): a page is
+looked at for them before it is scanned."""
 
 QUOTES: dict[str, tuple[str, str]] = {
     "cs": ("\u201e", "\u201c"), "sk": ("\u201e", "\u201c"), "de": ("\u201e", "\u201c"),
@@ -60,29 +63,36 @@ _QUOTED_TEXT = re.compile('>[^<]*?(?:"|&#34;|&quot;|&#x22;|\u201c|\u201d)[^<]*',
 """A run of text (between a tag's end and the next tag) that holds a quotation mark."""
 _OPENS_AFTER = frozenset(" \t\n\r\f" + NBSP + "([{\u2013\u2014-/\u201e")
 """A quotation mark after one of these (or at a run's start) opens a quotation."""
+_TAG = r"(?:<[^>]*+>\s*+)++|"
+"""The first alternative of the space patterns: whole tags and the white space between
+them, matched (and passed over) as one, so that the scan tries no position inside a tag
+(most of a page's characters are in its tags: the scan of a page of case tables takes
+half the time). What it passes over is what :meth:`_Page.in_text` counts as inside a
+tag, and white space, where no match starts; elsewhere the other alternative finds
+what it found alone."""
 
 
 @cache
 def _spaces(letters: str) -> re.Pattern[str]:
-    """An ordinary space that should not break (group 1): after a one-letter word of
-    ``letters`` (either case) or after a number followed by a word, inline tags
-    between them allowed."""
+    """An ordinary space that should not break (group 1; a tag matched instead: none):
+    after a one-letter word of ``letters`` (either case) or after a number followed by
+    a word, inline tags between them allowed."""
     both = letters + letters.upper()
     # (the first character a set, then the one character that can follow it, then the
     # look behind: the fastest scan)
-    return re.compile(rf"[{both}\d](?=[ <\d.,])(?<![\w<].)(?:(?<=[{both}])|(?<=\d)\d*"
+    return re.compile(rf"{_TAG}[{both}\d](?=[ <\d.,])(?<![\w<].)(?:(?<=[{both}])|(?<=\d)\d*"
                       rf"(?:[.,]\d+)*(?={_INLINE_TAGS} {_INLINE_TAGS}[^\W\d_])){_INLINE_TAGS}"
                       r"( )")
 
 
 @cache
 def _number_signs(signs: tuple[str, ...]) -> re.Pattern[str]:
-    """An ordinary space (group 1) between one of ``signs`` and the number after it,
-    inline tags between them allowed."""
+    """An ordinary space (group 1; a tag matched instead: none) between one of
+    ``signs`` and the number after it, inline tags between them allowed."""
     # (each sign first and the look behind after it: the scan looks for its first
     # letter only)
     alternatives = "|".join(rf"{re.escape(sign)}(?<!\w.{{{len(sign)}}})" for sign in signs)
-    return re.compile(rf"(?:{alternatives}){_INLINE_TAGS}( )(?={_INLINE_TAGS}\d)",
+    return re.compile(rf"{_TAG}(?:{alternatives}){_INLINE_TAGS}( )(?={_INLINE_TAGS}\d)",
                       re.IGNORECASE)
 
 
@@ -118,14 +128,10 @@ def _typeset(html: str, locale: str, tag: str) -> str:
     page = _Page(html, tag)
     edits: list[tuple[int, int, str]] = []
     if letters is not None:
-        for found in _spaces(letters).finditer(html):
-            if page.in_text(found.start()) and not page.before(found.start()).isalnum():
-                edits.append((found.start(1), found.end(1), NBSP))
+        edits.extend(_nbsp(_spaces(letters), page))
     signs = NUMBER_SIGNS.get(language)
-    if signs is not None:
-        for found in _number_signs(signs).finditer(html):
-            if page.in_text(found.start()) and not page.before(found.start()).isalnum():
-                edits.append((found.start(1), found.end(1), NBSP))
+    if signs is not None and _holds_any(html, signs):
+        edits.extend(_nbsp(_number_signs(signs), page))
     if quotes is not None:
         for run in _QUOTED_TEXT.finditer(html):
             if page.skipped(run.start() + 1):
@@ -145,6 +151,21 @@ def _typeset(html: str, locale: str, tag: str) -> str:
         at = end
     out.append(html[at:])
     return "".join(out)
+
+
+def _nbsp(pattern: re.Pattern[str], page: _Page) -> list[tuple[int, int, str]]:
+    """The edits that make the spaces ``pattern`` finds (group 1) no-break spaces,
+    where they are in the page's text after no letter or digit (across inline tags)."""
+    return [(found.start(1), found.end(1), NBSP) for found in pattern.finditer(page.html)
+            if found.start(1) >= 0 and page.in_text(found.start())
+            and not page.before(found.start()).isalnum()]
+
+
+def _holds_any(html: str, signs: tuple[str, ...]) -> bool:
+    """Whether ``html`` holds one of ``signs`` in any mix of upper and lower case (a
+    quick look, in C, before the pattern's slower scan)."""
+    return any("".join(spelling) in html for sign in signs
+               for spelling in product(*({c, c.upper(), c.lower()} for c in sign)))
 
 
 class _Page:
