@@ -1,16 +1,19 @@
-"""Work shared with one forked helper process (:func:`shared_map`): the items' later part
-is done in a child forked for it while this process does the first, and comes back by
-pickle. The result is the same as doing every item here; a helper that fails only costs
-time (this process then does its part itself).
+"""Work shared with one forked helper process (:func:`shared_map`): the helper works
+through the items from the last one backwards while this process does something else
+first, then takes them from the first one on, until the two meet; the helper's results
+come back by pickle. The result is the same as doing every item here; a helper that
+fails only costs time (this process then does the rest itself).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import mmap
 import os
 import pickle
 import signal
+import struct
 import sys
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -22,10 +25,37 @@ from typing import TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-HELPER_SHARE = 0.47
-"""The share of the work (by weight) the helper is given: a little under half, because
-it also pickles its results (measured: an eighth of the time they took to make) and
-this process reads them (a thirteenth) after its own part."""
+_COUNT = struct.Struct("q")
+"""One counter of :class:`_Progress` (8 bytes: written and read whole)."""
+
+
+class _Progress:
+    """Where the two processes are, in memory both see (an anonymous shared map):
+    how many items this process has started, from the first on (:attr:`started`),
+    and how many the helper has finished, from the last one back (:attr:`finished`).
+    Each counter has one writer; a stale read only makes both do an item."""
+
+    def __init__(self) -> None:
+        self._map = mmap.mmap(-1, 2 * _COUNT.size)
+
+    @property
+    def started(self) -> int:
+        return int(_COUNT.unpack_from(self._map, 0)[0])
+
+    @started.setter
+    def started(self, count: int) -> None:
+        _COUNT.pack_into(self._map, 0, count)
+
+    @property
+    def finished(self) -> int:
+        return int(_COUNT.unpack_from(self._map, _COUNT.size)[0])
+
+    @finished.setter
+    def finished(self, count: int) -> None:
+        _COUNT.pack_into(self._map, _COUNT.size, count)
+
+    def close(self) -> None:
+        self._map.close()
 
 
 def _mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -33,55 +63,51 @@ def _mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
     return MappingProxyType(items)
 
 
-def _dumps(value: object) -> bytes:
-    """``value`` pickled, a mapping proxy (which pickle refuses) as the dict it shows."""
-    out = io.BytesIO()
+def _pickler(out: io.BytesIO) -> pickle.Pickler:
+    """A pickler into ``out`` that writes a mapping proxy (which pickle refuses) as the
+    dict it shows."""
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = {MappingProxyType: lambda m: (_mapping, (dict(m),))}
-    pickler.dump(value)
-    return out.getvalue()
+    return pickler
 
 
-def split_at(weights: Sequence[int], share: float = HELPER_SHARE) -> int:
-    """Where ``weights`` are cut so that those from the cut on weigh about ``share`` of
-    the whole (at least one item on each side of two or more).
-
-    Returns:
-        An index from 1 to ``len(weights) - 1`` (0 for fewer than two items).
-    """
-    if len(weights) < 2:
-        return 0
-    target = sum(weights) * (1 - share)
-    total = 0
-    for at, weight in enumerate(weights):
-        if total + weight / 2 > target:
-            return min(max(at, 1), len(weights) - 1)
-        total += weight
-    return len(weights) - 1
-
-
-def _helper(out: int, work: Callable[[T], R], items: Sequence[T]) -> NoReturn:
-    """The forked helper's life: do ``items``, write the results pickled to file
-    descriptor ``out``, end (``os._exit``: the parent's clean-ups are the parent's) with
-    status 0 once all is written, 1 on any failure. Ctrl-C is the parent's to act on."""
+def _helper(out: int, work: Callable[[T], R], items: Sequence[T], progress: _Progress
+            ) -> NoReturn:
+    """The forked helper's life: do the items from the last one back while this process
+    has not started them, pickling each result as it comes; write them all to file
+    descriptor ``out`` (the last item's first); end (``os._exit``: the parent's
+    clean-ups are the parent's) with status 0 once all is written, 1 on any failure.
+    Ctrl-C is the parent's to act on."""
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the helper
-        data = _dumps([work(item) for item in items])
+        results = io.BytesIO()
+        pickler = _pickler(results)
+        for at in range(len(items) - 1, -1, -1):
+            if at < progress.started:
+                break
+            pickler.dump(work(items[at]))
+            pickler.clear_memo()  # each result read on its own
+            progress.finished = len(items) - at
         with open(out, "wb", closefd=True) as pipe:
-            pipe.write(data)
+            pipe.write(results.getvalue())
         code = 0
     finally:
         os._exit(code)
 
 
-def shared_map(work: Callable[[T], R], items: Sequence[T], weights: Sequence[int], *,
-               fork_from: int) -> list[R]:
-    """``[work(item) for item in items]``, the later items (about
-    :data:`HELPER_SHARE` of ``weights``) done at the same time by a forked helper
-    process, where the system can fork and the items weigh ``fork_from`` or more.
+def shared_map(work: Callable[[T], R], items: Sequence[T], *, helped: bool,
+               first: Callable[[], object] | None = None) -> list[R]:
+    """``[work(item) for item in items]``, after ``first()`` (called once, in this
+    process, before any item here).
+
+    With ``helped`` (where the system can fork, for two items or more), a forked helper
+    process does the items from the last one backwards meanwhile, and this process takes
+    them from the first one on once ``first`` has returned, until it reaches one the
+    helper has finished: however long ``first`` and each item take, both work to the
+    end. An item both reach at once is done twice, its result the same.
 
     ``work`` must be a function of its item alone (what it changes in the helper's
     memory is lost), and its results must pickle (a mapping proxy may be in them).
@@ -89,42 +115,71 @@ def shared_map(work: Callable[[T], R], items: Sequence[T], weights: Sequence[int
     Args:
         work: what is done to each item.
         items: the items, in order.
-        weights: each item's cost, in any unit (bytes of a file).
-        fork_from: the least total weight worth a helper.
+        helped: share the items with a helper (the caller judges whether they are
+            worth a process: a few hundredths of a second to start it and to bring back
+            its results).
+        first: what this process does before its items, while the helper works.
 
     Returns:
         The results in the items' order. When the helper fails (killed, an error, a
-        result that does not pickle), this process does the helper's items itself.
+        result that does not pickle), this process does the items it left.
 
     Raises:
-        Exception: what ``work`` raises in this process; the helper is stopped
-            (SIGKILL) and waited for whenever this process stops early.
+        Exception: what ``first`` or ``work`` raises in this process; the helper is
+            stopped (SIGKILL) and waited for whenever this process stops early.
     """
-    at = split_at(weights)
-    if at == 0 or sum(weights) < fork_from or not hasattr(os, "fork"):
+    if not helped or len(items) < 2 or not hasattr(os, "fork"):
+        if first is not None:
+            first()
         return [work(item) for item in items]
+    progress = _Progress()
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(reader)
-        _helper(writer, work, items[at:])
+        _helper(writer, work, items, progress)
     os.close(writer)
     status: int | None = None
     try:
         with open(reader, "rb", closefd=True) as pipe:
-            done = [work(item) for item in items[:at]]
+            if first is not None:
+                first()
+            done = _from_the_first(work, items, progress)
             data = pipe.read()  # until the helper ends
         _, status = os.waitpid(pid, 0)
     finally:
+        progress.close()
         if status is None:  # this process stops early: so does the helper
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
-    helped: list[R] | None = None
-    if os.waitstatus_to_exitcode(status) == 0:
-        with contextlib.suppress(Exception):  # unreadable: done here instead
-            helped = pickle.loads(data)
-    if helped is None or len(helped) != len(items) - at:
-        helped = [work(item) for item in items[at:]]
-    return done + helped
+    helped_back = _results(data) if os.waitstatus_to_exitcode(status) == 0 else []
+    helped_back.reverse()  # the helper's first result is the last item's
+    left = len(items) - len(helped_back)
+    done.extend(work(item) for item in items[len(done):left])
+    return done + helped_back[len(done) - left:]
+
+
+def _from_the_first(work: Callable[[T], R], items: Sequence[T], progress: _Progress
+                    ) -> list[R]:
+    """The items done in this process, from the first on, until one the helper has
+    finished."""
+    done: list[R] = []
+    for at, item in enumerate(items):
+        if at >= len(items) - progress.finished:
+            break
+        progress.started = at + 1
+        done.append(work(item))
+    return done
+
+
+def _results(data: bytes) -> list[Any]:
+    """The results the helper wrote, in its order, read one by one; those after one
+    that cannot be read are dropped (done here instead)."""
+    results: list[Any] = []
+    stream = io.BytesIO(data)
+    with contextlib.suppress(Exception):
+        while stream.tell() < len(data):
+            results.append(pickle.load(stream))
+    return results

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
@@ -16,8 +17,8 @@ import pytest
 from generator import forks
 from generator.cases import load_cases
 from generator.cases import loader
+from generator.commands.project import load_project
 from generator.forks import shared_map
-from generator.forks import split_at
 from tests.test_cases_loader import LOADER_FIXTURES
 from tests.test_cases_loader import formatted
 from tests.test_cases_loader import read_expected
@@ -51,31 +52,52 @@ def square_with_view(n: int) -> tuple[int, MappingProxyType[str, int], int]:
     return n * n, MappingProxyType({"n": n}), os.getpid()
 
 
-@pytest.mark.parametrize(("weights", "at"), [
-    ([], 0), ([5], 0), ([1, 1], 1), ([1, 1, 1, 1], 2), ([10, 1, 1, 1], 1),
-    ([1, 1, 1, 10], 3), ([3, 3, 3, 3, 3, 3, 3, 3, 3, 3], 5), ([0, 0, 0], 2)])
-def test_the_helper_is_given_a_little_under_half_the_weight(weights: list[int], at: int
-                                                            ) -> None:
-    assert split_at(weights) == at
-
-
-def test_the_results_are_the_items_in_order_half_of_them_made_by_the_helper(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_helper_does_every_item_while_this_process_is_busy_first(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pids = counted_forks(monkeypatch)
-    results = shared_map(square_with_view, range(10), [1] * 10, fork_from=0)
+
+    def marked(n: int) -> tuple[int, MappingProxyType[str, int], int]:
+        (tmp_path / str(n)).touch()
+        return square_with_view(n)
+
+    def first() -> None:  # until the helper has done all ten
+        deadline = time.monotonic() + 30
+        while len(list(tmp_path.iterdir())) < 10 and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    results = shared_map(marked, range(10), helped=True, first=first)
     assert [(n, dict(view)) for n, view, _pid in results] == [
         (n * n, {"n": n}) for n in range(10)]
     assert all(isinstance(view, MappingProxyType) for _n, view, _pid in results)
-    assert [pid == os.getpid() for _n, _view, pid in results] == [True] * 5 + [False] * 5
-    assert {pid for _n, _view, pid in results[5:]} == set(pids) and len(pids) == 1
+    assert len(pids) == 1
+    assert {pid for _n, _view, pid in results} == set(pids)
+    assert_gone(pids)
+
+
+def test_this_process_takes_the_items_from_the_first_on_until_they_meet(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pids = counted_forks(monkeypatch)
+
+    def slow(n: int) -> tuple[int, MappingProxyType[str, int], int]:
+        time.sleep(0.02)
+        return square_with_view(n)
+
+    results = shared_map(slow, range(20), helped=True)
+    assert [n for n, _view, _pid in results] == [n * n for n in range(20)]
+    made_by = ["here" if pid == os.getpid() else "helper" for _n, _view, pid in results]
+    here = made_by.count("here")
+    assert made_by == ["here"] * here + ["helper"] * (20 - here)
+    assert 0 < here < 20
     assert_gone(pids)
 
 
 def test_light_work_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> None:
     pids = counted_forks(monkeypatch)
-    results = shared_map(square_with_view, range(4), [10] * 4, fork_from=41)
-    assert [n for n, _view, _pid in results] == [0, 1, 4, 9]
-    assert {pid for _n, _view, pid in results} == {os.getpid()} and pids == []
+    order: list[str] = []
+    results = shared_map(lambda n: order.append(str(n)) or n, range(4), helped=False,
+                         first=lambda: order.append("first"))
+    assert results == [0, 1, 2, 3]
+    assert order == ["first", "0", "1", "2", "3"] and pids == []
 
 
 def fails_in_the_helper(how: str) -> Callable[[int], Any]:
@@ -98,8 +120,10 @@ def fails_in_the_helper(how: str) -> Callable[[int], Any]:
 def test_a_failed_helper_leaves_its_items_to_this_process(
         monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     pids = counted_forks(monkeypatch)
-    assert shared_map(fails_in_the_helper(how), range(6), [1] * 6, fork_from=0) == [
-        1, 2, 3, 4, 5, 6]
+    first_calls: list[int] = []
+    assert shared_map(fails_in_the_helper(how), range(6), helped=True,
+                      first=lambda: first_calls.append(os.getpid())) == [1, 2, 3, 4, 5, 6]
+    assert first_calls == [os.getpid()]
     assert len(pids) == 1
     assert_gone(pids)
 
@@ -116,8 +140,10 @@ def test_an_error_here_stops_the_helper_and_is_raised(monkeypatch: pytest.Monkey
         return n
 
     with pytest.raises(KeyError):
-        shared_map(work, range(4), [1] * 4, fork_from=0)
-    assert len(pids) == 1
+        shared_map(work, range(4), helped=True)
+    with pytest.raises(ZeroDivisionError):
+        shared_map(work, range(4), helped=True, first=lambda: 1 / 0)
+    assert len(pids) == 2
     assert_gone(pids)
 
 
@@ -137,3 +163,35 @@ def test_case_files_loaded_with_a_helper_give_the_same_cases_and_errors(
     assert formatted(shared) == expected["errors"]
     if "loaded" in expected:
         assert [f"{c.id} {c.game}" for c in shared.cases] == expected["loaded"]
+
+
+@pytest.mark.parametrize("broken", ["content/melds.md", "locales/cs/LC_MESSAGES/messages.po"])
+def test_a_project_loaded_with_a_helper_reports_its_errors_in_the_same_order(
+        init_project: Path, monkeypatch: pytest.MonkeyPatch, broken: str) -> None:
+    """The pages, catalogs and ``site.yaml`` load while the helper parses the case
+    files: every error and warning is where a load without the helper puts it."""
+    examples = init_project / "content" / "examples"
+    if broken.endswith(".po"):  # (a page's unknown id is not said beside a bad case file)
+        (examples / "more.yaml").write_text(
+            "cases:\n  - id: bad\n    kind: meld\n    game: rami51\n    title: Bad\n"
+            "    cards: QH KH XX\n    expect: {valid: true}\n", encoding="utf-8")
+    (examples / "unshown.yaml").write_text(
+        (examples / "melds.yaml").read_text(encoding="utf-8").replace("id: ", "id: other-"),
+        encoding="utf-8")
+    path = init_project / broken
+    path.write_text(path.read_text(encoding="utf-8") + (
+        "\n```cases\nno-such-case\n```\n" if broken.endswith(".md") else '\nmsgid "x\n'),
+        encoding="utf-8")
+    alone = load_project(init_project)
+    loader._MEMO.clear()
+    monkeypatch.setattr(loader, "FORK_FROM_BYTES", 0)
+    pids = counted_forks(monkeypatch)
+    shared = load_project(init_project)
+    assert len(pids) == 1
+    assert [e.format() for e in shared.errors] == [e.format() for e in alone.errors]
+    assert [w.format() for w in shared.warnings] == [w.format() for w in alone.warnings]
+    assert shared.cases == alone.cases
+    assert shared.translators.keys() == alone.translators.keys() == {"en", "cs"}
+    assert {e.file for e in shared.errors} == {broken} | (
+        {"content/examples/more.yaml"} if broken.endswith(".po") else set())
+    assert len(shared.warnings) == 3  # the three cases of unshown.yaml

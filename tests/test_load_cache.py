@@ -376,8 +376,8 @@ def test_the_load_runs_without_collections_and_leaves_the_collector_as_it_was(
             return result
         monkeypatch.setattr(generator.commands.project, name, step_seen)
 
-    watched("load_cases")  # the first step
-    watched("load_pages")  # the last but the checks
+    watched("load_pages")  # the last file read (while the case files are parsed)
+    watched("load_cases")  # which ends after it: the last step but the checks
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     gc.callbacks.append(collecting)
@@ -388,4 +388,4 @@ def test_the_load_runs_without_collections_and_leaves_the_collector_as_it_was(
         gc.callbacks.remove(collecting)
         (gc.enable if was else gc.disable)()
     assert len(project.cases.cases) > 100  # objects enough to start collections
-    assert seen == [("load_cases", False, 0), ("load_pages", False, 0)]
+    assert seen == [("load_pages", False, 0), ("load_cases", False, 0)]

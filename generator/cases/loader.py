@@ -24,6 +24,7 @@ errors are a fresh load's.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ class _Memo:
 
 
 FORK_FROM_BYTES = 150_000
-"""The case-file bytes to load from which a forked helper loads a part of them
+"""The case-file bytes to parse from which a forked helper parses some of them
 (:func:`generator.forks.shared_map`): about a quarter of a second's work, where the
 helper's start and the results' way back cost a few hundredths."""
 
@@ -158,7 +159,8 @@ _MEMO = _Memo(MEMO_BYTES)
 """The case files the last :func:`load_cases` calls of this process loaded."""
 
 
-def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) -> CaseSet:
+def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset(),
+               first: Callable[[], object] | None = None) -> CaseSet:
     """Load and check every case file of ``project``.
 
     Args:
@@ -168,6 +170,10 @@ def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) 
             cache's, by this generator: :func:`clean_files`): such a file is not checked
             against the schema again (nor is jsonschema imported for it), which finds
             nothing in it; the set is the same.
+        first: called once, after the files are read and before any is parsed here:
+            what the caller does meanwhile where a forked helper parses them
+            (:func:`generator.forks.shared_map`; ``load_project`` loads the pages and
+            the catalogs).
 
     Returns:
         A :class:`CaseSet`: the cases without errors (file order), every input error
@@ -205,7 +211,8 @@ def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) 
             read.append(exc.error)
             continue
         read.append((rel, data, hashlib.sha256(data).hexdigest()))
-    loaded = _loaded([item for item in read if not isinstance(item, InputError)], valid)
+    loaded = _loaded([item for item in read if not isinstance(item, InputError)], valid,
+                     first)
     memo: list[tuple[str, str, int, _FileCases]] = []
     for item in read:
         if isinstance(item, InputError):
@@ -221,16 +228,17 @@ def load_cases(project: Path | Layout, *, valid: Collection[str] = frozenset()) 
                    digests=frozen_mapping(digests))
 
 
-def _loaded(files: list[tuple[str, bytes, str]], valid: Collection[str]
-            ) -> dict[str, _FileCases]:
+def _loaded(files: list[tuple[str, bytes, str]], valid: Collection[str],
+            first: Callable[[], object] | None) -> dict[str, _FileCases]:
     """What each file (path, bytes, SHA-256) gives on its own, by path: the memo's
     (:data:`_MEMO`), or loaded now (:func:`_load_file`), shared with a forked helper
-    from :data:`FORK_FROM_BYTES` of files to load."""
+    from :data:`FORK_FROM_BYTES` of files to load (while this process runs ``first``)."""
     found = {rel: _MEMO.get(rel, sha) for rel, _data, sha in files}
     todo = [(rel, data, sha not in valid) for rel, data, sha in files
             if found[rel] is None]
     made = shared_map(lambda item: _load_file(item[1], item[0], schema=item[2]), todo,
-                      [len(data) for _rel, data, _schema in todo], fork_from=FORK_FROM_BYTES)
+                      helped=sum(len(data) for _rel, data, _schema in todo) >= FORK_FROM_BYTES,
+                      first=first)
     return {**{rel: loaded for rel, loaded in found.items() if loaded is not None},
             **{rel: loaded for (rel, _data, _schema), loaded in zip(todo, made, strict=True)}}
 

@@ -265,20 +265,16 @@ def _load_project(root: Path, out: Path | None, agreeing: frozenset[str],
                   selection: Selection | None) -> Project:
     """:func:`load_project` with the collector paused."""
     layout = Layout.of(root, out)
-    cases = _load_case_files(layout, cache)
+    rest = _Rest()
+    cases = _load_case_files(layout, cache, first=lambda: rest.load(layout, cache))
     errors: list[InputError] = list(cases.errors)
     chosen: Iterable[Case] = cases.cases
     if selection:
         chosen, selection_errors = select_cases(selection, layout, cases)
         errors.extend(selection_errors)
     results = Results(chosen, agreeing)
-    config, config_errors = load_config(layout)
-    errors.extend(config_errors)
-    locales = site_locales(layout, config.languages)
-    translators, catalog_errors = load_translators(layout, locales, cache=cache)
-    errors.extend(catalog_errors)
-    pages, page_errors = load_pages(layout, cache=cache)
-    errors.extend(page_errors)
+    config, locales, translators, pages = rest.config, rest.locales, rest.translators, rest.pages
+    errors.extend(rest.errors)
     errors.extend(check_pages(pages, cases, template_ids(layout), drafts=drafts))
     errors.extend(template_errors(layout))
     errors.extend(layout.publish_errors(generated_files(
@@ -289,17 +285,41 @@ def _load_project(root: Path, out: Path | None, agreeing: frozenset[str],
     if not pages and not errors:
         errors.append(InputError(CONTENT, 1, None, "no pages; expected Markdown "
                                  "files content/<slug>.md"))
-    warnings = [] if page_errors else _warnings(pages, cases, drafts)
+    warnings = [] if rest.page_errors else _warnings(pages, cases, drafts)
     return Project(root, cases, pages, locales, translators, results, errors, config,
                    warnings)
 
 
-def _load_case_files(layout: Layout, cache: Store | None) -> CaseSet:
-    """The project's case files, loaded; those the build cache knows valid are not
-    validated again, and the cache learns the ones found valid now."""
+class _Rest:
+    """What a load reads besides the case files, read while a forked helper parses them
+    (:func:`load_cases`' ``first``): ``site.yaml``, the catalogs, the pages, and their
+    errors in that order."""
+
+    config: Config
+    locales: list[str]
+    translators: dict[str, Translator]
+    pages: list[SourcePage]
+    errors: list[InputError]
+    page_errors: bool
+
+    def load(self, layout: Layout, cache: Store | None) -> None:
+        self.config, config_errors = load_config(layout)
+        self.locales = site_locales(layout, self.config.languages)
+        self.translators, catalog_errors = load_translators(layout, self.locales,
+                                                            cache=cache)
+        self.pages, page_errors = load_pages(layout, cache=cache)
+        self.errors = [*config_errors, *catalog_errors, *page_errors]
+        self.page_errors = bool(page_errors)
+
+
+def _load_case_files(layout: Layout, cache: Store | None,
+                     first: Callable[[], object] | None = None) -> CaseSet:
+    """The project's case files, loaded (``first`` called before they are parsed, as
+    :func:`load_cases` says); those the build cache knows valid are not validated
+    again, and the cache learns the ones found valid now."""
     return carried_stage(
         cache, VALID_SLOT, "sha256",
-        lambda known: load_cases(layout, valid=known or frozenset()),
+        lambda known: load_cases(layout, valid=known or frozenset(), first=first),
         encode=clean_files,
         decode=lambda data: frozenset(str(d) for d in data) if isinstance(data, list)
         else None)
