@@ -92,7 +92,7 @@ def _helper(out: int, work: Callable[[T], R], items: Sequence[T], progress: _Pro
             pickler.clear_memo()  # each result read on its own
             progress.finished = len(items) - at
         with open(out, "wb", closefd=True) as pipe:
-            pipe.write(results.getvalue())
+            pipe.write(results.getbuffer())
         code = 0
     finally:
         os._exit(code)

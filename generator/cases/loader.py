@@ -18,7 +18,9 @@ files), then the files are joined in order (:func:`_join`: ids unique across the
 file gives on its own depends on its path and bytes only, so a process that loads the
 project again (``serve``) keeps it by path and SHA-256 (:data:`_MEMO`) and loads again
 only the files whose bytes changed; the join always runs over every file, so the cases and
-errors are a fresh load's.
+errors are a fresh load's. Because a file's load depends on nothing else, a forked helper
+parses some of them where there are many (:func:`generator.forks.shared_map`), while
+this process parses the others and the caller loads the pages and catalogs.
 """
 
 from __future__ import annotations
