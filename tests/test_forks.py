@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+from typing import TypeVar
 
 import pytest
 
@@ -23,7 +24,7 @@ from tests.test_cases_loader import LOADER_FIXTURES
 from tests.test_cases_loader import formatted
 from tests.test_cases_loader import read_expected
 
-PARENT = os.getpid()
+L = TypeVar("L")
 
 
 def counted_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -147,17 +148,25 @@ def test_an_error_here_stops_the_helper_and_is_raised(monkeypatch: pytest.Monkey
     assert_gone(pids)
 
 
+def alone_and_helped(load: Callable[[], L], monkeypatch: pytest.MonkeyPatch) -> tuple[L, L]:
+    """What ``load`` gives as a small project's load does it (in this process alone),
+    then with a helper forked for its case files (one, and waited for)."""
+    alone = load()
+    loader._MEMO.clear()
+    monkeypatch.setattr(loader, "FORK_FROM_BYTES", 0)
+    pids = counted_forks(monkeypatch)
+    helped = load()
+    assert len(pids) == 1
+    assert_gone(pids)
+    return alone, helped
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in LOADER_FIXTURES.iterdir()
                                         if p.is_dir()))
 def test_case_files_loaded_with_a_helper_give_the_same_cases_and_errors(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     shutil.copytree(LOADER_FIXTURES / name, tmp_path / "content" / "examples")
-    alone = load_cases(tmp_path)
-    loader._MEMO.clear()
-    monkeypatch.setattr(loader, "FORK_FROM_BYTES", 0)
-    pids = counted_forks(monkeypatch)
-    shared = load_cases(tmp_path)
-    assert len(pids) == 1
+    alone, shared = alone_and_helped(lambda: load_cases(tmp_path), monkeypatch)
     assert shared == alone
     expected = read_expected(LOADER_FIXTURES / f"{name}.expected")
     assert formatted(shared) == expected["errors"]
@@ -182,12 +191,7 @@ def test_a_project_loaded_with_a_helper_reports_its_errors_in_the_same_order(
     path.write_text(path.read_text(encoding="utf-8") + (
         "\n```cases\nno-such-case\n```\n" if broken.endswith(".md") else '\nmsgid "x\n'),
         encoding="utf-8")
-    alone = load_project(init_project)
-    loader._MEMO.clear()
-    monkeypatch.setattr(loader, "FORK_FROM_BYTES", 0)
-    pids = counted_forks(monkeypatch)
-    shared = load_project(init_project)
-    assert len(pids) == 1
+    alone, shared = alone_and_helped(lambda: load_project(init_project), monkeypatch)
     assert [e.format() for e in shared.errors] == [e.format() for e in alone.errors]
     assert [w.format() for w in shared.warnings] == [w.format() for w in alone.warnings]
     assert shared.cases == alone.cases
