@@ -1,8 +1,9 @@
 """Work shared with one forked helper process (:func:`shared_map`): the helper works
 through the items from the last one backwards while this process does something else
 first, then takes them from the first one on, until the two meet; the helper's results
-come back by pickle. The result is the same as doing every item here; a helper that
-fails only costs time (this process then does the rest itself).
+come back by pickle, through a temporary file. The result is the same as doing every
+item here; a helper that fails, or cannot be had, only costs time (this process then
+does the rest itself), and one that hangs is stopped once this process is done.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ import pickle
 import signal
 import struct
 import sys
+import tempfile
+import threading
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
@@ -71,28 +75,48 @@ def _pickler(out: io.BytesIO) -> pickle.Pickler:
     return pickler
 
 
-def _helper(out: int, work: Callable[[T], R], items: Sequence[T], progress: _Progress
-            ) -> NoReturn:
-    """The forked helper's life: do the items from the last one back while this process
-    has not started them, pickling each result as it comes; write them all to file
-    descriptor ``out`` (the last item's first); end (``os._exit``: the parent's
-    clean-ups are the parent's) with status 0 once all is written, 1 on any failure.
-    Ctrl-C is the parent's to act on."""
+STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
+"""The signals that stop a run: held back across the fork, so that the helper meets one
+only once its own handling is in place (never the main process's clean-ups)."""
+
+
+def may_fork() -> bool:
+    """Whether this process may fork a helper: the system forks and blocks signals, and
+    this process runs one thread (a lock another thread holds at the fork would stay
+    held in the helper for ever; ``/proc/self/task`` counts the threads Python did not
+    start too, as Python 3.12's warning about such a fork does)."""
+    if not hasattr(os, "fork") or not hasattr(signal, "pthread_sigmask"):
+        return False
+    try:
+        threads = len(os.listdir("/proc/self/task"))
+    except OSError:
+        threads = threading.active_count()
+    return threads == 1
+
+
+def _helper(out: int, work: Callable[[T], R], items: Sequence[T], progress: _Progress,
+            mask: Iterable[int], parent: int) -> NoReturn:
+    """The forked helper's life: do the items from the last one back while the main
+    process (``parent``) has not started them and lives, appending each result,
+    pickled, to file descriptor ``out`` before counting it finished; end
+    (``os._exit``: the main process's clean-ups are its own). Ctrl-C is the main
+    process's to act on; the signals held back across the fork (``mask`` is the mask
+    before) come once that is set."""
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the helper
-        results = io.BytesIO()
-        pickler = _pickler(results)
         for at in range(len(items) - 1, -1, -1):
-            if at < progress.started:
+            if at < progress.started or os.getppid() != parent:
                 break
-            pickler.dump(work(items[at]))
-            pickler.clear_memo()  # each result read on its own
+            result = io.BytesIO()
+            _pickler(result).dump(work(items[at]))
+            view = result.getbuffer()
+            while view:
+                view = view[os.write(out, view):]
             progress.finished = len(items) - at
-        with open(out, "wb", closefd=True) as pipe:
-            pipe.write(results.getbuffer())
         code = 0
     finally:
         os._exit(code)
@@ -103,11 +127,15 @@ def shared_map(work: Callable[[T], R], items: Sequence[T], *, helped: bool,
     """``[work(item) for item in items]``, after ``first()`` (called once, in this
     process, before any item here).
 
-    With ``helped`` (where the system can fork, for two items or more), a forked helper
-    process does the items from the last one backwards meanwhile, and this process takes
-    them from the first one on once ``first`` has returned, until it reaches one the
-    helper has finished: however long ``first`` and each item take, both work to the
-    end. An item both reach at once is done twice, its result the same.
+    With ``helped`` (where this process may fork: :func:`may_fork`; for two items or
+    more), a forked helper process does the items from the last one backwards
+    meanwhile, and this process takes them from the first one on once ``first`` has
+    returned, until it reaches one the helper has finished: however long ``first``
+    and each item take, both work to the end. An item both reach at once is done twice,
+    its result the same. The helper's results wait in a temporary file; once this
+    process has done its part, the helper is stopped (SIGKILL) wherever it is and the
+    results it finished are read: a helper that is slow, stopped or stuck never holds
+    this process up. A helper whose main process is gone stops after its item.
 
     ``work`` must be a function of its item alone (what it changes in the helper's
     memory is lost), and its results must pickle (a mapping proxy may be in them).
@@ -121,40 +149,50 @@ def shared_map(work: Callable[[T], R], items: Sequence[T], *, helped: bool,
         first: what this process does before its items, while the helper works.
 
     Returns:
-        The results in the items' order. When the helper fails (killed, an error, a
-        result that does not pickle), this process does the items it left.
+        The results in the items' order. When the helper fails (it cannot be forked,
+        is killed, raises, or makes a result that does not pickle), this process does
+        the items it left.
 
     Raises:
         Exception: what ``first`` or ``work`` raises in this process; the helper is
-            stopped (SIGKILL) and waited for whenever this process stops early.
+            stopped and waited for however this process stops.
     """
-    if not helped or len(items) < 2 or not hasattr(os, "fork"):
+    if helped and len(items) >= 2 and may_fork():
+        with tempfile.TemporaryFile() as out:
+            progress = _Progress()
+            try:
+                return _shared(work, items, first, out.fileno(), progress)
+            finally:
+                progress.close()
+    if first is not None:
+        first()
+    return [work(item) for item in items]
+
+
+def _shared(work: Callable[[T], R], items: Sequence[T], first: Callable[[], object] | None,
+            out: int, progress: _Progress) -> list[R]:
+    """:func:`shared_map` with a helper, its results appended to ``out``."""
+    parent = os.getpid()  # (asked here: in the helper, its parent may be gone already)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had (a limit, memory): this one does it all
+        pid = -1
+    if pid == 0:
+        _helper(out, work, items, progress, mask, parent)
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if first is not None:
             first()
-        return [work(item) for item in items]
-    progress = _Progress()
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reader)
-        _helper(writer, work, items, progress)
-    os.close(writer)
-    status: int | None = None
-    try:
-        with open(reader, "rb", closefd=True) as pipe:
-            if first is not None:
-                first()
-            done = _from_the_first(work, items, progress)
-            data = pipe.read()  # until the helper ends
-        _, status = os.waitpid(pid, 0)
+        done = _from_the_first(work, items, progress) if pid > 0 else \
+            [work(item) for item in items]
     finally:
-        progress.close()
-        if status is None:  # this process stops early: so does the helper
+        if pid > 0:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
-    helped_back = _results(data) if os.waitstatus_to_exitcode(status) == 0 else []
+    helped_back = _results(out, progress.finished) if pid > 0 else []
     helped_back.reverse()  # the helper's first result is the last item's
     left = len(items) - len(helped_back)
     done.extend(work(item) for item in items[len(done):left])
@@ -174,12 +212,19 @@ def _from_the_first(work: Callable[[T], R], items: Sequence[T], progress: _Progr
     return done
 
 
-def _results(data: bytes) -> list[Any]:
-    """The results the helper wrote, in its order, read one by one; those after one
-    that cannot be read are dropped (done here instead)."""
+def _results(out: int, count: int) -> list[Any]:
+    """The first ``count`` results the helper appended to ``out``, in its order; those
+    from one that cannot be read on are dropped (done here instead)."""
+    size = os.fstat(out).st_size
+    data = bytearray()
+    while len(data) < size:
+        piece = os.pread(out, size - len(data), len(data))
+        if not piece:
+            break
+        data += piece
     results: list[Any] = []
     stream = io.BytesIO(data)
     with contextlib.suppress(Exception):
-        while stream.tell() < len(data):
+        while len(results) < count:
             results.append(pickle.load(stream))
     return results

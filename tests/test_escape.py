@@ -1070,10 +1070,13 @@ def test_a_signal_while_the_search_scratch_is_removed_comes_after_it(
     in_child(body)
 
 SELF_SIGNALLING_ELSEWHERE = {("test_cache.py", "dying"),
-                             ("test_forks.py", "failing_in_the_helper")}
+                             ("test_forks.py", "failing_in_the_helper"),
+                             ("test_forks.py", "work"),
+                             ("test_forks.py", "interrupted_at_birth")}
 """Functions of the tests that signal the process they run in, which is not the test
-worker: ``dying`` runs in a render worker the build forks (``PARALLEL_FROM`` 1),
-``failing_in_the_helper`` kills only the helper ``shared_map`` forks."""
+worker: ``dying`` runs in a render worker the build forks (``PARALLEL_FROM`` 1);
+``failing_in_the_helper``, ``work`` (of ``stopping_in_the_helper``) and
+``interrupted_at_birth`` signal only the helper ``shared_map`` forks."""
 
 
 def _self_signals(tree: ast.Module) -> list[tuple[int, str]]:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,9 +29,14 @@ from tests.test_cases_loader import read_expected
 
 L = TypeVar("L")
 
+REPO = Path(__file__).resolve().parent.parent
 
-def counted_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The pids of the helpers forked from now on (``os.fork`` watched)."""
+
+def counted_forks(monkeypatch: pytest.MonkeyPatch,
+                  in_the_helper: Callable[[], object] | None = None) -> list[int]:
+    """The pids of the helpers forked from now on (``os.fork`` watched; ``in_the_helper``
+    called in each right after the fork). The helper may be forked though the test's
+    process runs another thread (pytest-xdist's: this test starts none)."""
     pids: list[int] = []
     fork = os.fork
 
@@ -36,9 +44,12 @@ def counted_forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         pid = fork()
         if pid:
             pids.append(pid)
+        elif in_the_helper is not None:
+            in_the_helper()
         return pid
 
     monkeypatch.setattr(forks.os, "fork", watched)
+    monkeypatch.setattr(forks, "may_fork", lambda: True)
     return pids
 
 
@@ -90,6 +101,122 @@ def test_this_process_takes_the_items_from_the_first_on_until_they_meet(
     assert made_by == ["here"] * here + ["helper"] * (20 - here)
     assert 0 < here < 20
     assert_gone(pids)
+
+
+def test_a_helper_that_cannot_be_forked_leaves_every_item_to_this_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forks.os, "fork", refused)
+    monkeypatch.setattr(forks, "may_fork", lambda: True)
+    order: list[str] = []
+    assert shared_map(lambda n: order.append(str(n)) or n, range(3), helped=True,
+                      first=lambda: order.append("first")) == [0, 1, 2]
+    assert order == ["first", "0", "1", "2"]
+
+
+def test_a_stopped_helper_holds_nothing_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    pids = counted_forks(monkeypatch)
+    started = time.monotonic()
+    assert shared_map(stopping_in_the_helper(os.getpid()), range(8), helped=True) == [
+        n + 1 for n in range(8)]
+    assert time.monotonic() - started < 10
+    assert len(pids) == 1
+    assert_gone(pids)
+
+
+def stopping_in_the_helper(parent: int) -> Callable[[int], int]:
+    def work(n: int) -> int:
+        if os.getpid() != parent and n == 6:  # its second item: one finished before
+            os.kill(os.getpid(), signal.SIGSTOP)
+        time.sleep(0.05)
+        return n + 1
+
+    return work
+
+
+def test_a_signal_at_the_fork_waits_for_the_helpers_own_handling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that reaches the helper as it is forked is ignored there (the main
+    process acts on its own copy): the helper does its items, never the main process's
+    clean-ups."""
+    pids = counted_forks(monkeypatch, in_the_helper=interrupted_at_birth)
+
+    def slow(n: int) -> tuple[int, MappingProxyType[str, int], int]:
+        time.sleep(0.02)
+        return square_with_view(n)
+
+    results = shared_map(slow, range(20), helped=True)
+    assert [n for n, _view, _pid in results] == [n * n for n in range(20)]
+    assert {pid for _n, _view, pid in results} == {os.getpid(), *pids}
+    assert_gone(pids)
+
+
+def interrupted_at_birth() -> None:
+    """A Ctrl-C to the newly forked helper (whose main process would otherwise raise
+    KeyboardInterrupt there and end at once, so that the test fails, not runs on)."""
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)  # (where it would be raised)
+    except KeyboardInterrupt:
+        os._exit(3)
+
+
+def test_no_helper_is_forked_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    forked: list[int] = []
+    fork = os.fork
+    monkeypatch.setattr(forks.os, "fork", lambda: forked.append(1) or fork())
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert forks.may_fork() is False
+        assert shared_map(lambda n: n * 2, range(4), helped=True) == [0, 2, 4, 6]
+    finally:
+        stop.set()
+        other.join()
+    assert forked == []
+
+
+def test_a_helper_whose_main_process_died_stops(tmp_path: Path) -> None:
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN, encoding="utf-8")
+    main = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            cwd=REPO, text=True)
+    assert main.stdout is not None
+    helper = int(main.stdout.readline())
+    main.kill()
+    main.wait()
+    deadline = time.monotonic() + 5
+    while _alive(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(helper)  # where it ran on, it had 100 items of 0.1 s left
+
+
+ORPHAN = """
+import os, sys, time
+from generator import forks
+fork = os.fork
+def watched():
+    pid = fork()
+    if pid:
+        print(pid, flush=True)
+    return pid
+forks.os.fork = watched
+forks.may_fork = lambda: True
+forks.shared_map(lambda n: time.sleep(0.1), range(200), helped=True,
+                 first=lambda: time.sleep(60))
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (not gone, not a zombie waiting for its reaper)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return status.rpartition(")")[2].split()[0] != "Z"
 
 
 def test_light_work_is_not_shared(monkeypatch: pytest.MonkeyPatch) -> None:
