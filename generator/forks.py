@@ -158,12 +158,15 @@ def shared_map(work: Callable[[T], R], items: Sequence[T], *, helped: bool,
             stopped and waited for however this process stops.
     """
     if helped and len(items) >= 2 and may_fork():
-        with tempfile.TemporaryFile() as out:
-            progress = _Progress()
-            try:
+        with contextlib.ExitStack() as held:
+            try:  # (no temporary file or shared map to be had: this process does it all)
+                out = held.enter_context(tempfile.TemporaryFile())
+                progress = _Progress()
+            except OSError:
+                pass
+            else:
+                held.callback(progress.close)
                 return _shared(work, items, first, out.fileno(), progress)
-            finally:
-                progress.close()
     if first is not None:
         first()
     return [work(item) for item in items]

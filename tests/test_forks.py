@@ -116,6 +116,17 @@ def test_a_helper_that_cannot_be_forked_leaves_every_item_to_this_process(
     assert order == ["first", "0", "1", "2"]
 
 
+def test_without_a_temporary_file_this_process_does_every_item(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused() -> None:
+        raise PermissionError(13, "Permission denied")
+
+    pids = counted_forks(monkeypatch)
+    monkeypatch.setattr(forks.tempfile, "TemporaryFile", refused)
+    assert shared_map(lambda n: n + 1, range(3), helped=True) == [1, 2, 3]
+    assert pids == []
+
+
 def test_a_stopped_helper_holds_nothing_up(monkeypatch: pytest.MonkeyPatch) -> None:
     pids = counted_forks(monkeypatch)
     started = time.monotonic()
