@@ -265,8 +265,10 @@ def _load_project(root: Path, out: Path | None, agreeing: frozenset[str],
                   selection: Selection | None) -> Project:
     """:func:`load_project` with the collector paused."""
     layout = Layout.of(root, out)
-    rest = _Rest()
-    cases = _load_case_files(layout, cache, first=lambda: rest.load(layout, cache))
+    read: list[_Rest] = []
+    cases = _load_case_files(layout, cache,
+                             first=lambda: read.append(_Rest.load(layout, cache)))
+    (rest,) = read
     errors: list[InputError] = list(cases.errors)
     chosen: Iterable[Case] = cases.cases
     if selection:
@@ -290,26 +292,28 @@ def _load_project(root: Path, out: Path | None, agreeing: frozenset[str],
                    warnings)
 
 
+@dataclass(frozen=True)
 class _Rest:
     """What a load reads besides the case files, read while a forked helper parses them
     (:func:`load_cases`' ``first``): ``site.yaml``, the catalogs, the pages, and their
-    errors in that order."""
+    errors in that order (``page_errors``: some are the pages')."""
 
     config: Config
     locales: list[str]
     translators: dict[str, Translator]
     pages: list[SourcePage]
-    errors: list[InputError]
+    errors: tuple[InputError, ...]
     page_errors: bool
 
-    def load(self, layout: Layout, cache: Store | None) -> None:
-        self.config, config_errors = load_config(layout)
-        self.locales = site_locales(layout, self.config.languages)
-        self.translators, catalog_errors = load_translators(layout, self.locales,
-                                                            cache=cache)
-        self.pages, page_errors = load_pages(layout, cache=cache)
-        self.errors = [*config_errors, *catalog_errors, *page_errors]
-        self.page_errors = bool(page_errors)
+    @classmethod
+    def load(cls, layout: Layout, cache: Store | None) -> _Rest:
+        """Read them (the pages and catalogs from ``cache`` where it has them)."""
+        config, config_errors = load_config(layout)
+        locales = site_locales(layout, config.languages)
+        translators, catalog_errors = load_translators(layout, locales, cache=cache)
+        pages, page_errors = load_pages(layout, cache=cache)
+        return cls(config, locales, translators, pages,
+                   (*config_errors, *catalog_errors, *page_errors), bool(page_errors))
 
 
 def _load_case_files(layout: Layout, cache: Store | None,
