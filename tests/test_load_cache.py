@@ -389,3 +389,15 @@ def test_the_load_runs_without_collections_and_leaves_the_collector_as_it_was(
         (gc.enable if was else gc.disable)()
     assert len(project.cases.cases) > 100  # objects enough to start collections
     assert seen == [("load_pages", False, 0), ("load_cases", False, 0)]
+
+
+def test_what_the_load_made_goes_to_the_oldest_generation_unread(lean_project: Path) -> None:
+    was = gc.isenabled()
+    gc.disable()  # (no collection meanwhile: the generations stay as the load left them)
+    try:
+        project = load_project(lean_project)
+        young = len(gc.get_objects(generation=0))
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert len(project.cases.cases) > 100  # a load of tens of thousands of objects
+    assert young < 100  # those made after the load's end alone
