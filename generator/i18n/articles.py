@@ -13,6 +13,7 @@ Hungarian catalogs to it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -99,5 +100,12 @@ def choose_articles(text: str, locale: str) -> str:
     Returns:
         The sentence with its articles chosen.
     """
-    choose = CHOOSERS.get(re.split(r"[_@-]", locale, maxsplit=1)[0])
+    choose = CHOOSERS.get(_language(locale))
     return choose(text) if choose is not None else text
+
+
+@functools.cache
+def _language(locale: str) -> str:
+    """The language of a locale identifier (``"hu"`` of ``"hu_HU"``), worked out once
+    per identifier: :func:`choose_articles` runs for every sentence a page shows."""
+    return re.split(r"[_@-]", locale, maxsplit=1)[0]
