@@ -4,6 +4,9 @@ first, then takes them from the first one on, until the two meet; the helper's r
 come back by pickle, through a temporary file. The result is the same as doing every
 item here; a helper that fails, or cannot be had, only costs time (this process then
 does the rest itself), and one that hangs is stopped once this process is done.
+
+A single value can be made the same way while this process goes on with other stages
+(:func:`start`, :class:`Started`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import IO
 from typing import Any
+from typing import Generic
 from typing import NoReturn
 from typing import TypeVar
 
@@ -231,3 +236,96 @@ def _results(out: int, count: int) -> list[Any]:
         while len(results) < count:
             results.append(pickle.load(stream))
     return results
+
+
+class Started(Generic[R]):
+    """A value a forked helper makes while this process goes on (:func:`start`): taken
+    from the helper where it has finished (:meth:`result`), else made here. Close it
+    (:meth:`close`) whatever happens: the helper is then stopped and waited for."""
+
+    def __init__(self, work: Callable[[], R], pid: int = 0,
+                 out: IO[bytes] | None = None, progress: _Progress | None = None) -> None:
+        self._work = work
+        self._pid = pid
+        self._out = out
+        self._progress = progress
+
+    def result(self) -> R:
+        """``work()``: the value the helper made, where it finished; else (it is still
+        at work, it failed, or none was forked) made here, the helper stopped first.
+
+        Raises:
+            Exception: what ``work`` raises here.
+        """
+        helped: list[Any] = []
+        if self._out is not None and self._progress is not None:
+            self._progress.started = 1  # (a helper that has not begun never does)
+            self._stop()
+            if self._progress.finished:
+                helped = _results(self._out.fileno(), 1)
+        self.close()
+        return helped[0] if helped else self._work()
+
+    def _stop(self) -> None:
+        """Stop the helper (SIGKILL) and wait for it, once."""
+        if self._pid > 0:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self._pid, 0)
+            self._pid = 0
+
+    def close(self) -> None:
+        """Stop the helper and wait for it; close its temporary file and shared map.
+        Once (a second call does nothing); :meth:`result` still makes the value here."""
+        try:
+            self._stop()
+        finally:
+            out, progress, self._out, self._progress = self._out, self._progress, None, None
+            if progress is not None:
+                progress.close()
+            if out is not None:
+                out.close()
+
+
+def start(work: Callable[[], R], *, helped: bool = True) -> Started[R]:
+    """``work()`` begun in a forked helper process, where this process may fork
+    (:func:`may_fork`) and ``helped``; its value waits in a temporary file until
+    :meth:`Started.result` asks for it.
+
+    ``work`` must be a function of nothing this process changes meanwhile (the helper
+    sees this process's memory as it was at the fork), and its value must pickle.
+
+    Args:
+        work: what makes the value.
+        helped: fork a helper (the caller judges whether the work is worth a process).
+
+    Returns:
+        The value on its way; without a helper (none forked, or none could be: no
+        process, no temporary file), :meth:`Started.result` makes it then.
+    """
+    if not (helped and may_fork()):
+        return Started(work)
+    try:
+        out = tempfile.TemporaryFile()  # noqa: SIM115 - closed by Started.close
+    except OSError:
+        return Started(work)
+    try:
+        progress = _Progress()
+    except OSError:
+        out.close()
+        return Started(work)
+    parent = os.getpid()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had: the value is made here when asked for
+        pid = -1
+    if pid == 0:
+        _helper(out.fileno(), lambda _none: work(), (None,), progress, mask, parent)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    if pid < 0:
+        progress.close()
+        out.close()
+        return Started(work)
+    return Started(work, pid, out, progress)

@@ -378,3 +378,25 @@ def test_the_runtime_archive_is_kept_in_the_cache_until_a_source_changes(
     stat = source.stat()
     os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert module._sources_key([("generator/engine/melds.py", source)]) != before
+
+
+def test_runtime_zip_packed_by_a_helper_is_the_one_packed_here(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build starts packing runtime.zip in a forked helper as the site opens
+    (``Runtime(..., helped=True)``); what it takes from there is what this process packs."""
+    from generator.render import checker_files as module
+    from tests.test_forks import counted_forks
+    from tests.test_forks import ended
+
+    locales = ("cs", "en")
+    monkeypatch.setattr(module, "_RUNTIMES", {})
+    here = module.runtime_zip(locales)
+    monkeypatch.setattr(module, "_RUNTIMES", {})
+    pids = counted_forks(monkeypatch)
+    runtime = module.Runtime(locales, helped=True)
+    assert len(pids) == 1 and ended(pids[0])
+    monkeypatch.setattr(module, "_zipped", lambda entries: pytest.fail("packed here"))
+    try:
+        assert runtime.zipped() == here
+    finally:
+        runtime.close()

@@ -337,3 +337,100 @@ def test_a_project_loaded_with_a_helper_reports_its_errors_in_the_same_order(
     assert {e.file for e in shared.errors} == {broken} | (
         {"content/examples/more.yaml"} if broken.endswith(".po") else set())
     assert len(shared.warnings) == 3  # the three cases of unshown.yaml
+
+
+def ended(pid: int) -> bool:
+    """Whether the child ``pid`` has ended (a zombie, not yet waited for)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        except FileNotFoundError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_started_value_is_the_helpers_once_it_has_finished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pids = counted_forks(monkeypatch)
+    started = forks.start(lambda: square_with_view(7))
+    assert len(pids) == 1 and ended(pids[0])
+    n, view, made_by = started.result()
+    assert (n, dict(view), made_by) == (49, {"n": 7}, pids[0])
+    assert isinstance(view, MappingProxyType)
+    assert_gone(pids)
+
+
+def test_a_started_value_the_helper_has_not_finished_is_made_here(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    here = os.getpid()
+
+    def slow_in_the_helper() -> int:
+        if os.getpid() != here:
+            time.sleep(30)
+        return os.getpid()
+
+    pids = counted_forks(monkeypatch)
+    began = time.monotonic()
+    started = forks.start(slow_in_the_helper)
+    assert started.result() == here
+    assert time.monotonic() - began < 10
+    assert len(pids) == 1
+    assert_gone(pids)
+
+
+@pytest.mark.parametrize("how", ["raises", "killed", "unpicklable"])
+def test_a_started_value_whose_helper_failed_is_made_here(
+        monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    pids = counted_forks(monkeypatch)
+    work = fails_in_the_helper(how)
+    started = forks.start(lambda: work(1))
+    assert len(pids) == 1 and ended(pids[0])
+    assert started.result() == 2
+    assert_gone(pids)
+
+
+def test_a_started_value_is_made_here_where_no_helper_may_be_forked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    forked: list[int] = []
+    monkeypatch.setattr(forks.os, "fork", lambda: forked.append(1) or -1)
+    monkeypatch.setattr(forks, "may_fork", lambda: False)
+    assert forks.start(os.getpid).result() == os.getpid()
+    monkeypatch.setattr(forks, "may_fork", lambda: True)
+    assert forks.start(os.getpid, helped=False).result() == os.getpid()
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(forks.os, "fork", refused)
+    assert forks.start(os.getpid).result() == os.getpid()
+    assert forked == []
+
+
+def test_a_closed_start_stops_its_helper_and_still_makes_the_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    here = os.getpid()
+    pids = counted_forks(monkeypatch)
+    started = forks.start(lambda: time.sleep(30) if os.getpid() != here else 5)
+    began = time.monotonic()
+    started.close()
+    started.close()
+    assert time.monotonic() - began < 10
+    assert_gone(pids)
+    assert started.result() == 5
+
+
+def test_an_error_of_a_started_value_made_here_is_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pids = counted_forks(monkeypatch)
+
+    def failing() -> int:
+        raise ValueError("no value")
+
+    started = forks.start(failing)
+    with pytest.raises(ValueError, match="no value"):
+        started.result()
+    assert_gone(pids)

@@ -49,6 +49,7 @@ from generator.memo import FileStore
 from generator.output import OutputError
 from generator.output import SiteWriter
 from generator.output import SourceGone
+from generator.render.checker_files import Runtime
 from generator.render.checker_files import checker_files
 from generator.render.errors import template_error
 from generator.render.incremental import RenderKeys
@@ -126,6 +127,9 @@ class Output:
         self.writer = writer
         self.scratch = scratch_folder()
         self.indexer = Indexer(made=self._index_made)
+        self.runtime: Runtime | None = None
+        """The card checker's ``runtime.zip``, packed while the locales render (``None``:
+        the site has no checker)."""
         self._store = store
         self._held = True
         gc.freeze()
@@ -147,6 +151,8 @@ class Output:
         try:
             with signals_deferred():
                 self.indexer.close()
+                if self.runtime is not None:
+                    self.runtime.close()
                 shutil.rmtree(self.scratch, ignore_errors=True)
         finally:
             gc.unfreeze()
@@ -221,8 +227,10 @@ def verify(loaded: Loaded) -> Verified | Outcome:
 def open_output(verified: Verified) -> Opened | Outcome:
     """The open stage: what the build publishes
     (:class:`generator.content.drafts.Publication`), each page's render key where the
-    build has a store (:class:`generator.render.incremental.RenderKeys`), and the new
-    site's folder (:func:`open_writer`)."""
+    build has a store (:class:`generator.render.incremental.RenderKeys`), the new
+    site's folder (:func:`open_writer`), and the card checker's ``runtime.zip`` set
+    packing meanwhile where neither this process nor the store has it
+    (:class:`generator.render.checker_files.Runtime`)."""
     start, project = verified.loaded.start, verified.loaded.project
     writer = open_writer(start.root, start.out,
                          start.store.spare_site if start.store is not None else None)
@@ -238,10 +246,20 @@ def open_output(verified: Verified) -> Opened | Outcome:
         site = SiteInput(Layout.of(start.root, start.out), shown.pages, project.locales,
                          project.translators, project.results, project.config,
                          cache=store, keys=keys, hidden=shown.hidden)
-        return Opened(verified, site, Output(writer, store))
+        output = Output(writer, store)
     except BaseException:
         writer.abort()
         raise
+    try:  # (forked once the loaded objects are frozen: a collection there copies none)
+        if project.config.pyodide is not None:
+            output.runtime = Runtime(tuple(sorted(project.locales)), store, helped=True)
+    except BaseException:
+        try:
+            writer.abort()
+        finally:
+            output.release()
+        raise
+    return Opened(verified, site, output)
 
 
 def render(opened: Opened) -> Rendered | Outcome:
@@ -308,8 +326,10 @@ def checker(rendered: Rendered) -> Rendered:
     site = rendered.opened.site
     if site.config.pyodide is None:
         return rendered
+    runtime = rendered.opened.output.runtime
     files = checker_files(Layout.of(site.root), site.locales, site.translators,
-                          site.config.pyodide, site.cache)
+                          site.config.pyodide, site.cache,
+                          runtime.zipped() if runtime is not None else None)
     rendered.opened.output.writer.write(files)
     return replace(rendered, common={**rendered.common, **files},
                    files=rendered.files + len(files))

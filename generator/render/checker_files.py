@@ -29,10 +29,12 @@ import zipfile
 from collections.abc import Iterable
 from collections.abc import Mapping
 from functools import cache
+from functools import partial
 from pathlib import Path
 
 from babel import localedata
 
+from generator import forks
 from generator.config import PYODIDE_CDN
 from generator.config import PYODIDE_FILES
 from generator.config import PYODIDE_VERSION
@@ -158,28 +160,71 @@ _RUNTIMES: dict[str, bytes] = {}
 """``runtime.zip`` by its key, made or read in this process (``serve``, the tests)."""
 
 
+class Runtime:
+    """``runtime.zip`` on its way (module docstring): made once per process for a set of
+    locales and sources (:func:`_sources_key`) and kept in the build cache, so that a
+    build whose generator and libraries did not change reads it from there. Where
+    neither has it, a forked helper packs it (:func:`generator.forks.start`: 0.15-0.3 s
+    of compression) while the build goes on; :meth:`zipped` takes it. Close it
+    (:meth:`close`) whatever happens.
+
+    Args:
+        locales: the site's locales, sorted (Babel's data of these alone).
+        cache: the build cache, or ``None``.
+        helped: pack it in a helper where one may be forked.
+    """
+
+    def __init__(self, locales: tuple[str, ...], cache: FileStore | None = None, *,
+                 helped: bool = False) -> None:
+        sources = _library_sources(locales)
+        self._key = _sources_key(sources)
+        self._cache = cache
+        self._made = _RUNTIMES.get(self._key)
+        if self._made is None and cache is not None:
+            kept = cache.load(RUNTIME_SLOT, self._key)
+            self._made = cache.load_blob(kept) if isinstance(kept, str) else None
+            if self._made is not None:
+                _RUNTIMES[self._key] = self._made
+        self._packing = None if self._made is not None else \
+            forks.start(partial(_zipped_sources, sources), helped=helped)
+
+    def zipped(self) -> bytes:
+        """The archive's bytes (packed here where the helper has not finished it).
+
+        Raises:
+            OSError: a source file cannot be read.
+        """
+        if self._made is None:
+            assert self._packing is not None
+            self._made = self._packing.result()
+            if self._cache is not None:
+                self._cache.store(RUNTIME_SLOT, self._key, self._cache.store_blob(self._made))
+            _RUNTIMES[self._key] = self._made
+        return self._made
+
+    def close(self) -> None:
+        """Stop the helper, if one still packs (once)."""
+        if self._packing is not None:
+            self._packing.close()
+
+
+def _zipped_sources(sources: Iterable[tuple[str, Path]]) -> bytes:
+    """The archive of ``sources`` (name, file), read now."""
+    return _zipped((rel, path.read_bytes()) for rel, path in sources)
+
+
 def runtime_zip(locales: tuple[str, ...], cache: FileStore | None = None) -> bytes:
-    """``runtime.zip``: the answer's Python (module docstring), made once per process
-    for a set of locales and sources (:func:`_sources_key`), and kept in the build
-    cache: a build whose generator and libraries did not change reads it from there.
+    """``runtime.zip`` made in this process (:class:`Runtime`).
 
     Args:
         locales: the site's locales, sorted (Babel's data of these alone).
         cache: the build cache, or ``None``.
     """
-    sources = _library_sources(locales)
-    key = _sources_key(sources)
-    made = _RUNTIMES.get(key)
-    if made is not None:
-        return made
-    kept = cache.load(RUNTIME_SLOT, key) if cache is not None else None
-    made = cache.load_blob(kept) if cache is not None and isinstance(kept, str) else None
-    if made is None:
-        made = _zipped((rel, path.read_bytes()) for rel, path in sources)
-        if cache is not None:
-            cache.store(RUNTIME_SLOT, key, cache.store_blob(made))
-    _RUNTIMES[key] = made
-    return made
+    runtime = Runtime(locales, cache)
+    try:
+        return runtime.zipped()
+    finally:
+        runtime.close()
 
 
 def templates_zip(layout: Layout) -> bytes:
@@ -198,7 +243,8 @@ def messages_json(translator: Translator) -> bytes:
 
 def checker_files(layout: Layout, locales: Iterable[str],
                   translators: Mapping[str, Translator], pyodide: str,
-                  cache: FileStore | None = None) -> dict[str, bytes]:
+                  cache: FileStore | None = None, runtime: bytes | None = None
+                  ) -> dict[str, bytes]:
     """Every file of the checker's folder in the site (site path → bytes).
 
     Args:
@@ -209,10 +255,13 @@ def checker_files(layout: Layout, locales: Iterable[str],
             the project's folder holding a Pyodide distribution (checked by the loading
             of ``site.yaml``).
         cache: the build cache, or ``None`` (:func:`runtime_zip`).
+        runtime: ``runtime.zip`` for these locales where the caller has it already
+            (:class:`Runtime`); else it is made now.
     """
     locales = list(locales)
     files: dict[str, bytes] = {}
-    runtime = runtime_zip(tuple(sorted(locales)), cache)
+    if runtime is None:
+        runtime = runtime_zip(tuple(sorted(locales)), cache)
     files[f"{CHECKER_OUT}/runtime.zip"] = runtime
     templates = files[f"{CHECKER_OUT}/templates.zip"] = templates_zip(layout)
     messages = {}
