@@ -6,7 +6,7 @@ For each scale (pages in total, every locale counted) it writes, in a temporary 
 our project copied to that size (``benchmarks/scaling.py``: every page repeated, each
 copy with a paragraph of its own so that no cache can share work) and a Hugo site of the
 same shape (the same Markdown, every case table as a Markdown table, one content folder
-per language, minimal layouts). Then, ``--rounds`` times, it runs four scenarios, ours
+per language, minimal layouts). Then, ``--rounds`` times, it runs five scenarios, ours
 then Hugo's, alternately (A B A B), each build in a fresh subprocess:
 
 1. full build from nothing: no output folder, an empty cache folder (``XDG_CACHE_HOME``
@@ -41,7 +41,10 @@ then ``python -m generator check`` alone on the repository. Peak memory is the l
 of the proportional set sizes (PSS: a page shared by forked workers counted once) of
 each build's whole process tree (our workers and Pagefind processes, or Hugo's), read
 from ``/proc`` every 20 ms while it runs (Linux), and never less than the largest single
-resident set ``os.wait4`` reports. Figures only: nothing is
+resident set ``os.wait4`` reports. Reading it slows what it reads (each read walks a
+process's memory map while the process waits to change it: our 700-page full build took
+18.0-18.5 s read, 15.0-15.8 s not), so the timed rounds run unread, and one more round
+of the same scenarios (its own edits) gives the memory alone. Figures only: nothing is
 asserted, the exit status is 0 (unless a build fails). Installs nothing: without
 ``hugo`` on PATH (Debian: ``apt-get install hugo``) it still runs our side and prints
 Hugo's columns as "—".
@@ -57,6 +60,7 @@ temporary 1.7 GB takes a minute or two); the default run, not measured whole, ab
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import re
 import shutil
@@ -108,21 +112,24 @@ class Run:
     peak_mb: float
     """The largest sum of the proportional set sizes of the build's process tree (the
     build, its workers and the Pagefind processes), read every :data:`SAMPLE_S`
-    seconds."""
+    seconds; in a run whose memory was not read, the largest single resident set
+    ``os.wait4`` reports."""
 
 
 @dataclass
 class Side:
-    """One builder's figures at one scale: runs per scenario."""
+    """One builder's figures at one scale: the timed runs per scenario (memory not
+    read), and the memory round's run per scenario."""
 
     runs: dict[str, list[Run]] = field(default_factory=lambda: {s: [] for s in SCENARIOS})
+    memory: dict[str, list[Run]] = field(default_factory=lambda: {s: [] for s in SCENARIOS})
 
     def median_s(self, scenario: str) -> float | None:
         runs = self.runs[scenario]
         return statistics.median(r.seconds for r in runs) if runs else None
 
     def median_mb(self, scenario: str) -> float | None:
-        runs = self.runs[scenario]
+        runs = self.memory[scenario]
         return statistics.median(r.peak_mb for r in runs) if runs else None
 
 
@@ -168,10 +175,11 @@ def tree_rss_kb(root: int) -> int:
     return sum(_pss_kb(pid, rss.get(pid, 0)) for pid in tree)
 
 
-def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> Run:
-    """Run ``cmd`` in a fresh process; its wall time and the peak of its process tree's
-    summed resident sets (read every :data:`SAMPLE_S` s, and at least the largest single
-    one ``os.wait4`` reports)."""
+def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path, *,
+              sampled: bool = False) -> Run:
+    """Run ``cmd`` in a fresh process; its wall time and the largest single resident set
+    ``os.wait4`` reports; ``sampled``: the peak of its process tree's summed resident
+    sets instead (read every :data:`SAMPLE_S` s, and at least that largest one)."""
     with log.open("wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -183,11 +191,13 @@ def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path) -> Run:
                 peak[0] = max(peak[0], tree_rss_kb(proc.pid))
 
         sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
+        if sampled:
+            sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
         done.set()
-        sampler.join()
+        if sampled:
+            sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n"
@@ -293,9 +303,11 @@ def snapshot(dest: Path) -> Path:
     """A copy of the generator's package (``generator/``, without ``__pycache__``) in
     ``dest``, from which our builds run (their working folder): an edit to the working
     tree while the benchmark runs would change the generator's hash, and so every cache
-    key, and show as a cache miss in the figures."""
+    key, and show as a cache miss in the figures. Its modules are compiled at once, as
+    pip compiles an installed package's: the first timed build does not compile them."""
     shutil.copytree(REPO / "generator", dest / "generator",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(dest / "generator", quiet=1)
     return dest
 
 
@@ -322,7 +334,8 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
     search_cmd = [str(pagefind), "--site", "public", "--silent"] if pagefind else None
     log = base / "build.log"
     ours, theirs, searched = Side(), Side(), Side()
-    for n in range(1, rounds + 1):
+    for n in range(1, rounds + 2):  # the last round: memory alone
+        sampled = n > rounds
         for scenario in SCENARIOS:
             # A: ours
             cmd = build
@@ -336,7 +349,8 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
                 edits.page_ours(project, n)
             elif scenario == "one catalog entry changed":
                 edits.catalog_ours(n)
-            ours.runs[scenario].append(run_timed(cmd, code, ours_env, log))
+            (ours.memory if sampled else ours.runs)[scenario].append(
+                run_timed(cmd, code, ours_env, log, sampled=sampled))
             if scenario == "nothing changed":
                 missed = cache_missed(log.read_text(encoding="utf-8", errors="replace"))
                 if missed:
@@ -356,11 +370,11 @@ def bench_scale(pages: int, rounds: int, hugo: str | None, base: Path,
                 edits.page_hugo(hsite, n)
             elif scenario == "one catalog entry changed":
                 edits.catalog_hugo(hsite, n)
-            built = run_timed(hugo_cmd, hsite, env, log)
-            theirs.runs[scenario].append(built)
+            built = run_timed(hugo_cmd, hsite, env, log, sampled=sampled)
+            (theirs.memory if sampled else theirs.runs)[scenario].append(built)
             if search_cmd is not None:  # Hugo's usual search: Pagefind over public/
-                indexed = run_timed(search_cmd, hsite, env, log)
-                searched.runs[scenario].append(
+                indexed = run_timed(search_cmd, hsite, env, log, sampled=sampled)
+                (searched.memory if sampled else searched.runs)[scenario].append(
                     Run(built.seconds + indexed.seconds, max(built.peak_mb, indexed.peak_mb)))
     cases = sum(1 for _ in (project / "content" / "examples").glob("*.yaml"))
     ours_pages = sum(1 for _ in out.rglob("index.html"))
@@ -451,17 +465,19 @@ def main(argv: list[str] | None = None) -> int:
         log = Path(tmp) / "check.log"
         check_env = {**env, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
         checks = [run_timed([sys.executable, "-m", "generator", "check", "--project",
-                             str(REPO)], REPO, check_env, log) for _ in range(args.rounds)]
+                             str(REPO)], REPO, check_env, log, sampled=n == args.rounds)
+                  for n in range(args.rounds + 1)]
 
     print()
     print(table(rows))
     print()
     print(f"python -m generator check on the repository: median "
-          f"{statistics.median(r.seconds for r in checks):.3f} s, peak "
-          f"{statistics.median(r.peak_mb for r in checks):.0f} MB ({args.rounds} runs)")
-    print(f"(medians of {args.rounds} rounds; peak MB is the largest sum of the PSS of each "
-          f"build's process tree, read every {SAMPLE_S * 1000:.0f} ms; Hugo+PF: "
-          f"the larger of the two runs'; whole run {time.perf_counter() - started:.0f} s)")
+          f"{statistics.median(r.seconds for r in checks[:-1]):.3f} s ({args.rounds} runs), "
+          f"peak {checks[-1].peak_mb:.0f} MB (one more run)")
+    print(f"(medians of {args.rounds} timed rounds, memory not read; peak MB from one more "
+          f"round: the largest sum of the PSS of each build's process tree, read every "
+          f"{SAMPLE_S * 1000:.0f} ms; Hugo+PF: the larger of the two runs'; whole run "
+          f"{time.perf_counter() - started:.0f} s)")
     code_folder.cleanup()
     return 0
 
