@@ -9,6 +9,7 @@ import shutil
 import tomllib
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -646,6 +647,8 @@ MACRO_CALLS = (
     "{% macro v() %}{{ varargs | length }}{{ kwargs | length }}{% endmacro %}"
     "{{ v(1, 2, a=3) }}{% set n = namespace(k=0) %}{% for c in 'ab' %}"
     "{% set n.k = n.k + 1 %}{{ m(c, n.k) }}{% endfor %}{{ 'x' | e }}{{ dict(a=1).a }}"
+    "{{ m('<a>', '&') }}{{ m(1, 2) ~ '<' }}{% macro o(a, b) %}{{ m(a, b) }}|{{ a }}"
+    "{% endmacro %}{{ o('<', 3) }}{{ m(7, 8) | length }}"
 )
 
 
@@ -664,7 +667,30 @@ def test_a_macro_is_called_as_jinja_calls_it(tmp_path: Path) -> None:
     plain = Environment(autoescape=True)
     assert plain.context_class is Context
     assert ours == plain.from_string(MACRO_CALLS).render()
-    assert ours == "0-20-11-21-22-22-3[in]21a-1b-2x1"
+    assert ours == "0-20-11-21-22-22-3[in]21a-1b-2x1&lt;a&gt;-&amp;1-2&lt;&lt;-3|&lt;3"
+
+
+def test_a_macro_given_each_argument_by_position_is_called_straight_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its function runs without :meth:`Macro.__call__` (and gives Markup); one given a
+    keyword, fewer arguments, or ``caller`` goes through it."""
+    from jinja2.runtime import Macro
+
+    called: list[str] = []
+    jinja_call = Macro.__call__
+
+    def watched(self: Macro, *args: Any, **kwargs: Any) -> Any:
+        called.append(self.name)
+        return jinja_call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Macro, "__call__", watched)
+    env = make_environment(tmp_path)
+    template = env.from_string(
+        "{% macro m(x, y=2) %}<{{ x }}-{{ y }}>{% endmacro %}"
+        "{% macro w() %}[{{ caller() }}]{% endmacro %}"
+        "{{ m('&', 1) }}{{ m(3) }}{{ m(x=4, y=5) }}{% call w() %}in{% endcall %}")
+    assert template.render() == "<&amp;-1><3-2><4-5>[in]"
+    assert called == ["m", "m", "w"]
 
 
 class _Html:
