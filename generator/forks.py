@@ -288,7 +288,8 @@ class Started(Generic[R]):
                 out.close()
 
 
-def start(work: Callable[[], R], *, helped: bool = True) -> Started[R]:
+def start(work: Callable[[], R], *, helped: bool = True,
+          held: list[Started[Any]] | None = None) -> Started[R]:
     """``work()`` begun in a forked helper process, where this process may fork
     (:func:`may_fork`) and ``helped``; its value waits in a temporary file until
     :meth:`Started.result` asks for it.
@@ -299,10 +300,17 @@ def start(work: Callable[[], R], *, helped: bool = True) -> Started[R]:
     Args:
         work: what makes the value.
         helped: fork a helper (the caller judges whether the work is worth a process).
+        held: where the value on its way is put before a Ctrl-C or SIGTERM held back
+            across the fork can stop this process: the caller's clean-up closes what
+            is there, though the interrupt came before this call returned.
 
     Returns:
         The value on its way; without a helper (none forked, or none could be: no
         process, no temporary file), :meth:`Started.result` makes it then.
+
+    Raises:
+        KeyboardInterrupt: a signal that came while it was held back (the helper
+            stopped and waited for first).
     """
     if not (helped and may_fork()):
         return Started(work)
@@ -323,9 +331,17 @@ def start(work: Callable[[], R], *, helped: bool = True) -> Started[R]:
         pid = -1
     if pid == 0:
         _helper(out.fileno(), lambda _none: work(), (None,), progress, mask, parent)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     if pid < 0:
         progress.close()
         out.close()
-        return Started(work)
-    return Started(work, pid, out, progress)
+        started = Started(work)
+    else:
+        started = Started(work, pid, out, progress)
+    if held is not None:
+        held.append(started)
+    try:  # (a signal held back is raised here, once let through)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    except BaseException:
+        started.close()
+        raise
+    return started

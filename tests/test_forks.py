@@ -434,3 +434,46 @@ def test_an_error_of_a_started_value_made_here_is_raised(
     with pytest.raises(ValueError, match="no value"):
         started.result()
     assert_gone(pids)
+
+
+def interrupted_as_signals_come_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C held back across a helper's fork, raised as the signals are first let
+    through again in this process (where Python runs a pending handler)."""
+    mask = forks.signal.pthread_sigmask  # (the signal module's: patched for its callers)
+    here = os.getpid()
+    raised: list[bool] = []
+
+    def let_through(how: int, signals: Any) -> Any:
+        before = mask(how, signals)
+        if how == signal.SIG_SETMASK and os.getpid() == here and not raised:
+            raised.append(True)
+            raise KeyboardInterrupt
+        return before
+
+    monkeypatch.setattr(forks.signal, "pthread_sigmask", let_through)
+
+
+def test_a_ctrl_c_held_across_a_starts_fork_stops_its_helper(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pids = counted_forks(monkeypatch)
+    interrupted_as_signals_come_back(monkeypatch)
+    held: list[forks.Started[Any]] = []
+    with pytest.raises(KeyboardInterrupt):
+        forks.start(lambda: time.sleep(30), held=held)
+    assert len(pids) == 1 and len(held) == 1
+    assert_gone(pids)
+
+
+def test_a_build_interrupted_as_its_runtime_helper_starts_leaves_no_process(
+        lean_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.commands.build import build
+    from generator.render import checker_files
+
+    monkeypatch.setattr(checker_files, "_RUNTIMES", {})  # packed by a helper: none kept
+    pids = counted_forks(monkeypatch)
+    interrupted_as_signals_come_back(monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        build(lean_project, lean_project / "site", cache=False)
+    assert len(pids) == 1
+    assert_gone(pids)
+    assert not (lean_project / "site").exists()

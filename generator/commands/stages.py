@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from generator import forks
 from generator.commands.check import disagreement_lines
 from generator.commands.check import warning_lines
 from generator.commands.output_folder import open_writer
@@ -130,6 +131,10 @@ class Output:
         self.runtime: Runtime | None = None
         """The card checker's ``runtime.zip``, packed while the locales render (``None``:
         the site has no checker)."""
+        self.started: list[forks.Started[Any]] = []
+        """The values forked helpers make meanwhile (:func:`generator.forks.start`),
+        each put here as its helper starts: :meth:`release` stops them, though an
+        interrupt came before their owner was set."""
         self._store = store
         self._held = True
         gc.freeze()
@@ -151,8 +156,8 @@ class Output:
         try:
             with signals_deferred():
                 self.indexer.close()
-                if self.runtime is not None:
-                    self.runtime.close()
+                for started in self.started:
+                    started.close()
                 shutil.rmtree(self.scratch, ignore_errors=True)
         finally:
             gc.unfreeze()
@@ -252,7 +257,8 @@ def open_output(verified: Verified) -> Opened | Outcome:
         raise
     try:  # (forked once the loaded objects are frozen: a collection there copies none)
         if project.config.pyodide is not None:
-            output.runtime = Runtime(tuple(sorted(project.locales)), store, helped=True)
+            output.runtime = Runtime(tuple(sorted(project.locales)), store, helped=True,
+                                     held=output.started)
     except BaseException:
         try:
             writer.abort()

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from functools import cache
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from babel import localedata
 
@@ -172,10 +173,13 @@ class Runtime:
         locales: the site's locales, sorted (Babel's data of these alone).
         cache: the build cache, or ``None``.
         helped: pack it in a helper where one may be forked.
+        held: where the packing is put as it starts, for the caller's clean-up to stop
+            (:func:`generator.forks.start`).
     """
 
     def __init__(self, locales: tuple[str, ...], cache: FileStore | None = None, *,
-                 helped: bool = False) -> None:
+                 helped: bool = False, held: list[forks.Started[Any]] | None = None
+                 ) -> None:
         sources = _library_sources(locales)
         self._key = _sources_key(sources)
         self._cache = cache
@@ -186,7 +190,7 @@ class Runtime:
             if self._made is not None:
                 _RUNTIMES[self._key] = self._made
         self._packing = None if self._made is not None else \
-            forks.start(partial(_zipped_sources, sources), helped=helped)
+            forks.start(partial(_zipped_sources, sources), helped=helped, held=held)
 
     def zipped(self) -> bytes:
         """The archive's bytes (packed here where the helper has not finished it).
