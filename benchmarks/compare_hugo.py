@@ -112,8 +112,10 @@ class Run:
     peak_mb: float
     """The largest sum of the proportional set sizes of the build's process tree (the
     build, its workers and the Pagefind processes), read every :data:`SAMPLE_S`
-    seconds; in a run whose memory was not read, the largest single resident set
-    ``os.wait4`` reports."""
+    seconds from its start; in a run whose memory was not read, the largest single
+    resident set ``os.wait4`` reports, which is at least this process's own at the
+    spawn (Linux keeps a process's peak across ``execve``, and the child begins as a copy
+    of this process, or in its memory under ``vfork``)."""
 
 
 @dataclass
@@ -178,8 +180,9 @@ def tree_rss_kb(root: int) -> int:
 def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path, *,
               sampled: bool = False) -> Run:
     """Run ``cmd`` in a fresh process; its wall time and the largest single resident set
-    ``os.wait4`` reports; ``sampled``: the peak of its process tree's summed resident
-    sets instead (read every :data:`SAMPLE_S` s, and at least that largest one)."""
+    ``os.wait4`` reports (:class:`Run`); ``sampled``: the peak of its process tree's
+    summed proportional set sizes instead, read at once and then every
+    :data:`SAMPLE_S` s (``os.wait4``'s figure would add this process's own peak)."""
     with log.open("wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -187,8 +190,10 @@ def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path, *,
         done = threading.Event()
 
         def sample() -> None:
-            while not done.wait(SAMPLE_S):
+            while True:
                 peak[0] = max(peak[0], tree_rss_kb(proc.pid))
+                if done.wait(SAMPLE_S):
+                    return
 
         sampler = threading.Thread(target=sample, daemon=True)
         if sampled:
@@ -202,7 +207,7 @@ def run_timed(cmd: list[str], cwd: Path, env: dict[str, str], log: Path, *,
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n"
                  f"{log.read_text(encoding='utf-8', errors='replace')}")
-    return Run(seconds, max(peak[0], usage.ru_maxrss) / 1024)  # KiB on Linux
+    return Run(seconds, (peak[0] if sampled else usage.ru_maxrss) / 1024)  # KiB on Linux
 
 
 def replace_once(path: Path, pattern: str, repl: Callable[[re.Match[str]], str]) -> None:

@@ -89,3 +89,20 @@ def test_the_benchmark_runs_a_copy_of_the_generator(tmp_path: Path) -> None:
     engine = code / "generator" / "engine"  # compiled there, as pip compiles a package
     assert sorted(p.name.split(".")[0] for p in (engine / "__pycache__").glob("*.pyc")) \
         == sorted(p.stem for p in engine.glob("*.py"))
+
+
+def test_a_build_s_memory_is_its_own_not_the_benchmark_s(tmp_path: Path) -> None:
+    """The memory round reads the child's process tree alone: a small child started by a
+    benchmark that holds 300 MB shows a few MB (its ``wait4`` peak is at least the
+    benchmark's own, kept across ``execve``), a child that holds 200 MB shows them."""
+    from compare_hugo import run_timed
+
+    held = b"x" * (300 << 20)  # touched: resident in this process
+    small = run_timed([sys.executable, "-c", "pass"], tmp_path, {}, tmp_path / "log",
+                      sampled=True)
+    large = run_timed([sys.executable, "-c",
+                       "import time; b = b'x' * (200 << 20); time.sleep(0.2)"],
+                      tmp_path, {}, tmp_path / "log", sampled=True)
+    del held
+    assert 1 < small.peak_mb < 60
+    assert 195 < large.peak_mb < 260
