@@ -40,10 +40,11 @@ ratio ours/Hugo, the ratio to our own full build, and the performance targets be
 then ``python -m generator check`` alone on the repository. Peak memory is the largest sum
 of the proportional set sizes (PSS: a page shared by forked workers counted once) of
 each build's whole process tree (our workers and Pagefind processes, or Hugo's), read
-from ``/proc`` every 20 ms while it runs (Linux), and never less than the largest single
-resident set ``os.wait4`` reports. Reading it slows what it reads (each read walks a
-process's memory map while the process waits to change it: our 700-page full build took
-18.0-18.5 s read, 15.0-15.8 s not), so the timed rounds run unread, and one more round
+from ``/proc`` at its start and every 20 ms while it runs (Linux); not ``os.wait4``'s
+largest resident set, which is never less than this benchmark's own. Reading it slows
+what it reads (each read walks a process's memory map while the process waits to change
+it: our 700-page full build took 18.0-18.5 s read, 15.0-15.8 s not), so the timed
+rounds run unread, and one more round
 of the same scenarios (its own edits) gives the memory alone. Figures only: nothing is
 asserted, the exit status is 0 (unless a build fails). Installs nothing: without
 ``hugo`` on PATH (Debian: ``apt-get install hugo``) it still runs our side and prints
