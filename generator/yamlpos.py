@@ -45,10 +45,34 @@ from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
 
-try:
-    _FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = yaml.CSafeLoader
-except AttributeError:  # PyYAML built without libyaml
-    _FastLoader = yaml.SafeLoader
+_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
+"""The tag YAML 1.1 resolves a short plain or quoted scalar to, by its text and
+implicitness (:class:`_Resolving`)."""
+_RESOLVED_LIMIT = 4096
+_RESOLVED_LONGEST = 32
+
+
+class _Resolving(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's safe loader, the tag of each short scalar remembered: its composer
+    asks the resolver (Python, a regular expression per candidate tag) for every
+    scalar, and a case file repeats the same keys and card codes thousands of times.
+    The safe loader resolves no path (no ``add_path_resolver``), so a scalar's tag
+    depends on its text and implicitness alone."""
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: Any) -> str:
+        if kind is not yaml.ScalarNode or len(value) > _RESOLVED_LONGEST:
+            return str(super().resolve(kind, value, implicit))
+        key = (value, tuple(implicit))
+        tag = _RESOLVED.get(key)
+        if tag is None:
+            tag = str(super().resolve(kind, value, implicit))
+            if len(_RESOLVED) < _RESOLVED_LIMIT:
+                _RESOLVED[key] = tag
+        return tag
+
+
+_FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = (
+    _Resolving if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader)  # without libyaml: pure
 
 Key: TypeAlias = str | int
 """One step into a value: a mapping key or a list index."""
@@ -312,6 +336,8 @@ class _Builder:
         if (self.bool_words and not key and node.tag == _BOOL_TAG
                 and node.value not in BOTH_VERSIONS_BOOLEANS):
             return BoolText(node.value)
+        if node.tag == _STR_TAG:  # what the constructor makes of it, without the call
+            return node.value
         try:
             return self.constructor.construct_object(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError):

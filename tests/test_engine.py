@@ -240,6 +240,14 @@ def test_card_codes(code: str, expected: str) -> None:
 def test_bad_card_codes(code: str) -> None:
     with pytest.raises(CardCodeError):
         parse_card(code)
+    with pytest.raises(CardCodeError):  # asked again: refused again, not remembered
+        parse_card(code)
+
+
+def test_a_card_code_read_again_is_the_same_card() -> None:
+    assert parse_card("Q♥") == parse_card("qh") == parse_card("QH") == Card(Rank.QUEEN, Suit.HEARTS)
+    assert parse_card(" 10s ") == parse_card("TS") == Card(Rank.TEN, Suit.SPADES)
+    assert parse_card("jk") is parse_card("JK")
 
 
 def test_rule_set_fields() -> None:

@@ -110,6 +110,38 @@ def test_an_unregistered_game_is_gone_from_everything_derived() -> None:
             json.dumps(case_schema(), sort_keys=True)) == before
 
 
+
+def test_a_game_registered_again_gives_its_new_rule_set() -> None:
+    first = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD)
+    second = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD + 5)
+    register_game(first)
+    try:
+        assert rule_set("rami60").opening_threshold == RAMI60_THRESHOLD
+        assert rule_set("rami60", "house") == first.rule_set(Preset.HOUSE)
+    finally:
+        unregister_game("rami60")
+    with pytest.raises(UnknownGameError):
+        rule_set("rami60")
+    register_game(second)
+    try:
+        assert rule_set("rami60").opening_threshold == RAMI60_THRESHOLD + 5
+        assert rule_set("rami60", "house") == second.rule_set(Preset.HOUSE)
+    finally:
+        unregister_game("rami60")
+
+
+def test_a_rule_set_asked_for_again_is_the_same_value() -> None:
+    for spec in games():
+        for preset in (*spec.presets, None) if spec.presets else (None,):
+            for on in ({}, *({name: True} for name in spec.options)):
+                made = spec.rule_set(preset, **on)
+                assert rule_set(spec.id, preset, **on) == made
+                assert rule_set(spec.id, preset, **on) is rule_set(spec.id, preset, **on)
+    with pytest.raises(UnknownGameError, match="unknown preset 'casino'"):
+        rule_set("rami51", "casino")
+    with pytest.raises(UnknownGameError, match="unknown preset 'casino'"):
+        rule_set("rami51", "casino")
+
 RAMI60_CASES = """\
 defaults:
   game: rami60

@@ -105,3 +105,34 @@ def test_case_files_are_measured_by_the_fast_parser_alone(
         assert errors == [] and document is not None and document.value["cases"]
     assert loaders  # the larger files are read event by event
     assert set(loaders) == {yamlpos._FastLoader}
+
+
+@pytest.mark.parametrize("text", [
+    "a: plain words", "a: 'quoted'", 'a: "1"', "a: '2024-01-01'", 'a: "yes"',
+    "a: |\n  a block\n  of lines\n", "a: >\n  folded\n  text\n", "a: Q♥ K♥ A♥",
+    "a: !!str true", "a: ''",
+])
+def test_text_values_are_what_yaml_reads(text: str) -> None:
+    doc, errors = yamlpos.parse_yaml(text, "t.yaml", bool_words=True)
+    assert errors == [] and doc is not None
+    expected = yaml.safe_load(text)["a"]
+    assert type(doc.value["a"]) is str and doc.value["a"] == expected
+
+
+def _scalar_tags(node: yaml.Node) -> list[tuple[str, str]]:
+    if isinstance(node, yaml.ScalarNode):
+        return [(node.value, node.tag)]
+    children = node.value if isinstance(node, yaml.SequenceNode) else [
+        part for pair in node.value for part in pair]
+    return [tag for child in children for tag in _scalar_tags(child)]
+
+
+def test_a_scalars_tag_remembered_is_the_one_yaml_resolves() -> None:
+    text = ("a: 1\nb: '1'\nc: yes\nd: 'yes'\ne: ~\nf: '~'\ng: 0x1F\nh: 2024-01-01\n"
+            "i: 1.5\nj: QH\nk: !!str 7\nl: [1, '1', yes, 'yes']\nm: null\n'1': 1\n")
+    expected = _scalar_tags(yaml.compose(text, Loader=yaml.SafeLoader))
+    assert ("1", "tag:yaml.org,2002:int") in expected
+    assert ("1", "tag:yaml.org,2002:str") in expected
+    for _ in range(2):  # the second time from what the first remembered
+        node = yamlpos._compose(text, yamlpos._FastLoader)
+        assert node is not None and _scalar_tags(node) == expected

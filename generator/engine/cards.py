@@ -9,6 +9,7 @@ has neither. Card codes are the ones docs/site.md fixes for case files: rank
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 
@@ -169,6 +170,13 @@ def parse_card(code: str) -> Card:
     Raises:
         CardCodeError: the code names no card; the message says what was expected.
     """
+    return _parsed_card(code)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_card(code: str) -> Card:
+    """:func:`parse_card`, remembered: a project writes the same few dozen codes
+    thousands of times (a code that names no card raises again each time)."""
     text = code.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # ♥️ → ♥
     upper = "".join(ch.upper() if ch.isascii() else ch for ch in text)  # "ſ" is no "S"
     if upper == "JK":

@@ -529,7 +529,16 @@ def rule_set(game: str, preset: str | None = None, **options: bool) -> RuleSet:
         UnknownGameError: unknown game, preset or option, or a preset or option that does
             not apply to the game.
     """
-    return find_game(game).rule_set(preset, **options)
+    return _rule_set(games(), _epoch, game, preset, tuple(sorted(options.items())))
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_set(registry: tuple[GameSpec, ...], epoch: int, game: str, preset: str | None,
+              options: tuple[tuple[str, bool], ...]) -> RuleSet:
+    """:func:`rule_set` for one state of the registry (``registry``, ``epoch``: as
+    :func:`per_registry` keys it), remembered: a loader asks for the same few rule sets
+    once a case, and a rule set is an immutable value that serves every case."""
+    return find_game(game).rule_set(preset, **dict(options))
 
 
 # -- the games ------------------------------------------------------------------------------
