@@ -44,35 +44,9 @@ from yaml.constructor import SafeConstructor
 from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
+from generator.yaml_loaders import FAST_LOADER
 
-_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
-"""The tag YAML 1.1 resolves a short plain or quoted scalar to, by its text and
-implicitness (:class:`_Resolving`)."""
-_RESOLVED_LIMIT = 4096
-_RESOLVED_LONGEST = 32
-
-
-class _Resolving(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """libyaml's safe loader, the tag of each short scalar remembered: its composer
-    asks the resolver (Python, a regular expression per candidate tag) for every
-    scalar, and a case file repeats the same keys and card codes thousands of times.
-    The safe loader resolves no path (no ``add_path_resolver``), so a scalar's tag
-    depends on its text and implicitness alone."""
-
-    def resolve(self, kind: type[yaml.Node], value: Any, implicit: Any) -> str:
-        if kind is not yaml.ScalarNode or len(value) > _RESOLVED_LONGEST:
-            return str(super().resolve(kind, value, implicit))
-        key = (value, tuple(implicit))
-        tag = _RESOLVED.get(key)
-        if tag is None:
-            tag = str(super().resolve(kind, value, implicit))
-            if len(_RESOLVED) < _RESOLVED_LIMIT:
-                _RESOLVED[key] = tag
-        return tag
-
-
-_FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = (
-    _Resolving if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader)  # without libyaml: pure
+_FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = FAST_LOADER
 
 Key: TypeAlias = str | int
 """One step into a value: a mapping key or a list index."""
