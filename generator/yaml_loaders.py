@@ -1,6 +1,7 @@
 """The YAML loader :mod:`generator.yamlpos` composes with (:data:`FAST_LOADER`): libyaml's
 safe loader with the tag of each short scalar remembered, or the pure-Python safe loader
-where PyYAML was built without libyaml."""
+where PyYAML was built without libyaml; the tag a plain scalar has without a tag
+(:func:`implicit_tag`)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,11 @@ class Resolving(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[
 FAST_LOADER: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = (
     Resolving if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader)
 """The loader :mod:`generator.yamlpos` composes a YAML file with."""
+
+_PLAIN = yaml.resolver.Resolver()
+
+
+def implicit_tag(value: str) -> str:
+    """The tag YAML 1.1 gives ``value`` written plain, without a tag (``"31"``: int;
+    ``"2024-13-45"``: timestamp, though it is no date)."""
+    return str(_PLAIN.resolve(yaml.ScalarNode, value, (True, False)))  # type: ignore[no-untyped-call]

@@ -45,6 +45,7 @@ from generator.errors import UNPRINTABLE
 from generator.errors import InputError
 from generator.errors import control_character
 from generator.yaml_loaders import FAST_LOADER
+from generator.yaml_loaders import implicit_tag
 
 _FastLoader: type[yaml.SafeLoader] | type[yaml.CSafeLoader] = FAST_LOADER
 
@@ -75,6 +76,7 @@ _SCALAR_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}"
     for name in ("str", "int", "float", "bool", "null", "timestamp", "binary")
 )
+_PLAIN = "expected a plain value (text, number, true/false)"
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
@@ -302,21 +304,21 @@ class _Builder:
         if control is not None:  # refuses the character itself
             self.error(_mark(node), control_character(control.group()), path)
         if node.tag not in _SCALAR_TAGS:
-            self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; expected a plain "
-                       "value (text, number, true/false)", path)
+            self.error(_mark(node), f"unsupported YAML tag {_tag(node)!r}; {_PLAIN}", path)
             return node.value
         if is_number_text(node):
             return NumberText(node.value)
-        if (self.bool_words and not key and node.tag == _BOOL_TAG
-                and node.value not in BOTH_VERSIONS_BOOLEANS):
+        if (self.bool_words and not key and node.tag == _BOOL_TAG and node.value.lower()
+                in SafeConstructor.bool_values and node.value not in BOTH_VERSIONS_BOOLEANS):
             return BoolText(node.value)
         if node.tag == _STR_TAG:  # what the constructor makes of it, without the call
             return node.value
         try:
             return self.constructor.construct_object(node)
-        except (yaml.YAMLError, ValueError, TypeError, OverflowError):
-            # e.g. 2024-13-45 looks like a date but is none: keep the text
-            return node.value
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError, LookupError, AttributeError):
+            if node.style or implicit_tag(node.value) != node.tag:  # a tag given: said
+                self.error(_mark(node), f"{node.value!r} is no {_tag(node)} value; {_PLAIN}", path)
+            return node.value  # no value of its tag (2024-13-45, "!!bool x"): its text
 
     def build(self, node: yaml.Node, path: YamlPath) -> Any:
         if id(node) in self.built:  # reached again: through an alias
@@ -559,16 +561,14 @@ def _is_nesting_limit(exc: yaml.YAMLError) -> bool:
 
 def _too_deep(text: str) -> Mark | None:
     """Where the first list or mapping nested deeper than :data:`MAX_DEPTH` starts
-    (1-based), or ``None``. Each list or mapping holds a character of its own among ``[{-?:`` (its
-    bracket, or its first entry's indicator), so a text with at most ``MAX_DEPTH`` of
-    them is not read; another is read event by event with the fast parser (libyaml's
-    parser keeps its own stack, where its composer recurses). A syntax error stops the
-    reading: the composer reports it. libyaml's scanner reads ahead of its events in
-    a flow list or mapping (up to 1,024 characters, for a possible ``key:``), so its own
-    nesting limit can stop it before the events reach ``MAX_DEPTH``: then the
-    pure-Python parser, which keeps its stack in a list and has no limit, measures the
-    nesting (about 0.25 s for 30,000 nested ``[``, paid only when libyaml stops).
-    """
+    (1-based), or ``None``. Each list or mapping holds a character of its own among
+    ``[{-?:`` (its bracket, or its first entry's indicator): a text with at most
+    ``MAX_DEPTH`` of them is not read; another is read event by event with the fast
+    parser (libyaml's parser keeps its own stack, where its composer recurses); a syntax
+    error stops the reading (the composer reports it). libyaml's scanner reads up to
+    1,024 characters ahead in a flow list or mapping, so its own nesting limit can stop
+    it first: then the pure-Python parser, whose stack has no limit, measures the
+    nesting (about 0.25 s for 30,000 nested ``[``)."""
     if sum(text.count(c) for c in "[{-?:") <= MAX_DEPTH:
         return None
     if _bracket_depth(text) <= MAX_DEPTH:  # libyaml's look-ahead stays within its limit

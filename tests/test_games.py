@@ -211,3 +211,33 @@ def test_the_game_lists_of_expected_messages_follow_the_registry(rami60: GameSpe
     assert lists["{GAMES or}"].endswith(" or rami60")
     assert lists["{RAMI_GAMES or}"].endswith(" or rami60")
     assert "rami60" in KINDS["first_meld"].games
+
+
+def test_a_record_keeps_the_presets_it_was_made_with() -> None:
+    base = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD)
+    presets = {preset: dict(changes) for preset, changes in base.presets.items()}
+    spec = GameSpec(id="rami60", name="Rami 60", rules=base.rules, presets=presets,
+                    numbers=base.numbers)
+    register_game(spec)
+    try:
+        house = rule_set("rami60", "house").opening_threshold
+        assert house is not None
+        presets[Preset.HOUSE]["opening_threshold"] = house + 10  # no record changes
+        assert rule_set("rami60", "house").opening_threshold == house
+        assert spec.rule_set(Preset.HOUSE).opening_threshold == house
+        with pytest.raises(TypeError):
+            spec.presets[Preset.HOUSE]["opening_threshold"] = 1  # type: ignore[index]
+    finally:
+        unregister_game("rami60")
+
+
+def test_an_unknown_option_is_the_first_one_given() -> None:
+    with pytest.raises(UnknownGameError, match="unknown option 'zzz' of cardverse"):
+        rule_set("cardverse", zzz=True, aaa=True)
+    with pytest.raises(UnknownGameError, match="unknown option 'aaa' of cardverse"):
+        rule_set("cardverse", aaa=True, zzz=True)
+
+
+def test_an_options_value_of_another_type_is_taken_as_before() -> None:
+    on = [1]  # truthy: the option is on, as it always was for a value that is no bool
+    assert rule_set("cardverse", ace_high=on) == rule_set("cardverse", ace_high=True)  # type: ignore[arg-type]

@@ -130,9 +130,30 @@ def _scalar_tags(node: yaml.Node) -> list[tuple[str, str]]:
 def test_a_scalars_tag_remembered_is_the_one_yaml_resolves() -> None:
     text = ("a: 1\nb: '1'\nc: yes\nd: 'yes'\ne: ~\nf: '~'\ng: 0x1F\nh: 2024-01-01\n"
             "i: 1.5\nj: QH\nk: !!str 7\nl: [1, '1', yes, 'yes']\nm: null\n'1': 1\n")
-    expected = _scalar_tags(yaml.compose(text, Loader=yaml.SafeLoader))
+    composed = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert composed is not None
+    expected = _scalar_tags(composed)
     assert ("1", "tag:yaml.org,2002:int") in expected
     assert ("1", "tag:yaml.org,2002:str") in expected
     for _ in range(2):  # the second time from what the first remembered
         node = yamlpos._compose(text, yamlpos._FastLoader)
         assert node is not None and _scalar_tags(node) == expected
+
+
+@pytest.mark.parametrize(("text", "said", "value"), [
+    ("title: !!bool x\n", "1:8: 'x' is no !!bool value", {"title": "x"}),
+    ("!!bool 1: x\n", "1:1: '1' is no !!bool value", {"1": "x"}),
+    ("a: !!timestamp 31\n", "1:4: '31' is no !!timestamp value", {"a": "31"}),
+    ("a: !!timestamp '31'\n", "1:4: '31' is no !!timestamp value", {"a": "31"}),
+    ("a: 2024-13-45\n", None, {"a": "2024-13-45"}),  # no tag written: text, as before
+])
+def test_a_tag_its_value_does_not_fit_is_an_input_error(
+        text: str, said: str | None, value: dict[str, str]) -> None:
+    doc, errors = yamlpos.parse_yaml(text, "site.yaml", bool_words=True)
+    assert doc is not None and doc.value == value
+    shown = [f"{e.line}:{e.column}: {e.message}" for e in errors]
+    if said is None:
+        assert shown == []
+    else:
+        assert len(shown) == 1 and shown[0].startswith(said)
+        assert shown[0].endswith("expected a plain value (text, number, true/false)")

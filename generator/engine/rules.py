@@ -196,9 +196,12 @@ class GameSpec:
             every option off; ``rules.game`` is :attr:`id`.
         presets: the presets it is played under, each with the :class:`RuleSet` fields
             it changes, in the order the site lists them (the first the default); empty
-            for a game without presets.
+            for a game without presets. Copied when the record is made, read-only: a
+            mapping changed afterwards changes no record (:func:`rule_set` keeps the
+            rule sets it made).
         options: the options it takes, each with the :class:`RuleSet` fields it changes
-            when on (every option is off by default); empty for a game without options.
+            when on (every option is off by default); empty for a game without options;
+            copied and read-only as :attr:`presets` are.
         numbers: the rule numbers its pages may cite as placeholders (``{rami51.threshold}``),
             each a function of this record; two games may give one name (``rami.*``, the
             Rami games' shared numbers) only with one value.
@@ -221,6 +224,10 @@ class GameSpec:
         if not self.id or not all(c.isascii() and (c.islower() or c.isdigit())
                                    for c in self.id):
             raise ValueError(f"game id {self.id!r}; expected lowercase letters and digits")
+        for name in ("presets", "options"):
+            object.__setattr__(self, name, MappingProxyType(
+                {key: MappingProxyType(dict(changes))
+                 for key, changes in getattr(self, name).items()}))
         if self.rules.game != self.id or self.rules.preset != self.default_preset:
             raise ValueError(f"game {self.id!r}: its rule set is for game "
                              f"{self.rules.game!r}, preset {self.rules.preset!r}; expected "
@@ -529,7 +536,9 @@ def rule_set(game: str, preset: str | None = None, **options: bool) -> RuleSet:
         UnknownGameError: unknown game, preset or option, or a preset or option that does
             not apply to the game.
     """
-    return _rule_set(games(), _epoch, game, preset, tuple(sorted(options.items())))
+    if not all(type(on) is bool for on in options.values()):  # (not kept: unhashable)
+        return find_game(game).rule_set(preset, **options)
+    return _rule_set(games(), _epoch, game, preset, tuple(options.items()))
 
 
 @functools.lru_cache(maxsize=64)
