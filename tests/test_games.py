@@ -110,7 +110,6 @@ def test_an_unregistered_game_is_gone_from_everything_derived() -> None:
             json.dumps(case_schema(), sort_keys=True)) == before
 
 
-
 def test_a_game_registered_again_gives_its_new_rule_set() -> None:
     first = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD)
     second = rami_variant("rami60", "Rami 60", opening_threshold=RAMI60_THRESHOLD + 5)
@@ -141,6 +140,7 @@ def test_a_rule_set_asked_for_again_is_the_same_value() -> None:
         rule_set("rami51", "casino")
     with pytest.raises(UnknownGameError, match="unknown preset 'casino'"):
         rule_set("rami51", "casino")
+
 
 RAMI60_CASES = """\
 defaults:
