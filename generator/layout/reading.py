@@ -136,6 +136,11 @@ def _unreadable(rel: str, exc: OSError) -> NotAnInput:
                                  f"{exc.strerror or exc}; expected a readable file"))
 
 
+_LAST_PART_A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
+"""What ``open`` with ``O_NOFOLLOW`` answers for a path whose last part is a symbolic
+link: ``ELOOP`` (Linux, macOS), ``EMLINK`` (FreeBSD)."""
+
+
 def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
                  advice: str = "") -> int:
     """``path`` opened to read (blocking) if it is a regular file, checked as
@@ -155,9 +160,17 @@ def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
         raise _unreadable(rel, exc) from exc
     if why:
         raise error(why)
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
-                     | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            fd = os.open(path, flags)
+        except OSError as exc:
+            if exc.errno not in _LAST_PART_A_LINK:
+                raise
+            # The link's target, resolved, opened only if it is no link itself by then.
+            # Only a link is resolved: ``realpath`` looks at each part of the path in
+            # Python, 15 of the 22 microseconds an open took when it resolved them all.
+            fd = os.open(os.path.realpath(path), flags)
     except OSError as exc:
         raise _unreadable(rel, exc) from exc
     try:
