@@ -34,6 +34,8 @@ from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
 
+from yaml import ScalarNode
+
 from generator.cases.model import Case
 from generator.cases.model import CaseSet
 from generator.cases.model import Position
@@ -364,6 +366,10 @@ class _FileLoader:
             :meth:`load` (by the YAML parser, or because the item is not a mapping).
         merged: the indexes of the items that hold two cases run together (a missing
             ``- ``): said once (:meth:`merged_cases`), and not checked further.
+        values_said: where the YAML parser has reported a value of its own (a tag it
+            does not fit, an unsupported tag, a control character): the value is read as
+            its text, and what the schema or a case's checks find there follows from
+            that, so it is not said again.
     """
 
     def __init__(self, rel: str, doc: YamlDocument,
@@ -376,6 +382,9 @@ class _FileLoader:
         self.file_failed = False
         self.bad_cases: set[int] = set()
         self.merged: set[int] = set()
+        self.values_said = frozenset(
+            (error.line, error.column) for error, where in doc.error_paths
+            if isinstance(doc.nodes.get(where), ScalarNode))
 
     def merged_cases(self, errors: list[InputError]) -> list[InputError]:
         """``errors`` (the parser's) with the duplicate keys of each item that holds two
@@ -403,8 +412,11 @@ class _FileLoader:
 
     def error(self, mark: Mark, message: str, *, code: str = "",
               params: tuple[tuple[str, str], ...] = ()) -> None:
-        self.errors.append(InputError(self.rel, mark.line, mark.column, message, code,
-                                      params))
+        """Report ``message`` at ``mark``, unless the parser has said what is wrong with
+        the value there (:attr:`values_said`)."""
+        if (mark.line, mark.column) not in self.values_said:
+            self.errors.append(InputError(self.rel, mark.line, mark.column, message, code,
+                                          params))
 
     def position(self, mark: Mark) -> Position:
         return Position(self.rel, mark.line, mark.column)
