@@ -299,6 +299,29 @@ def test_the_tables_of_a_body_taken_from_the_cache_stay_in_it(
     assert tables == []
 
 
+def test_an_entry_gives_back_the_data_it_kept_whatever_its_text(tmp_path: Path) -> None:
+    """An entry's data comes back equal, with newlines, quotes, backslashes and
+    non-ASCII text in it, for a project whose path holds a newline and quotes (the
+    entry's first line holds the path; its data's text follows it); a file in the
+    former layout (the data quoted in one line of JSON) is a miss without a note."""
+    project = '/projects/a "quoted"\nname'
+    cache = generator.cache.BuildCache(tmp_path / "cache", project)
+    data = {"text": 'line one\nline "two" \\ \u2019 žolík \u00a0 </script>',
+            "list": [1, 2.5, None, True, "\n"], "nested": {"b": {}, "a": []}}
+    cache.store("page/cs/x", "digest-1", data)
+    assert cache.load("page/cs/x", "digest-1") == data
+    assert cache.load("page/cs/x", "digest-2") is None  # other inputs: a miss
+    path = cache._entry_path("page/cs/x")
+    fields = generator.cache.entry_fields(path.read_bytes())
+    assert fields["format"] == generator.cache.FORMAT
+    assert fields["project"] == project
+    assert json.loads(fields["data"]) == data
+    former = {**fields, "format": generator.cache.FORMAT - 1}
+    path.write_text(json.dumps(former, ensure_ascii=False), encoding="utf-8")
+    assert cache.load("page/cs/x", "digest-1") is None
+    assert cache.notes == []
+
+
 def test_a_part_of_a_blob_is_given_only_with_its_own_digest(tmp_path: Path) -> None:
     """``load_blob_part`` gives bytes of a kept blob checked by their own SHA-256 (a
     page's body), whatever the rest of the blob holds; other bytes, a missing blob or a
@@ -329,13 +352,12 @@ def test_a_body_cut_elsewhere_than_kept_is_rendered_again(small: Path,
     assert build(small).exit_code == 0
     cache = generator.cache.BuildCache(cache_folder(small), small.resolve())
     path = cache._entry_path("page/cs/runs")
-    entry = json.loads(path.read_bytes())
-    data = json.loads(entry["data"])
+    entry = generator.cache.entry_fields(path.read_bytes())
+    data = json.loads(entry.pop("data"))
     data["body"]["at"] += 1
-    entry["data"] = json.dumps(data, ensure_ascii=False, sort_keys=True,
-                               separators=(",", ":"))
-    entry["sum"] = generator.digests.digest(entry["data"])
-    path.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    entry["sum"] = generator.digests.digest(text)
+    path.write_bytes(generator.cache.entry_file(entry, text))
     _catalog_change(small)  # the page is laid out again, its body looked up
     assert build(small).exit_code == 0
     _clean(small, tmp_path)
@@ -352,7 +374,8 @@ def test_a_body_taken_from_the_cache_is_kept_as_a_fresh_render_keeps_it(
     cache = generator.cache.BuildCache(cache_folder(small), small.resolve())
 
     def entry() -> Any:
-        return json.loads(json.loads(cache._entry_path("page/cs/runs").read_bytes())["data"])
+        raw = cache._entry_path("page/cs/runs").read_bytes()
+        return json.loads(generator.cache.entry_fields(raw)["data"])
 
     before = entry()
     _edit(small / "locales" / "cs" / "LC_MESSAGES" / "messages.po", '"Skupiny"',
@@ -539,9 +562,9 @@ def test_a_damaged_entry_is_ignored_with_one_note(damage: str, small: Path,
         if damage == "truncated":
             entry.write_bytes(data[: len(data) // 2])
         elif damage == "edited":  # its data changed, the checksum left as it was
-            kept = json.loads(data)
-            kept["data"] = kept["data"].replace("a", "b", 1)
-            entry.write_text(json.dumps(kept), encoding="utf-8")
+            kept = generator.cache.entry_fields(data)
+            text = kept.pop("data").replace("a", "b", 1)
+            entry.write_bytes(generator.cache.entry_file(kept, text))
         else:
             entry.write_bytes(b"\x00\xff not json")
     report = build(small)
@@ -1043,7 +1066,7 @@ def _planted_page(root: Path) -> tuple[str, dict[str, Any]]:
     file, the entry with its data changed and its checksums left as they were)."""
     folder = cache_folder(root)
     path = folder / "entries" / f"{generator.digests.digest('build')[:32]}.json"
-    entry = json.loads(path.read_text(encoding="utf-8"))
+    entry = generator.cache.entry_fields(path.read_bytes())
     data = json.loads(entry["data"])
     page = (root / "site" / "en" / "runs" / "index.html").read_bytes()
     evil = page.replace(b"</body>", SCRIPT + b"</body>")
@@ -1067,7 +1090,8 @@ def test_a_forged_entry_is_never_used_and_one_signed_with_the_key_is(small: Path
     for field in ("sum", "mac"):  # whichever checksum the entry has, computed again
         if field in entry:
             entry[field] = generator.digests.digest(entry["data"])
-    Path(path).write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+    text = entry.pop("data")
+    Path(path).write_bytes(generator.cache.entry_file(entry, text))
     report = build(small)
     page = small / "site" / "en" / "runs" / "index.html"
     assert report.exit_code == 0
