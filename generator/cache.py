@@ -173,6 +173,13 @@ def input_digests(layout: Layout) -> dict[str, str] | None:
     return digests
 
 
+def entry_name(slot: str) -> str:
+    """The name of ``slot``'s entry file in the cache's ``entries`` folder: a digest of
+    the slot and :data:`FORMAT`, so that a generator of another format never opens this
+    one's entries (it would call each one damaged), and each prunes the other's."""
+    return f"{digest(f'{FORMAT}:{slot}')[:32]}.json"
+
+
 def entry_file(fields: dict[str, Any], text: str) -> bytes:
     """An entry file's bytes: its ``fields`` (``format``, ``key``, ``generator``,
     ``project``, ``slot``, ``inputs``, ``mac``) as one line of JSON, then the JSON text of
@@ -335,7 +342,7 @@ class BuildCache:
         return None if self.folder is None else self.folder / "spare-site"
 
     def _entry_name(self, slot: str) -> str:
-        return f"{digest(slot)[:32]}.json"
+        return entry_name(slot)
 
     def _entry_path(self, slot: str) -> Path:
         return self._path(f"entries/{self._entry_name(slot)}")

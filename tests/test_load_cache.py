@@ -26,12 +26,12 @@ import generator.i18n.catalog
 import generator.memo
 from generator.cache import BuildCache
 from generator.cache import cache_folder
+from generator.cache import entry_name
 from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.content.pages import PAGE_SLOT
 from generator.content.pages import SourcePage
 from generator.content.pages import load_pages
-from generator.digests import digest
 from generator.engine.rules import rami_variant
 from generator.engine.rules import register_game
 from generator.engine.rules import unregister_game
@@ -335,8 +335,8 @@ def test_a_truncated_page_entry_gives_one_note_and_the_clean_output(
     cases.write_text(text.replace("title: Three kings", "title: Three kings again", 1),
                      encoding="utf-8")  # so that the build loads the project again
     entries = cache_folder(project) / "entries"
-    entry = entries / f"{digest(PAGE_SLOT + 'content/rules.md')[:32]}.json"
-    catalog = entries / f"{digest(CATALOG_SLOT + 'cs')[:32]}.json"
+    entry = entries / entry_name(PAGE_SLOT + "content/rules.md")
+    catalog = entries / entry_name(CATALOG_SLOT + "cs")
     for path in (entry, catalog):
         data = path.read_bytes()
         path.write_bytes(data[: len(data) // 2])

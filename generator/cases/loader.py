@@ -367,9 +367,10 @@ class _FileLoader:
         merged: the indexes of the items that hold two cases run together (a missing
             ``- ``): said once (:meth:`merged_cases`), and not checked further.
         values_said: where the YAML parser has reported a value of its own (a tag it
-            does not fit, an unsupported tag, a control character): the value is read as
-            its text, and what the schema or a case's checks find there follows from
-            that, so it is not said again.
+            does not fit, an unsupported tag, a control character), by line and column:
+            the value is read as its text, and the schema's "must be an integer; got
+            string" there only follows from that, so it is not said again
+            (:meth:`generator.cases.reader.CaseReader.check_schema`).
     """
 
     def __init__(self, rel: str, doc: YamlDocument,
@@ -412,11 +413,8 @@ class _FileLoader:
 
     def error(self, mark: Mark, message: str, *, code: str = "",
               params: tuple[tuple[str, str], ...] = ()) -> None:
-        """Report ``message`` at ``mark``, unless the parser has said what is wrong with
-        the value there (:attr:`values_said`)."""
-        if (mark.line, mark.column) not in self.values_said:
-            self.errors.append(InputError(self.rel, mark.line, mark.column, message, code,
-                                          params))
+        self.errors.append(InputError(self.rel, mark.line, mark.column, message, code,
+                                      params))
 
     def position(self, mark: Mark) -> Position:
         return Position(self.rel, mark.line, mark.column)

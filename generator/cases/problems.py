@@ -140,13 +140,20 @@ class SchemaProblem:
         at_key: the problem is the mapping key at ``path`` (an unknown field), not
             its value.
         missing: for a missing field, its name.
+        of_text: the value is text where a number or true/false belongs, and that is
+            all that is wrong with it (the case loader leaves this unsaid where the YAML
+            parser has already said why the value is text: a tag it does not fit).
     """
 
     path: YamlPath
     message: str
     at_key: bool = False
     missing: str | None = None
+    of_text: bool = False
 
+
+_SCALAR_TYPES = frozenset({"integer", "number", "boolean"})
+"""The schema's types of a value that YAML reads from plain text other than a string."""
 
 _TYPE_WORDS = {
     "string": "a string",
@@ -246,7 +253,8 @@ def _type_problem(failure: _Failure) -> Iterator[SchemaProblem]:
         hint = integer_hint(value)
     else:
         hint = ""
-    yield failure.problem(f"{failure.what} must be {expected}; got {got}{hint}")
+    yield SchemaProblem(failure.path, f"{failure.what} must be {expected}; got {got}{hint}",
+                        of_text=isinstance(value, str) and set(types) <= _SCALAR_TYPES)
 
 
 def _enum_problem(failure: _Failure) -> Iterator[SchemaProblem]:

@@ -70,6 +70,8 @@ class CaseFile(Protocol):
         optional: fields every case needs that may be missing here.
         schema: whether the case is checked against the schema (``False``: the file is
             known valid).
+        values_said: where (line, column) the YAML parser has reported a value of its
+            own, read as its text.
     """
 
     @property
@@ -80,6 +82,9 @@ class CaseFile(Protocol):
 
     @property
     def schema(self) -> bool: ...
+
+    @property
+    def values_said(self) -> frozenset[tuple[int, int | None]]: ...
 
     def error(self, mark: Mark, message: str, *, code: str = "",
               params: tuple[tuple[str, str], ...] = ()) -> None:
@@ -257,6 +262,9 @@ class CaseReader:
             if problem.missing in self.bad_defaults or slips.explain(problem, self.value):
                 self.failed = True  # said at the default, or by the slip's message below
                 continue
+            if problem.of_text and self._said_by_the_parser(problem.path):
+                self.failed = True  # why the value is text: said by the parser
+                continue
             self._schema_problem(problem)
         for rel, found in slips.colons.items():
             self.error((*rel, next(iter(found.values()))), colon_message(found.values()),
@@ -264,6 +272,12 @@ class CaseReader:
         if slips.misplaced:
             self.error((slips.misplaced[0],),
                        misplaced_expect(self.doc, self.path, slips.misplaced), at_key=True)
+
+    def _said_by_the_parser(self, rel: YamlPath) -> bool:
+        """Whether the YAML parser has reported the value at ``rel`` within the case
+        (:attr:`CaseFile.values_said`)."""
+        mark = self.locate(rel)
+        return (mark.line, mark.column) in self.file.values_said
 
     def _schema_problem(self, problem: SchemaProblem) -> None:
         """Report a schema problem at its field; one in a field that ``defaults`` gives
