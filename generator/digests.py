@@ -29,14 +29,15 @@ def digest(*parts: str | bytes) -> str:
     and ``("a", "bc")`` differ).
 
     Args:
-        parts: text (hashed as UTF-8) or bytes.
+        parts: text (hashed as UTF-8; the bytes of a path that is not UTF-8, which
+            Python reads as lone surrogates, as those bytes) or bytes.
 
     Returns:
         64 hex digits.
     """
     h = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()

@@ -503,6 +503,22 @@ def test_a_cache_no_build_used_for_30_days_is_removed(small: Path) -> None:
     assert (cache_folder(small) / "entries").is_dir()
 
 
+def test_a_project_whose_path_is_not_utf8_keeps_its_cache(small: Path) -> None:
+    """A project folder whose name is not UTF-8 (a byte 0xFF: Linux takes any byte but
+    ``/`` and NUL) builds with its cache, and the next build takes every page from it;
+    the cache's folder name, an entry's project and its seal took the path as UTF-8
+    text and failed ("the generator failed")."""
+    odd = small.parent / os.fsdecode(b"odd\xffname")
+    try:
+        small.rename(odd)
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses a name that is not UTF-8")
+    first = build(odd)
+    again = build(odd)
+    assert (first.exit_code, again.exit_code) == (0, 0)
+    assert (again.cached, _notes(again)) == (first.pages, [])
+
+
 def test_nothing_changed_writes_nothing(small: Path) -> None:
     """A build with nothing changed finds its site in place and leaves it untouched."""
     first = build(small)
