@@ -112,7 +112,6 @@ def cache_folder(project: Path) -> Path:
     return root / APP / digest(str(real_path(project)))[:16]
 
 
-
 _PYODIDE_SETTING = re.compile(
     rb"""^pyodide:[ \t]*(?:'([^'\n]*)'|"([^"\\\n]*)"|([^\s'"#][^#\n]*?))[ \t]*(?:#.*)?$""",
     re.MULTILINE)
@@ -183,9 +182,7 @@ def entry_name(slot: str) -> str:
 def entry_file(fields: dict[str, Any], text: str) -> bytes:
     """An entry file's bytes: its ``fields`` (``format``, ``key``, ``generator``,
     ``project``, ``slot``, ``inputs``, ``mac``) as one line of JSON, then the JSON text of
-    its data as it was sealed. The text follows as it is, not quoted as a JSON string
-    inside the first line: quoting it and reading it back took more than half of a
-    store's time (0.07 of 0.13 ms an entry of a small site's build)."""
+    its data as sealed, not quoted again (0.07 ms of a store's 0.13 ms on a small site)."""
     return json.dumps(fields).encode("ascii") + b"\n" + \
         text.encode("utf-8", "surrogateescape")
 
