@@ -253,10 +253,10 @@ def is_number_text(node: yaml.ScalarNode) -> bool:
     """Whether ``node`` is written as a number other than a plain decimal integer (a
     YAML 1.1 int or float, or unquoted text that looks like a number): read as the text
     written, a :class:`NumberText`."""
-    if node.tag == _INT_TAG:
-        return not _PLAIN_DECIMAL.fullmatch(node.value)
+    if node.tag == _INT_TAG:  # (an explicit ``!!int`` on other text: no number, said)
+        return not _PLAIN_DECIMAL.fullmatch(node.value) and implicit_tag(node.value) == _INT_TAG
     if node.tag == _FLOAT_TAG:
-        return True
+        return implicit_tag(node.value) in (_INT_TAG, _FLOAT_TAG)
     return node.tag == _STR_TAG and not node.style and bool(_NUMBER_LIKE.fullmatch(node.value))
 
 
