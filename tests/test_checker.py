@@ -14,6 +14,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -378,6 +379,31 @@ def test_the_runtime_archive_is_kept_in_the_cache_until_a_source_changes(
     stat = source.stat()
     os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     assert module._sources_key([("generator/engine/melds.py", source)]) != before
+
+
+def test_a_process_looks_at_the_runtimes_sources_once_per_set_of_locales(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key of runtime.zip (every source file's size and time) is found once per
+    process for a set of locales: a second build's Runtime looks at no file again, and
+    another set of locales is a key of its own."""
+    from generator.render import checker_files as module
+
+    module._runtime_key.cache_clear()
+    looked: list[int] = []
+    real = module._sources_key
+
+    def counted(sources: Any) -> str:
+        looked.append(1)
+        return real(sources)
+
+    monkeypatch.setattr(module, "_sources_key", counted)
+    first = module._runtime_key(("cs", "en"))
+    assert module._runtime_key(("cs", "en")) == first
+    assert len(looked) == 1
+    assert module._runtime_key(("en", "sk")) != first
+    assert len(looked) == 2
+    assert first == real(module._library_sources(("cs", "en")))
+    module._runtime_key.cache_clear()
 
 
 def test_runtime_zip_packed_by_a_helper_is_the_one_packed_here(
