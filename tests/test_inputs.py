@@ -25,6 +25,9 @@ from generator.cases.loader import load_cases
 from generator.commands.build import build
 from generator.commands.project import load_project
 from generator.content.pages import load_pages
+from generator.errors import InputError
+from generator.layout import Layout
+from generator.layout import NotAnInput
 from tests.conftest import EXTENDED
 from tests.conftest import REPO
 from tests.conftest import SITE_LOCALES
@@ -166,6 +169,39 @@ def test_links_inside_the_project_are_followed_but_not_into_git_or_the_output(
         "inside the project (a link is followed only to one)",
         "content/old.md:1: a symbolic link leading into the output folder; expected a "
         "regular file inside the project (a link is followed only to one)"]
+
+
+def test_a_link_swapped_after_its_check_leads_no_read_or_copy_out(
+        tiny: Path, secret: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link inside the project swapped to lead outside it between the check of its
+    path and the opening (a race another process could win) is refused by what the
+    kernel opened: the secret is neither read nor copied."""
+    shared = tiny / "shared"
+    shared.mkdir()
+    (shared / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    link = tiny / "content" / "notes.md"
+    link.symlink_to(shared / "notes.md")
+    layout = Layout.of(tiny)
+    assert layout.read("content/notes.md") == b"# Notes\n"
+    checked = Layout.problem
+
+    def swapped_after(self: Layout, rel: str) -> InputError | None:
+        found = checked(self, rel)
+        link.unlink()
+        link.symlink_to(secret / "notes.md")
+        return found
+
+    monkeypatch.setattr(Layout, "problem", swapped_after)
+    outside = ("content/notes.md:1: a symbolic link leading outside the project; expected "
+               "a regular file inside the project (a link is followed only to one)")
+    for use in (lambda: layout.read("content/notes.md"),
+                lambda: layout.copy_to("content/notes.md", tiny / "copied.md")):
+        link.unlink()
+        link.symlink_to(shared / "notes.md")
+        with pytest.raises(NotAnInput) as refused:
+            use()
+        assert refused.value.error.format() == outside
+    assert not (tiny / "copied.md").exists()
 
 
 def test_link_loops_and_links_to_nothing(tiny: Path) -> None:

@@ -41,8 +41,10 @@ from generator.layout.paths import real_path
 from generator.layout.paths import theme_files
 from generator.layout.paths import theme_rel
 from generator.layout.reading import EXPECTED_INPUT
+from generator.layout.reading import Bound
 from generator.layout.reading import NotAnInput
 from generator.layout.reading import kind_problem
+from generator.layout.reading import link_leading
 from generator.layout.reading import open_regular
 from generator.layout.reading import read_regular
 from generator.layout.reading import record_read
@@ -92,16 +94,26 @@ class Layout:
         report, not an absence)."""
         return os.path.lexists(self.root / rel)
 
-    def inside(self, real: Path) -> str | None:
-        """``None`` when the real path ``real`` is inside the project and outside
-        ``.git/`` and the output folder, else where it is (for a message)."""
-        if real == self.root or not real.is_relative_to(self.root):
+    def inside(self, real: Path | str) -> str | None:
+        """``None`` when the real path ``real`` (absolute, normalized: no link, no ``..``)
+        is inside the project and outside ``.git/`` and the output folder, else where it
+        is (for a message). Compared as text, part by part: a check of every file read."""
+        text = os.fspath(real)
+        root = os.fspath(self.root)
+        below = root.rstrip("/") + "/"
+        if text == root or not text.startswith(below):
             return "outside the project"
-        if real.relative_to(self.root).parts[0] == GIT:
+        if text[len(below):].split("/", 1)[0] == GIT:
             return "into .git/"
-        if real == self.out or real.is_relative_to(self.out):
+        out = os.fspath(self.out)
+        if text == out or text.startswith(out.rstrip("/") + "/"):
             return "into the output folder"
         return None
+
+    def _bound(self, rel: str) -> Bound | None:
+        """Where the file ``rel`` must be once opened (:func:`open_regular`): inside the
+        project (:meth:`inside`); a theme file's label is bound nowhere."""
+        return None if theme_rel(rel) is not None else self.inside
 
     def catalog_locales(self) -> list[str]:
         """The locales with a catalog (``locales/<lang>/LC_MESSAGES/messages.po``, or
@@ -147,10 +159,9 @@ class Layout:
                 why = f"cannot read the file: {exc.strerror or exc}; expected a readable " \
                       "file"
             return InputError(shown(rel), 1, None, why)
-        where = self.inside(Path(os.path.realpath(path)))
+        where = self.inside(os.path.realpath(path))
         if where is not None:
-            return InputError(shown(rel), 1, None, f"a symbolic link leading {where}; "
-                              f"{EXPECTED_INPUT} (a link is followed only to one)")
+            return InputError(shown(rel), 1, None, link_leading(where))
         kind = kind_problem(mode)
         return InputError(shown(rel), 1, None, kind) if kind else None
 
@@ -171,7 +182,8 @@ class Layout:
         error = self.problem(rel)
         if error is not None:
             raise NotAnInput(error)
-        data = read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice)
+        data = read_regular(self.path(rel), rel, limit=limit, what=what, advice=advice,
+                            bound=self._bound(rel))
         if recording():
             record_read(rel, hashlib.sha256(data).hexdigest())
         return data
@@ -192,7 +204,7 @@ class Layout:
         error = self.problem(rel)
         if error is not None:
             raise NotAnInput(error)
-        fd = open_regular(self.path(rel), rel)
+        fd = open_regular(self.path(rel), rel, bound=self._bound(rel))
         try:
             sha = copy_into(fd, target)
         except ReadFailed as exc:

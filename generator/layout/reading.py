@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import stat
 from collections.abc import Callable
@@ -44,6 +45,35 @@ _KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
 )
 EXPECTED_INPUT = "expected a regular file inside the project"
 """What a message of a path that is not an input expects."""
+
+
+def link_leading(where: str) -> str:
+    """What is wrong with a path whose links lead ``where`` (``"outside the project"``,
+    ``"into .git/"``, ``"into the output folder"``)."""
+    return f"a symbolic link leading {where}; {EXPECTED_INPUT} (a link is followed only to one)"
+
+
+def opened_where(fd: int, path: str | Path, status: os.stat_result) -> str | None:
+    """Where the file open as ``fd`` is (absolute, every link resolved): as the system
+    names the open file (Linux: ``/proc/self/fd``; macOS: ``F_GETPATH``), whatever was
+    renamed or swapped since it was opened; else ``path`` (where it was opened) resolved
+    now, when that still leads to the same file (``status``: its ``fstat``). ``None``
+    when neither says."""
+    named: str | None = None
+    with contextlib.suppress(OSError):
+        named = os.readlink(f"/proc/self/fd/{fd}")
+    get_path = getattr(fcntl, "F_GETPATH", None)
+    if named is None and get_path is not None:
+        with contextlib.suppress(OSError):
+            named = os.fsdecode(fcntl.fcntl(fd, get_path, bytes(1024)).split(b"\0", 1)[0])
+    if named is not None and named.startswith("/"):
+        return named
+    real = os.path.realpath(path)
+    try:
+        now = os.stat(real)
+    except OSError:
+        return None
+    return real if (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino) else None
 
 
 def kind_problem(mode: int) -> str | None:
@@ -106,7 +136,7 @@ def record_read(rel: str, sha: str) -> None:
         record[rel] = sha if record.setdefault(rel, sha) == sha else ""
 
 def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
-                 advice: str = "") -> bytes:
+                 advice: str = "", bound: Bound | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file (a link followed), checked before
     opening and again on the opened file; never blocks on a FIFO. :meth:`Layout.read`
     also checks that the file is inside the project.
@@ -116,11 +146,13 @@ def read_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
         rel: its name in messages (relative to the project).
         limit: the largest size read, in bytes: a larger file is refused before it is
             read (:func:`generator.errors.too_large`, with ``what`` and ``advice``).
+        bound: where the opened file must be (see :func:`open_regular`).
 
     Raises:
-        NotAnInput: not a regular file, or it cannot be read; the error is at ``rel:1``.
+        NotAnInput: not a regular file, out of ``bound``, or it cannot be read; the error
+            is at ``rel:1``.
     """
-    fd = open_regular(path, rel, limit=limit, what=what, advice=advice)
+    fd = open_regular(path, rel, limit=limit, what=what, advice=advice, bound=bound)
     try:
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read()
@@ -141,10 +173,22 @@ _LAST_PART_A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
 link: ``ELOOP`` (Linux, macOS), ``EMLINK`` (FreeBSD)."""
 
 
+Bound = Callable[[str], str | None]
+"""Where an opened file must be: given the real path of the file opened, ``None`` when
+it may be read, else where it is instead (:meth:`generator.layout.Layout.inside`)."""
+
+
 def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
-                 advice: str = "") -> int:
+                 advice: str = "", bound: Bound | None = None) -> int:
     """``path`` opened to read (blocking) if it is a regular file, checked as
     :func:`read_regular` checks it; the caller closes the descriptor.
+
+    Args:
+        path, rel, limit, what, advice: as :func:`read_regular`.
+        bound: where the file opened must be, asked of the file the kernel opened
+            (:func:`opened_where`), not of the path: a link swapped between the caller's
+            check of the path and the opening cannot lead the read elsewhere. A file
+            whose place cannot be found is refused as out of bounds.
 
     Raises:
         NotAnInput: as :func:`read_regular`.
@@ -178,6 +222,11 @@ def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
         why = kind_problem(status.st_mode)  # it may have changed since stat
         if why:
             raise error(why)
+        if bound is not None:
+            opened = opened_where(fd, path, status)
+            where = "outside the project" if opened is None else bound(opened)
+            if where is not None:
+                raise error(link_leading(where))
         large = None if limit is None else too_large(shown(rel), status.st_size, limit,
                                                      what, advice)
         if large is not None:

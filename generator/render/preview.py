@@ -53,6 +53,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import builtin_catalog
 from generator.layout import builtin_locales
+from generator.layout import opened_where
 
 INPUT = "input"
 """An entry's kind: an input error (``FILE:LINE[:COL]: what; expected``), failing."""
@@ -289,19 +290,9 @@ def _read_input(layout: Layout, rel: str) -> bytes:
 
 def _opened_inside(layout: Layout, fd: int, real: Path, status: os.stat_result) -> bool:
     """Whether the file open as ``fd`` (opened at ``real``; ``status`` its
-    :func:`os.fstat`) is inside the project: the path the system gives the open file
-    (``/proc/self/fd/N``) where it gives one, else ``real`` still leads to it."""
-    try:
-        opened = os.readlink(f"/proc/self/fd/{fd}")
-    except OSError:
-        opened = None
-    if opened is not None and opened.startswith("/"):
-        return layout.inside(Path(opened)) is None
-    try:
-        now = os.stat(real)
-    except OSError:
-        return False
-    return (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino)
+    :func:`os.fstat`) is inside the project (:func:`generator.layout.opened_where`)."""
+    opened = opened_where(fd, real, status)
+    return opened is not None and layout.inside(opened) is None
 
 
 def _not_an_input(rel: str) -> NotAnInput:
