@@ -72,10 +72,8 @@ _STANDARD = "tag:yaml.org,2002:"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
-_SCALAR_TAGS = frozenset(
-    f"tag:yaml.org,2002:{name}"
-    for name in ("str", "int", "float", "bool", "null", "timestamp", "binary")
-)
+_SCALAR_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in (
+    "str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN = "expected a plain value (text, number, true/false)"
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -314,6 +312,8 @@ class _Builder:
         if node.tag == _STR_TAG:  # what the constructor makes of it, without the call
             return node.value
         try:
+            if node.tag == f"{_STANDARD}null" != implicit_tag(node.value):
+                raise ValueError(node.value)  # (PyYAML's !!null takes any text for null)
             return self.constructor.construct_object(node)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError, LookupError, AttributeError):
             if node.style or implicit_tag(node.value) != node.tag:  # a tag given: said
