@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
 import shutil
@@ -18,8 +19,10 @@ from generator.commands.i18n import catalog_bytes
 from generator.commands.i18n import extract_builtin
 from generator.i18n.catalog import load_translator
 from generator.i18n.plurals import plural_rule
+from generator.i18n.templates import TEMPLATE_OPTIONS
 from generator.layout import BUILTIN_POT
 from generator.render.environment import install_gettext
+from tests.conftest import REPO
 from tests.conftest import run_cli
 
 
@@ -529,3 +532,15 @@ def test_messages_digest_changes_with_what_a_lookup_of_its_keys_gives() -> None:
     assert held(**{"%(n)s_card": ("%(n)s karta", "%(n)s karty", "%(n)s karty")}) != same
     assert held(**{"%(n)s_card": ("%(n)s karta", "%(n)s karty")}) != same
     assert held(Runs="Postupky") == same
+
+
+def test_babel_cfg_reads_the_templates_as_the_generator_does() -> None:
+    """``pybabel extract -F babel.cfg`` reads the templates with the options ``i18n
+    extract`` and the catalog check use (the whitespace options of rendering among them),
+    so both find the same messages."""
+    config = configparser.ConfigParser()
+    config.read(REPO / "babel.cfg", encoding="utf-8")
+    jinja = [name for name in config.sections() if name.startswith("jinja2:")]
+    assert jinja == ["jinja2: generator/theme/**.html", "jinja2: templates/**.html"]
+    for name in jinja:
+        assert dict(config[name]) == TEMPLATE_OPTIONS

@@ -618,6 +618,36 @@ def test_trans_blocks_in_a_project_template_render_newstyle(project: Path, tmp_p
         assert f"Language is {lang} Built with 100% care" in text
 
 
+def test_a_trans_block_over_several_lines_is_translated_by_its_extracted_message(
+        init_project: Path) -> None:
+    """A ``{% trans %}`` block written over several lines in a project's template: the
+    message ``i18n extract`` writes is the one the page looks up, so its translation is
+    shown (the extractor reads the templates with the whitespace options they render
+    with; with Jinja's defaults it kept the block's first line break and indentation)."""
+    from babel.messages.pofile import read_po
+    from babel.messages.pofile import write_po
+
+    base = override(init_project, "base.html")
+    text = base.read_text(encoding="utf-8")
+    at = text.index(">", text.index("<body")) + 1
+    base.write_text(text[:at] + "\n  {% trans %}\n  Dealt over several lines\n  {% endtrans %}\n"
+                    + text[at:], encoding="utf-8")
+    assert run_cli("i18n", "extract", cwd=init_project).returncode == 0
+    with (init_project / "locales" / "messages.pot").open("rb") as fh:
+        extracted = [m.id for m in read_po(fh) if "several lines" in str(m.id)]
+    assert extracted == ["  Dealt over several lines\n"]
+    po = init_project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as fh:
+        catalog = read_po(fh)
+    catalog.add(extracted[0], "  Rozdáno na několik řádků\n")
+    with po.open("wb") as fh:
+        write_po(fh, catalog)
+    assert run_cli("build", cwd=init_project).returncode == 0
+    page = (init_project / "site" / "cs" / "index.html").read_text(encoding="utf-8")
+    assert "Rozdáno na několik řádků" in page
+    assert "Dealt over several lines" not in page
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     ("{{ d.title }}", "Q&lt;K"),  # a key, escaped
     ("{{ d.items() | list | length }}", "3"),  # the method before the key 'items'

@@ -18,9 +18,17 @@ from generator.layout import NotAnInput
 from generator.memo import Store
 from generator.memo import item_stage
 
+TEMPLATE_WHITESPACE = {"trim_blocks": True, "lstrip_blocks": True,
+                       "keep_trailing_newline": True}
+"""Jinja's whitespace options of the templates, for rendering them
+(:func:`generator.render.environment.make_environment`) and for reading their messages
+alike: a ``{% trans %}`` block's message is its text as these options leave it, so a
+block written over several lines has one message id in the catalog and on the page."""
+
 TEMPLATE_EXTRACTOR = "jinja2.ext:babel_extract"
 TEMPLATE_OPTIONS = {"silent": "false", "newstyle_gettext": "true",
-                    "extensions": "jinja2.ext.i18n"}
+                    "extensions": "jinja2.ext.i18n",
+                    **{name: str(on).lower() for name, on in TEMPLATE_WHITESPACE.items()}}
 """How Babel reads the templates' messages (as ``babel.cfg`` says)."""
 
 

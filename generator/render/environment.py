@@ -29,6 +29,7 @@ from markupsafe import Markup
 from markupsafe import escape
 
 from generator.i18n.explain import Words
+from generator.i18n.templates import TEMPLATE_WHITESPACE
 from generator.layout import Layout
 from generator.layout import NotAnInput
 
@@ -91,9 +92,7 @@ _OPTIONS: dict[str, Any] = {
     "autoescape": True,
     "extensions": ["jinja2.ext.i18n"],
     "undefined": StrictUndefined,
-    "trim_blocks": True,
-    "lstrip_blocks": True,
-    "keep_trailing_newline": True,
+    **TEMPLATE_WHITESPACE,
 }
 """The options of every environment :func:`make_environment` makes: the same for each,
 so that a template's syntax tree and code serve them all (:func:`compiled_template`)."""
