@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -202,6 +203,63 @@ def test_a_link_swapped_after_its_check_leads_no_read_or_copy_out(
             use()
         assert refused.value.error.format() == outside
     assert not (tiny / "copied.md").exists()
+
+
+@pytest.mark.parametrize("named", ["none", "another-spelling"])
+def test_where_the_system_names_no_open_file_its_path_must_still_lead_to_it(
+        tiny: Path, secret: Path, monkeypatch: pytest.MonkeyPatch, named: str) -> None:
+    """Without ``/proc`` (``none``), or where the system names the open file otherwise
+    than its path (``another-spelling``: a folder in another case on a case-insensitive
+    disk), the path resolved again must lead to the file opened: a file read as ever, a
+    link swapped out refused, a file replaced once open said to be replaced."""
+    real_readlink = os.readlink
+
+    def readlink(path: Any, *args: Any, **kwargs: Any) -> str:
+        if str(path).startswith("/proc/self/fd/"):
+            if named == "none":
+                raise FileNotFoundError(path)
+            return "/ELSEWHERE" + real_readlink(path).upper()
+        return real_readlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", readlink)
+    shared = tiny / "shared"
+    shared.mkdir()
+    (shared / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    link = tiny / "content" / "notes.md"
+    link.symlink_to(shared / "notes.md")
+    layout = Layout.of(tiny)
+    assert layout.read("content/notes.md") == b"# Notes\n"
+    assert b"# Tiny" in layout.read("content/tiny.md")
+    checked = Layout.problem
+
+    def swapped_after(self: Layout, rel: str) -> InputError | None:
+        found = checked(self, rel)
+        link.unlink()
+        link.symlink_to(secret / "notes.md")
+        return found
+
+    monkeypatch.setattr(Layout, "problem", swapped_after)
+    with pytest.raises(NotAnInput) as refused:
+        layout.read("content/notes.md")
+    assert refused.value.error.format() == (
+        "content/notes.md:1: a symbolic link leading outside the project; expected a "
+        "regular file inside the project (a link is followed only to one)")
+    monkeypatch.setattr(Layout, "problem", checked)
+    real_fstat = os.fstat
+
+    def saved_once_open(fd: int) -> os.stat_result:
+        found = real_fstat(fd)
+        page = tiny / "content" / "tiny.md"
+        page.with_name("new.md").write_bytes(page.read_bytes())
+        page.with_name("new.md").replace(page)  # as an editor saves
+        return found
+
+    monkeypatch.setattr(os, "fstat", saved_once_open)
+    with pytest.raises(NotAnInput) as replaced:
+        layout.read("content/tiny.md")
+    assert replaced.value.error.format() == (
+        "content/tiny.md:1: the file was replaced while it was opened; expected a file "
+        "that stays in place while it is read (run the command again)")
 
 
 def test_link_loops_and_links_to_nothing(tiny: Path) -> None:

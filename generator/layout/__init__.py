@@ -67,7 +67,7 @@ from generator.layout.paths import search_output
 from generator.layout.paths import theme_templates
 from generator.layout.reading import NotAnInput
 from generator.layout.reading import open_regular
-from generator.layout.reading import opened_where
+from generator.layout.reading import opened_outside
 from generator.layout.reading import read_regular
 from generator.layout.reading import reads_recorded
 from generator.layout.reading import record_reads
@@ -135,7 +135,7 @@ __all__ = [
     "is_slug",
     "not_found_output",
     "open_regular",
-    "opened_where",
+    "opened_outside",
     "output_path",
     "page_output",
     "read_regular",

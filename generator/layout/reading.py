@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import stat
 from collections.abc import Callable
@@ -53,27 +52,44 @@ def link_leading(where: str) -> str:
     return f"a symbolic link leading {where}; {EXPECTED_INPUT} (a link is followed only to one)"
 
 
-def opened_where(fd: int, path: str | Path, status: os.stat_result) -> str | None:
-    """Where the file open as ``fd`` is (absolute, every link resolved): as the system
-    names the open file (Linux: ``/proc/self/fd``; macOS: ``F_GETPATH``), whatever was
-    renamed or swapped since it was opened; else ``path`` (where it was opened) resolved
-    now, when that still leads to the same file (``status``: its ``fstat``). ``None``
-    when neither says."""
-    named: str | None = None
+Bound = Callable[[str], str | None]
+"""Where an opened file must be: given the real path of the file opened, ``None`` when
+it may be read, else where it is instead (:meth:`generator.layout.Layout.inside`)."""
+
+
+REPLACED = ("the file was replaced while it was opened; expected a file that stays in "
+            "place while it is read (run the command again)")
+"""What is wrong with a file whose path led to another file once it was open."""
+
+
+def opened_outside(fd: int, path: str | Path, status: os.stat_result, bound: Bound
+                   ) -> str | None:
+    """What is wrong with the place of the file open as ``fd`` (opened at ``path``;
+    ``status`` its ``fstat``), or ``None`` when it is within ``bound``. Asked of the
+    file opened, not of the path alone, so that a link swapped between a check of the
+    path and the opening cannot lead a read elsewhere.
+
+    The path Linux names the open file by (``/proc/self/fd``) answers where it is within
+    ``bound``; else ``path`` is resolved now, must be within ``bound``, and must still lead
+    to the file opened (device and inode): that also holds where the system spells a
+    path otherwise (a folder named in another case on a case-insensitive disk).
+
+    Returns:
+        ``None``, or a message's cause: :func:`link_leading` a place out of bounds, or
+        :data:`REPLACED` (a save or a swap while the file was opened).
+    """
     with contextlib.suppress(OSError):
-        named = os.readlink(f"/proc/self/fd/{fd}")
-    get_path = getattr(fcntl, "F_GETPATH", None)
-    if named is None and get_path is not None:
-        with contextlib.suppress(OSError):
-            named = os.fsdecode(fcntl.fcntl(fd, get_path, bytes(1024)).split(b"\0", 1)[0])
-    if named is not None and named.startswith("/"):
-        return named
+        if bound(os.readlink(f"/proc/self/fd/{fd}")) is None:
+            return None
     real = os.path.realpath(path)
+    where = bound(real)
+    if where is not None:
+        return link_leading(where)
     try:
         now = os.stat(real)
     except OSError:
-        return None
-    return real if (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino) else None
+        return REPLACED
+    return None if (now.st_dev, now.st_ino) == (status.st_dev, status.st_ino) else REPLACED
 
 
 def kind_problem(mode: int) -> str | None:
@@ -173,11 +189,6 @@ _LAST_PART_A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
 link: ``ELOOP`` (Linux, macOS), ``EMLINK`` (FreeBSD)."""
 
 
-Bound = Callable[[str], str | None]
-"""Where an opened file must be: given the real path of the file opened, ``None`` when
-it may be read, else where it is instead (:meth:`generator.layout.Layout.inside`)."""
-
-
 def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = "file",
                  advice: str = "", bound: Bound | None = None) -> int:
     """``path`` opened to read (blocking) if it is a regular file, checked as
@@ -186,9 +197,7 @@ def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
     Args:
         path, rel, limit, what, advice: as :func:`read_regular`.
         bound: where the file opened must be, asked of the file the kernel opened
-            (:func:`opened_where`), not of the path: a link swapped between the caller's
-            check of the path and the opening cannot lead the read elsewhere. A file
-            whose place cannot be found is refused as out of bounds.
+            (:func:`opened_outside`).
 
     Raises:
         NotAnInput: as :func:`read_regular`.
@@ -222,11 +231,9 @@ def open_regular(path: Path, rel: str, *, limit: int | None = None, what: str = 
         why = kind_problem(status.st_mode)  # it may have changed since stat
         if why:
             raise error(why)
-        if bound is not None:
-            opened = opened_where(fd, path, status)
-            where = "outside the project" if opened is None else bound(opened)
-            if where is not None:
-                raise error(link_leading(where))
+        wrong = opened_outside(fd, path, status, bound) if bound is not None else None
+        if wrong is not None:
+            raise error(wrong)
         large = None if limit is None else too_large(shown(rel), status.st_size, limit,
                                                      what, advice)
         if large is not None:

@@ -53,7 +53,7 @@ from generator.layout import Layout
 from generator.layout import NotAnInput
 from generator.layout import builtin_catalog
 from generator.layout import builtin_locales
-from generator.layout import opened_where
+from generator.layout import opened_outside
 
 INPUT = "input"
 """An entry's kind: an input error (``FILE:LINE[:COL]: what; expected``), failing."""
@@ -290,9 +290,8 @@ def _read_input(layout: Layout, rel: str) -> bytes:
 
 def _opened_inside(layout: Layout, fd: int, real: Path, status: os.stat_result) -> bool:
     """Whether the file open as ``fd`` (opened at ``real``; ``status`` its
-    :func:`os.fstat`) is inside the project (:func:`generator.layout.opened_where`)."""
-    opened = opened_where(fd, real, status)
-    return opened is not None and layout.inside(opened) is None
+    :func:`os.fstat`) is inside the project (:func:`generator.layout.opened_outside`)."""
+    return opened_outside(fd, real, status, layout.inside) is None
 
 
 def _not_an_input(rel: str) -> NotAnInput:
