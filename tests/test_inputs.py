@@ -172,11 +172,15 @@ def test_links_inside_the_project_are_followed_but_not_into_git_or_the_output(
         "regular file inside the project (a link is followed only to one)"]
 
 
-def test_a_link_swapped_after_its_check_leads_no_read_or_copy_out(
-        tiny: Path, secret: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A link inside the project swapped to lead outside it between the check of its
-    path and the opening (a race another process could win) is refused by what the
-    kernel opened: the secret is neither read nor copied."""
+OUTSIDE = ("content/notes.md:1: a symbolic link leading outside the project; expected a "
+           "regular file inside the project (a link is followed only to one)")
+
+
+def _a_link_swapped_out_once_checked(tiny: Path, secret: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Layout]:
+    """``content/notes.md``, a link to a page in the project (read once, as it is), and
+    its layout; from now on, each check of a path (``Layout.problem``) swaps the link to
+    lead outside the project (to ``secret``) once it has approved it."""
     shared = tiny / "shared"
     shared.mkdir()
     (shared / "notes.md").write_text("# Notes\n", encoding="utf-8")
@@ -193,15 +197,23 @@ def test_a_link_swapped_after_its_check_leads_no_read_or_copy_out(
         return found
 
     monkeypatch.setattr(Layout, "problem", swapped_after)
-    outside = ("content/notes.md:1: a symbolic link leading outside the project; expected "
-               "a regular file inside the project (a link is followed only to one)")
+    return link, layout
+
+
+def test_a_link_swapped_after_its_check_leads_no_read_or_copy_out(
+        tiny: Path, secret: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link inside the project swapped to lead outside it between the check of its
+    path and the opening (a race another process could win) is refused by what the
+    kernel opened: the secret is neither read nor copied."""
+    link, layout = _a_link_swapped_out_once_checked(tiny, secret, monkeypatch)
+    shared = tiny / "shared"
     for use in (lambda: layout.read("content/notes.md"),
                 lambda: layout.copy_to("content/notes.md", tiny / "copied.md")):
         link.unlink()
         link.symlink_to(shared / "notes.md")
         with pytest.raises(NotAnInput) as refused:
             use()
-        assert refused.value.error.format() == outside
+        assert refused.value.error.format() == OUTSIDE
     assert not (tiny / "copied.md").exists()
 
 
@@ -222,28 +234,12 @@ def test_where_the_system_names_no_open_file_its_path_must_still_lead_to_it(
         return real_readlink(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "readlink", readlink)
-    shared = tiny / "shared"
-    shared.mkdir()
-    (shared / "notes.md").write_text("# Notes\n", encoding="utf-8")
-    link = tiny / "content" / "notes.md"
-    link.symlink_to(shared / "notes.md")
-    layout = Layout.of(tiny)
-    assert layout.read("content/notes.md") == b"# Notes\n"
-    assert b"# Tiny" in layout.read("content/tiny.md")
     checked = Layout.problem
-
-    def swapped_after(self: Layout, rel: str) -> InputError | None:
-        found = checked(self, rel)
-        link.unlink()
-        link.symlink_to(secret / "notes.md")
-        return found
-
-    monkeypatch.setattr(Layout, "problem", swapped_after)
+    _link, layout = _a_link_swapped_out_once_checked(tiny, secret, monkeypatch)
+    assert b"# Tiny" in layout.read("content/tiny.md")
     with pytest.raises(NotAnInput) as refused:
         layout.read("content/notes.md")
-    assert refused.value.error.format() == (
-        "content/notes.md:1: a symbolic link leading outside the project; expected a "
-        "regular file inside the project (a link is followed only to one)")
+    assert refused.value.error.format() == OUTSIDE
     monkeypatch.setattr(Layout, "problem", checked)
     real_fstat = os.fstat
 
