@@ -544,3 +544,32 @@ def test_babel_cfg_reads_the_templates_as_the_generator_does() -> None:
     assert jinja == ["jinja2: generator/theme/**.html", "jinja2: templates/**.html"]
     for name in jinja:
         assert dict(config[name]) == TEMPLATE_OPTIONS
+
+
+TRANS_TEMPLATE = (
+    '<p>{{ _("Plain") }} {{ pgettext("menu", "Open") }}\n'
+    '{{ ngettext("%(num)d card", "%(num)d cards", n) }}\n'
+    '{{ npgettext("table", "%(num)d row", "%(num)d rows", n) }}\n'
+    '  {% trans %}\n  Over several\n  lines\n  {% endtrans %}\n'
+    '{% trans who=lang %}For {{ who }}{% endtrans %}\n'
+    '{% trans count=n %}{{ count }} meld{% pluralize %}{{ count }} melds{% endtrans %}\n'
+    '{%- if x %}{{ gettext("Inside a block") }}{% endif %}</p>\n')
+
+
+def test_the_messages_read_from_renderings_parse_are_babels(tmp_path: Path) -> None:
+    """The messages read from the syntax tree rendering parses (``check`` and ``build``
+    take them from there) are those Babel's extractor reads with ``babel.cfg``'s options
+    (``i18n extract``, ``pybabel extract``), for every template of the theme and for a
+    site's template with each form of message."""
+    from generator.i18n import templates
+    from generator.render.environment import parsed_template
+
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html").write_text(TRANS_TEMPLATE, encoding="utf-8")
+    by_babel = templates.template_messages(tmp_path)
+    by_tree = templates.template_messages(tmp_path, parse=parsed_template)
+    assert by_tree == by_babel
+    assert {(None, "  Over several\n  lines\n"), ("menu", "Open"), ("table", "%(num)d row"),
+            (None, "%(count)s meld"), (None, "For %(who)s"),
+            (None, "Inside a block")} <= by_tree
+    assert len(by_tree) > 40  # the theme's own

@@ -49,6 +49,7 @@ from generator.layout import real_path
 from generator.layout import search_output
 from generator.memo import Store
 from generator.memo import carried_stage
+from generator.render.environment import parsed_template
 from generator.render.template_checks import template_errors
 from generator.verify import Disagreement
 from generator.verify import Results
@@ -317,7 +318,8 @@ class _Rest:
         """Read them (the pages and catalogs from ``cache`` where it has them)."""
         config, config_errors = load_config(layout)
         locales = site_locales(layout, config.languages)
-        translators, catalog_errors = load_translators(layout, locales, cache=cache)
+        translators, catalog_errors = load_translators(layout, locales, cache=cache,
+                                                       parse=parsed_template)
         pages, page_errors = load_pages(layout, cache=cache)
         return cls(config, locales, translators, pages,
                    (*config_errors, *catalog_errors, *page_errors), bool(page_errors))

@@ -41,6 +41,7 @@ from generator.i18n.pofile import lex
 from generator.i18n.pofile import msgstr_lines
 from generator.i18n.pofile import read_catalog
 from generator.i18n.pofile import read_catalog_file
+from generator.i18n.templates import Parse
 from generator.i18n.templates import template_messages
 from generator.i18n.translation_checks import check_translations
 from generator.layout import BUILTIN_LABEL
@@ -449,7 +450,8 @@ def layered(builtin: Translator | None, site: Translator) -> Translator:
 
 
 def load_translators(
-    project: Path | Layout, locales: Iterable[str], *, cache: Store | None = None
+    project: Path | Layout, locales: Iterable[str], *, cache: Store | None = None,
+    parse: Parse | None = None
 ) -> tuple[dict[str, Translator], list[InputError]]:
     """Every locale's translator (English, the source, has none: its msgids are its
     text), with every catalog error: the site's catalog (read through the project's
@@ -460,6 +462,8 @@ def load_translators(
     Args:
         project: the project folder, or its layout.
         locales: the locale codes to load.
+        parse: how rendering parses a template, for the messages the templates use
+            (:func:`generator.i18n.templates.template_messages`).
         cache: the build cache: the messages compiled without errors from the same
             bytes (both catalogs) against the same template messages are taken from it
             (:meth:`Translator.from_data`), every other one is compiled and, when it
@@ -472,7 +476,7 @@ def load_translators(
     layout = Layout.of(project)
     translators = {SOURCE_LOCALE: source_translator()}
     errors: list[InputError] = []
-    template_keys = template_messages(project, cache=cache)
+    template_keys = template_messages(project, cache=cache, parse=parse)
     keys_digest = digest(*(part for c, m in sorted(template_keys, key=_key_order)
                            for part in ("" if c is None else f"c{c}", m)))
     for locale in locales:

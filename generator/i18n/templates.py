@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from babel.messages.extract import extract as babel_extract
 from jinja2 import TemplateError
+from jinja2 import nodes
+from jinja2.ext import extract_from_ast
 
 from generator.digests import digest
 from generator.layout import Layout
@@ -36,8 +42,13 @@ TEMPLATES_SLOT = "template-messages"
 """The build cache's slot of :func:`template_messages`."""
 
 
-def template_messages(project: Path | Layout, *, cache: Store | None = None
-                      ) -> frozenset[tuple[str | None, str]]:
+Parse = Callable[[str, str, str], nodes.Template]
+"""A template's syntax tree from its name, source text and file name, as rendering
+parses it (:func:`generator.render.environment.parsed_template`)."""
+
+
+def template_messages(project: Path | Layout, *, cache: Store | None = None,
+                      parse: Parse | None = None) -> frozenset[tuple[str | None, str]]:
     """The (msgctxt, msgid) of every message the templates the site uses hold
     (:meth:`generator.layout.Layout.templates`: the project's ``templates/**/*.html``
     but ``static/`` and ``root/``, and the theme's others; the singular of a plural
@@ -50,12 +61,16 @@ def template_messages(project: Path | Layout, *, cache: Store | None = None
     loading reports it, with its line).
 
     With ``cache`` (the build cache), the set found for the same template files (names
-    and bytes) is taken from it, and a set found is kept there."""
-    sources = _template_sources(Layout.of(project))
+    and bytes) is taken from it, and a set found is kept there. With ``parse``, each
+    template's messages are read from the syntax tree rendering and the template checks
+    parse too (Babel's extraction of it: the same messages, as both read the templates
+    with :data:`TEMPLATE_WHITESPACE`), not from a parse of Babel's own."""
+    layout = Layout.of(project)
+    sources = _template_sources(layout)
     key = digest(*(part for label, data in sources for part in (
         label, "-" if data is None else hashlib.sha256(data).hexdigest())))
     return item_stage(cache, TEMPLATES_SLOT, key,
-                      lambda: _messages_of(data for _label, data in sources),
+                      lambda: _messages_of(layout, sources, parse),
                       encode=_encoded, decode=_decoded)
 
 
@@ -96,15 +111,19 @@ def _is_key(data: object) -> bool:
             and (data[0] is None or isinstance(data[0], str)))
 
 
-def _messages_of(sources: Iterable[bytes | None]) -> Messages:
-    """The messages of every template source; one that is not an input file (``None``)
-    or that Jinja cannot parse adds none (the build reports it when it loads it)."""
+def _messages_of(layout: Layout, sources: Iterable[tuple[str, bytes | None]],
+                 parse: Parse | None) -> Messages:
+    """The messages of every template source (``name\\0label`` and bytes); one that is
+    not an input file (``None``) or that Jinja cannot parse adds none (the build reports
+    it when it loads it)."""
     found: set[tuple[str | None, str]] = set()
-    for data in sources:
+    for label, data in sources:
         if data is None:
             continue
+        name, _, rel = label.partition("\0")
         try:
-            found |= _messages_in(data)
+            found |= _messages_in(data) if parse is None else _messages_parsed(
+                parse, name, data.decode("utf-8"), str(layout.path(rel)))
         except (TemplateError, UnicodeDecodeError):
             continue
     return frozenset(found)
@@ -118,7 +137,31 @@ def _messages_in(source: bytes) -> frozenset[tuple[str | None, str]]:
     Raises:
         TemplateError, UnicodeDecodeError: Jinja cannot parse it.
     """
-    return frozenset(
-        (context, message[0] if isinstance(message, tuple) else message)
-        for _line, message, _comments, context in babel_extract(
-            TEMPLATE_EXTRACTOR, io.BytesIO(source), options=TEMPLATE_OPTIONS))
+    return _keys(babel_extract(TEMPLATE_EXTRACTOR, io.BytesIO(source),
+                               options=TEMPLATE_OPTIONS))
+
+
+@lru_cache(maxsize=256)
+def _messages_parsed(parse: Parse, name: str, source: str, filename: str
+                     ) -> frozenset[tuple[str | None, str]]:
+    """:func:`_messages_in` from the tree ``parse`` gives (Babel's keywords and their
+    arguments, as its extractor takes them from the tree it parses itself).
+
+    Raises:
+        TemplateError: Jinja cannot parse it.
+    """
+    tree = parse(name, source, filename)
+
+    def from_tree(fileobj: object, keywords: Mapping[str, object], comment_tags: object,
+                  options: object) -> Iterator[Any]:  # (Babel passes them by name)
+        for line, function, message in extract_from_ast(tree, tuple(keywords)):
+            yield line, function, message, []
+
+    return _keys(babel_extract(from_tree, io.BytesIO()))
+
+
+def _keys(extracted: Iterable[tuple[int, str | tuple[str, ...], list[str], str | None]]
+          ) -> frozenset[tuple[str | None, str]]:
+    """The (msgctxt, msgid) of Babel's extracted messages (the singular of a plural)."""
+    return frozenset((context, message[0] if isinstance(message, tuple) else message)
+                     for _line, message, _comments, context in extracted)
