@@ -573,3 +573,23 @@ def test_the_messages_read_from_renderings_parse_are_babels(tmp_path: Path) -> N
             (None, "%(count)s meld"), (None, "For %(who)s"),
             (None, "Inside a block")} <= by_tree
     assert len(by_tree) > 40  # the theme's own
+
+
+def test_compiling_a_template_leaves_the_messages_read_from_its_tree(tmp_path: Path) -> None:
+    """The messages a template uses are the same before and after it is compiled (a
+    ``serve`` process compiles between two loads): compiling leaves its syntax tree as
+    parsed (Jinja's optimizer, which folds constants into that tree in place, is off)."""
+    from generator.i18n import templates
+    from generator.render.environment import compiled_template
+    from generator.render.environment import parsed_template
+
+    source = '{{ _("Folded " ~ "message") }} {{ _("shout" | upper) }} {{ _("Plain") }}\n'
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html").write_text(source, encoding="utf-8")
+    filename = str(tmp_path / "templates" / "page.html")
+    before = templates.template_messages(tmp_path, parse=parsed_template)
+    compiled_template("page.html", source, filename)
+    templates._messages_parsed.cache_clear()
+    assert templates.template_messages(tmp_path, parse=parsed_template) == before
+    assert (None, "Plain") in before
+    assert not {(None, "Folded message"), (None, "SHOUT")} & before

@@ -804,3 +804,20 @@ def test_gettext_is_called_as_jinja_calls_it() -> None:
     assert ours.from_string(source).render() == plain.from_string(source).render()
     assert ours.from_string(source).render() == (
         "[a <&lt;b&gt;>]|[plain]|3 & more|[2 <cards>]|[100%]")
+
+
+def test_a_template_nested_too_deep_for_jinja_is_an_input_error(init_project: Path) -> None:
+    """Expressions nested deeper than Jinja's parser recurses are a template error at the
+    template's first line for ``check``, ``build`` and ``i18n extract``, not a failure
+    of the generator."""
+    (init_project / "templates").mkdir()
+    (init_project / "templates" / "extra.html").write_text(
+        "{{ " + "(" * 300 + "1" + ")" * 300 + " }}\n", encoding="utf-8")
+    said = ("templates/extra.html:1: template syntax error: expressions nested too deep "
+            "for Jinja (parentheses, calls or filters within one another); expected a "
+            "template Jinja can parse")
+    for command in (["check"], ["build"], ["i18n", "extract"]):
+        result = run_cli(*command, cwd=init_project)
+        assert result.returncode == 2, command
+        assert said in result.stdout.splitlines() + result.stderr.splitlines(), command
+        assert "the generator failed" not in result.stdout + result.stderr

@@ -20,6 +20,7 @@ from jinja2 import Environment
 from jinja2 import StrictUndefined
 from jinja2 import Template
 from jinja2 import TemplateNotFound
+from jinja2 import TemplateSyntaxError
 from jinja2 import nodes
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
@@ -92,10 +93,15 @@ _OPTIONS: dict[str, Any] = {
     "autoescape": True,
     "extensions": ["jinja2.ext.i18n"],
     "undefined": StrictUndefined,
+    "optimized": False,
     **TEMPLATE_WHITESPACE,
 }
 """The options of every environment :func:`make_environment` makes: the same for each,
-so that a template's syntax tree and code serve them all (:func:`compiled_template`)."""
+so that a template's syntax tree and code serve them all (:func:`compiled_template`).
+Jinja's optimizer is off: it folds constant expressions into the syntax tree it
+compiles, in place, and that tree is the one the template checks and the messages the
+templates use are read from (:func:`parsed_template`), which must not depend on what
+this process compiled before (the site's bytes are the same either way)."""
 
 
 _CARD_CODE = re.compile(r"(?<![\w♥♦♣♠→])(?:JK→)?(?:(?:10|[2-9JQKA])[♥♦♣♠]|JK)(?![\w♥♦♣♠→])")
@@ -293,9 +299,13 @@ def parsed_template(name: str, source: str, filename: str) -> nodes.Template:
     several projects, as the tests do, finds the theme's templates the same).
 
     Raises:
-        TemplateSyntaxError: the source does not parse (not kept: raised every time).
+        TemplateSyntaxError: the source does not parse (not kept: raised every time),
+            its expressions nested too deep for Jinja's parser among the reasons.
     """
-    return _compiler().parse(source, name, filename)
+    try:
+        return _compiler().parse(source, name, filename)
+    except RecursionError:
+        raise _too_deep(name, filename) from None
 
 
 @lru_cache(maxsize=256)
@@ -308,7 +318,18 @@ def compiled_template(name: str, source: str, filename: str) -> CodeType:
     Raises:
         TemplateSyntaxError: the source does not parse or compile (not kept).
     """
-    return _compiler().compile(parsed_template(name, source, filename), name, filename)
+    tree = parsed_template(name, source, filename)
+    try:
+        return _compiler().compile(tree, name, filename)
+    except RecursionError:
+        raise _too_deep(name, filename) from None
+
+
+def _too_deep(name: str, filename: str) -> TemplateSyntaxError:
+    """The error of a template whose expressions nest deeper than Jinja's parser and
+    compiler recurse (Python's recursion limit): at its first line, as no line is known."""
+    return TemplateSyntaxError("expressions nested too deep for Jinja (parentheses, "
+                               "calls or filters within one another)", 1, name, filename)
 
 
 def install_words(env: Environment, w: Words) -> None:
