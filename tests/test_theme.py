@@ -821,3 +821,24 @@ def test_a_template_nested_too_deep_for_jinja_is_an_input_error(init_project: Pa
         assert result.returncode == 2, command
         assert said in result.stdout.splitlines() + result.stderr.splitlines(), command
         assert "the generator failed" not in result.stdout + result.stderr
+
+
+def test_a_macro_imported_without_context_says_each_pages_language(
+        init_project: Path) -> None:
+    """A site's macro imported the way Jinja's documentation writes it, without context
+    (Jinja keeps such a module from its first use), says each page's language, not the
+    language of the first page rendered."""
+    (init_project / "templates").mkdir(exist_ok=True)
+    (init_project / "templates" / "mine.html").write_text(
+        '{% macro hint() %}<span class="mine">{{ _("Search the rules") }}</span>'
+        "{% endmacro %}\n", encoding="utf-8")
+    base = override(init_project, "base.html")
+    text = base.read_text(encoding="utf-8")
+    at = text.index(">", text.index("<body")) + 1
+    base.write_text('{% import "mine.html" as mine %}' + text[:at] + "{{ mine.hint() }}"
+                    + text[at:], encoding="utf-8")
+    assert run_cli("build", cwd=init_project).returncode == 0
+    for lang, said in (("en", "Search the rules"), ("cs", "Hledat v\u00a0pravidlech")):
+        page = BeautifulSoup((init_project / "site" / lang / "index.html").read_text(
+            encoding="utf-8"), "html.parser")
+        assert [span.get_text() for span in page.select("span.mine")] == [said], lang

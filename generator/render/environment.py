@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Callable
 from collections.abc import MutableMapping
 from functools import cache
@@ -332,17 +333,38 @@ def _too_deep(name: str, filename: str) -> TemplateSyntaxError:
                                "calls or filters within one another)", 1, name, filename)
 
 
+class _Voice:
+    """The words an environment's gettext callables say now (:func:`install_words`)."""
+
+    def __init__(self, words: Words) -> None:
+        self.words = words
+
+
+_VOICES: weakref.WeakKeyDictionary[Environment, _Voice] = weakref.WeakKeyDictionary()
+"""Each environment's voice, for as long as the environment lives."""
+
+
 def install_words(env: Environment, w: Words) -> None:
-    """Install this locale's gettext callables. Jinja's newstyle gettext marks what they
-    return as safe HTML, so they return the translation escaped: a translation is text,
-    never markup (a ``<script>`` in a catalog renders as text)."""
+    """Make ``env``'s gettext callables say this locale's words. They are installed once
+    per environment and look the words up as they are called: a macro of a template
+    imported without context (``{% import "x.html" as x %}``), whose module Jinja keeps
+    from its first use with the globals of then, says the locale rendered now. Jinja's
+    newstyle gettext marks what they return as safe HTML, so they return the translation
+    escaped: a translation is text, never markup (a ``<script>`` in a catalog renders as
+    text)."""
+    voice = _VOICES.get(env)
+    if voice is not None:
+        voice.words = w
+        return
+    voice = _VOICES[env] = _Voice(w)
 
     def gettext(msgid: str) -> Markup:
-        return template_escape(w.text(msgid))
+        return template_escape(voice.words.text(msgid))
 
     def ngettext(singular: str, plural: str, n: int) -> Markup:
-        text, ok = w.translator.ngettext(singular, plural, n)
-        return template_escape(w.as_shown(text, ok))
+        words = voice.words
+        text, ok = words.translator.ngettext(singular, plural, n)
+        return template_escape(words.as_shown(text, ok))
 
     install_gettext(env, gettext, ngettext)
 
