@@ -811,16 +811,21 @@ def test_a_template_nested_too_deep_for_jinja_is_an_input_error(init_project: Pa
     template's first line for ``check``, ``build`` and ``i18n extract``, not a failure
     of the generator."""
     (init_project / "templates").mkdir()
-    (init_project / "templates" / "extra.html").write_text(
-        "{{ " + "(" * 300 + "1" + ")" * 300 + " }}\n", encoding="utf-8")
-    said = ("templates/extra.html:1: template syntax error: expressions nested too deep "
-            "for Jinja (parentheses, calls or filters within one another); expected a "
+    extra = init_project / "templates" / "extra.html"
+    said = ("templates/extra.html:1: template syntax error: nested too deep for Jinja "
+            "(parentheses, calls, filters or blocks within one another); expected a "
             "template Jinja can parse")
-    for command in (["check"], ["build"], ["i18n", "extract"]):
-        result = run_cli(*command, cwd=init_project)
-        assert result.returncode == 2, command
-        assert said in result.stdout.splitlines() + result.stderr.splitlines(), command
-        assert "the generator failed" not in result.stdout + result.stderr
+    for source in ("{{ " + "(" * 300 + "1" + ")" * 300 + " }}\n",  # the parser recurses
+                   "{{ " + "+".join(["1"] * 3000) + " }}\n",  # parsed; too deep to walk
+                   "{% for i in [1] %}" * 21 + "x" + "{% endfor %}" * 21 + "\n",  # Python
+                   "{% if x %}" * 120 + "x" + "{% endif %}" * 120 + "\n"):  # refuses
+        extra.write_text(source, encoding="utf-8")
+        for command in (["check"], ["build"], ["i18n", "extract"]):
+            result = run_cli(*command, cwd=init_project)
+            assert result.returncode == 2, (command, source[:20])
+            assert said in result.stdout.splitlines() + result.stderr.splitlines(), \
+                (command, source[:20], result.stdout + result.stderr)
+            assert "the generator failed" not in result.stdout + result.stderr
 
 
 def test_a_macro_imported_without_context_says_each_pages_language(

@@ -114,8 +114,8 @@ def _is_key(data: object) -> bool:
 def _messages_of(layout: Layout, sources: Iterable[tuple[str, bytes | None]],
                  parse: Parse | None) -> Messages:
     """The messages of every template source (``name\\0label`` and bytes); one that is
-    not an input file (``None``) or that Jinja cannot parse adds none (the build reports
-    it when it loads it)."""
+    not an input file (``None``), that Jinja cannot parse or that nests too deep adds
+    none (the build reports it when it loads it)."""
     found: set[tuple[str | None, str]] = set()
     for label, data in sources:
         if data is None:
@@ -124,8 +124,8 @@ def _messages_of(layout: Layout, sources: Iterable[tuple[str, bytes | None]],
         try:
             found |= _messages_in(data) if parse is None else _messages_parsed(
                 parse, name, data.decode("utf-8"), str(layout.path(rel)))
-        except (TemplateError, UnicodeDecodeError):
-            continue
+        except (TemplateError, UnicodeDecodeError, RecursionError):  # (a tree too deep
+            continue  # to walk: thousands of ``+`` in a row, which the template checks say)
     return frozenset(found)
 
 

@@ -322,15 +322,17 @@ def compiled_template(name: str, source: str, filename: str) -> CodeType:
     tree = parsed_template(name, source, filename)
     try:
         return _compiler().compile(tree, name, filename)
-    except RecursionError:
+    except (RecursionError, SyntaxError):  # (Python refuses the code Jinja made of it:
+        # blocks nested deeper than it compiles, 21 {% for %} or about 100 {% if %})
         raise _too_deep(name, filename) from None
 
 
 def _too_deep(name: str, filename: str) -> TemplateSyntaxError:
-    """The error of a template whose expressions nest deeper than Jinja's parser and
-    compiler recurse (Python's recursion limit): at its first line, as no line is known."""
-    return TemplateSyntaxError("expressions nested too deep for Jinja (parentheses, "
-                               "calls or filters within one another)", 1, name, filename)
+    """The error of a template nested deeper than Jinja parses and compiles it (Python's
+    recursion limit, or the nesting Python compiles): at its first line, as no line of
+    the template is known."""
+    return TemplateSyntaxError("nested too deep for Jinja (parentheses, calls, filters or "
+                               "blocks within one another)", 1, name, filename)
 
 
 class _Voice:
