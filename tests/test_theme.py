@@ -847,3 +847,42 @@ def test_a_macro_imported_without_context_says_each_pages_language(
         page = BeautifulSoup((init_project / "site" / lang / "index.html").read_text(
             encoding="utf-8"), "html.parser")
         assert [span.get_text() for span in page.select("span.mine")] == [said], lang
+
+
+def test_messages_with_a_context_in_a_sites_template_are_translated(
+        init_project: Path) -> None:
+    """``pgettext``, ``npgettext`` and ``{% trans "context" %}`` in a site's template:
+    ``i18n extract`` lists them with their context, and each page shows its language's
+    translation of that context (the build failed with "'NoneType' object is not
+    callable": no context callables were installed)."""
+    from babel.messages.pofile import read_po
+    from babel.messages.pofile import write_po
+
+    base = override(init_project, "base.html")
+    text = base.read_text(encoding="utf-8")
+    at = text.index(">", text.index("<body")) + 1
+    base.write_text(text[:at] + '<span class="p">{{ pgettext("menu", "Open") }}</span>'
+                    '<span class="np">{{ npgettext("table", "%(num)d row", "%(num)d rows", '
+                    '3) }}</span><span class="t">{% trans "menu" %}Close{% endtrans %}'
+                    "</span>" + text[at:], encoding="utf-8")
+    assert run_cli("i18n", "extract", cwd=init_project).returncode == 0
+    with (init_project / "locales" / "messages.pot").open("rb") as fh:
+        extracted = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                     for m in read_po(fh)}
+    assert {("menu", "Open"), ("table", "%(num)d row"), ("menu", "Close")} <= extracted
+    po = init_project / "locales" / "cs" / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as fh:
+        catalog = read_po(fh)
+    catalog.add("Open", "Otevřít", context="menu")
+    catalog.add("Close", "Zavřít", context="menu")
+    catalog.add(("%(num)d row", "%(num)d rows"),
+                ("%(num)d řádek", "%(num)d řádky", "%(num)d řádků"), context="table")
+    with po.open("wb") as fh:
+        write_po(fh, catalog)
+    result = run_cli("build", cwd=init_project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for lang, said in (("en", ["Open", "3 rows", "Close"]),
+                       ("cs", ["Otevřít", "3 řádky", "Zavřít"])):
+        page = BeautifulSoup((init_project / "site" / lang / "index.html").read_text(
+            encoding="utf-8"), "html.parser")
+        assert [page.select_one(f"span.{c}").get_text() for c in ("p", "np", "t")] == said

@@ -364,15 +364,24 @@ def install_words(env: Environment, w: Words) -> None:
         return template_escape(voice.words.text(msgid))
 
     def ngettext(singular: str, plural: str, n: int) -> Markup:
+        return npgettext(None, singular, plural, n)
+
+    def pgettext(context: str | None, msgid: str) -> Markup:
+        return template_escape(voice.words.text(msgid, context))
+
+    def npgettext(context: str | None, singular: str, plural: str, n: int) -> Markup:
         words = voice.words
-        text, ok = words.translator.ngettext(singular, plural, n)
+        text, ok = words.translator.ngettext(singular, plural, n, context)
         return template_escape(words.as_shown(text, ok))
 
-    install_gettext(env, gettext, ngettext)
+    install_gettext(env, gettext, ngettext, pgettext, npgettext)
 
 
 def install_gettext(env: Environment, gettext: Callable[[str], str],
-                    ngettext: Callable[[str, str, int], str]) -> None:
+                    ngettext: Callable[[str, str, int], str],
+                    pgettext: Callable[[str | None, str], str] | None = None,
+                    npgettext: Callable[[str | None, str, str, int], str] | None = None
+                    ) -> None:
     """Jinja's newstyle gettext (``jinja2.ext.i18n``, ``install_gettext_callables(...,
     newstyle=True)``) over ``gettext`` and ``ngettext``, with the same results: what
     they return marked safe where autoescaping is on, then ``%``-formatted with the
@@ -380,7 +389,9 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
     ``ngettext`` are each one call from a template, not Jinja's three (the alias ``_``
     that looks ``gettext`` up, its wrapper, the function), and ``_`` is ``gettext``
     itself, not looked up in the template's context: the templates call them some
-    thirty times a page."""
+    thirty times a page. The messages with a context (``pgettext``, ``npgettext``,
+    ``{% trans "context" %}``), where given, are Jinja's own newstyle wrappers over
+    ``pgettext`` and ``npgettext``."""
 
     @pass_eval_context
     def newstyle_gettext(eval_ctx: EvalContext, string: str, /, **variables: Any) -> str:
@@ -400,7 +411,8 @@ def install_gettext(env: Environment, gettext: Callable[[str], str],
         return rv % variables
 
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext, ngettext, newstyle=True)  # (sets how {% trans %} compiles)
+        gettext, ngettext, newstyle=True,  # (sets how {% trans %} compiles)
+        pgettext=pgettext, npgettext=npgettext)
     env.globals.update(_=newstyle_gettext, gettext=newstyle_gettext,
                        ngettext=newstyle_ngettext)
     if isinstance(env, SiteEnvironment):
