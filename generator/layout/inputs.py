@@ -272,9 +272,8 @@ class Layout:
             return
         where = self.inside(real)
         if where is not None:
-            errors.append(InputError(shown(folder), 1, None, f"a symbolic link leading "
-                                     f"{where}; expected a folder inside the project (a "
-                                     "link is followed only to one)"))
+            errors.append(InputError(shown(folder), 1, None, link_leading(
+                where, "expected a folder inside the project")))
             return
         if real in seen:
             errors.append(InputError(shown(folder), 1, None, "a symbolic link to a folder "

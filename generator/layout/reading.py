@@ -46,10 +46,11 @@ EXPECTED_INPUT = "expected a regular file inside the project"
 """What a message of a path that is not an input expects."""
 
 
-def link_leading(where: str) -> str:
+def link_leading(where: str, expected: str = EXPECTED_INPUT) -> str:
     """What is wrong with a path whose links lead ``where`` (``"outside the project"``,
-    ``"into .git/"``, ``"into the output folder"``)."""
-    return f"a symbolic link leading {where}; {EXPECTED_INPUT} (a link is followed only to one)"
+    ``"into .git/"``, ``"into the output folder"``), where ``expected`` (a file, or
+    ``"expected a folder inside the project"``) was."""
+    return f"a symbolic link leading {where}; {expected} (a link is followed only to one)"
 
 
 Bound = Callable[[str], str | None]
