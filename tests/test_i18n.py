@@ -255,6 +255,52 @@ def test_conversion_of_a_placeholder_must_match(tmp_path: Path) -> None:
         in result.stdout
 
 
+PEARS = 'msgid "One pear"\nmsgid_plural "%(num)s pears"\n'
+"""A plural message whose English singular holds no placeholder and whose plural does."""
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(num)s hrušky"\n'
+     'msgstr[2] "%(num)s hrušek"\n', None),
+    (PEARS + 'msgstr[0] "%(num)s hruška"\nmsgstr[1] "%(num)s hrušky"\n'
+     'msgstr[2] "%(num)s hrušek"\n', None),
+    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(count)s hrušky"\n'
+     'msgstr[2] "%(num)s hrušek"\n',
+     "x.po:9: translation's placeholders (%(count)s) differ from the source's; expected "
+     "none, and any of %(num)s (held by one English form only)"),
+    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(num)d hrušky"\n'
+     'msgstr[2] "%(num)s hrušek"\n',
+     "x.po:9: translation's placeholders (%(num)d) differ from the source's; expected "
+     "none, and any of %(num)s (held by one English form only)"),
+    ('msgid "%(who)s has one pear"\nmsgid_plural "%(who)s has %(num)s pears"\n'
+     'msgstr[0] "Má jednu hrušku"\nmsgstr[1] "%(who)s má %(num)s hrušky"\n'
+     'msgstr[2] "%(who)s má %(num)s hrušek"\n',
+     "x.po:8: translation's placeholders (none) differ from the source's; expected "
+     "%(who)s, and any of %(num)s (held by one English form only)"),
+    (PEARS + 'msgstr[0] "Jedna hruška ze 100%"\nmsgstr[1] "%(num)s hrušky"\n'
+     'msgstr[2] "%(num)s hrušek"\n',
+     "x.po:8: a lone '%' in a message that is %-formatted (template or code text); "
+     "expected %% for a percent sign"),
+], ids=["singular-without-number", "every-form-with-number", "another-name",
+        "another-conversion", "a-placeholder-of-both-forms-left-out",
+        "a-lone-percent-in-the-singular"])
+def test_a_plural_forms_placeholders_are_those_of_either_english_form(
+        tmp_path: Path, body: str, said: str | None) -> None:
+    """Each form of a plural translation may hold the placeholders of either English
+    form (gettext fills every form from the same values), must hold those both forms
+    hold, and no other: a singular without the number (``One pear``) does not make the
+    number an error in the other forms."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + body, encoding="utf-8")
+    translator, errors = load_translator(po, "x.po", "cs")
+    assert [e.format() for e in errors] == ([] if said is None else [said])
+    if said is None:
+        singular, plural = re.findall(r'msgid(?:_plural)? "(.*)"', body)
+        forms = [translator.ngettext(singular, plural, n)[0] % {"num": n} for n in (1, 3, 5)]
+        assert forms[1:] == ["3 hrušky", "5 hrušek"]
+        assert forms[0] in ("Jedna hruška", "1 hruška")
+
+
 def test_translation_must_keep_link_targets(tmp_path: Path) -> None:
     page = PAGE.replace("Plain paragraph.", "See [the rules](#tiny-run).")
     body = 'msgid "See [the rules](#tiny-run)."\nmsgstr "Pozri [pravidlá](#inde)."\n'

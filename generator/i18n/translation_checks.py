@@ -39,7 +39,13 @@ class Source:
 
     Attributes:
         text: the msgid (the singular of a plural message).
-        placeholders: its placeholders (:func:`~generator.i18n.placeholders.placeholders`).
+        placeholders: the placeholders every form of a translation holds
+            (:func:`~generator.i18n.placeholders.placeholders`): the msgid's; for a
+            plural message, those both English forms hold.
+        optional: a plural message's placeholders that one English form holds and the
+            other does not (``"One pear"``, ``"%(num)s pears"``): a form may hold them
+            or leave them out, as the English does (gettext fills each form from the
+            same values).
         links: its link targets (:func:`~generator.i18n.placeholders.link_targets`).
         formatted: whether the message is %-formatted: the templates use it (newstyle
             gettext formats them all) or its msgid has ``%(name)`` placeholders (the
@@ -53,19 +59,26 @@ class Source:
     links: frozenset[str]
     formatted: bool
     braced: bool
+    optional: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, message: Message, template_keys: AbstractSet[tuple[str | None, str]]) -> Source:
         """The source of ``message``, %-formatted when ``template_keys`` (the messages
-        the templates use) holds it or its msgid has ``%(name)`` placeholders."""
-        text = str(message.id[0] if isinstance(message.id, tuple) else message.id)
+        the templates use) holds it or one of its English forms has ``%(name)``
+        placeholders."""
+        forms = [str(form) for form in message.id] if isinstance(message.id, tuple) \
+            else [str(message.id)]
+        text = forms[0]
+        held = [placeholders(form) for form in forms]
         return cls(
             text=text,
-            placeholders=placeholders(text),
+            placeholders=frozenset.intersection(*held),
             links=link_targets(text),
-            formatted="%(" in text or (message.context, text) in template_keys,
+            formatted=any("%(" in form for form in forms)
+            or (message.context, text) in template_keys,
             braced=BRACE_PLACEHOLDER.search(text) is not None or "{{" in text
             or "}}" in text,
+            optional=frozenset.union(*held) - frozenset.intersection(*held),
         )
 
 
@@ -122,8 +135,17 @@ def _differs(what: str, found: frozenset[str], want: frozenset[str]) -> str | No
 
 
 def _placeholders_differ(source: Source, text: str) -> str | None:
-    """Placeholders, conversion included, other than the source's."""
-    return _differs("placeholders", placeholders(text), source.placeholders)
+    """Placeholders, conversion included, other than the source's: each of
+    :attr:`Source.placeholders`, and of :attr:`Source.optional` any."""
+    found = placeholders(text)
+    if not source.optional:
+        return _differs("placeholders", found, source.placeholders)
+    if source.placeholders <= found <= source.placeholders | source.optional:
+        return None
+    return (f"translation's placeholders ({', '.join(sorted(found)) or 'none'}) differ from "
+            f"the source's; expected {', '.join(sorted(source.placeholders)) or 'none'}, "
+            f"and any of {', '.join(sorted(source.optional))} (held by one English form "
+            "only)")
 
 
 def _link_targets_differ(source: Source, text: str) -> str | None:
