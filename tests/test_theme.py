@@ -5,6 +5,7 @@ its ``templates/`` overrides the theme's templates and assets file by file, as M
 from __future__ import annotations
 
 import gc
+import re
 import shutil
 import tomllib
 import weakref
@@ -847,6 +848,31 @@ def test_a_macro_imported_without_context_says_each_pages_language(
         page = BeautifulSoup((init_project / "site" / lang / "index.html").read_text(
             encoding="utf-8"), "html.parser")
         assert [span.get_text() for span in page.select("span.mine")] == [said], lang
+
+
+def test_a_pages_footer_counts_a_message_in_english_once_per_context(
+        init_project: Path) -> None:
+    """Two contexts of one message (``pgettext("menu", "Open")``, ``pgettext("door",
+    "Open")``), both untranslated, are two passages in English on a page, as the
+    build's coverage line counts them: the footer counted them once (by msgid)."""
+    base = override(init_project, "base.html")
+    text = base.read_text(encoding="utf-8")
+
+    def footer_count(added: str) -> int:
+        at = text.index(">", text.index("<body")) + 1
+        base.write_text(text[:at] + added + text[at:], encoding="utf-8")
+        result = run_cli("build", cwd=init_project)
+        assert result.returncode == 0, result.stdout + result.stderr
+        page = BeautifulSoup((init_project / "site" / "cs" / "melds" / "index.html"
+                              ).read_text(encoding="utf-8"), "html.parser")
+        footer = page.select_one(".site-footer__untranslated")
+        return 0 if footer is None else int(re.findall(r"\d+", footer.get_text())[0])
+
+    before = footer_count("")
+    one = footer_count('<i>{{ pgettext("menu", "Open") }}</i>')
+    both = footer_count('<i>{{ pgettext("menu", "Open") }}</i>'
+                        '<i>{{ pgettext("door", "Open") }}</i>')
+    assert (one - before, both - before) == (1, 2)
 
 
 def test_messages_with_a_context_in_a_sites_template_are_translated(

@@ -459,15 +459,17 @@ def _coverage(translator: Translator) -> Coverage:
 def _counted(render: Callable[..., str], own: AbstractSet[str], body: AbstractSet[Key],
              shown: Lookups) -> str:
     """A page rendered (``render(untranslated=N)``) with the number of the passages it
-    shows in English, each counted once: the page's own (``own``: msgids) and the
+    shows in English, each counted once by its key (context and msgid, as the locale's
+    coverage counts them): the page's own (``own``: msgids, no context) and the
     messages of the theme and the engine that fell back, in its body (``body``) and in
     its frame (recorded in ``shown`` while it renders; the count's own sentence may be
     one of them, so it renders again until the count holds, at most three times), the
     English passages marked (:func:`generator.render.fallbacks.mark_english`)."""
-    count = len(own | {msgid for _context, msgid in body})
+    keys = {(None, msgid) for msgid in own} | body
+    count = len(keys)
     html = render(untranslated=count)
     for _ in range(2):
-        seen = len(own | {msgid for _context, msgid in body | shown.fallbacks})
+        seen = len(keys | shown.fallbacks)
         if seen == count:
             break
         count = seen
