@@ -38,6 +38,11 @@ from generator.i18n.catalog import Translator
 from generator.i18n.catalog import load_translators
 from generator.layout import builtin_catalog
 
+# Hypothesis's plugins (entry points of the "hypothesis" group) are not loaded: the only
+# one installed is trio's (which selenium brings), and it imported trio into each test
+# process as Hypothesis was first imported (0.1-0.2 s each); no test uses it.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 REPO = Path(__file__).resolve().parent.parent
 THEME = REPO / "generator" / "theme"
 """The package's theme (the templates and assets a project's ``templates/`` overrides)."""
