@@ -21,6 +21,7 @@ from generator.i18n.catalog import load_translator
 from generator.i18n.plurals import plural_rule
 from generator.i18n.templates import TEMPLATE_OPTIONS
 from generator.layout import BUILTIN_POT
+from generator.layout import TEMPLATE_SUFFIXES
 from generator.render.environment import install_gettext
 from tests.conftest import REPO
 from tests.conftest import run_cli
@@ -587,9 +588,37 @@ def test_babel_cfg_reads_the_templates_as_the_generator_does() -> None:
     config = configparser.ConfigParser()
     config.read(REPO / "babel.cfg", encoding="utf-8")
     jinja = [name for name in config.sections() if name.startswith("jinja2:")]
-    assert jinja == ["jinja2: generator/theme/**.html", "jinja2: templates/**.html"]
+    assert jinja == [f"jinja2: {folder}/**{suffix}" for folder in ("generator/theme", "templates")
+                     for suffix in TEMPLATE_SUFFIXES]
     for name in jinja:
         assert dict(config[name]) == TEMPLATE_OPTIONS
+
+
+def test_pybabel_and_i18n_extract_read_the_same_templates(init_project: Path) -> None:
+    """``pybabel extract -F babel.cfg`` reads a site's templates as ``i18n extract`` does:
+    its ``.xml`` templates too, and not the files of ``templates/static/`` and
+    ``templates/root/``, which are published as they are (babel.cfg mapped ``**.html``
+    alone)."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    templates = init_project / "templates"
+    for rel, message in (("extra.xml", "From an XML template"),
+                         ("part.html", "From an HTML template"),
+                         ("static/shown.html", "Published as it is"),
+                         ("root/kept.html", "Published at the root as it is")):
+        (templates / rel).parent.mkdir(parents=True, exist_ok=True)
+        (templates / rel).write_text(f'<p>{{{{ _("{message}") }}}}</p>\n', encoding="utf-8")
+    assert run_cli("i18n", "extract", cwd=init_project).returncode == 0
+    with (init_project / "locales" / "messages.pot").open("rb") as fh:
+        listed = {m.id for m in read_po(fh)
+                  if any(where.startswith("templates/") for where, _line in m.locations)}
+    with (REPO / "babel.cfg").open(encoding="utf-8") as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    found = {message for path, _line, message, _comments, _context
+             in extract_from_dir(str(init_project), method_map, options_map)
+             if path.startswith("templates/")}
+    assert listed == found == {"From an XML template", "From an HTML template"}
 
 
 TRANS_TEMPLATE = (
