@@ -46,10 +46,13 @@ class Suit(enum.Enum):
     @property
     def is_red(self) -> bool:
         """True for hearts and diamonds."""
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
+        return self in _RED_SUITS
 
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_RED_SUITS = frozenset((Suit.HEARTS, Suit.DIAMONDS))
+"""The red suits (a set: each member named on the class is a lookup of its own, which a
+page of card tables makes about a million times)."""
 
 
 class Rank(enum.IntEnum):

@@ -201,28 +201,30 @@ class Translator:
 
     def gettext(self, msgid: str, context: str | None = None) -> tuple[str, bool]:
         """The translation of ``msgid``: (text, translated); English when not translated."""
-        self.seen.add((context, msgid))
-        found = self.messages.get((context, msgid))
+        key = (context, msgid)
+        self.seen.add(key)
+        found = self.messages.get(key)
         if isinstance(found, str):
             return found, True
         if isinstance(found, tuple) and found:
             return found[0], True
         if self.locale != SOURCE_LOCALE:
-            self.fallbacks.add((context, msgid))
+            self.fallbacks.add(key)
         return msgid, self.locale == SOURCE_LOCALE
 
     def ngettext(
         self, singular: str, plural: str, n: int, context: str | None = None
     ) -> tuple[str, bool]:
         """The plural form of ``singular``/``plural`` for count ``n``: (text, translated)."""
-        self.seen.add((context, singular))
-        found = self.messages.get((context, singular))
+        key = (context, singular)
+        self.seen.add(key)
+        found = self.messages.get(key)
         if isinstance(found, tuple):
             index = self.plural(n)
             if index < len(found):
                 return found[index], True
         if self.locale != SOURCE_LOCALE:
-            self.fallbacks.add((context, singular))
+            self.fallbacks.add(key)
         return (singular if n == 1 else plural), self.locale == SOURCE_LOCALE
 
 
