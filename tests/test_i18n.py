@@ -258,48 +258,71 @@ def test_conversion_of_a_placeholder_must_match(tmp_path: Path) -> None:
 
 PEARS = 'msgid "One pear"\nmsgid_plural "%(num)s pears"\n'
 """A plural message whose English singular holds no placeholder and whose plural does."""
+WHO = 'msgid "%(who)s has one pear"\nmsgid_plural "%(who)s has %(num)s pears"\n'
+"""A plural message whose English forms both hold ``%(who)s``."""
+
+
+def _forms(one: str, few: str, many: str) -> str:
+    """A Czech translation's three forms (for 1; 2-4; 0, 5 and more)."""
+    return f'msgstr[0] "{one}"\nmsgstr[1] "{few}"\nmsgstr[2] "{many}"\n'
 
 
 @pytest.mark.parametrize(("body", "said"), [
-    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(num)s hrušky"\n'
-     'msgstr[2] "%(num)s hrušek"\n', None),
-    (PEARS + 'msgstr[0] "%(num)s hruška"\nmsgstr[1] "%(num)s hrušky"\n'
-     'msgstr[2] "%(num)s hrušek"\n', None),
-    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(count)s hrušky"\n'
-     'msgstr[2] "%(num)s hrušek"\n',
-     "x.po:9: translation's placeholders (%(count)s) differ from the source's; expected "
-     "none, and any of %(num)s (held by one English form only)"),
-    (PEARS + 'msgstr[0] "Jedna hruška"\nmsgstr[1] "%(num)d hrušky"\n'
-     'msgstr[2] "%(num)s hrušek"\n',
-     "x.po:9: translation's placeholders (%(num)d) differ from the source's; expected "
-     "none, and any of %(num)s (held by one English form only)"),
-    ('msgid "%(who)s has one pear"\nmsgid_plural "%(who)s has %(num)s pears"\n'
-     'msgstr[0] "Má jednu hrušku"\nmsgstr[1] "%(who)s má %(num)s hrušky"\n'
-     'msgstr[2] "%(who)s má %(num)s hrušek"\n',
-     "x.po:8: translation's placeholders (none) differ from the source's; expected "
-     "%(who)s, and any of %(num)s (held by one English form only)"),
-    (PEARS + 'msgstr[0] "Jedna hruška ze 100%"\nmsgstr[1] "%(num)s hrušky"\n'
-     'msgstr[2] "%(num)s hrušek"\n',
-     "x.po:8: a lone '%' in a message that is %-formatted (template or code text); "
-     "expected %% for a percent sign"),
-], ids=["singular-without-number", "every-form-with-number", "another-name",
-        "another-conversion", "a-placeholder-of-both-forms-left-out",
-        "a-lone-percent-in-the-singular"])
+    (PEARS + _forms("Jedna hruška", "%(num)s hrušky", "%(num)s hrušek"), []),
+    (PEARS + _forms("%(num)s hruška", "%(num)s hrušky", "%(num)s hrušek"), []),
+    (WHO + _forms("%(who)s má jednu hrušku", "%(who)s má %(num)s hrušky",
+                  "%(who)s má %(num)s hrušek"), []),
+    (WHO + _forms("Má jednu hrušku", "%(who)s má %(num)s hrušky",
+                  "%(who)s má %(num)s hrušek"), []),
+    (PEARS + _forms("Jedna hruška", "%(num)s hrušky", "Hrušky"),
+     ["x.po:10: translation's placeholders (none) differ from the source's; expected "
+      "%(num)s"]),
+    (PEARS + _forms("Jedna hruška", "%(num)s hrušky", "%%(num)s hrušek"),
+     ["x.po:10: translation's placeholders (none) differ from the source's; expected "
+      "%(num)s"]),
+    (PEARS + _forms("Jedna hruška", "%(count)s hrušky", "%(num)s hrušek"),
+     ["x.po:9: translation's placeholders (%(count)s) differ from the source's; expected "
+      "%(num)s"]),
+    (PEARS + _forms("Jedna hruška", "%(num)d hrušky", "%(num)s hrušek"),
+     ["x.po:9: translation's placeholders (%(num)d) differ from the source's; expected "
+      "%(num)s"]),
+    (WHO + _forms("%(who)s má jednu hrušku", "Má %(num)s hrušky",
+                  "%(who)s má %(num)s hrušek"),
+     ["x.po:9: translation's placeholders (%(num)s) differ from the source's; expected "
+      "%(num)s, %(who)s"]),
+    ('msgid "%(num)d plum"\nmsgid_plural "%(num)s plums"\n'
+     + _forms("švestka", "švestky", "%(num)d švestek"),
+     ["x.po:9: translation's placeholders (none) differ from the source's; expected "
+      "%(num)s, and any of %(num)d (of either English form)",
+      "x.po:10: translation's placeholders (%(num)d) differ from the source's; expected "
+      "%(num)s, and any of %(num)d (of either English form)"]),
+    (PEARS + _forms("Jedna hruška ze 100%", "%(num)s hrušky", "%(num)s hrušek"),
+     ["x.po:8: a lone '%' in a message that is %-formatted (template or code text); "
+      "expected %% for a percent sign"]),
+], ids=["singular-without-number", "every-form-with-number", "both-placeholders-everywhere",
+        "the-form-for-one-leaves-out-a-placeholder", "number-left-out-of-a-form-for-many",
+        "an-escaped-percent-is-no-placeholder", "another-name", "another-conversion",
+        "a-placeholder-of-both-forms-left-out-of-a-form-for-many",
+        "english-forms-of-two-conversions", "a-lone-percent-in-the-singular"])
 def test_a_plural_forms_placeholders_are_those_of_either_english_form(
-        tmp_path: Path, body: str, said: str | None) -> None:
+        tmp_path: Path, body: str, said: list[str]) -> None:
     """Each form of a plural translation may hold the placeholders of either English
-    form (gettext fills every form from the same values), must hold those both forms
-    hold, and no other: a singular without the number (``One pear``) does not make the
-    number an error in the other forms."""
+    form (gettext fills every form from the same values) and no other. A form the
+    locale uses for many counts (cs: 2-4; 0, 5 and more) must hold the English
+    plural's, the number among them; the form for one count alone may leave any out
+    ("Jedna hruška"), as GNU ``msgfmt -c`` allows. ``%%(num)s`` is a percent sign and
+    text, no placeholder."""
     po = tmp_path / "messages.po"
     po.write_text(PO_HEADER + body, encoding="utf-8")
     translator, errors = load_translator(po, "x.po", "cs")
-    assert [e.format() for e in errors] == ([] if said is None else [said])
-    if said is None:
+    assert [e.format() for e in errors] == said
+    if not said:
         singular, plural = re.findall(r'msgid(?:_plural)? "(.*)"', body)
-        forms = [translator.ngettext(singular, plural, n)[0] % {"num": n} for n in (1, 3, 5)]
-        assert forms[1:] == ["3 hrušky", "5 hrušek"]
-        assert forms[0] in ("Jedna hruška", "1 hruška")
+        forms = [translator.ngettext(singular, plural, n)[0] % {"num": n, "who": "Eva"}
+                 for n in (1, 3, 5)]
+        assert [form.removeprefix("Eva má ").removeprefix("Má ") for form in forms] in (
+            [f"{one} hruška" if one else "jednu hrušku", "3 hrušky", "5 hrušek"]
+            for one in ("Jedna", "1", ""))
 
 
 def test_translation_must_keep_link_targets(tmp_path: Path) -> None:
@@ -595,8 +618,10 @@ def test_babel_cfg_reads_the_templates_as_the_generator_does() -> None:
 
 
 def test_pybabel_and_i18n_extract_read_the_same_templates(init_project: Path) -> None:
-    """``pybabel extract -F babel.cfg`` reads a site's templates as ``i18n extract`` does:
-    its ``.xml`` templates too, and not the files of ``templates/static/`` and
+    """``pybabel extract -F babel.cfg --ignore-dirs '.git .cache site'``, as the README
+    writes it, reads a site's templates as ``i18n extract`` does: its ``.xml`` templates
+    too, those in a folder whose name starts with ``_`` (which Babel leaves out unless
+    told which folders to leave out), and not the files of ``templates/static/`` and
     ``templates/root/``, which are published as they are (babel.cfg mapped ``**.html``
     alone)."""
     from babel.messages.extract import extract_from_dir
@@ -605,6 +630,7 @@ def test_pybabel_and_i18n_extract_read_the_same_templates(init_project: Path) ->
     templates = init_project / "templates"
     for rel, message in (("extra.xml", "From an XML template"),
                          ("part.html", "From an HTML template"),
+                         ("_parts/under.html", "From a folder of parts"),
                          ("static/shown.html", "Published as it is"),
                          ("root/kept.html", "Published at the root as it is")):
         (templates / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -615,10 +641,14 @@ def test_pybabel_and_i18n_extract_read_the_same_templates(init_project: Path) ->
                   if any(where.startswith("templates/") for where, _line in m.locations)}
     with (REPO / "babel.cfg").open(encoding="utf-8") as fh:
         method_map, options_map = parse_mapping_cfg(fh)
+    ignored = (".git", ".cache", "site")  # the README's --ignore-dirs
     found = {message for path, _line, message, _comments, _context
-             in extract_from_dir(str(init_project), method_map, options_map)
+             in extract_from_dir(str(init_project), method_map, options_map,
+                                 directory_filter=lambda folder: os.path.basename(folder)
+                                 not in ignored)
              if path.startswith("templates/")}
-    assert listed == found == {"From an XML template", "From an HTML template"}
+    assert listed == found == {"From an XML template", "From an HTML template",
+                               "From a folder of parts"}
 
 
 TRANS_TEMPLATE = (

@@ -36,6 +36,7 @@ from generator.i18n.placeholders import stray_braces as stray_braces
 from generator.i18n.plurals import FORM_HINTS
 from generator.i18n.plurals import PluralRule
 from generator.i18n.plurals import plural_rule
+from generator.i18n.plurals import single_count_forms
 from generator.i18n.pofile import MAX_CATALOG_BYTES
 from generator.i18n.pofile import lex
 from generator.i18n.pofile import msgstr_lines
@@ -309,7 +310,8 @@ def _compiled(rel: str, locale: str, data: bytes, template_keys: frozenset[Key]
     catalog = read
     rule = plural_rule(locale)
     msgstrs = msgstr_lines(entries)
-    errors.extend(check_translations(catalog, rel, msgstrs, template_keys))
+    errors.extend(check_translations(catalog, rel, msgstrs, template_keys,
+                                     single_count_forms(locale)))
     messages: dict[Key, str | tuple[str, ...]] = {}
     unused: dict[Key, tuple[int, str]] = {}
     for message in catalog:

@@ -10,7 +10,9 @@ from functools import cache
 
 from markdown_it import MarkdownIt
 
-_PERCENT = re.compile(r"%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
+_PERCENT = re.compile(r"%%|%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
+"""A %-placeholder, or ``%%`` (a percent sign, read first so that ``%%(num)s`` is no
+placeholder)."""
 BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
 literal braces (:func:`stray_braces`)."""
@@ -21,7 +23,7 @@ def placeholders(text: str) -> frozenset[str]:
     """The placeholders of a message as written, conversion included: ``%(num)s``,
     ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
     prose). A translation must use exactly the source's."""
-    return frozenset(_PERCENT.findall(text)) | frozenset(
+    return frozenset(found for found in _PERCENT.findall(text) if found != "%%") | frozenset(
         m.group(0) for m in BRACE_PLACEHOLDER.finditer(text))
 
 

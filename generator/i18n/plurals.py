@@ -57,6 +57,20 @@ PLURAL_CHECKED = (*range(1000), *(10**k + d for k in range(3, 10) for d in range
 a few around each power of ten up to 10⁹ (a rule that singles out a large count)."""
 
 
+@lru_cache(maxsize=64)
+def single_count_forms(locale: str) -> frozenset[int]:
+    """The indexes of ``locale``'s plural forms that its rule (:func:`plural_rule`) uses
+    for one count alone among :data:`PLURAL_CHECKED` (cs: form 0, for 1): such a form
+    names its count by itself, so its translation may leave the number out ("Jedna
+    hruška"), as GNU ``msgfmt -c`` allows."""
+    rule = plural_rule(locale)
+    counts: dict[int, int] = {}
+    for n in PLURAL_CHECKED:
+        form = rule(n)
+        counts[form] = counts.get(form, 0) + 1
+    return frozenset(form for form, seen in counts.items() if seen == 1)
+
+
 def _plural_differs(expression: str, rule: PluralRule) -> str | None:
     """Why a catalog's plural expression is not the locale's ``rule`` (translators'
     tools number the forms by it: msgstr[1] written for "2-4" is shown for the counts

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from dataclasses import replace
 
 from babel.messages.catalog import Catalog
 from babel.messages.catalog import Message
@@ -35,23 +36,24 @@ _LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
 
 @dataclass(frozen=True)
 class Source:
-    """What a message's English source asks of its translations.
+    """What a message's English source asks of a translation, or of one form of a plural
+    translation (:meth:`form`).
 
     Attributes:
         text: the msgid (the singular of a plural message).
-        placeholders: the placeholders every form of a translation holds
-            (:func:`~generator.i18n.placeholders.placeholders`): the msgid's; for a
-            plural message, those both English forms hold.
-        optional: a plural message's placeholders that one English form holds and the
-            other does not (``"One pear"``, ``"%(num)s pears"``): a form may hold them
-            or leave them out, as the English does (gettext fills each form from the
-            same values).
+        placeholders: the placeholders the translation holds, each
+            (:func:`~generator.i18n.placeholders.placeholders`): the msgid's; for a form
+            of a plural message, see :meth:`form`.
         links: its link targets (:func:`~generator.i18n.placeholders.link_targets`).
         formatted: whether the message is %-formatted: the templates use it (newstyle
-            gettext formats them all) or its msgid has ``%(name)`` placeholders (the
-            code formats those).
+            gettext formats them all) or one of its English forms has ``%(name)``
+            placeholders (the code formats those).
         braced: whether it is a page's text whose placeholders and doubled braces the
             pages fill.
+        optional: placeholders the translation may hold or leave out (for a form of a
+            plural message: see :meth:`form`).
+        plural: a plural message's English plural's placeholders; ``None`` for a message
+            without plural forms.
     """
 
     text: str
@@ -60,6 +62,7 @@ class Source:
     formatted: bool
     braced: bool
     optional: frozenset[str] = frozenset()
+    plural: frozenset[str] | None = None
 
     @classmethod
     def of(cls, message: Message, template_keys: AbstractSet[tuple[str | None, str]]) -> Source:
@@ -69,17 +72,30 @@ class Source:
         forms = [str(form) for form in message.id] if isinstance(message.id, tuple) \
             else [str(message.id)]
         text = forms[0]
-        held = [placeholders(form) for form in forms]
         return cls(
             text=text,
-            placeholders=frozenset.intersection(*held),
+            placeholders=placeholders(text),
             links=link_targets(text),
             formatted=any("%(" in form for form in forms)
             or (message.context, text) in template_keys,
             braced=BRACE_PLACEHOLDER.search(text) is not None or "{{" in text
             or "}}" in text,
-            optional=frozenset.union(*held) - frozenset.intersection(*held),
+            plural=placeholders(forms[1]) if len(forms) > 1 else None,
         )
+
+    def form(self, single: bool) -> Source:
+        """What one form of the translation must hold: the source itself for a message
+        without plural forms. A form of a plural message may hold the placeholders of
+        either English form (gettext fills every form from the same values). One the
+        locale uses for more counts than one must hold the English plural's (the number
+        among them: "5 hrušek", not "hrušek"); one it uses for a single count
+        (``single``: :func:`~generator.i18n.plurals.single_count_forms`, as cs's form
+        for 1) may leave any out ("Jedna hruška"), as GNU ``msgfmt -c`` allows."""
+        if self.plural is None:
+            return self
+        either = self.placeholders | self.plural
+        required = frozenset() if single else self.plural
+        return replace(self, placeholders=required, optional=either - required)
 
 
 TranslationCheck = Callable[[Source, str], str | None]
@@ -144,8 +160,7 @@ def _placeholders_differ(source: Source, text: str) -> str | None:
         return None
     return (f"translation's placeholders ({', '.join(sorted(found)) or 'none'}) differ from "
             f"the source's; expected {', '.join(sorted(source.placeholders)) or 'none'}, "
-            f"and any of {', '.join(sorted(source.optional))} (held by one English form "
-            "only)")
+            f"and any of {', '.join(sorted(source.optional))} (of either English form)")
 
 
 def _link_targets_differ(source: Source, text: str) -> str | None:
@@ -181,21 +196,23 @@ def _used(catalog: Catalog) -> Iterator[Message]:
 
 
 def _written_forms(message: Message, msgstrs: dict[int, dict[int, int]]
-                   ) -> Iterator[tuple[int, str]]:
-    """Each written (not empty) form of ``message``'s translation with its ``msgstr``
-    line (``msgstrs``: by the msgid's line, by form; the msgid's line where not
-    known)."""
+                   ) -> Iterator[tuple[int, int, str]]:
+    """Each written (not empty) form of ``message``'s translation: its index, its
+    ``msgstr`` line (``msgstrs``: by the msgid's line, by form; the msgid's line where
+    not known) and its text."""
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
     where = message.lineno or 1
     for index, text in enumerate(strings):
         if text:
-            yield msgstrs.get(where, {}).get(index, where), str(text)
+            yield index, msgstrs.get(where, {}).get(index, where), str(text)
 
 
 def check_translations(catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, int]],
-                       template_keys: AbstractSet[tuple[str | None, str]]) -> list[InputError]:
+                       template_keys: AbstractSet[tuple[str | None, str]],
+                       single: AbstractSet[int] = frozenset()) -> list[InputError]:
     """Every translation of ``catalog`` checked against its source
-    (:data:`TRANSLATION_CHECKS`).
+    (:data:`TRANSLATION_CHECKS`), each form of a plural one against what that form must
+    hold (:meth:`Source.form`).
 
     Args:
         catalog: the catalog as Babel read it.
@@ -203,6 +220,8 @@ def check_translations(catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, 
         msgstrs: the line of each ``msgstr`` by form, by the line of its msgid
             (:func:`generator.i18n.pofile.msgstr_lines`).
         template_keys: the messages the templates use (they are %-formatted).
+        single: the plural forms the catalog's locale uses for a single count
+            (:func:`generator.i18n.plurals.single_count_forms`).
 
     Returns:
         One input error per form with a problem, in the catalog's order.
@@ -210,8 +229,8 @@ def check_translations(catalog: Catalog, rel: str, msgstrs: dict[int, dict[int, 
     errors: list[InputError] = []
     for message in _used(catalog):
         source = Source.of(message, template_keys)
-        for line, text in _written_forms(message, msgstrs):
-            found = translation_error(source, text)
+        for index, line, text in _written_forms(message, msgstrs):
+            found = translation_error(source.form(index in single), text)
             if found is not None:
                 errors.append(InputError(rel, line, None, found))
     return errors
