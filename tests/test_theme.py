@@ -875,6 +875,34 @@ def test_a_pages_footer_counts_a_message_in_english_once_per_context(
     assert (one - before, both - before) == (1, 2)
 
 
+def test_a_home_pages_footer_counts_the_themes_passages_in_english_too(
+        init_project: Path) -> None:
+    """A locale's home page counts the theme's messages it shows in English, as the
+    other pages do: it counted only the pages' titles and summaries, so an untranslated
+    message of the frame (``base.html``) was marked on it but not counted."""
+    base = override(init_project, "base.html")
+    text = base.read_text(encoding="utf-8")
+    at = text.index(">", text.index("<body")) + 1
+    base.write_text(text[:at] + '<i>{{ _("A passage of our own") }}</i>' + text[at:],
+                    encoding="utf-8")
+    result = run_cli("build", cwd=init_project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    counts = {}
+    for rel in ("cs/index.html", "cs/melds/index.html"):
+        page = BeautifulSoup((init_project / "site" / rel).read_text(encoding="utf-8"),
+                             "html.parser")
+        marked = page.select('[lang="en"]')
+        assert "A passage of our own" in [m.get_text() for m in marked]
+        footer = page.select_one(".site-footer__untranslated")
+        counts[rel] = None if footer is None else footer.get_text()
+    assert counts == dict.fromkeys(counts, "1\u00a0pasáž na této stránce zatím není "
+                                   "přeložena a\u00a0zobrazuje se anglicky.")
+    assert run_cli("build", "--out", str(init_project / "clean"), "--no-cache",
+                   cwd=init_project).returncode == 0
+    assert (init_project / "clean" / "cs" / "index.html").read_bytes() == \
+        (init_project / "site" / "cs" / "index.html").read_bytes()
+
+
 def test_messages_with_a_context_in_a_sites_template_are_translated(
         init_project: Path) -> None:
     """``pgettext``, ``npgettext`` and ``{% trans "context" %}`` in a site's template:

@@ -241,13 +241,13 @@ def render_locale(site: SiteInput, lang: str,
         if body is not None:  # (else taken whole from the cache)
             _lay_out(scene, out, page_tpl, nav, index, body)
     home_tpl = scene.env.get_template("home.html")
-    _locale_page(scene, out, "home", home_output(lang), lambda: _render_home(
-        home_tpl, scene, rendered, nav.home))
+    _locale_page(scene, out, "home", home_output(lang), lambda shown: _render_home(
+        home_tpl, scene, rendered, nav.home, shown))
     # A web server shows it at any missing address: its links start at the site's root
     # path (SiteInput.site_path). It depends on what the home page does (the pages'
     # titles and summaries).
-    _locale_page(scene, out, "404", not_found_output(lang), lambda: _render_not_found(
-        scene, rendered, nav))
+    _locale_page(scene, out, "404", not_found_output(lang), lambda _shown: mark_english(
+        _render_not_found(scene, rendered, nav)))
     out.coverage = _coverage(scene.translator)
     return out
 
@@ -413,16 +413,17 @@ def _page_context(scene: LocaleScene, nav: LocaleNav, index: int, body: Body
 
 
 def _locale_page(scene: LocaleScene, out: LocaleOutput, slot: str, rel: str,
-                 render: Callable[[], str]) -> None:
+                 render: Callable[[Lookups], str]) -> None:
     """The locale's home page (``slot`` ``"home"``) or "page not found" page
     (``"404"``) at ``rel``: taken whole from the cache (only the home page counted
-    among the pages taken from it), or rendered now (``render``) and kept."""
+    among the pages taken from it), or rendered now (``render``, given the lookups it
+    makes as they are recorded; its HTML with the English passages marked) and kept."""
     whole = scene.kept.home(slot) if scene.kept is not None else None
     if whole is not None:
         _linked(scene, out, rel, whole, counted=slot == "home")
         return
     with scene.translator.record() as shown:
-        html = mark_english(render())
+        html = render(shown)
     data = _made(scene, out, rel, _page_bytes(scene, html))
     if scene.kept is not None:
         out.blobs[rel] = scene.kept.keep_home(slot, shown, data)
@@ -478,12 +479,19 @@ def _counted(render: Callable[..., str], own: AbstractSet[str], body: AbstractSe
 
 
 def _render_home(home_tpl: Template, scene: LocaleScene,
-                 rendered: Mapping[str, LocalePage], nav: SiteNav) -> str:
-    """A locale's home page: the page list with each page's summary."""
+                 rendered: Mapping[str, LocalePage], nav: SiteNav, shown: Lookups) -> str:
+    """A locale's home page: the page list with each page's summary, and the number of
+    passages it shows in English (:func:`_counted`: the pages' titles and summaries, the
+    site's own words of every page's frame, and the theme's messages, recorded in
+    ``shown`` as it renders), those marked."""
     site, lang, names = scene.site, scene.lang, scene.names
     pages = site.pages
     alternates = site.alternates("", "../")
-    return home_tpl.render(
+    own = {m.msgid for p in pages for m, en in (
+        (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
+        if m is not None and en}
+    return _counted(partial(
+        home_tpl.render,
         alternates=alternates, canonical=site.canonical(alternates, lang),
         description="",  # home.html's own: its introduction
         lang=language_tag(lang), lang_name=names[lang], root="../", home_url="index.html",
@@ -491,12 +499,9 @@ def _render_home(home_tpl: Template, scene: LocaleScene,
         pages=_page_list(pages, rendered),
         languages=_home_languages(site, names, lang),
         nav=nav.nav, nav_html=nav.html(), current_slug="",
-        untranslated=len({m.msgid for p in pages for m, en in (
-            (p.title, rendered[p.slug].title_en), (p.summary, rendered[p.slug].summary_en))
-            if m is not None and en}),
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         **_search_box(site, lang, "../"),
-    )
+    ), own, scene.chrome_lookups.fallbacks, shown)
 
 
 def _render_not_found(scene: LocaleScene, rendered: Mapping[str, LocalePage],
