@@ -325,6 +325,43 @@ def test_a_plural_forms_placeholders_are_those_of_either_english_form(
             for one in ("Jedna", "1", ""))
 
 
+NUM_PEARS = 'msgid "%(num)s pear"\nmsgid_plural "%(num)s pears"\n'
+"""A plural message whose English forms both hold ``%(num)s``."""
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    (NUM_PEARS + _forms("%(num)%%s hruška", "%(num)s hrušky", "%(num)s hrušek"),
+     "x.po:8: a lone '%' in a message that is %-formatted (template or code text); "
+     "expected %% for a percent sign"),
+    (NUM_PEARS + _forms("%(num)s hrušky", "%(num)%%#s hrušky", "%(num)s hrušek"),
+     "x.po:9: a lone '%' in a message that is %-formatted (template or code text); "
+     "expected %% for a percent sign"),
+    (NUM_PEARS + _forms("%(nu%%m)s hruška", "%(num)s hrušky", "%(num)s hrušek"),
+     "x.po:8: translation's placeholders (%(nu%%m)s) differ from the source's; expected "
+     "none, and any of %(num)s (of either English form)"),
+    (NUM_PEARS + _forms("%(num)s hruška", "%(num)s hrušky", "%(num)s()%(r%%)s hrušek"),
+     "x.po:10: translation's placeholders (%(num)s, %(r%%)s) differ from the source's; "
+     "expected %(num)s"),
+    ('msgid "Back to top"\nmsgstr "Zpět %(x%%y)s nahoru"\n',
+     "x.po:7: translation's placeholders (%(x%%y)s) differ from the source's; expected "
+     "none"),
+], ids=["a-key-then-a-percent", "a-key-then-a-percent-and-a-flag", "a-percent-in-a-key",
+        "a-second-key-holding-a-percent", "a-percent-in-a-key-of-a-plain-message"])
+def test_a_percent_sign_is_read_as_formatting_reads_it(
+        tmp_path: Path, body: str, said: str) -> None:
+    """The check reads a translation's ``%`` signs left to right as Python's
+    %-formatting does (``%%``, or a whole ``%(key)s``, else a lone ``%``): a ``%%``
+    inside a key or after one no longer hides a directive that formatting refuses,
+    which the build then failed on at the template's line."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + body, encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "cs")
+    assert [e.format() for e in errors] == [said]
+    with pytest.raises((ValueError, KeyError)):  # what rendering the forms would meet
+        for text in re.findall(r'msgstr(?:\[\d\])? "(.*)"', body):
+            _ = text % {"num": 5}
+
+
 def test_translation_must_keep_link_targets(tmp_path: Path) -> None:
     page = PAGE.replace("Plain paragraph.", "See [the rules](#tiny-run).")
     body = 'msgid "See [the rules](#tiny-run)."\nmsgstr "Pozri [pravidlá](#inde)."\n'

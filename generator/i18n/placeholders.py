@@ -10,20 +10,44 @@ from functools import cache
 
 from markdown_it import MarkdownIt
 
-_PERCENT = re.compile(r"%%|%\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z]|%\w")
-"""A %-placeholder, or ``%%`` (a percent sign, read first so that ``%%(num)s`` is no
-placeholder)."""
+_DIRECTIVE = re.compile(
+    r"%(?:%|(?:\([^()]*\))?[#0\- +]*\d*(?:\.\d+)?[hlL]?[diouxXeEfFgGcrsa])")
+"""A %-formatting directive as Python reads it at a ``%``: ``%%`` (a percent sign), or a
+placeholder: an optional ``(key)``, flags, width, precision and a conversion
+(``%(num)s``, ``%(num)5.1f``, ``%s``). A ``%`` where none starts is a lone ``%``
+(``*`` widths and keys holding parentheses, which Python reads too, count as lone:
+a message's mapping cannot fill them)."""
 BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
 literal braces (:func:`stray_braces`)."""
 _BRACES = re.compile(r"\{\{|\}\}|[{}]")
 
 
+def percent_placeholders(text: str) -> tuple[list[str], bool]:
+    """The %-placeholders of ``text`` read left to right as Python's %-formatting reads
+    them (:data:`_DIRECTIVE`: ``%%`` is a percent sign, so ``%%(num)s`` holds none), and
+    whether a ``%`` starts none of them (a lone ``%``, which formatting refuses)."""
+    found: list[str] = []
+    lone = False
+    at = text.find("%")
+    while at >= 0:
+        directive = _DIRECTIVE.match(text, at)
+        if directive is None:
+            lone = True
+            at = text.find("%", at + 1)
+            continue
+        if directive.group() != "%%":
+            found.append(directive.group())
+        at = text.find("%", directive.end())
+    return found, lone
+
+
 def placeholders(text: str) -> frozenset[str]:
     """The placeholders of a message as written, conversion included: ``%(num)s``,
-    ``%(num)d`` (templates, code; newstyle gettext) and ``{rami51.threshold}`` (content
-    prose). A translation must use exactly the source's."""
-    return frozenset(found for found in _PERCENT.findall(text) if found != "%%") | frozenset(
+    ``%(num)d`` (templates, code; newstyle gettext: :func:`percent_placeholders`) and
+    ``{rami51.threshold}`` (content prose). A translation must use exactly the
+    source's."""
+    return frozenset(percent_placeholders(text)[0]) | frozenset(
         m.group(0) for m in BRACE_PLACEHOLDER.finditer(text))
 
 

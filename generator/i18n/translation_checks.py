@@ -10,7 +10,6 @@ comments or flags, which a translator can delete.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
@@ -28,10 +27,9 @@ from generator.errors import visible
 from generator.i18n.placeholders import BRACE_PLACEHOLDER
 from generator.i18n.placeholders import link_targets
 from generator.i18n.placeholders import malformed_placeholder
+from generator.i18n.placeholders import percent_placeholders
 from generator.i18n.placeholders import placeholders
 from generator.i18n.placeholders import stray_braces
-
-_LONE_PERCENT = re.compile(r"%(?!\(\w+\)[#0\- +]*\d*(?:\.\d+)?[a-zA-Z])")
 
 
 @dataclass(frozen=True)
@@ -125,7 +123,7 @@ def _shows_nothing(source: Source, text: str) -> str | None:
 def _lone_percent(source: Source, text: str) -> str | None:
     """A lone ``%`` in a message that is %-formatted (:attr:`Source.formatted`):
     formatting it would fail."""
-    if not source.formatted or not _LONE_PERCENT.search(text.replace("%%", "")):
+    if not source.formatted or not percent_placeholders(text)[1]:
         return None
     return ("a lone '%' in a message that is %-formatted (template or code text); "
             "expected %% for a percent sign")
