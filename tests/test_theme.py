@@ -903,6 +903,27 @@ def test_a_home_pages_footer_counts_the_themes_passages_in_english_too(
         (init_project / "site" / "cs" / "index.html").read_bytes()
 
 
+def test_a_setting_in_english_counts_only_on_the_pages_that_show_it(
+        init_project: Path) -> None:
+    """``site.yaml``'s ``description``, left untranslated, is shown (in English) on the
+    home page alone: the home page's footer counts it, a content page's does not (every
+    page counted it, one passage more than it showed)."""
+    settings = init_project / "site.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8")
+                        + 'description: "Our own description of the site."\n',
+                        encoding="utf-8")
+    result = run_cli("build", cwd=init_project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    shown = {}
+    for rel in ("cs/index.html", "cs/melds/index.html"):
+        page = BeautifulSoup((init_project / "site" / rel).read_text(encoding="utf-8"),
+                             "html.parser")
+        footer = page.select_one(".site-footer__untranslated")
+        shown[rel] = ("Our own description of the site." in page.get_text(),
+                      None if footer is None else footer.get_text()[:1])
+    assert shown == {"cs/index.html": (True, "1"), "cs/melds/index.html": (False, None)}
+
+
 def test_messages_with_a_context_in_a_sites_template_are_translated(
         init_project: Path) -> None:
     """``pgettext``, ``npgettext`` and ``{% trans "context" %}`` in a site's template:

@@ -169,8 +169,8 @@ class LocaleScene:
         env: the shared environment, this locale's gettext callables installed.
         names: each locale's name in its own language.
         translator: the locale's messages.
-        chrome: what every template shows of the settings (:meth:`SiteInput.chrome`).
-        chrome_lookups: what ``chrome`` looked up.
+        chrome: what every template shows of the settings (:meth:`SiteInput.chrome`;
+            a field read replays its lookups).
         blocks: the locale's generated blocks (tables of cases, decks, presets).
         renderer: the locale's Markdown renderer of page bodies.
         kept: the locale's pages in the build's store, or ``None`` without one.
@@ -183,7 +183,6 @@ class LocaleScene:
     names: Mapping[str, str]
     translator: Translator
     chrome: Mapping[str, Any]
-    chrome_lookups: Lookups
     blocks: LocaleRenderer
     renderer: PageRenderer
     kept: KeptPages | None
@@ -293,13 +292,12 @@ def _scene(site: SiteInput, lang: str) -> LocaleScene:
     env.get_template("home.html")
     w = Words(translator, marked=True)
     install_words(env, w)
-    with translator.record() as chrome_lookups:
-        chrome = site.chrome(w)
+    chrome = site.chrome(w)
     blocks = LocaleRenderer(env, w, site.results, cache, site.keys, site.hidden,
                             checker=site.config.pyodide is not None)
     renderer = PageRenderer(make_markdown(), translator, facts(), blocks.fence, w.text)
     kept = None if cache is None or site.keys is None else KeptPages(cache, site.keys, lang)
-    return LocaleScene(site, lang, env, site.names(), translator, chrome, chrome_lookups,
+    return LocaleScene(site, lang, env, site.names(), translator, chrome,
                        blocks, renderer, kept)
 
 
@@ -375,7 +373,7 @@ def _lay_out(scene: LocaleScene, out: LocaleOutput, page_tpl: Template, nav: Loc
     shown: the page's own, and the titles of the other pages in the navigation."""
     page = scene.site.pages[index]
     own = body.english | nav.english_titles
-    framed = body.lookups.fallbacks | scene.chrome_lookups.fallbacks
+    framed = body.lookups.fallbacks
     with scene.translator.record() as shown:
         html = _counted(partial(page_tpl.render, **_page_context(scene, nav, index, body)),
                         own, framed, shown)
@@ -481,9 +479,9 @@ def _counted(render: Callable[..., str], own: AbstractSet[str], body: AbstractSe
 def _render_home(home_tpl: Template, scene: LocaleScene,
                  rendered: Mapping[str, LocalePage], nav: SiteNav, shown: Lookups) -> str:
     """A locale's home page: the page list with each page's summary, and the number of
-    passages it shows in English (:func:`_counted`: the pages' titles and summaries, the
-    site's own words of every page's frame, and the theme's messages, recorded in
-    ``shown`` as it renders), those marked."""
+    passages it shows in English (:func:`_counted`: the pages' titles and summaries, and
+    the theme's messages and the settings it shows, recorded in ``shown`` as it
+    renders), those marked."""
     site, lang, names = scene.site, scene.lang, scene.names
     pages = site.pages
     alternates = site.alternates("", "../")
@@ -501,7 +499,7 @@ def _render_home(home_tpl: Template, scene: LocaleScene,
         nav=nav.nav, nav_html=nav.html(), current_slug="",
         page={"title": "", "title_html": "", "slug": "", "html": "", "toc": []},
         **_search_box(site, lang, "../"),
-    ), own, scene.chrome_lookups.fallbacks, shown)
+    ), own, frozenset(), shown)
 
 
 def _render_not_found(scene: LocaleScene, rendered: Mapping[str, LocalePage],

@@ -4,6 +4,8 @@ from them (their names, addresses, the settings as templates show them)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -22,6 +24,7 @@ from generator.config import ICON_TYPES
 from generator.config import Config
 from generator.config import static_url
 from generator.content.pages import SourcePage
+from generator.i18n.catalog import Lookups
 from generator.i18n.catalog import Translator
 from generator.i18n.catalog import language_tag
 from generator.i18n.explain import Words
@@ -36,6 +39,33 @@ from generator.verify import CaseResult
 DEFAULT_FAVICON = f"{STATIC_OUT}/favicon.svg"
 """The theme's icon, where ``site.yaml`` names no ``favicon``."""
 
+
+class Chrome(Mapping[str, Any]):
+    """The settings as every template shows them (:meth:`SiteInput.chrome`): a field
+    read replays the lookups its words made (:meth:`Translator.replay`), so that a page
+    counts a setting shown in English where it shows it (the description: on the home
+    page alone), as it counts the theme's messages it renders.
+
+    Args:
+        fields: each field's value and the lookups that made it.
+        translator: the locale's translator, which records a page's lookups.
+    """
+
+    def __init__(self, fields: Mapping[str, tuple[Any, Lookups]],
+                 translator: Translator) -> None:
+        self._fields = dict(fields)
+        self._translator = translator
+
+    def __getitem__(self, name: str) -> Any:
+        value, looked = self._fields[name]
+        self._translator.replay(looked)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
 
 @dataclass(frozen=True)
 class SiteInput:
@@ -81,7 +111,7 @@ class SiteInput:
         server shows them at any missing address, at any depth."""
         return (urlsplit(self.site_url).path or "/") if self.site_url else "/"
 
-    def chrome(self, w: Words) -> dict[str, Any]:
+    def chrome(self, w: Words) -> Chrome:
         """What every template shows of the settings, in ``w``'s locale (the templates'
         ``site``): ``title`` and ``description`` (translated), ``logo`` and ``favicon``
         (paths below the site's root; the theme's card icon where no favicon is set)
@@ -89,16 +119,22 @@ class SiteInput:
         ``footer_links`` (``text`` translated, ``url``)."""
         config = self.config
         favicon = static_url(config.favicon) if config.favicon else DEFAULT_FAVICON
-        return {
-            "title": w.text(config.title_msgid),
-            "description": w.text(config.description_msgid),
-            "logo": static_url(config.logo) if config.logo else None,
-            "favicon": favicon,
-            "favicon_type": ICON_TYPES[PurePosixPath(favicon).suffix.lower()],
-            "footer_text": w.text(config.footer_text.msgid) if config.footer_text else None,
-            "footer_links": [{"text": w.text(link.text.msgid), "url": link.url}
-                             for link in config.footer_links],
+        made: dict[str, Callable[[], Any]] = {
+            "title": lambda: w.text(config.title_msgid),
+            "description": lambda: w.text(config.description_msgid),
+            "logo": lambda: static_url(config.logo) if config.logo else None,
+            "favicon": lambda: favicon,
+            "favicon_type": lambda: ICON_TYPES[PurePosixPath(favicon).suffix.lower()],
+            "footer_text": lambda: w.text(config.footer_text.msgid) if config.footer_text
+            else None,
+            "footer_links": lambda: [{"text": w.text(link.text.msgid), "url": link.url}
+                                     for link in config.footer_links],
         }
+        fields: dict[str, tuple[Any, Lookups]] = {}
+        for name, make in made.items():
+            with w.translator.record() as looked:
+                fields[name] = (make(), looked)
+        return Chrome(fields, w.translator)
 
     def names(self) -> dict[str, str]:
         """Each locale's name in its own language ("čeština", "eesti")."""
