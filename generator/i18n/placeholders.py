@@ -11,12 +11,15 @@ from functools import cache
 from markdown_it import MarkdownIt
 
 _DIRECTIVE = re.compile(
-    r"%(?:%|(?:\([^()]*\))?[#0\- +]*\d*(?:\.\d+)?[hlL]?[diouxXeEfFgGcrsa])")
-"""A %-formatting directive as Python reads it at a ``%``: ``%%`` (a percent sign), or a
-placeholder: an optional ``(key)``, flags, width, precision and a conversion
-(``%(num)s``, ``%(num)5.1f``, ``%s``). A ``%`` where none starts is a lone ``%``
-(``*`` widths and keys holding parentheses, which Python reads too, count as lone:
-a message's mapping cannot fill them)."""
+    r"%(?:%|\([^()]*\)[#0\- +]*\d*(?:\.\d+)?[hlL]?[diouxXeEfFgGcrsa])")
+"""What a ``%`` of a message formatted with a mapping (newstyle gettext, the code's
+``%`` with a dict) may start, as Python reads it: ``%%`` (a percent sign), or a keyed
+placeholder: ``(key)``, flags, width, precision and a conversion (``%(num)s``,
+``%(num)5.1f``). A key holding parentheses or a ``*`` width, which Python reads too,
+counts as none: the message's mapping cannot fill them."""
+_POSITIONAL = re.compile(r"%\w")
+"""A placeholder without a key (``%s``, ``%d``): a placeholder to keep, and a lone ``%``
+where a mapping formats the message."""
 BRACE_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z0-9_.]+)\}(?!\})")
 """A page's placeholder, ``{name}`` (a rule number's name); ``{{`` and ``}}`` stand for
 literal braces (:func:`stray_braces`)."""
@@ -25,8 +28,9 @@ _BRACES = re.compile(r"\{\{|\}\}|[{}]")
 
 def percent_placeholders(text: str) -> tuple[list[str], bool]:
     """The %-placeholders of ``text`` read left to right as Python's %-formatting reads
-    them (:data:`_DIRECTIVE`: ``%%`` is a percent sign, so ``%%(num)s`` holds none), and
-    whether a ``%`` starts none of them (a lone ``%``, which formatting refuses)."""
+    them (:data:`_DIRECTIVE`; ``%%`` is a percent sign, so ``%%(num)s`` holds none), and
+    whether a ``%`` starts no ``%%`` and no keyed placeholder (a lone ``%``: ``5 %
+    sady``, or ``%s``, which formatting with a mapping refuses or misreads)."""
     found: list[str] = []
     lone = False
     at = text.find("%")
@@ -34,6 +38,8 @@ def percent_placeholders(text: str) -> tuple[list[str], bool]:
         directive = _DIRECTIVE.match(text, at)
         if directive is None:
             lone = True
+            directive = _POSITIONAL.match(text, at)
+        if directive is None:
             at = text.find("%", at + 1)
             continue
         if directive.group() != "%%":
