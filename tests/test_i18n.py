@@ -325,6 +325,35 @@ def test_a_plural_forms_placeholders_are_those_of_either_english_form(
             for one in ("Jedna", "1", ""))
 
 
+DEALT = ("Each player is dealt {cardverse.hand_size_two} cards, at most {run.max_cards} "
+         "in a run.")
+"""A page's plural message, counted by its first placeholder, with a second rule number."""
+
+
+@pytest.mark.parametrize(("one", "said"), [
+    ("Každý hráč dostane jednu kartu, nejvýše {run.max_cards} v postupce.", []),
+    ("Každý hráč dostane {cardverse.hand_size_two} kartu, nejvýše {run.max_cards} v "
+     "postupce.", []),
+    ("Každý hráč dostane jednu kartu, nejvýše třináct v postupce.",
+     ["x.po:9: translation's placeholders (none) differ from the source's; expected "
+      "{run.max_cards}, and any of {cardverse.hand_size_two} (of either English form)"]),
+], ids=["the-count-left-out", "the-count-kept", "a-rule-number-typed"])
+def test_a_pages_form_for_one_count_may_leave_out_only_its_count(
+        tmp_path: Path, one: str, said: list[str]) -> None:
+    """In a page's text, a plural message is counted by its first placeholder: the form
+    for one count alone may leave that one out ("jednu kartu"), but not another rule
+    number, which a translation never types ("třináct" for ``{run.max_cards}``)."""
+    po = tmp_path / "messages.po"
+    po.write_text(PO_HEADER + f'#, python-brace-format\nmsgid "{DEALT}"\n'
+                  f'msgid_plural "{DEALT}"\n'
+                  + _forms(one, "Každý hráč dostane {cardverse.hand_size_two} karty, nejvýše "
+                           "{run.max_cards} v postupce.",
+                           "Každý hráč dostane {cardverse.hand_size_two} karet, nejvýše "
+                           "{run.max_cards} v postupce."), encoding="utf-8")
+    _translator, errors = load_translator(po, "x.po", "cs")
+    assert [e.format() for e in errors] == said
+
+
 NUM_PEARS = 'msgid "%(num)s pear"\nmsgid_plural "%(num)s pears"\n'
 """A plural message whose English forms both hold ``%(num)s``."""
 

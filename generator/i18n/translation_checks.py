@@ -88,11 +88,16 @@ class Source:
         locale uses for more counts than one must hold the English plural's (the number
         among them: "5 hrušek", not "hrušek"); one it uses for a single count
         (``single``: :func:`~generator.i18n.plurals.single_count_forms`, as cs's form
-        for 1) may leave any out ("Jedna hruška"), as GNU ``msgfmt -c`` allows."""
+        for 1) may leave any out ("Jedna hruška"), as GNU ``msgfmt -c`` allows, but in a
+        page's text (:attr:`braced`), counted by its first placeholder, only that one:
+        the others are rule numbers, which a translation never types."""
         if self.plural is None:
             return self
         either = self.placeholders | self.plural
-        required = frozenset() if single else self.plural
+        required = self.plural
+        if single:
+            counted = BRACE_PLACEHOLDER.search(self.text) if self.braced else None
+            required = self.plural - {counted.group(0)} if counted else frozenset()
         return replace(self, placeholders=required, optional=either - required)
 
 
