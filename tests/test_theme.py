@@ -5,6 +5,7 @@ its ``templates/`` overrides the theme's templates and assets file by file, as M
 from __future__ import annotations
 
 import gc
+import json
 import re
 import shutil
 import tomllib
@@ -922,6 +923,28 @@ def test_a_setting_in_english_counts_only_on_the_pages_that_show_it(
         shown[rel] = ("Our own description of the site." in page.get_text(),
                       None if footer is None else footer.get_text()[:1])
     assert shown == {"cs/index.html": (True, "1"), "cs/melds/index.html": (False, None)}
+
+
+def test_a_template_may_print_copy_and_serialize_the_settings(init_project: Path) -> None:
+    """``site`` is still a dict to a template: ``{{ site }}``, ``site|tojson`` and
+    ``site.copy()`` give the settings as before (an object of its own failed to
+    serialize, had no ``copy`` and printed its address, a new one each build), and a
+    cached build is a clean one's."""
+    page = override(init_project, "page.html")
+    text = page.read_text(encoding="utf-8")
+    at = text.rindex("{% endblock %}")
+    page.write_text(text[:at] + '<pre id="s">{{ site }}</pre><pre id="j">{{ site|tojson }}'
+                    '</pre><i id="c">{{ site.copy()|length }}</i>' + text[at:],
+                    encoding="utf-8")
+    for extra in ((), ("--out", "clean", "--no-cache")):
+        result = run_cli("build", *extra, cwd=init_project)
+        assert result.returncode == 0, result.stdout + result.stderr
+    built = (init_project / "site" / "cs" / "melds" / "index.html").read_bytes()
+    assert built == (init_project / "clean" / "cs" / "melds" / "index.html").read_bytes()
+    html = BeautifulSoup(built.decode("utf-8"), "html.parser")
+    assert json.loads(html.select_one("#j").get_text())["title"] == "Pravidla rummy"
+    assert html.select_one("#s").get_text().startswith("{'title': 'Pravidla rummy'")
+    assert html.select_one("#c").get_text() == "7"
 
 
 def test_messages_with_a_context_in_a_sites_template_are_translated(

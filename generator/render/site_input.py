@@ -5,7 +5,6 @@ from them (their names, addresses, the settings as templates show them)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -40,11 +39,13 @@ DEFAULT_FAVICON = f"{STATIC_OUT}/favicon.svg"
 """The theme's icon, where ``site.yaml`` names no ``favicon``."""
 
 
-class Chrome(Mapping[str, Any]):
-    """The settings as every template shows them (:meth:`SiteInput.chrome`): a field
-    read replays the lookups its words made (:meth:`Translator.replay`), so that a page
-    counts a setting shown in English where it shows it (the description: on the home
-    page alone), as it counts the theme's messages it renders.
+class Chrome(dict[str, Any]):
+    """The settings as every template shows them (:meth:`SiteInput.chrome`), a dict of
+    each field's value whose field read by name (``site.title``, ``site["title"]``,
+    ``site.get("title")``) replays the lookups its words made
+    (:meth:`Translator.replay`): a page counts a setting shown in English where it shows
+    it (the description: on the home page alone), as it counts the theme's messages it
+    renders. As a dict, it prints, copies and serializes as the plain dict did.
 
     Args:
         fields: each field's value and the lookups that made it.
@@ -53,19 +54,21 @@ class Chrome(Mapping[str, Any]):
 
     def __init__(self, fields: Mapping[str, tuple[Any, Lookups]],
                  translator: Translator) -> None:
-        self._fields = dict(fields)
+        super().__init__((name, value) for name, (value, _looked) in fields.items())
+        self._looked = {name: looked for name, (_value, looked) in fields.items()}
         self._translator = translator
 
     def __getitem__(self, name: str) -> Any:
-        value, looked = self._fields[name]
-        self._translator.replay(looked)
+        value = super().__getitem__(name)
+        self._translator.replay(self._looked[name])
         return value
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._fields)
+    def get(self, name: str, default: Any = None) -> Any:
+        """The field ``name`` read (its lookups replayed), or ``default``."""
+        if name not in self:
+            return default
+        return self[name]
 
-    def __len__(self) -> int:
-        return len(self._fields)
 
 @dataclass(frozen=True)
 class SiteInput:
