@@ -851,6 +851,21 @@ def test_a_macro_imported_without_context_says_each_pages_language(
         assert [span.get_text() for span in page.select("span.mine")] == [said], lang
 
 
+def _czech_pages_built(project: Path) -> dict[str, tuple[BeautifulSoup, str | None]]:
+    """``build`` in ``project`` (a new site, English and Czech), then its Czech home page
+    and content page, each with its footer's sentence counting the passages shown in
+    English (``None``: none)."""
+    result = run_cli("build", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    found = {}
+    for rel in ("cs/index.html", "cs/melds/index.html"):
+        page = BeautifulSoup((project / "site" / rel).read_text(encoding="utf-8"),
+                             "html.parser")
+        footer = page.select_one(".site-footer__untranslated")
+        found[rel] = (page, None if footer is None else footer.get_text())
+    return found
+
+
 def test_a_pages_footer_counts_a_message_in_english_once_per_context(
         init_project: Path) -> None:
     """Two contexts of one message (``pgettext("menu", "Open")``, ``pgettext("door",
@@ -862,12 +877,8 @@ def test_a_pages_footer_counts_a_message_in_english_once_per_context(
     def footer_count(added: str) -> int:
         at = text.index(">", text.index("<body")) + 1
         base.write_text(text[:at] + added + text[at:], encoding="utf-8")
-        result = run_cli("build", cwd=init_project)
-        assert result.returncode == 0, result.stdout + result.stderr
-        page = BeautifulSoup((init_project / "site" / "cs" / "melds" / "index.html"
-                              ).read_text(encoding="utf-8"), "html.parser")
-        footer = page.select_one(".site-footer__untranslated")
-        return 0 if footer is None else int(re.findall(r"\d+", footer.get_text())[0])
+        _page, footer = _czech_pages_built(init_project)["cs/melds/index.html"]
+        return 0 if footer is None else int(re.findall(r"\d+", footer)[0])
 
     before = footer_count("")
     one = footer_count('<i>{{ pgettext("menu", "Open") }}</i>')
@@ -886,16 +897,10 @@ def test_a_home_pages_footer_counts_the_themes_passages_in_english_too(
     at = text.index(">", text.index("<body")) + 1
     base.write_text(text[:at] + '<i>{{ _("A passage of our own") }}</i>' + text[at:],
                     encoding="utf-8")
-    result = run_cli("build", cwd=init_project)
-    assert result.returncode == 0, result.stdout + result.stderr
     counts = {}
-    for rel in ("cs/index.html", "cs/melds/index.html"):
-        page = BeautifulSoup((init_project / "site" / rel).read_text(encoding="utf-8"),
-                             "html.parser")
-        marked = page.select('[lang="en"]')
-        assert "A passage of our own" in [m.get_text() for m in marked]
-        footer = page.select_one(".site-footer__untranslated")
-        counts[rel] = None if footer is None else footer.get_text()
+    for rel, (page, footer) in _czech_pages_built(init_project).items():
+        assert "A passage of our own" in [m.get_text() for m in page.select('[lang="en"]')]
+        counts[rel] = footer
     assert counts == dict.fromkeys(counts, "1\u00a0pasáž na této stránce zatím není "
                                    "přeložena a\u00a0zobrazuje se anglicky.")
     assert run_cli("build", "--out", str(init_project / "clean"), "--no-cache",
@@ -913,15 +918,9 @@ def test_a_setting_in_english_counts_only_on_the_pages_that_show_it(
     settings.write_text(settings.read_text(encoding="utf-8")
                         + 'description: "Our own description of the site."\n',
                         encoding="utf-8")
-    result = run_cli("build", cwd=init_project)
-    assert result.returncode == 0, result.stdout + result.stderr
-    shown = {}
-    for rel in ("cs/index.html", "cs/melds/index.html"):
-        page = BeautifulSoup((init_project / "site" / rel).read_text(encoding="utf-8"),
-                             "html.parser")
-        footer = page.select_one(".site-footer__untranslated")
-        shown[rel] = ("Our own description of the site." in page.get_text(),
-                      None if footer is None else footer.get_text()[:1])
+    shown = {rel: ("Our own description of the site." in page.get_text(),
+                   None if footer is None else footer[:1])
+             for rel, (page, footer) in _czech_pages_built(init_project).items()}
     assert shown == {"cs/index.html": (True, "1"), "cs/melds/index.html": (False, None)}
 
 
